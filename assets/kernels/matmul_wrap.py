@@ -1,0 +1,28 @@
+# Tiled matrix multiplication C = A @ B as in Triton's tutorial (seed 001): rows of A and columns
+# of B wrap around (% M, % N) instead of being masked; only K is masked; the store is masked.
+@triton.jit
+def matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K,
+                  stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn,
+                  BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
+                  GROUP_SIZE_M: tl.constexpr):
+    pid = tl.program_id(axis=0)
+    num_pid_m = tl.cdiv(M, BLOCK_M)
+    num_pid_n = tl.cdiv(N, BLOCK_N)
+    {launch_order}
+    offs_am = (pid_m * BLOCK_M + tl.arange(0, BLOCK_M)) % M          # (BLOCK_M,) wrapped
+    offs_bn = (pid_n * BLOCK_N + tl.arange(0, BLOCK_N)) % N          # (BLOCK_N,) wrapped
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    for k in range(0, tl.cdiv(K, BLOCK_K)):
+        offs_k = k * BLOCK_K + tl.arange(0, BLOCK_K)                 # (BLOCK_K,)
+        a_ptrs = a_ptr + offs_am[:, None] * stride_am + offs_k[None, :] * stride_ak
+        a_mask = offs_k[None, :] < K
+        a = tl.load(a_ptrs, mask=a_mask, other=0.0)                  # (BLOCK_M, BLOCK_K)
+        b_ptrs = b_ptr + offs_k[:, None] * stride_bk + offs_bn[None, :] * stride_bn
+        b_mask = offs_k[:, None] < K
+        b = tl.load(b_ptrs, mask=b_mask, other=0.0)                  # (BLOCK_K, BLOCK_N)
+        acc += tl.dot(a, b)                                          # (BLOCK_M, BLOCK_N)
+    offs_cm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    offs_cn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
+    c_ptrs = c_ptr + offs_cm[:, None] * stride_cm + offs_cn[None, :] * stride_cn
+    c_mask = (offs_cm[:, None] < M) & (offs_cn[None, :] < N)
+    tl.store(c_ptrs, acc, mask=c_mask)

@@ -1,0 +1,44 @@
+// tilesim-cli: the simulator from the command line (links sim/ and scenario/ only).
+#include <cstdio>
+#include <exception>
+#include <vector>
+
+#include "cli/commands.hpp"
+#include "scenario/scenario.hpp"
+#include "sim/problem.hpp"
+
+int main(int argc, char** argv) {
+  using namespace tilesim;
+  CLI::App app{
+      "tilesim-cli: replay tiled GPU kernels (copy, transpose, matmul) on a CPU simulator.\n"
+      "Every subcommand takes a problem as --scenario FILE and/or flags, and --json."};
+  app.require_subcommand(1);
+  std::vector<std::pair<CLI::App*, cli::Action>> commands;
+  const auto add = [&](cli::Action (*adder)(CLI::App&)) {
+    const auto before = app.get_subcommands({}).size();
+    auto action = adder(app);
+    commands.emplace_back(app.get_subcommands({})[before], std::move(action));
+  };
+  add(cli::add_map_command);
+  add(cli::add_footprint_command);
+  add(cli::add_trace_command);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  }
+  try {
+    for (auto& [cmd, action] : commands)
+      if (cmd->parsed()) return action();
+  } catch (const sim::InvalidField& e) {
+    std::fprintf(stderr, "tilesim-cli: %s\n", e.what());
+    return 2;
+  } catch (const scenario::ScenarioError& e) {
+    std::fprintf(stderr, "tilesim-cli: %s\n", e.what());
+    return 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "tilesim-cli: error: %s\n", e.what());
+    return 1;
+  }
+  return 0;
+}

@@ -1,0 +1,32 @@
+// The problem flags every tilesim-cli subcommand shares: --scenario FILE, then flags that
+// override it (--kernel --m --n --k --dtype --block-m ... --order --boundary --b-layout).
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <cstdint>
+#include <string>
+
+#include "scenario/scenario.hpp"
+#include "sim/problem.hpp"
+
+namespace tilesim::cli {
+
+struct ProblemFlags {
+  std::string scenario_file;
+  std::string kernel, dtype, order, boundary, b_layout, machine;
+  std::int64_t m = 0, n = 0, k = 0, group_m = 0;
+  int block_m = 0, block_n = 0, block_k = 0, stages = 0, programs_per_sm = 0;
+  bool json = false;
+  // Filled by add_to(); an option's count() says whether the user gave it.
+  CLI::Option *o_m{}, *o_n{}, *o_k{}, *o_bm{}, *o_bn{}, *o_bk{}, *o_gm{}, *o_stages{}, *o_pps{};
+
+  void add_to(CLI::App& cmd, bool with_machine = false);
+  // The scenario file (or the default scenario), with the flags applied; throws
+  // sim::InvalidField or scenario::ScenarioError with a message naming the field.
+  scenario::Scenario resolve() const;
+};
+
+// Human-readable byte count: "1.57 MB" (decimal units, as GPU datasheets use).
+std::string format_bytes(double bytes);
+
+}  // namespace tilesim::cli

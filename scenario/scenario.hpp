@@ -1,0 +1,51 @@
+// Scenario files: a problem plus what to show it on, as the JSON a teacher saves and loads.
+// Parsing is strict (unknown keys and wrong types are refused with the key's name) and
+// saving is atomic (write a temporary file, then rename), so a saved scenario is never lost.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+#include "sim/problem.hpp"
+
+namespace tilesim::scenario {
+
+inline constexpr std::size_t kMaxScenarioBytes = 1 << 20;  // 1 MiB: scenarios are a few hundred B
+
+struct Scenario {
+  std::string name;         // file stem used for figure names, e.g. "seed004_574"
+  std::string title;        // one line shown in the app, e.g. "Seed 004: 574x574 matmul"
+  std::string description;  // what the scenario teaches
+  sim::ProblemSpec problem;
+  std::string machine = "h100";  // preset name (see sim/machine.hpp)
+  std::optional<int> programs_per_sm;  // override of the occupancy calculation
+  std::optional<sim::LaunchOrder> compare_order;  // the app's compare mode: second order
+  // A machine described field by field instead of a preset: the JSON object, kept as text so
+  // that this header stays free of JSON types; parsed where machines are built.
+  std::string custom_machine_json;
+  bool operator==(const Scenario&) const = default;
+};
+
+// A scenario that cannot be read: the message names the file, line and column, or the field.
+class ScenarioError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Parse JSON text; `source` names it in messages. Validates the problem (sim::Problem).
+Scenario parse_scenario(std::string_view text, const std::string& source = "scenario");
+Scenario load_scenario(const std::filesystem::path& path);
+std::string to_json(const Scenario& s);
+// Write atomically: temporary file in the same folder, flushed, then renamed over `path`.
+void save_scenario(const Scenario& s, const std::filesystem::path& path);
+// Write any text file atomically (figures use the same mechanism for their bytes).
+void write_file_atomic(const std::filesystem::path& path, std::string_view bytes);
+
+// Where assets/ lives: $TILESIM_ASSETS, else the source tree's assets/ (compiled in).
+std::filesystem::path assets_dir();
+
+}  // namespace tilesim::scenario
