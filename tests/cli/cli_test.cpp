@@ -1,0 +1,108 @@
+// tilesim-cli end to end: the curriculum's numbers on stdout, bad input refused with exit 2.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace {
+
+struct Result {
+  int code = -1;
+  std::string out;  // stdout and stderr together
+};
+
+Result run_cli(const std::string& args) {
+  const std::string cmd = std::string(TILESIM_CLI) + " " + args + " 2>&1";
+  Result r;
+  FILE* f = popen(cmd.c_str(), "r");
+  if (!f) return r;
+  std::array<char, 4096> buf{};
+  while (std::fgets(buf.data(), buf.size(), f)) r.out += buf.data();
+  const int status = pclose(f);
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+const std::string kTriton = "--m 576 --n 576 --k 576 --block-m 64 --block-n 64 --block-k 64 ";
+
+}  // namespace
+
+TEST(CliFootprint, TritonExamplePrints90RowMajorAnd54Grouped) {
+  const auto row = run_cli("footprint " + kTriton + "--order row-major --programs 9 --json");
+  ASSERT_EQ(row.code, 0) << row.out;
+  EXPECT_EQ(nlohmann::json::parse(row.out)["tiles"], 90);
+  const auto grp =
+      run_cli("footprint " + kTriton + "--order grouped --group-m 3 --programs 9 --json");
+  ASSERT_EQ(grp.code, 0) << grp.out;
+  EXPECT_EQ(nlohmann::json::parse(grp.out)["tiles"], 54);
+  EXPECT_EQ(nlohmann::json::parse(grp.out)["a_tiles"], 27);
+}
+
+TEST(CliMap, Seed004Pid29MapsTo5And0AndBothGroupedOrdersAreBijective) {
+  const auto r = run_cli("map --m 574 --n 574 --k 574 --group-m 3 --order grouped --json");
+  ASSERT_EQ(r.code, 0) << r.out;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["programs"], 81);
+  EXPECT_EQ(j["mapping"][29], nlohmann::json::array({5, 0}));
+  EXPECT_TRUE(j["bijective"]);
+  EXPECT_TRUE(j["orders"]["grouped"]["bijective"]);
+  EXPECT_TRUE(j["orders"]["grouped-legacy"]["bijective"]);
+  const auto text = run_cli("map --pid 29");
+  EXPECT_NE(text.out.find("29 -> (5, 0)"), std::string::npos);
+  EXPECT_NE(text.out.find("grouped-legacy  bijective"), std::string::npos);
+}
+
+TEST(CliTrace, JsonHasStepsWithOffsetsMasksAndStoreLanes) {
+  const auto r = run_cli("trace --pid 80 --json");
+  ASSERT_EQ(r.code, 0) << r.out;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["pid_m"], 8);
+  EXPECT_EQ(j["pid_n"], 8);
+  EXPECT_EQ(j["steps"].size(), 29u);
+  EXPECT_EQ(j["steps"][1]["op"], "load_a");
+  EXPECT_EQ(j["steps"][1]["offsets"].size(), 64u);
+  EXPECT_EQ(j["valid_store_lanes"], 62 * 62);
+  EXPECT_GT(j["steps"][1]["line"].get<int>(), 0);
+}
+
+TEST(CliErrors, BadValuesAreRefusedWithTheFieldAndExitCode2) {
+  const struct {
+    const char* args;
+    const char* message;
+  } cases[] = {
+      {"map --block-m 48", "block_m = 48 is not allowed: a power of two in 1..256"},
+      {"map --m 0", "m = 0 is out of range: allowed 1..65536"},
+      {"map --n -3", "n = -3 is out of range"},
+      {"map --k 1099511627776", "k = 1099511627776 is out of range"},
+      {"map --kernel gemm", "kernel = \"gemm\" is unknown: allowed copy | transpose | matmul"},
+      {"map --order zigzag", "order = \"zigzag\" is unknown"},
+      {"map --group-m 0", "group_size_m = 0 is out of range"},
+      {"map --m 10 --block-m 64", "larger than the matrix"},
+      {"map --scenario /nonexistent.json", "no such scenario file"},
+      {"trace --pid 81", "pid = 81 is out of range: allowed 0..80"},
+      {"footprint --programs 0", "programs = 0 is out of range"},
+  };
+  for (const auto& c : cases) {
+    const auto r = run_cli(c.args);
+    EXPECT_EQ(r.code, 2) << c.args << "\n" << r.out;
+    EXPECT_NE(r.out.find(c.message), std::string::npos) << c.args << "\n" << r.out;
+  }
+}
+
+TEST(CliErrors, UnparsableNumberIsRefusedNamingTheFlag) {
+  for (const char* args : {"map --m abc", "map --m nan", "map --block-m 1e3"}) {
+    const auto r = run_cli(args);
+    EXPECT_NE(r.code, 0) << args;
+    EXPECT_NE(r.out.find("--"), std::string::npos) << r.out;
+  }
+}
+
+TEST(CliHelp, DocumentsEverySubcommand) {
+  const auto r = run_cli("--help");
+  EXPECT_EQ(r.code, 0);
+  for (const char* sub : {"map", "footprint", "trace"})
+    EXPECT_NE(r.out.find(sub), std::string::npos) << sub;
+}

@@ -1,0 +1,59 @@
+// Scenario files: strict parsing with line/column and field names, exact round trips.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "scenario/scenario.hpp"
+
+using namespace tilesim;
+
+TEST(Scenario, SaveThenLoadRoundTripsExactly) {
+  scenario::Scenario s;
+  s.name = "roundtrip";
+  s.title = "Round trip";
+  s.problem.kernel = sim::Kernel::transpose;
+  s.problem.m = 1000;
+  s.problem.n = 777;
+  s.problem.order = sim::LaunchOrder::column_major;
+  s.programs_per_sm = 3;
+  s.compare_order = sim::LaunchOrder::row_major;
+  const auto path = std::filesystem::temp_directory_path() / "tilesim_roundtrip.json";
+  scenario::save_scenario(s, path);
+  EXPECT_EQ(scenario::load_scenario(path), s);
+  std::filesystem::remove(path);
+}
+
+TEST(Scenario, MalformedJsonIsRefusedWithLineAndColumn) {
+  try {
+    scenario::parse_scenario("{\n  \"m\": 12,\n  \"n\": ,\n}", "bad.json");
+    FAIL();
+  } catch (const scenario::ScenarioError& e) {
+    EXPECT_NE(std::string(e.what()).find("bad.json: not valid JSON at line 3"), std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(Scenario, UnknownFieldAndWrongTypeAreNamed) {
+  EXPECT_THROW(scenario::parse_scenario(R"({"blockm": 64})"), scenario::ScenarioError);
+  try {
+    scenario::parse_scenario(R"({"block_m": "64"})");
+    FAIL();
+  } catch (const scenario::ScenarioError& e) {
+    EXPECT_NE(std::string(e.what()).find("block_m must be an integer"), std::string::npos);
+  }
+}
+
+TEST(Scenario, OutOfRangeFieldIsRefused) {
+  try {
+    scenario::parse_scenario(R"({"m": 1099511627776})");
+    FAIL();
+  } catch (const scenario::ScenarioError& e) {
+    EXPECT_NE(std::string(e.what()).find("m = 1099511627776 is out of range"), std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(Scenario, UnwritableFolderGivesAnErrorAndNoFile) {
+  scenario::Scenario s;
+  EXPECT_THROW(scenario::save_scenario(s, "/nonexistent-folder/x.json"), std::runtime_error);
+}
