@@ -16,7 +16,7 @@ Action add_map_command(CLI::App& app) {
   flags->add_to(*cmd);
   auto explain_pid = std::make_shared<std::int64_t>(-1);
   cmd->add_option("--pid", *explain_pid, "Also show the formula evaluated for this pid");
-  return [cmd, flags, explain_pid]() {
+  return [flags, explain_pid]() {
     const auto s = flags->resolve();
     const sim::Problem p(s.problem);
     const auto g = sim::grid_of(p);

@@ -71,6 +71,8 @@ Scenario parse_scenario(std::string_view text, const std::string& source) {
   } catch (const json::parse_error& e) {
     throw ScenarioError(source + ": not valid JSON at " + where(text, e.byte ? e.byte - 1 : 0) +
                         ": " + e.what());
+  } catch (const json::exception& e) {  // e.g. a number too large for a double (1e400)
+    throw ScenarioError(source + ": not valid JSON: " + e.what());
   }
   if (!j.is_object()) throw ScenarioError(source + ": the top level must be a JSON object {...}");
   Scenario s;

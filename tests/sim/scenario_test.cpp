@@ -57,3 +57,8 @@ TEST(Scenario, UnwritableFolderGivesAnErrorAndNoFile) {
   scenario::Scenario s;
   EXPECT_THROW(scenario::save_scenario(s, "/nonexistent-folder/x.json"), std::runtime_error);
 }
+
+TEST(Scenario, NumberTooLargeForADoubleIsRefusedNotThrownThrough) {
+  // Found by fuzz_scenario: nlohmann throws out_of_range.406 here, not parse_error.
+  EXPECT_THROW(scenario::parse_scenario(R"({"m": 1e400})"), scenario::ScenarioError);
+}
