@@ -1,0 +1,264 @@
+// Engine: the wave / round / slot loop and the memory steps that feed the L2 model.
+#include "sim/engine.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace tilesim::sim {
+
+StepOp step_op(const Problem& p, std::int64_t step, std::int64_t* k) {
+  *k = -1;
+  if (step == 0) return StepOp::map;
+  switch (p.kernel()) {
+    case Kernel::copy: return step == 1 ? StepOp::load : StepOp::store;
+    case Kernel::transpose:
+      return step == 1 ? StepOp::load : step == 2 ? StepOp::transpose : StepOp::store;
+    case Kernel::matmul: {
+      if (step == 1 + 3 * p.k_tiles()) return StepOp::store;
+      *k = (step - 1) / 3;
+      const auto r = (step - 1) % 3;
+      return r == 0 ? StepOp::load_a : r == 1 ? StepOp::load_b : StepOp::dot;
+    }
+  }
+  return StepOp::map;
+}
+
+std::int64_t EngineCheckpoint::bytes() const {
+  return static_cast<std::int64_t>(sizeof(*this) + l2.capacity() * sizeof(L2LineState) +
+                                   (a_reuse.capacity() + b_reuse.capacity()) * sizeof(TileReuse));
+}
+
+Engine::Engine(const Problem& p, const Machine& m, int programs_per_sm)
+    : m_problem(p),
+      m_machine(m),
+      m_programs_per_sm(programs_per_sm),
+      m_l2(p.address_space_bytes(), m.l2_bytes, m.l2_ways) {
+  if (programs_per_sm < 1) throw std::invalid_argument("Engine: programs_per_sm < 1");
+  m_slots = static_cast<std::int64_t>(m.sms) * programs_per_sm;
+  m_steps = sim::steps_per_program(p);
+  if (p.kernel() == Kernel::matmul) {
+    m_a_reuse.resize(static_cast<std::size_t>(p.tiles_m() * p.k_tiles()));
+    m_b_reuse.resize(static_cast<std::size_t>(p.k_tiles() * p.tiles_n()));
+  } else {
+    m_a_reuse.resize(static_cast<std::size_t>(p.tiles_m() * p.tiles_n()));
+  }
+  set_cursor();
+}
+
+std::int64_t Engine::waves() const { return cdiv(m_problem.programs(), m_slots); }
+
+std::int64_t Engine::wave_begin(std::int64_t wave) const {
+  return std::min(wave * m_slots * m_steps, total_events());
+}
+
+EventInfo Engine::event_info(std::int64_t e) const {
+  if (e < 0 || e >= total_events())
+    throw std::out_of_range("event " + std::to_string(e) + " is out of range: allowed 0.." +
+                            std::to_string(total_events() - 1));
+  EventInfo info;
+  info.index = e;
+  info.wave = e / (m_slots * m_steps);
+  const std::int64_t first_pid = info.wave * m_slots;
+  const std::int64_t n = std::min(m_slots, m_problem.programs() - first_pid);
+  const std::int64_t r = e - wave_begin(info.wave);
+  info.step = r / n;
+  info.slot = static_cast<int>(r % n);
+  info.sm = info.slot % m_machine.sms;
+  info.pid = first_pid + info.slot;
+  info.op = step_op(m_problem, info.step, &info.k);
+  info.tile = tile_of(m_problem, info.pid);
+  return info;
+}
+
+void Engine::set_cursor() {
+  const std::int64_t P = m_problem.programs();
+  m_wave = m_position / (m_slots * m_steps);
+  const std::int64_t first_pid = std::min(m_wave * m_slots, P);
+  m_wave_size = std::min(m_slots, P - first_pid);
+  const std::int64_t r = m_position - wave_begin(m_wave);
+  m_round = m_wave_size ? r / m_wave_size : 0;
+  m_slot = m_wave_size ? r % m_wave_size : 0;
+}
+
+AccessResult Engine::step() {
+  AccessResult r;
+  run(1, &r);
+  return r;
+}
+
+std::int64_t Engine::run(std::int64_t count, AccessResult* records) {
+  const std::int64_t total = total_events();
+  std::int64_t done = 0;
+  while (done < count && m_position < total) {
+    const AccessResult r = execute(m_wave * m_slots + m_slot, m_round);
+    if (records) records[done] = r;
+    ++done;
+    ++m_position;
+    if (++m_slot == m_wave_size) {
+      m_slot = 0;
+      if (++m_round == m_steps) set_cursor();  // the wave is over: its slots take the next pids
+    }
+  }
+  return done;
+}
+
+AccessResult Engine::execute(std::int64_t pid, std::int64_t step) {
+  const Problem& p = m_problem;
+  const std::int64_t e = p.elem_bytes();
+  const std::int64_t bm = p.block_m(), bn = p.block_n(), bk = p.block_k();
+  Counters& c = m_counters;
+  ++c.events;
+  std::int64_t k = -1;
+  const StepOp op = step_op(p, step, &k);
+  AccessResult r;
+  switch (op) {
+    case StepOp::map:
+      break;
+    case StepOp::dot:
+      c.flops += 2.0 * static_cast<double>(bm * bn * bk);
+      c.smem_read_bytes += (bm * bk + bk * bn) * e;  // A (BM, BK) and B (BK, BN) tiles
+      c.register_bytes += 2 * bm * bn * 4;           // fp32 accumulator read and written
+      break;
+    case StepOp::transpose:
+      c.smem_write_bytes += bm * bn * e;  // the tile goes through shared memory
+      c.smem_read_bytes += bm * bn * e;
+      break;
+    default:
+      r = memory_step(op, tile_of(p, pid), k);
+      break;
+  }
+  if (m_position + 1 == total_events()) {
+    // The kernel has finished: every dirty sector still in L2 reaches DRAM.
+    const std::int64_t flushed = m_l2.flush();
+    r.writeback_sectors += static_cast<std::int32_t>(flushed);
+    c.dram_write_bytes += flushed * L2Cache::kSectorBytes;
+  }
+  return r;
+}
+
+AccessResult Engine::memory_step(StepOp op, TileCoord tile, std::int64_t k) {
+  const Problem& p = m_problem;
+  const TileSpan s = step_span(p, op, tile, k);
+  const MatrixShape shape = p.shape(s.operand);
+  const std::uint64_t e = static_cast<std::uint64_t>(p.elem_bytes());
+  const std::uint64_t base = p.base_address(s.operand);
+  const bool write = op == StepOp::store;
+  AccessResult r;
+  std::int64_t lines_touched = 0;
+  // Contiguous runs go along the unit-stride axis: columns (row-major) or rows (B transposed).
+  const bool along_cols = shape.stride_col == 1;
+  const int outer_n = along_cols ? s.rows : s.cols;
+  const std::int64_t inner_on = along_cols ? s.cols_on() : s.rows_on();
+  const std::int64_t inner0 = along_cols ? s.col0 : s.row0;
+  const std::int64_t inner_extent = along_cols ? s.col_extent : s.row_extent;
+  const bool inner_wrap = along_cols ? s.wrap_cols : s.wrap_rows;
+  const std::uint64_t outer_stride = static_cast<std::uint64_t>(
+      along_cols ? shape.stride_row : shape.stride_col);
+  for (int i = 0; i < outer_n && inner_on > 0; ++i) {
+    if (!(along_cols ? s.row_on(i) : s.col_on(i))) continue;
+    const std::uint64_t outer = static_cast<std::uint64_t>(along_cols ? s.row(i) : s.col(i));
+    const std::uint64_t row_base = base + outer * outer_stride * e;
+    if (!inner_wrap) {
+      const std::uint64_t b = row_base + static_cast<std::uint64_t>(inner0) * e;
+      const std::uint64_t end = b + static_cast<std::uint64_t>(inner_on) * e;
+      lines_touched += static_cast<std::int64_t>((end - 1) / 128 - b / 128 + 1);
+      m_l2.access(b, end, write, &r);
+    } else {
+      // Wrapped indices: (inner0 + j) % extent, a run up to the edge, then from 0 again.
+      std::int64_t c0 = inner0 % inner_extent, left = inner_on;
+      while (left > 0) {
+        const std::int64_t len = std::min(left, inner_extent - c0);
+        const std::uint64_t b = row_base + static_cast<std::uint64_t>(c0) * e;
+        const std::uint64_t end = b + static_cast<std::uint64_t>(len) * e;
+        lines_touched += static_cast<std::int64_t>((end - 1) / 128 - b / 128 + 1);
+        m_l2.access(b, end, write, &r);
+        left -= len;
+        c0 = 0;
+      }
+    }
+  }
+  m_line_ops += lines_touched;
+
+  Counters& c = m_counters;
+  const std::int64_t sectors = r.hit_sectors + r.miss_sectors;
+  const std::int64_t lanes_bytes = s.lanes() * static_cast<std::int64_t>(e);
+  c.l2_evicted_lines += r.evicted_lines;
+  c.l2_evicted_sectors += r.evicted_sectors;
+  c.dram_write_bytes += std::int64_t{r.writeback_sectors} * L2Cache::kSectorBytes;
+  if (write) {
+    ++c.tile_stores;
+    c.l2_store_sectors += sectors;
+    c.l2_store_hit_sectors += r.hit_sectors;
+    c.l2_write_bytes += sectors * L2Cache::kSectorBytes;
+    c.store_lane_bytes += s.lanes_on() * static_cast<std::int64_t>(e);
+    c.store_lanes += s.lanes();
+    c.valid_store_lanes += s.lanes_on();
+    c.register_bytes += lanes_bytes;  // the output tile leaves the registers
+    return r;
+  }
+  ++c.tile_loads;
+  c.l2_load_sectors += sectors;
+  c.l2_load_hit_sectors += r.hit_sectors;
+  c.l2_read_bytes += sectors * L2Cache::kSectorBytes;
+  c.dram_read_bytes += std::int64_t{r.miss_sectors} * L2Cache::kSectorBytes;
+  c.load_lane_bytes += s.lanes_on() * static_cast<std::int64_t>(e);
+  if (p.kernel() == Kernel::matmul)
+    c.smem_write_bytes += lanes_bytes;  // masked lanes are filled with 0 in shared memory
+  else
+    c.register_bytes += lanes_bytes;
+  TileReuse* t = nullptr;
+  if (op == StepOp::load_a)
+    t = &m_a_reuse[static_cast<std::size_t>(tile.pid_m * p.k_tiles() + k)];
+  else if (op == StepOp::load_b)
+    t = &m_b_reuse[static_cast<std::size_t>(k * p.tiles_n() + tile.pid_n)];
+  else
+    t = &m_a_reuse[static_cast<std::size_t>(tile.pid_m * p.tiles_n() + tile.pid_n)];
+  ++t->loads;
+  t->hit_sectors += r.hit_sectors;
+  t->dram_sectors += r.miss_sectors;
+  return r;
+}
+
+EngineCheckpoint Engine::save() const {
+  EngineCheckpoint c;
+  c.position = m_position;
+  c.counters = m_counters;
+  c.l2 = m_l2.save();
+  c.a_reuse = m_a_reuse;
+  c.b_reuse = m_b_reuse;
+  return c;
+}
+
+void Engine::restore(const EngineCheckpoint& c) {
+  m_position = c.position;
+  m_counters = c.counters;
+  m_l2.restore(c.l2);
+  m_a_reuse = c.a_reuse;
+  m_b_reuse = c.b_reuse;
+  set_cursor();
+}
+
+ReplayResult replay(const Problem& p, const Machine& m, const Occupancy& occ,
+                    const std::function<void(double)>& progress, const std::atomic<bool>* cancel) {
+  Engine engine(p, m, occ.programs_per_sm);
+  const std::int64_t total = engine.total_events();
+  // Chunks of ~1/256 of the work keep progress and cancel responsive at any size.
+  const std::int64_t chunk = std::max<std::int64_t>(1, total / 256);
+  while (!engine.done()) {
+    if (cancel && cancel->load(std::memory_order_relaxed))
+      throw std::runtime_error("cancelled");
+    engine.run(chunk);
+    if (progress) progress(static_cast<double>(engine.position()) / static_cast<double>(total));
+  }
+  ReplayResult out;
+  out.occupancy = occ;
+  out.waves = engine.waves();
+  out.line_ops = engine.line_ops();
+  out.counters = engine.counters();
+  out.roofline = roofline(out.counters, p, m);
+  out.a_reuse = engine.a_reuse();
+  out.b_reuse = engine.b_reuse();
+  return out;
+}
+
+}  // namespace tilesim::sim

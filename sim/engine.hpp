@@ -1,0 +1,131 @@
+// Engine: programs launched in pid order onto SM slots; resident programs advance one step each
+// in turn, so a wave of concurrent programs shares one L2 (and its reuse).
+// Teaches: the launch order decides which programs run together, hence which input tiles are in
+// L2 at the same time, hence how many bytes come from DRAM.
+//
+// Schedule (exact, because every program has the same number of steps): slots = SMs x programs
+// per SM; wave w holds pids [w * slots, min((w + 1) * slots, programs)), pid -> slot pid % slots,
+// slot -> SM slot % SMs (blocks spread over SMs first, as the hardware does). Within a wave the
+// engine runs rounds: round t executes step t of every resident program in slot order. When the
+// last round ends every slot is freed and goes to the next pids: the next wave.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "sim/counters.hpp"
+#include "sim/l2_cache.hpp"
+#include "sim/machine.hpp"
+#include "sim/occupancy.hpp"
+#include "sim/problem.hpp"
+#include "sim/program_trace.hpp"
+
+namespace tilesim::sim {
+
+// Where event `index` sits in the schedule (closed form, no replay needed).
+struct EventInfo {
+  std::int64_t index = 0;  // 0-based event number
+  std::int64_t pid = 0;
+  std::int64_t wave = 0;
+  int slot = 0;             // 0 .. slots-1; the program's place on its SM is slot / SMs
+  int sm = 0;               // slot % SMs
+  std::int64_t step = 0;    // step within the program (program_step(p, pid, step))
+  StepOp op = StepOp::map;
+  std::int64_t k = -1;      // K-iteration for load_a / load_b / dot, else -1
+  TileCoord tile;           // the program's output tile
+};
+
+// Per input tile, so far: how often it was loaded and where its sectors came from.
+struct TileReuse {
+  std::int64_t loads = 0;         // tl.load steps of this tile
+  std::int64_t hit_sectors = 0;   // sectors served from L2
+  std::int64_t dram_sectors = 0;  // sectors fetched from DRAM (x 32 bytes)
+  bool operator==(const TileReuse&) const = default;
+};
+
+// Everything that determines the future of a replay: restore() it and stepping on gives exactly
+// what the original run gave.
+struct EngineCheckpoint {
+  std::int64_t position = 0;
+  Counters counters;
+  std::vector<L2LineState> l2;  // resident lines, LRU first
+  std::vector<TileReuse> a_reuse, b_reuse;
+  std::int64_t bytes() const;   // memory this checkpoint holds
+};
+
+class Engine {
+ public:
+  Engine(const Problem& p, const Machine& m, int programs_per_sm);
+
+  const Problem& problem() const { return m_problem; }
+  const Machine& machine() const { return m_machine; }
+  int programs_per_sm() const { return m_programs_per_sm; }
+  std::int64_t slots() const { return m_slots; }  // SMs x programs per SM
+  std::int64_t waves() const;                     // cdiv(programs, slots)
+  std::int64_t steps_per_program() const { return m_steps; }
+  std::int64_t total_events() const { return m_problem.programs() * m_steps; }
+  EventInfo event_info(std::int64_t event) const;
+  // First event of wave w (w = waves() gives total_events()).
+  std::int64_t wave_begin(std::int64_t wave) const;
+
+  std::int64_t position() const { return m_position; }  // events executed so far
+  bool done() const { return m_position == total_events(); }
+  // Execute the next event; its L2 record is returned. The last event also flushes the L2
+  // (its record then includes the final write-backs).
+  AccessResult step();
+  // Execute up to `count` events (stops at the end); records[i] gets event position()+i's record
+  // when records is not null. Returns the number executed.
+  std::int64_t run(std::int64_t count, AccessResult* records = nullptr);
+
+  const Counters& counters() const { return m_counters; }  // so far
+  const L2Cache& l2() const { return m_l2; }
+  // Input tiles: A (tiles_m, k_tiles) row-major for matmul, the input (tiles_m, tiles_n) for
+  // copy and transpose; B (k_tiles, tiles_n) for matmul, empty otherwise.
+  const std::vector<TileReuse>& a_reuse() const { return m_a_reuse; }
+  const std::vector<TileReuse>& b_reuse() const { return m_b_reuse; }
+  // L2 line operations so far (one per line touched per row segment): the replay's work unit.
+  std::int64_t line_ops() const { return m_line_ops; }
+
+  EngineCheckpoint save() const;
+  void restore(const EngineCheckpoint& c);
+
+ private:
+  AccessResult execute(std::int64_t pid, std::int64_t step);
+  AccessResult memory_step(StepOp op, TileCoord tile, std::int64_t k);
+  void set_cursor();
+
+  Problem m_problem;
+  Machine m_machine;
+  int m_programs_per_sm = 1;
+  std::int64_t m_slots = 1, m_steps = 1;
+  std::int64_t m_position = 0;
+  std::int64_t m_line_ops = 0;
+  // The next event as (wave, round = step, slot) and the wave's program count.
+  std::int64_t m_wave = 0, m_round = 0, m_slot = 0, m_wave_size = 0;
+  L2Cache m_l2;
+  Counters m_counters;
+  std::vector<TileReuse> m_a_reuse, m_b_reuse;
+};
+
+// The full replay, counters only (no per-event records): what `run` and `sweep` print.
+struct ReplayResult {
+  Occupancy occupancy;
+  std::int64_t waves = 0;
+  std::int64_t line_ops = 0;
+  Counters counters;  // at the end, flush included
+  Roofline roofline;
+  std::vector<TileReuse> a_reuse, b_reuse;
+};
+// progress(fraction in [0, 1]) is called now and then; a set `cancel` stops early and throws
+// std::runtime_error("cancelled").
+ReplayResult replay(const Problem& p, const Machine& m, const Occupancy& occ,
+                    const std::function<void(double)>& progress = {},
+                    const std::atomic<bool>* cancel = nullptr);
+
+// Op and K-iteration of step `step` (the same as program_step(p, pid, step).op, without building
+// the listing lines).
+StepOp step_op(const Problem& p, std::int64_t step, std::int64_t* k);
+
+}  // namespace tilesim::sim

@@ -1,0 +1,89 @@
+// L2 cache model: 128-byte lines of four 32-byte sectors, LRU replacement over lines (fully
+// associative, or N-way set associative), write-back: stores leave dirty sectors that reach DRAM
+// when their line is evicted or at the final flush.
+// Teaches: a line is tagged once but filled sector by sector, so a 32-byte row costs one sector.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+namespace tilesim::sim {
+
+// What one access (or a batch of them) did, in sectors: the Ripes-style record.
+struct AccessResult {
+  std::int32_t hit_sectors = 0;        // requested and already resident
+  std::int32_t miss_sectors = 0;       // requested and not resident (loads: fetched from DRAM)
+  std::int32_t evicted_lines = 0;      // lines dropped to make room
+  std::int32_t evicted_sectors = 0;    // valid sectors in those lines
+  std::int32_t writeback_sectors = 0;  // dirty sectors among them (written to DRAM)
+  AccessResult& operator+=(const AccessResult& o);
+  bool operator==(const AccessResult&) const = default;
+};
+
+// One resident line as a checkpoint stores it: LRU order is the order of the list.
+struct L2LineState {
+  std::uint32_t line = 0;  // byte address / 128
+  std::uint8_t valid = 0;  // 4-bit sector mask
+  std::uint8_t dirty = 0;  // 4-bit sector mask, subset of valid
+  bool operator==(const L2LineState&) const = default;
+};
+
+class L2Cache {
+ public:
+  static constexpr int kLineBytes = 128, kSectorBytes = 32, kSectorsPerLine = 4;
+
+  // address_space_bytes: every address accessed is below it (Problem::address_space_bytes()).
+  // capacity_bytes is rounded down to whole lines; ways = 0 means fully associative.
+  L2Cache(std::uint64_t address_space_bytes, std::int64_t capacity_bytes, int ways = 0);
+
+  std::int64_t capacity_lines() const { return m_capacity_lines; }
+  std::int64_t resident_lines() const { return m_resident; }
+  int ways() const { return m_ways; }
+
+  // Access bytes [begin, end) (end > begin): a load (write = false) or a store (write = true).
+  // Adds what happened to *r. Stores allocate without fetching (the L2 keeps byte masks).
+  void access(std::uint64_t begin, std::uint64_t end, bool write, AccessResult* r);
+
+  // Resident and dirty sector masks of a line (0 when the line is not resident).
+  std::uint8_t valid_mask(std::uint64_t line) const {
+    return static_cast<std::uint8_t>(m_state[line] & 0xF);
+  }
+  std::uint8_t dirty_mask(std::uint64_t line) const {
+    return static_cast<std::uint8_t>((m_state[line] >> 4) & 0xF);
+  }
+  // Resident sectors within bytes [begin, end) (sectors partly inside count).
+  std::int64_t resident_sectors(std::uint64_t begin, std::uint64_t end) const;
+
+  // Write every dirty sector back (end of the kernel); returns the sectors written.
+  std::int64_t flush();
+
+  // The resident lines, least recently used first (per set, sets interleaved by recency).
+  std::vector<L2LineState> save() const;
+  // Replace the contents with `lines` (as save() returned them); the state then behaves exactly
+  // as the one saved.
+  void restore(const std::vector<L2LineState>& lines);
+
+ private:
+  void touch_line(std::uint64_t line, unsigned mask, bool write, AccessResult* r);
+  void evict_from_queue(AccessResult* r);
+  void evict_from_set(std::uint64_t set, AccessResult* r, std::uint32_t* way_out);
+  void compact_queue();
+  void evict_line(std::uint64_t line, AccessResult* r);
+
+  std::int64_t m_capacity_lines = 0;
+  std::int64_t m_resident = 0;
+  int m_ways = 0;
+  std::uint64_t m_sets = 1;
+  std::uint64_t m_clock = 0;  // LRU stamp, +1 per line touch
+  // Per line of the address space: bits 0-3 valid sectors, 4-7 dirty sectors, 8-63 LRU stamp.
+  std::vector<std::uint64_t> m_state;
+  // Fully associative: every touch appends (line, low 32 bits of its stamp); the oldest entry
+  // whose stamp still matches is the LRU line. Stale entries are skipped or compacted away.
+  std::vector<std::uint64_t> m_queue;
+  std::size_t m_queue_head = 0;
+  // Set associative: the lines held by each set's ways (kNoLine when the way is empty).
+  std::vector<std::uint32_t> m_way_line;
+};
+
+}  // namespace tilesim::sim

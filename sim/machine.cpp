@@ -1,0 +1,127 @@
+// Machine presets and their sources.
+//
+// Sources (per preset, also kept in Machine::source):
+//  T4:        NVIDIA T4 datasheet (40 SMs, 320 GB/s GDDR6, 8.1 TFLOPS FP32, 65 TFLOPS FP16
+//             tensor); Turing TU104 whitepaper (4 MiB L2); Turing tuning guide (64 KiB shared
+//             memory per SM, 64K registers, 1024 threads and 16 blocks per SM).
+//  A100-80GB: A100 datasheet, SXM 80GB (2039 GB/s HBM2e, 19.5 TFLOPS FP32, 312 TFLOPS dense
+//             FP16 tensor); A100 whitepaper (108 SMs, 40 MiB L2); Ampere tuning guide (164 KiB
+//             shared memory per SM, 163 KiB per block, 2048 threads and 32 blocks per SM).
+//  H100-SXM:  H100 datasheet, SXM5 (3.35 TB/s HBM3, 67 TFLOPS FP32, 989 TFLOPS dense FP16
+//             tensor); Hopper whitepaper (132 SMs, 50 MiB L2); Hopper tuning guide (228 KiB
+//             shared memory per SM, 227 KiB per block, 2048 threads and 32 blocks per SM).
+//  H200:      H200 datasheet, SXM (4.8 TB/s HBM3e, 67 TFLOPS FP32, 989 TFLOPS dense FP16
+//             tensor); SMs and L2 read off a real H200 (cudaGetDeviceProperties: 132 SMs,
+//             l2CacheSize = 60 MiB); per-SM limits as H100 (same Hopper SM).
+// The L2 is modelled fully associative with LRU over 128-byte lines (real L2s are banked,
+// hashed and split in two partitions on A100/H100; the model keeps one shared cache).
+#include "sim/machine.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+
+#include "sim/problem.hpp"
+
+namespace tilesim::sim {
+namespace {
+
+Machine make(std::string key, std::string name, int sms, std::int64_t l2, double dram,
+             double fp32, double fp16, std::int64_t smem_sm, std::int64_t smem_block,
+             int threads, int blocks, std::string source) {
+  Machine m;
+  m.key = std::move(key);
+  m.name = std::move(name);
+  m.sms = sms;
+  m.l2_bytes = l2;
+  m.dram_bytes_per_s = dram;
+  m.fp32_flops_per_s = fp32;
+  m.fp16_tensor_flops_per_s = fp16;
+  m.smem_per_sm_bytes = smem_sm;
+  m.smem_per_block_bytes = smem_block;
+  m.registers_per_sm = 65536;
+  m.max_threads_per_sm = threads;
+  m.max_programs_per_sm = blocks;
+  m.source = std::move(source);
+  return m;
+}
+
+constexpr std::int64_t KiB = 1024, MiB = 1024 * 1024;
+
+const std::array<Machine, 4>& presets() {
+  static const std::array<Machine, 4> kPresets{
+      make("t4", "T4", 40, 4 * MiB, 320e9, 8.1e12, 65e12, 64 * KiB, 64 * KiB, 1024, 16,
+           "NVIDIA T4 datasheet; Turing TU104 whitepaper; Turing tuning guide"),
+      make("a100", "A100-80GB", 108, 40 * MiB, 2039e9, 19.5e12, 312e12, 164 * KiB, 163 * KiB,
+           2048, 32, "NVIDIA A100 datasheet (SXM 80GB); A100 whitepaper; Ampere tuning guide"),
+      make("h100", "H100-SXM", 132, 50 * MiB, 3.35e12, 67e12, 989e12, 228 * KiB, 227 * KiB, 2048,
+           32, "NVIDIA H100 datasheet (SXM5); Hopper whitepaper; Hopper tuning guide"),
+      make("h200", "H200", 132, 60 * MiB, 4.8e12, 67e12, 989e12, 228 * KiB, 227 * KiB, 2048, 32,
+           "NVIDIA H200 datasheet (SXM); SMs and L2 read off a real H200 "
+           "(cudaGetDeviceProperties); per-SM limits as H100"),
+  };
+  return kPresets;
+}
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  std::transform(out.begin(), out.end(), out.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return out;
+}
+
+void check(bool ok, const char* field, const std::string& message) {
+  if (!ok) throw InvalidField(std::string("machine.") + field, message);
+}
+
+}  // namespace
+
+std::span<const Machine> machine_presets() { return presets(); }
+
+std::optional<Machine> find_machine(std::string_view key) {
+  const auto k = lower(key);
+  for (const auto& m : presets())
+    if (m.key == k || lower(m.name) == k) return m;
+  return std::nullopt;
+}
+
+std::string machine_names() {
+  std::string out;
+  for (const auto& m : presets()) out += (out.empty() ? "" : " | ") + m.key;
+  return out;
+}
+
+void validate_machine(const Machine& m) {
+  check(m.sms >= 1 && m.sms <= 4096, "sms",
+        "machine.sms = " + std::to_string(m.sms) + " is out of range: allowed 1..4096");
+  check(m.l2_line_bytes == 128, "l2_line_bytes",
+        "machine.l2_line_bytes = " + std::to_string(m.l2_line_bytes) +
+            " is not supported: the L2 model uses 128-byte lines");
+  check(m.l2_sector_bytes == 32, "l2_sector_bytes",
+        "machine.l2_sector_bytes = " + std::to_string(m.l2_sector_bytes) +
+            " is not supported: the L2 model uses 32-byte sectors");
+  check(m.l2_bytes >= 128 && m.l2_bytes <= (std::int64_t{1} << 34), "l2_bytes",
+        "machine.l2_bytes = " + std::to_string(m.l2_bytes) +
+            " is out of range: allowed 128..17179869184 (one line .. 16 GiB)");
+  check(m.l2_ways >= 0 && m.l2_ways <= 64, "l2_ways",
+        "machine.l2_ways = " + std::to_string(m.l2_ways) +
+            " is out of range: allowed 0 (fully associative) .. 64");
+  check(m.l2_ways == 0 || m.l2_bytes / 128 >= m.l2_ways, "l2_ways",
+        "machine.l2_ways = " + std::to_string(m.l2_ways) + " exceeds the L2's lines");
+  check(m.dram_bytes_per_s > 0, "dram_bytes_per_s", "machine.dram_bytes_per_s must be > 0");
+  check(m.fp32_flops_per_s > 0, "fp32_flops_per_s", "machine.fp32_flops_per_s must be > 0");
+  check(m.fp16_tensor_flops_per_s > 0, "fp16_tensor_flops_per_s",
+        "machine.fp16_tensor_flops_per_s must be > 0");
+  check(m.smem_per_sm_bytes >= 1024 && m.smem_per_block_bytes >= 1024 &&
+            m.smem_per_block_bytes <= m.smem_per_sm_bytes,
+        "smem_per_block_bytes",
+        "machine shared memory: need 1024 <= smem_per_block_bytes <= smem_per_sm_bytes");
+  check(m.registers_per_sm >= 1024, "registers_per_sm", "machine.registers_per_sm must be >= 1024");
+  check(m.max_threads_per_sm >= 128, "max_threads_per_sm",
+        "machine.max_threads_per_sm must be >= 128 (one program of 4 warps)");
+  check(m.max_programs_per_sm >= 1 && m.max_programs_per_sm <= 64, "max_programs_per_sm",
+        "machine.max_programs_per_sm = " + std::to_string(m.max_programs_per_sm) +
+            " is out of range: allowed 1..64");
+}
+
+}  // namespace tilesim::sim

@@ -1,0 +1,43 @@
+// Machine: the GPU a replay runs on — SM count, L2 geometry, DRAM bandwidth, peak rates and the
+// per-SM limits that decide occupancy. Teaches: the L2 is one cache shared by every SM, and its
+// size (not the SM count) decides whether a launch order's reuse turns into fewer DRAM bytes.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace tilesim::sim {
+
+struct Machine {
+  std::string key;   // preset key used by --machine and scenarios: "h100"
+  std::string name;  // display name: "H100-SXM"
+  int sms = 132;                                  // streaming multiprocessors
+  std::int64_t l2_bytes = 50ll << 20;             // L2 capacity in bytes
+  int l2_line_bytes = 128;                        // tag granularity (the model needs 128)
+  int l2_sector_bytes = 32;                       // fill granularity (the model needs 32)
+  int l2_ways = 0;                                // 0: fully associative LRU, else N-way LRU
+  double dram_bytes_per_s = 3.35e12;              // HBM / GDDR peak bandwidth
+  double fp32_flops_per_s = 67e12;                // CUDA-core FP32 peak (FMA = 2 FLOPs)
+  double fp16_tensor_flops_per_s = 989e12;        // dense FP16/BF16 tensor peak, FP32 accumulate
+  std::int64_t smem_per_sm_bytes = 228 << 10;     // shared memory per SM (carve-out maximum)
+  std::int64_t smem_per_block_bytes = 227 << 10;  // largest shared memory one program may use
+  std::int64_t registers_per_sm = 65536;          // 32-bit registers
+  int max_threads_per_sm = 2048;
+  int max_programs_per_sm = 32;                   // resident thread blocks per SM
+  std::string source;                             // where the figures come from
+  bool operator==(const Machine&) const = default;
+};
+
+// The presets, in order: t4, a100, h100, h200.
+std::span<const Machine> machine_presets();
+// A preset by key ("t4", "a100", "h100", "h200"; also accepts the display name, any case).
+std::optional<Machine> find_machine(std::string_view key);
+std::string machine_names();  // "t4 | a100 | h100 | h200"
+// Throws InvalidField ("machine.<field>") for a value the model cannot use (e.g. 0 SMs, an L2
+// smaller than one line, a line that is not 4 sectors of 32 bytes).
+void validate_machine(const Machine& m);
+
+}  // namespace tilesim::sim

@@ -1,0 +1,102 @@
+// Occupancy: the smallest of the per-SM limits (shared memory, registers, threads, programs).
+#include "sim/occupancy.hpp"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace tilesim::sim {
+namespace {
+
+std::string kib(std::int64_t bytes) {
+  char buf[32];
+  if (bytes % 1024 == 0)
+    std::snprintf(buf, sizeof buf, "%lld KiB", static_cast<long long>(bytes / 1024));
+  else
+    std::snprintf(buf, sizeof buf, "%.1f KiB", static_cast<double>(bytes) / 1024.0);
+  return buf;
+}
+
+int clamp_int(std::int64_t v) { return static_cast<int>(std::min<std::int64_t>(v, 1 << 20)); }
+
+}  // namespace
+
+std::string_view to_string(OccupancyLimit v) {
+  switch (v) {
+    case OccupancyLimit::shared_memory: return "shared memory";
+    case OccupancyLimit::registers: return "registers";
+    case OccupancyLimit::threads: return "threads";
+    case OccupancyLimit::programs: return "programs per SM";
+    case OccupancyLimit::override_value: return "override";
+  }
+  return "?";
+}
+
+Occupancy occupancy(const Problem& p, const Machine& m, std::optional<int> override_pps) {
+  Occupancy o;
+  const std::int64_t e = p.elem_bytes();
+  const std::int64_t bm = p.block_m(), bn = p.block_n(), bk = p.block_k();
+  if (p.kernel() == Kernel::matmul) {
+    // (BLOCK_M, BLOCK_K) A tile + (BLOCK_K, BLOCK_N) B tile per pipeline stage.
+    o.smem_per_program = (bm * bk + bk * bn) * e * p.spec().stages;
+    // fp32 accumulator (BLOCK_M, BLOCK_N), one register per element, + 32 per thread.
+    o.registers_per_program = bm * bn + 32 * kThreadsPerProgram;
+  } else {
+    // The (BLOCK_M, BLOCK_N) tile staged once (transpose goes through shared memory).
+    o.smem_per_program = bm * bn * e;
+    o.registers_per_program = (bm * bn * e + 3) / 4 + 32 * kThreadsPerProgram;
+  }
+  o.threads_per_program = kThreadsPerProgram;
+  if (o.smem_per_program > m.smem_per_block_bytes)
+    throw InvalidField("stages", "one program needs " + kib(o.smem_per_program) +
+                                     " of shared memory (A and B tiles x " +
+                                     std::to_string(p.spec().stages) + " stages) but " + m.name +
+                                     " allows " + kib(m.smem_per_block_bytes) +
+                                     " per program: use smaller blocks or fewer stages");
+  o.by_shared_memory = clamp_int(m.smem_per_sm_bytes / o.smem_per_program);
+  o.by_registers = clamp_int(m.registers_per_sm / o.registers_per_program);
+  o.by_threads = m.max_threads_per_sm / o.threads_per_program;
+  o.by_programs = m.max_programs_per_sm;
+
+  // Ties go to the first in this order (shared memory is what the curriculum discusses).
+  o.programs_per_sm = o.by_shared_memory;
+  o.limit = OccupancyLimit::shared_memory;
+  const std::pair<int, OccupancyLimit> others[] = {{o.by_registers, OccupancyLimit::registers},
+                                                   {o.by_threads, OccupancyLimit::threads},
+                                                   {o.by_programs, OccupancyLimit::programs}};
+  for (const auto& [n, lim] : others)
+    if (n < o.programs_per_sm) o.programs_per_sm = n, o.limit = lim;
+  if (o.programs_per_sm < 1) {
+    // Registers: the compiler would spill; the model keeps one program resident.
+    o.programs_per_sm = 1;
+  }
+  const std::string n = std::to_string(o.programs_per_sm);
+  switch (o.limit) {
+    case OccupancyLimit::shared_memory:
+      o.reason = "limited by shared memory: " + n + " × " + kib(o.smem_per_program) + " ≤ " +
+                 kib(m.smem_per_sm_bytes);
+      break;
+    case OccupancyLimit::registers:
+      o.reason = "limited by registers: " + n + " × " + std::to_string(o.registers_per_program) +
+                 " ≤ " + std::to_string(m.registers_per_sm);
+      break;
+    case OccupancyLimit::threads:
+      o.reason = "limited by threads: " + n + " × " + std::to_string(o.threads_per_program) +
+                 " ≤ " + std::to_string(m.max_threads_per_sm);
+      break;
+    default:
+      o.reason = "limited by resident programs per SM: " + n;
+      break;
+  }
+  if (override_pps) {
+    if (*override_pps < 1 || *override_pps > 64)
+      throw InvalidField("programs_per_sm", "programs_per_sm = " + std::to_string(*override_pps) +
+                                                " is out of range: allowed 1..64");
+    o.reason = "set by override: " + std::to_string(*override_pps) +
+               " per SM (computed: " + o.reason + ")";
+    o.programs_per_sm = *override_pps;
+    o.limit = OccupancyLimit::override_value;
+  }
+  return o;
+}
+
+}  // namespace tilesim::sim

@@ -1,0 +1,70 @@
+// Sweep: a work queue of configurations drained by std::threads; results land at their index,
+// so the output order (and every number) is independent of scheduling.
+#include "sim/sweep.hpp"
+
+#include <atomic>
+#include <exception>
+#include <mutex>
+#include <thread>
+
+namespace tilesim::sim {
+
+std::vector<ProblemSpec> sweep_specs(const ProblemSpec& base, const SweepAxes& axes) {
+  const auto or_base = [](const auto& list, auto value) {
+    using T = std::decay_t<decltype(value)>;
+    return list.empty() ? std::vector<T>{value} : std::vector<T>(list.begin(), list.end());
+  };
+  std::vector<ProblemSpec> out;
+  for (const auto order : or_base(axes.orders, base.order))
+    for (const auto gm : or_base(axes.group_size_m, base.group_size_m))
+      for (const auto bm : or_base(axes.block_m, base.block_m))
+        for (const auto bn : or_base(axes.block_n, base.block_n))
+          for (const auto bk : or_base(axes.block_k, base.block_k))
+            for (const auto st : or_base(axes.stages, base.stages)) {
+              ProblemSpec s = base;
+              s.order = order;
+              s.group_size_m = gm;
+              s.block_m = bm;
+              s.block_n = bn;
+              s.block_k = bk;
+              s.stages = st;
+              out.push_back(s);
+            }
+  return out;
+}
+
+std::vector<SweepRow> run_sweep(const std::vector<ProblemSpec>& specs, const Machine& m,
+                                std::optional<int> pps_override, int threads,
+                                const std::function<void(int, int)>& progress) {
+  std::vector<SweepRow> rows(specs.size());
+  std::atomic<std::size_t> next{0};
+  std::mutex progress_mutex;
+  int done = 0;
+  const int total = static_cast<int>(specs.size());
+  const auto worker = [&]() {
+    for (std::size_t i; (i = next.fetch_add(1)) < specs.size();) {
+      SweepRow& row = rows[i];
+      row.spec = specs[i];
+      try {
+        const Problem p(specs[i]);
+        const Occupancy occ = occupancy(p, m, pps_override);
+        row.result = replay(p, m, occ);
+      } catch (const std::exception& e) {
+        row.error = e.what();
+      }
+      if (progress) {
+        std::lock_guard<std::mutex> lock(progress_mutex);
+        progress(++done, total);
+      }
+    }
+  };
+  if (threads <= 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  threads = std::min<int>(threads, std::max(1, total));
+  std::vector<std::thread> pool;
+  for (int t = 1; t < threads; ++t) pool.emplace_back(worker);
+  worker();
+  for (auto& t : pool) t.join();
+  return rows;
+}
+
+}  // namespace tilesim::sim
