@@ -1,0 +1,36 @@
+// A benchmark report: what `tilesim-bench --json` writes and what the app loads when it has no GPU.
+// One device, one date and commit, and a record per (variant, problem) with its baseline's figure
+// measured in the same run. The JSON layout is documented in kernels/README.md.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "kernels/kernels.hpp"
+
+namespace tilesim::kernels {
+
+struct BenchRecord {
+  RunResult result;
+  std::string baseline;         // variant name of the baseline ("" for a baseline itself)
+  double baseline_ms = 0;       // the baseline's median on the same problem, same run (0: none)
+  double pct_of_baseline = 0;   // 100 * baseline_ms / median_ms (speed relative to the baseline)
+};
+
+struct BenchReport {
+  int format_version = 1;
+  std::string tool = "tilesim-bench";
+  std::string date;             // ISO 8601, when the run started (UTC)
+  std::string commit;           // the source commit the binary was built from, if known
+  DeviceInfo device;
+  RunOptions options;
+  std::vector<BenchRecord> records;
+};
+
+std::string to_json(const BenchReport& report, int indent = 2);
+// Throws std::runtime_error naming what is wrong ("records[3].median_ms: not a number").
+BenchReport parse_bench_json(std::string_view text);
+BenchReport load_bench_file(const std::string& path);
+
+}  // namespace tilesim::kernels

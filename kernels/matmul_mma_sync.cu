@@ -1,0 +1,222 @@
+// Matmul on tensor cores through mma.sync (sm_80+): FP16 or BF16 in, FP32 accumulation, C in the
+// input type. A fixed 128 x 128 tile of C per program, K steps of 32, 8 warps of 64 x 32 each.
+// version 5 matmul_mma_sync: each warp issues mma.m16n8k16 on fragments it loads with ldmatrix
+//   (B with .trans, since B is row-major (K, N) and the instruction wants it K-major). Shared rows
+//   are padded by 16 bytes so ldmatrix's 8 row addresses hit 8 different bank groups. A 4-stage
+//   cp.async pipeline keeps three K steps of A and B in flight while the tensor cores work.
+//   When K or N is not a multiple of 8 the 16-byte copies cannot be aligned: those problems take
+//   the same kernel with element-wise (masked) loads instead of cp.async.
+#include "kernels/launchers.cuh"
+
+namespace tilesim::kernels::detail {
+namespace {
+
+constexpr int kBM = 128, kBN = 128, kBK = 32, kStages = 4, kThreads = 256;
+constexpr int kLdA = kBK + 8;  // shared row stride of A, in elements (80 bytes)
+constexpr int kLdB = kBN + 8;  // shared row stride of B, in elements (272 bytes)
+constexpr int kStageElems = kBM * kLdA + kBK * kLdB;
+constexpr std::size_t kSmemBytes = sizeof(std::uint16_t) * kStageElems * kStages;
+
+template <class T>
+struct MmaOp;
+template <>
+struct MmaOp<__half> {
+  __device__ static void run(float* d, const unsigned* a, const unsigned* b) {
+    asm volatile(
+        "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, "
+        "{%8,%9}, {%0,%1,%2,%3};\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+  }
+};
+template <>
+struct MmaOp<__nv_bfloat16> {
+  __device__ static void run(float* d, const unsigned* a, const unsigned* b) {
+    asm volatile(
+        "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, "
+        "{%8,%9}, {%0,%1,%2,%3};\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+  }
+};
+
+__device__ __forceinline__ unsigned smem_addr(const void* p) {
+  return static_cast<unsigned>(__cvta_generic_to_shared(p));
+}
+// 16 bytes global -> shared; src_bytes = 0 fills the destination with zeros (the mask).
+__device__ __forceinline__ void cp_async_16(void* dst, const void* src, bool valid) {
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(smem_addr(dst)), "l"(src),
+               "r"(valid ? 16 : 0));
+}
+__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::); }
+template <int N>
+__device__ __forceinline__ void cp_async_wait() {
+  asm volatile("cp.async.wait_group %0;\n" ::"n"(N));
+}
+__device__ __forceinline__ void ldmatrix_x4(unsigned* r, const void* p) {
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+               : "r"(smem_addr(p)));
+}
+__device__ __forceinline__ void ldmatrix_x4_trans(unsigned* r, const void* p) {
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+               : "r"(smem_addr(p)));
+}
+
+// One K step of A (BLOCK_M, BLOCK_K) and B (BLOCK_K, BLOCK_N) into shared stage `s`, in 8-element
+// (16-byte) chunks: 512 chunks of each, 2 per thread. Out-of-range chunks are zero-filled.
+template <class T, bool kAligned>
+__device__ __forceinline__ void load_stage(T* as, T* bs, const T* __restrict__ a,
+                                           const T* __restrict__ b, std::int64_t m, std::int64_t n,
+                                           std::int64_t k, std::int64_t row0, std::int64_t col0,
+                                           std::int64_t k0) {
+#pragma unroll
+  for (int u = 0; u < 2; ++u) {
+    const int chunk = threadIdx.x + u * kThreads;
+    const int r = chunk >> 2, kc = (chunk & 3) * 8;  // A: 128 rows x 4 chunks
+    const std::int64_t row = row0 + r, kk = k0 + kc;
+    T* dst = as + r * kLdA + kc;
+    if constexpr (kAligned) {
+      const bool ok = row < m && kk < k;
+      cp_async_16(dst, ok ? a + row * k + kk : a, ok);
+    } else {
+#pragma unroll
+      for (int e = 0; e < 8; ++e)
+        dst[e] = (row < m && kk + e < k) ? a[row * k + kk + e] : from_float<T>(0.f);
+    }
+  }
+#pragma unroll
+  for (int u = 0; u < 2; ++u) {
+    const int chunk = threadIdx.x + u * kThreads;
+    const int r = chunk >> 4, nc = (chunk & 15) * 8;  // B: 32 rows x 16 chunks
+    const std::int64_t kk = k0 + r, col = col0 + nc;
+    T* dst = bs + r * kLdB + nc;
+    if constexpr (kAligned) {
+      const bool ok = kk < k && col < n;
+      cp_async_16(dst, ok ? b + kk * n + col : b, ok);
+    } else {
+#pragma unroll
+      for (int e = 0; e < 8; ++e)
+        dst[e] = (kk < k && col + e < n) ? b[kk * n + col + e] : from_float<T>(0.f);
+    }
+  }
+}
+
+template <class T, bool kAligned>
+__global__ void __launch_bounds__(kThreads, 2)
+    matmul_mma_sync_kernel(const T* __restrict__ a, const T* __restrict__ b, T* __restrict__ c,
+                           std::int64_t m, std::int64_t n, std::int64_t k, GridMap g) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  extern __shared__ __align__(128) unsigned char smem_raw[];
+  T* smem = reinterpret_cast<T*>(smem_raw);
+  std::int64_t pid_m, pid_n;
+  tile_of(g, blockIdx.x, pid_m, pid_n);
+  const std::int64_t row0 = pid_m * kBM, col0 = pid_n * kBN;
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  const int warp_m = warp >> 2, warp_n = warp & 3;  // warp tile: rows warp_m*64, cols warp_n*32
+  auto stage_a = [&](int s) { return smem + s * kStageElems; };
+  auto stage_b = [&](int s) { return smem + s * kStageElems + kBM * kLdA; };
+
+  float acc[4][4][4];  // (m16 tile, n8 tile, fragment)
+#pragma unroll
+  for (int i = 0; i < 4; ++i)
+#pragma unroll
+    for (int j = 0; j < 4; ++j)
+#pragma unroll
+      for (int e = 0; e < 4; ++e) acc[i][j][e] = 0.f;
+
+  const int k_tiles = static_cast<int>((k + kBK - 1) / kBK);
+#pragma unroll
+  for (int s = 0; s < kStages - 1; ++s) {
+    if (s < k_tiles)
+      load_stage<T, kAligned>(stage_a(s), stage_b(s), a, b, m, n, k, row0, col0, std::int64_t{s} * kBK);
+    cp_async_commit();
+  }
+  for (int kt = 0; kt < k_tiles; ++kt) {
+    cp_async_wait<kStages - 2>();
+    __syncthreads();  // stage kt landed for everyone; stage kt - 1 is no longer read by anyone
+    const int next = kt + kStages - 1;
+    if (next < k_tiles)
+      load_stage<T, kAligned>(stage_a(next % kStages), stage_b(next % kStages), a, b, m, n, k, row0,
+                              col0, std::int64_t{next} * kBK);
+    cp_async_commit();
+    const T* as = stage_a(kt % kStages);
+    const T* bs = stage_b(kt % kStages);
+#pragma unroll
+    for (int kk = 0; kk < kBK; kk += 16) {
+      unsigned af[4][4], bf[4][2];
+#pragma unroll
+      for (int mt = 0; mt < 4; ++mt)
+        ldmatrix_x4(af[mt], as + (warp_m * 64 + mt * 16 + (lane & 15)) * kLdA + kk + (lane >> 4) * 8);
+#pragma unroll
+      for (int np = 0; np < 2; ++np) {
+        unsigned r[4];
+        ldmatrix_x4_trans(r, bs + (kk + (lane & 15)) * kLdB + warp_n * 32 + np * 16 + (lane >> 4) * 8);
+        bf[2 * np][0] = r[0];
+        bf[2 * np][1] = r[1];
+        bf[2 * np + 1][0] = r[2];
+        bf[2 * np + 1][1] = r[3];
+      }
+#pragma unroll
+      for (int mt = 0; mt < 4; ++mt)
+#pragma unroll
+        for (int nt = 0; nt < 4; ++nt) MmaOp<T>::run(acc[mt][nt], af[mt], bf[nt]);
+    }
+  }
+  cp_async_wait<0>();
+
+  // Accumulator fragment: lane holds rows lane/4 and lane/4 + 8, columns (lane%4)*2 and +1.
+  const bool pairs = (n % 2) == 0;
+#pragma unroll
+  for (int mt = 0; mt < 4; ++mt)
+#pragma unroll
+    for (int nt = 0; nt < 4; ++nt)
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        const std::int64_t row = row0 + warp_m * 64 + mt * 16 + (lane >> 2) + h * 8;
+        const std::int64_t col = col0 + warp_n * 32 + nt * 8 + (lane & 3) * 2;
+        if (row >= m) continue;
+        const T v0 = from_float<T>(acc[mt][nt][2 * h]), v1 = from_float<T>(acc[mt][nt][2 * h + 1]);
+        T* q = c + row * n + col;
+        if (pairs && col + 1 < n) {
+          unsigned short lo = *reinterpret_cast<const unsigned short*>(&v0);
+          unsigned short hi = *reinterpret_cast<const unsigned short*>(&v1);
+          *reinterpret_cast<unsigned*>(q) = lo | (static_cast<unsigned>(hi) << 16);
+        } else {
+          if (col < n) q[0] = v0;
+          if (col + 1 < n) q[1] = v1;
+        }
+      }
+#endif
+}
+
+template <class T, bool kAligned>
+void launch_typed(const LaunchArgs& a) {
+  TILESIM_CUDA_CHECK(cudaFuncSetAttribute(matmul_mma_sync_kernel<T, kAligned>,
+                                          cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                          static_cast<int>(kSmemBytes)));
+  matmul_mma_sync_kernel<T, kAligned><<<grid_blocks(a.grid), kThreads, kSmemBytes, a.stream>>>(
+      static_cast<const T*>(a.a), static_cast<const T*>(a.b), static_cast<T*>(a.c), a.m, a.n, a.k,
+      a.grid);
+  TILESIM_CUDA_CHECK_LAUNCH();
+}
+
+}  // namespace
+
+std::string launch_matmul_mma_sync(const LaunchArgs& a) {
+  if (a.dtype == sim::DType::fp32) return "mma.sync rung takes FP16 or BF16 inputs";
+  if (a.b_transposed) return "mma.sync rung reads B row-major (K, N)";
+  int dev = 0, major = 0;
+  TILESIM_CUDA_CHECK(cudaGetDevice(&dev));
+  TILESIM_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev));
+  if (major < 8) return "mma.sync m16n8k16 and cp.async need compute capability 8.0 or newer";
+  const bool aligned = a.k % 8 == 0 && a.n % 8 == 0;  // every 16-byte chunk starts aligned
+  if (a.dtype == sim::DType::fp16)
+    aligned ? launch_typed<__half, true>(a) : launch_typed<__half, false>(a);
+  else
+    aligned ? launch_typed<__nv_bfloat16, true>(a) : launch_typed<__nv_bfloat16, false>(a);
+  return "";
+}
+
+}  // namespace tilesim::kernels::detail

@@ -1,0 +1,32 @@
+// kernels/ without CUDA: the same API, answering "not built with CUDA" everywhere, so the app, the
+// bench and the tests link and say why there is nothing to measure.
+#include "kernels/kernels.hpp"
+
+namespace tilesim::kernels {
+namespace {
+constexpr const char* kNotBuilt = "not built with CUDA (no nvcc at configure time, or TILESIM_WITH_CUDA=OFF)";
+}
+
+bool cuda_built() { return false; }
+
+DeviceInfo query_device() {
+  DeviceInfo d;
+  d.reason = kNotBuilt;
+  return d;
+}
+
+RunResult run(const sim::Problem& problem, std::string_view variant, const RunOptions&) {
+  RunResult r;
+  r.variant = std::string(variant);
+  r.problem = problem.spec();
+  r.error = kNotBuilt;
+  return r;
+}
+
+std::optional<std::vector<sim::TileCoord>> device_launch_mapping(sim::LaunchOrder, const sim::GridShape&,
+                                                                 std::string* why) {
+  if (why) *why = kNotBuilt;
+  return std::nullopt;
+}
+
+}  // namespace tilesim::kernels

@@ -1,0 +1,106 @@
+// Transpose: in (M, N) row-major -> out (N, M) row-major, one program per (BLOCK_M, BLOCK_N) tile of in.
+// version 1 transpose_naive: reads along a row of `in` (coalesced), writes down a column of `out`:
+//   a warp's 32 stores land M elements apart, 32 memory transactions for 128 useful bytes.
+// version 2 transpose_smem_tiled: the tile is staged in shared memory, so both the global reads and
+//   the global writes run along rows; the column read of the shared tile puts a warp's 32 lanes
+//   in one bank (a 32-way conflict when BLOCK_N words is a multiple of 32).
+// version 3 transpose_smem_padded: each shared row padded by one 4-byte word: the column read walks
+//   33 words per lane, which spreads the warp over all 32 banks (conflict-free).
+#include "kernels/launchers.cuh"
+
+namespace tilesim::kernels::detail {
+namespace {
+
+template <class W>
+__global__ void transpose_naive_kernel(const W* __restrict__ in, W* __restrict__ out,
+                                       std::int64_t m, std::int64_t n, int block_m,
+                                       int block_n_shift, GridMap g) {
+  std::int64_t pid_m, pid_n;
+  tile_of(g, blockIdx.x, pid_m, pid_n);
+  const int tile = block_m << block_n_shift;
+  const std::int64_t row0 = pid_m * block_m, col0 = pid_n << block_n_shift;
+#pragma unroll 4
+  for (int i = threadIdx.x; i < tile; i += blockDim.x) {
+    const std::int64_t row = row0 + (i >> block_n_shift);
+    const std::int64_t col = col0 + (i & ((1 << block_n_shift) - 1));
+    if (row < m && col < n) out[col * m + row] = in[row * n + col];
+  }
+}
+
+// shared tile: (BLOCK_M, BLOCK_N + pad) words; pad = 0 (tiled) or one 4-byte word (padded).
+template <class W>
+__global__ void transpose_smem_kernel(const W* __restrict__ in, W* __restrict__ out,
+                                      std::int64_t m, std::int64_t n, int block_m_shift,
+                                      int block_n_shift, int pad, GridMap g) {
+  extern __shared__ __align__(16) unsigned char smem_raw[];
+  W* tile = reinterpret_cast<W*>(smem_raw);
+  std::int64_t pid_m, pid_n;
+  tile_of(g, blockIdx.x, pid_m, pid_n);
+  const int block_m = 1 << block_m_shift, block_n = 1 << block_n_shift;
+  const int ld = block_n + pad;  // shared row stride, in elements
+  const int count = block_m * block_n;
+  const std::int64_t row0 = pid_m * block_m, col0 = pid_n * block_n;
+  // Load: consecutive threads walk a row of `in` (coalesced), and a row of the shared tile.
+#pragma unroll 4
+  for (int i = threadIdx.x; i < count; i += blockDim.x) {
+    const int r = i >> block_n_shift, c = i & (block_n - 1);
+    const std::int64_t row = row0 + r, col = col0 + c;
+    if (row < m && col < n) tile[r * ld + c] = in[row * n + col];
+  }
+  __syncthreads();
+  // Store: consecutive threads walk a row of `out` (= a column of `in`) and a column of the tile.
+#pragma unroll 4
+  for (int i = threadIdx.x; i < count; i += blockDim.x) {
+    const int c = i >> block_m_shift, r = i & (block_m - 1);
+    const std::int64_t row = row0 + r, col = col0 + c;
+    if (row < m && col < n) out[col * m + row] = tile[r * ld + c];
+  }
+}
+
+template <class W>
+std::string launch_naive(const LaunchArgs& a) {
+  const int threads = std::min(256, std::max(32, a.block_m * a.block_n));
+  transpose_naive_kernel<W><<<grid_blocks(a.grid), threads, 0, a.stream>>>(
+      static_cast<const W*>(a.a), static_cast<W*>(a.c), a.m, a.n, a.block_m, log2_exact(a.block_n),
+      a.grid);
+  TILESIM_CUDA_CHECK_LAUNCH();
+  return "";
+}
+
+template <class W>
+std::string launch_smem(const LaunchArgs& a, bool padded) {
+  const int pad = padded ? static_cast<int>(4 / sizeof(W)) : 0;
+  const std::size_t bytes = static_cast<std::size_t>(a.block_m) * (a.block_n + pad) * sizeof(W);
+  int dev = 0, optin = 0;
+  TILESIM_CUDA_CHECK(cudaGetDevice(&dev));
+  TILESIM_CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+  if (bytes > static_cast<std::size_t>(optin))
+    return "the shared tile needs " + std::to_string(bytes) + " bytes, over the " +
+           std::to_string(optin) + " a block may have";
+  if (bytes > 48 * 1024)
+    TILESIM_CUDA_CHECK(cudaFuncSetAttribute(transpose_smem_kernel<W>,
+                                            cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                            static_cast<int>(bytes)));
+  const int threads = std::min(256, std::max(32, a.block_m * a.block_n));
+  transpose_smem_kernel<W><<<grid_blocks(a.grid), threads, bytes, a.stream>>>(
+      static_cast<const W*>(a.a), static_cast<W*>(a.c), a.m, a.n, log2_exact(a.block_m),
+      log2_exact(a.block_n), pad, a.grid);
+  TILESIM_CUDA_CHECK_LAUNCH();
+  return "";
+}
+
+}  // namespace
+
+std::string launch_transpose_naive(const LaunchArgs& a) {
+  return a.dtype == sim::DType::fp32 ? launch_naive<std::uint32_t>(a) : launch_naive<std::uint16_t>(a);
+}
+std::string launch_transpose_smem_tiled(const LaunchArgs& a) {
+  return a.dtype == sim::DType::fp32 ? launch_smem<std::uint32_t>(a, false)
+                                     : launch_smem<std::uint16_t>(a, false);
+}
+std::string launch_transpose_smem_padded(const LaunchArgs& a) {
+  return a.dtype == sim::DType::fp32 ? launch_smem<std::uint32_t>(a, true)
+                                     : launch_smem<std::uint16_t>(a, true);
+}
+
+}  // namespace tilesim::kernels::detail

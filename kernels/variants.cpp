@@ -1,0 +1,111 @@
+// The ladder: every kernel variant and baseline, in the order tilesim-bench and the app list them.
+// Shared by the CUDA build and the stub, so `tilesim-bench --list` works without a GPU.
+#include <algorithm>
+
+#include "kernels/kernels.hpp"
+
+namespace tilesim::kernels {
+namespace {
+
+using sim::DType;
+using sim::Kernel;
+const std::vector<DType> kAll{DType::fp32, DType::fp16, DType::bf16};
+const std::vector<DType> kHalf{DType::fp16, DType::bf16};
+const std::vector<DType> kF32{DType::fp32};
+
+std::vector<Variant> make_variants() {
+  std::vector<Variant> v;
+  auto rung = [&](std::string name, Kernel k, std::vector<DType> d, std::string baseline,
+                  std::string teaches) -> Variant& {
+    Variant x;
+    x.name = std::move(name);
+    x.kernel = k;
+    x.dtypes = std::move(d);
+    x.baseline = std::move(baseline);
+    x.teaches = std::move(teaches);
+    v.push_back(std::move(x));
+    return v.back();
+  };
+  auto fixed = [](Variant& x, int bm, int bn, int bk) {
+    x.uses_problem_blocks = false;
+    x.fixed_block_m = bm;
+    x.fixed_block_n = bn;
+    x.fixed_block_k = bk;
+  };
+  // copy
+  rung("copy_tiled", Kernel::copy, kAll, "copy_memcpy_d2d",
+       "seed 000: one program per BLOCK_M x BLOCK_N tile, offsets by broadcasting, masked at the "
+       "edges; one element per access");
+  rung("copy_vectorized", Kernel::copy, kAll, "copy_memcpy_d2d",
+       "the same tile moved in 16-byte accesses, four in flight per thread");
+  rung("copy_memcpy_d2d", Kernel::copy, kAll, "", "baseline: cudaMemcpyAsync device to device")
+      .kind = VariantKind::baseline;
+  // transpose
+  rung("transpose_naive", Kernel::transpose, kAll, "copy_memcpy_d2d",
+       "coalesced reads, but each warp's writes land 32 rows apart (uncoalesced)");
+  rung("transpose_smem_tiled", Kernel::transpose, kAll, "copy_memcpy_d2d",
+       "the tile goes through shared memory so reads and writes are both coalesced; reading "
+       "its columns hits one bank 32 times");
+  rung("transpose_smem_padded", Kernel::transpose, kAll, "copy_memcpy_d2d",
+       "one 4-byte word of padding per shared-memory row: the column reads fall in 32 banks");
+  // matmul
+  rung("matmul_naive", Kernel::matmul, kAll, "cublas_sgemm",
+       "one thread per output element, every operand from global memory (through L1/L2)");
+  rung("matmul_smem_tiled", Kernel::matmul, kAll, "cublas_sgemm",
+       "the seeds' K loop: a (BLOCK_M, BLOCK_K) tile of A and a (BLOCK_K, BLOCK_N) tile of B "
+       "staged in shared memory, each element then reused BLOCK_N (or BLOCK_M) times");
+  auto& bt = rung("matmul_smem_tiled_b_transposed", Kernel::matmul, kAll, "cublas_sgemm",
+                  "seed 003's 'coalesced' variant: B stored as B^T (N, K); the K loop reads it "
+                  "along K, and the transposing store into shared memory conflicts on banks");
+  bt.b_layout = sim::BLayout::transposed;
+  auto& rb = rung("matmul_register_blocked", Kernel::matmul, kF32, "cublas_sgemm",
+                  "each thread keeps an 8x8 block of C in registers and reuses every shared "
+                  "memory load 8 times; shared tiles double-buffered, 16-byte loads");
+  fixed(rb, 128, 128, 8);
+  rb.b_layout = sim::BLayout::row_major;
+  auto& mma = rung("matmul_mma_sync", Kernel::matmul, kHalf, "cublas_gemmex",
+                   "tensor cores through mma.sync m16n8k16 (FP32 accumulation); ldmatrix from "
+                   "padded shared memory fed by a 4-stage cp.async pipeline");
+  fixed(mma, 128, 128, 32);
+  mma.b_layout = sim::BLayout::row_major;
+  mma.min_cc = 80;
+  auto& wg = rung("matmul_wgmma_tma", Kernel::matmul, kHalf, "cublas_gemmex",
+                  "Hopper: TMA bulk tensor copies into swizzled shared memory, wgmma from a "
+                  "warpgroup, a pipelined K loop on mbarriers");
+  fixed(wg, 128, 128, 64);
+  wg.b_layout = sim::BLayout::row_major;
+  wg.min_cc = 90;
+  wg.implemented = false;
+  rung("cublas_sgemm", Kernel::matmul, kF32, "", "baseline: cuBLAS SGEMM, strict FP32")
+      .kind = VariantKind::baseline;
+  rung("cublas_tf32", Kernel::matmul, kF32, "cublas_sgemm",
+       "baseline: cuBLAS SGEMM with TF32 tensor cores (CUBLAS_COMPUTE_32F_FAST_TF32)")
+      .kind = VariantKind::baseline;
+  rung("cublas_gemmex", Kernel::matmul, kHalf, "",
+       "baseline: cuBLAS GemmEx, FP16/BF16 inputs and output, FP32 accumulation")
+      .kind = VariantKind::baseline;
+  for (auto& x : v)
+    if (x.kind == VariantKind::baseline && !x.baseline.empty() && x.name != "cublas_tf32")
+      x.baseline.clear();
+  return v;
+}
+
+}  // namespace
+
+const std::vector<Variant>& variants() {
+  static const std::vector<Variant> v = make_variants();
+  return v;
+}
+
+const Variant* find_variant(std::string_view name) {
+  const auto& v = variants();
+  const auto it = std::find_if(v.begin(), v.end(), [&](const Variant& x) { return x.name == name; });
+  return it == v.end() ? nullptr : &*it;
+}
+
+std::string baseline_for(const Variant& v, sim::DType dtype) {
+  if (v.kernel != sim::Kernel::matmul || v.baseline.empty()) return v.baseline;
+  return dtype == sim::DType::fp32 ? "cublas_sgemm" : "cublas_gemmex";
+}
+
+}  // namespace tilesim::kernels
