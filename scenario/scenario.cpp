@@ -173,7 +173,9 @@ void write_file_atomic(const std::filesystem::path& path, std::string_view bytes
   if (!std::filesystem::is_directory(dir, ec))
     throw std::runtime_error(path.string() + ": cannot save: folder " + dir.string() +
                              " does not exist");
-  const auto tmp = dir / ("." + path.filename().string() + ".tmp-" + std::to_string(::getpid()));
+  std::string tmp_name = ".";  // hidden sibling, so the rename stays on one file system
+  tmp_name.append(path.filename().string()).append(".tmp-").append(std::to_string(::getpid()));
+  const auto tmp = dir / tmp_name;
   {
     std::FILE* f = std::fopen(tmp.c_str(), "wb");
     if (!f) throw std::runtime_error(path.string() + ": cannot save: folder is not writable");

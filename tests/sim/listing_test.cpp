@@ -27,7 +27,9 @@ TEST(Listing, EveryStepLineExistsAndShowsItsOperation) {
                                : st.op == StepOp::store     ? "tl.store"
                                                             : "tl.load";
           EXPECT_NE(text.find(expect), std::string::npos) << text;
-          if (is_memory_op(st.op)) EXPECT_GT(st.ptr_line, 0);
+          if (is_memory_op(st.op)) {
+            EXPECT_GT(st.ptr_line, 0);
+          }
         }
       }
 }
