@@ -16,22 +16,22 @@ for s in $steps; do
       nvcc --version | tail -1; ldd "$bin/tilesim-bench" | grep -E "cuda|cublas|not found"
       "$bin/tilesim-bench" --device ;;
     tests)
-      "$bin/kernels_tests" 2>&1 | tee "$out/tests.log" | grep -E "FAILED|PASSED|SKIPPED|Failure|error" | head -40 ;;
+      timeout 150 "$bin/kernels_tests" 2>&1 | tee "$out/tests.log" | grep -E "FAILED|PASSED|SKIPPED|Failure|error" | head -40 ;;
     memcheck)
-      compute-sanitizer --tool memcheck --leak-check full --error-exitcode 9 \
-        "$bin/tilesim-bench" --ladder check --check-max-elems 2.6e8 --max-seconds 1 > "$out/memcheck.log" 2>&1
+      timeout 150 compute-sanitizer --tool memcheck --leak-check full --error-exitcode 9 \
+        "$bin/tilesim-bench" --ladder check --check-max-elems 2e8 --max-seconds 1 > "$out/memcheck.log" 2>&1
       echo "memcheck rc=$?"; grep -E "ERROR SUMMARY|correct|failure" "$out/memcheck.log" | tail -20 ;;
     racecheck)
-      compute-sanitizer --tool racecheck --racecheck-report all --error-exitcode 9 \
-        "$bin/tilesim-bench" --ladder check --check-max-elems 2e8 --only smem > "$out/racecheck.log" 2>&1
+      timeout 60 compute-sanitizer --tool racecheck --racecheck-report all --error-exitcode 9 \
+        "$bin/tilesim-bench" --ladder check --check-max-elems 2e6 --only smem > "$out/racecheck.log" 2>&1
       echo "racecheck smem rc=$?"
       for v in register_blocked mma_sync; do
-        compute-sanitizer --tool racecheck --racecheck-report all --error-exitcode 9 \
-          "$bin/tilesim-bench" --ladder check --check-max-elems 1e6 --only $v >> "$out/racecheck.log" 2>&1
+        timeout 60 compute-sanitizer --tool racecheck --racecheck-report all --error-exitcode 9 \
+          "$bin/tilesim-bench" --ladder check --check-max-elems 2e8 --only $v >> "$out/racecheck.log" 2>&1
         echo "racecheck $v rc=$?"
       done
       grep -E "RACECHECK SUMMARY|correct" "$out/racecheck.log" | tail -20 ;;
     ladder)
-      "$bin/tilesim-bench" --ladder full --commit "$commit" --json "$out/bench.json" 2>&1 | tee "$out/ladder.log" | tail -80 ;;
+      timeout 220 "$bin/tilesim-bench" --ladder full --commit "$commit" --json "$out/bench.json" 2>&1 | tee "$out/ladder.log" | tail -80 ;;
   esac
 done
