@@ -1,0 +1,69 @@
+// The bad-input table (issue 7): scenario files that are malformed, truncated, oversized or hold
+// NaN-like strings are refused with a message naming the problem and exit code 2, never a crash.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+namespace {
+
+int run_status(const std::string& args, std::string* out) {
+  const std::string cmd = std::string(TILESIM_CLI) + " " + args + " 2>&1";
+  FILE* f = popen(cmd.c_str(), "r");
+  if (!f) return -1;
+  std::array<char, 4096> buf{};
+  while (std::fgets(buf.data(), buf.size(), f)) *out += buf.data();
+  const int status = pclose(f);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+std::filesystem::path write_temp(const std::string& name, const std::string& text) {
+  const auto p = std::filesystem::temp_directory_path() / ("tilesim_bad_" + name);
+  std::ofstream(p, std::ios::binary) << text;
+  return p;
+}
+
+}  // namespace
+
+TEST(BadScenarioFiles, AreRefusedWithTheReasonAndExitCode2) {
+  const struct {
+    const char* name;
+    std::string text;
+    const char* message;
+  } cases[] = {
+      {"truncated.json", "{\n  \"kernel\": \"matmul\",\n  \"m\": 57", "not valid JSON at line 3"},
+      {"empty.json", "", "not valid JSON"},
+      {"array.json", "[1, 2, 3]", "top level must be a JSON object"},
+      {"nan.json", R"({"m": "NaN"})", "m must be an integer"},
+      {"inf.json", R"({"block_m": Infinity})", "not valid JSON"},
+      {"float.json", R"({"k": 57.5})", "k must be an integer"},
+      {"huge.json", R"({"m": 1099511627776})", "m = 1099511627776 is out of range: allowed 1..65536"},
+      {"negative.json", R"({"group_size_m": -1})", "group_size_m = -1 is out of range"},
+      {"zero_block.json", R"({"block_n": 0})", "block_n = 0 is not allowed"},
+      {"npot.json", R"({"block_k": 96})", "block_k = 96 is not allowed: a power of two"},
+      {"big_block.json", R"({"m": 10, "block_m": 128})", "larger than the matrix"},
+      {"kernel.json", R"({"kernel": "conv"})", "kernel = \"conv\" is unknown"},
+      {"unknown_key.json", R"({"blockm": 64})", "unknown field \"blockm\""},
+      {"overflow.json", R"({"m": 1e400})", "not valid JSON"},
+      {"oversized.json", "{\"description\": \"" + std::string(2 << 20, 'x') + "\"}",
+       "a scenario may be at most 1048576"},
+  };
+  for (const auto& c : cases) {
+    const auto path = write_temp(c.name, c.text);
+    std::string out;
+    const int code = run_status("map --scenario " + path.string(), &out);
+    EXPECT_EQ(code, 2) << c.name << "\n" << out;
+    EXPECT_NE(out.find(c.message), std::string::npos) << c.name << "\n" << out;
+    std::filesystem::remove(path);
+  }
+}
+
+TEST(BadScenarioFiles, ADirectoryIsNotAScenario) {
+  std::string out;
+  EXPECT_EQ(run_status("map --scenario /tmp", &out), 2);
+  EXPECT_NE(out.find("no such scenario file"), std::string::npos) << out;
+}
