@@ -1,0 +1,126 @@
+// Applying commands to the model. Invalid edits keep the previous valid problem and record the
+// field and message (sim::InvalidField), so the controls can show the error beside the field.
+#include "app/core/commands.hpp"
+
+#include <algorithm>
+#include <exception>
+
+namespace tilesim::app {
+namespace {
+
+template <class... Fs>
+struct Overloaded : Fs... { using Fs::operator()...; };
+template <class... Fs>
+Overloaded(Fs...) -> Overloaded<Fs...>;
+
+void rebuild(AppModel& m, const sim::Problem& p) {
+  const auto keep = m.cursor.at();
+  m.problem = p;
+  m.compare.reset();
+  if (m.scenario.compare_order) {
+    sim::ProblemSpec spec = p.spec();
+    spec.order = *m.scenario.compare_order;
+    m.compare.emplace(spec);  // only the order differs, so it is valid as well
+  }
+  m.cursor = PlaybackCursor(m.problem, m.wave_programs());
+  m.cursor.seek_pid(keep.pid, keep.step);
+}
+
+void set_status(AppModel& m, std::string text, bool error) {
+  m.status = std::move(text);
+  m.status_is_error = error;
+}
+
+}  // namespace
+
+scenario::Scenario default_scenario() {
+  scenario::Scenario s;
+  s.name = "seed004_574_grouped";
+  s.title = "Seed 004: 574 x 574 matmul, 64 x 64 x 64 blocks, GROUP_SIZE_M = 3";
+  s.description = "81 programs; pid 29 computes tile (5, 0). Compare grouped with row-major.";
+  s.problem = sim::ProblemSpec{};
+  s.compare_order = sim::LaunchOrder::row_major;
+  return s;
+}
+
+AppModel make_model(const scenario::Scenario& s, std::filesystem::path path) {
+  AppModel m;
+  m.scenario = s;
+  m.path = std::move(path);
+  rebuild(m, sim::Problem(s.problem));
+  m.cursor.seek(0);
+  return m;
+}
+
+void apply_command(AppModel& m, const Command& c) {
+  std::visit(
+      Overloaded{
+          [&](const SetSpec& e) {
+            try {
+              sim::Problem p(e.spec);
+              m.scenario.problem = e.spec;
+              m.field_error.reset();
+              rebuild(m, p);
+            } catch (const sim::InvalidField& err) {
+              m.field_error = FieldError{err.field(), err.what()};
+            }
+          },
+          [&](const SetCompareOrder& e) {
+            m.scenario.compare_order = e.order;
+            rebuild(m, m.problem);
+          },
+          [&](const SetProgramsPerSm& e) {
+            m.scenario.programs_per_sm = e.programs_per_sm;
+            rebuild(m, m.problem);
+          },
+          [&](const SetMachine& e) { m.scenario.machine = e.machine; },
+          [&](const StepBy& e) { m.cursor.step(e.unit, e.dir); m.playing = false; },
+          [&](const Seek& e) { m.cursor.seek(e.position); },
+          [&](const SeekPid& e) { m.cursor.seek_pid(e.pid, 0); },
+          [&](const SeekHome&) { m.cursor.seek(0); m.playing = false; },
+          [&](const SeekEnd&) { m.cursor.seek(m.cursor.length() - 1); m.playing = false; },
+          [&](const TogglePlay&) {
+            if (!m.playing && m.cursor.position() == m.cursor.length() - 1) m.cursor.seek(0);
+            m.playing = !m.playing;
+            m.play_accum = 0;
+          },
+          [&](const SetSpeed& e) { m.speed = std::clamp(e.events_per_second, 0.25, 100000.0); },
+          [&](const Advance& e) {
+            if (!m.playing) return;
+            m.play_accum += e.seconds * m.speed;
+            const auto whole = static_cast<std::int64_t>(m.play_accum);
+            m.play_accum -= static_cast<double>(whole);
+            m.cursor.seek(m.cursor.position() + whole);
+            if (m.cursor.position() == m.cursor.length() - 1) m.playing = false;
+          },
+          [&](const LoadScenario& e) {
+            try {
+              auto s = scenario::load_scenario(e.path);
+              m = make_model(s, e.path);
+              set_status(m, "Opened " + e.path.string(), false);
+            } catch (const std::exception& err) {
+              set_status(m, err.what(), true);  // keep what was open
+            }
+          },
+          [&](const SaveScenario& e) {
+            try {
+              scenario::Scenario s = m.scenario;
+              if (s.name.empty()) s.name = e.path.stem().string();
+              scenario::save_scenario(s, e.path);
+              m.scenario = s;
+              m.path = e.path;
+              set_status(m, "Saved " + e.path.string(), false);
+            } catch (const std::exception& err) {
+              set_status(m, err.what(), true);
+            }
+          },
+          [&](const Reset&) {
+            m.cursor.seek(0);
+            m.playing = false;
+            m.field_error.reset();
+          },
+      },
+      c);
+}
+
+}  // namespace tilesim::app

@@ -1,0 +1,50 @@
+// Commands: every user action (button, key, drag, command-line flag) becomes one of these,
+// applied between frames by apply_command. Panels only read the model and push commands, so
+// what a click does is testable without a window.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "app/core/app_model.hpp"
+
+namespace tilesim::app {
+
+struct SetSpec { sim::ProblemSpec spec; std::string changed_field; };
+struct SetCompareOrder { std::optional<sim::LaunchOrder> order; };
+struct SetProgramsPerSm { std::optional<int> programs_per_sm; };
+struct SetMachine { std::string machine; };
+struct StepBy { StepUnit unit = StepUnit::event; int dir = 1; };
+struct Seek { std::int64_t position = 0; };
+struct SeekPid { std::int64_t pid = 0; };
+struct SeekHome {};
+struct SeekEnd {};
+struct TogglePlay {};
+struct SetSpeed { double events_per_second = 8.0; };
+struct Advance { double seconds = 0; };  // time passing while playing
+struct LoadScenario { std::filesystem::path path; };
+struct SaveScenario { std::filesystem::path path; };
+struct Reset {};
+
+using Command = std::variant<SetSpec, SetCompareOrder, SetProgramsPerSm, SetMachine, StepBy, Seek,
+                             SeekPid, SeekHome, SeekEnd, TogglePlay, SetSpeed, Advance,
+                             LoadScenario, SaveScenario, Reset>;
+
+void apply_command(AppModel& m, const Command& c);
+
+// Commands pushed during a frame, applied after it is drawn.
+struct CommandQueue {
+  std::vector<Command> pending;
+  void push(Command c) { pending.push_back(std::move(c)); }
+  void apply_all(AppModel& m) {
+    auto cmds = std::move(pending);
+    pending.clear();
+    for (const auto& c : cmds) apply_command(m, c);
+  }
+};
+
+}  // namespace tilesim::app

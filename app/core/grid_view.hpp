@@ -1,0 +1,40 @@
+// View model of the launch grid: one cell per output tile, labelled with the pid that computes
+// it and coloured by group, wave or SM. Teaches that the launch order decides which tiles run
+// together (seed 004's grouped order vs row-major).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "app/core/playback.hpp"
+#include "sim/launch_order.hpp"
+
+namespace tilesim::app {
+
+enum class GridColoring { group, wave, sm };
+
+struct GridCell {
+  std::int64_t pid = 0;
+  std::int64_t group = 0;  // the colour class under the chosen colouring
+  bool done = false;       // the program has stored its tile
+  bool resident = false;   // in the current wave
+  bool current = false;    // the program at the cursor
+};
+
+struct GridView {
+  std::int64_t tiles_m = 0, tiles_n = 0;
+  std::vector<GridCell> cells;  // row-major over (pid_m, pid_n)
+  const GridCell& at(std::int64_t pid_m, std::int64_t pid_n) const {
+    return cells[pid_m * tiles_n + pid_n];
+  }
+  // A thick line goes between two neighbours of different launch groups (grouped orders) —
+  // independent of the colouring chosen.
+  std::vector<std::int64_t> launch_group;  // per cell
+};
+
+// The launch group of a pid: the block of GROUP_SIZE_M rows (grouped orders), the row
+// (row-major) or the column (column-major) that the order walks through before moving on.
+std::int64_t launch_group_of(const sim::Problem& p, std::int64_t pid);
+GridView make_grid_view(const sim::Problem& p, const PlaybackCursor& cursor, GridColoring coloring);
+
+}  // namespace tilesim::app

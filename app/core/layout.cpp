@@ -1,0 +1,54 @@
+// Panel placement: controls on the left, launch grid (or compare/memory/sweep) and the matrix
+// views in the middle, code and broadcast inspector on the right.
+#include "app/core/layout.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace tilesim::app {
+namespace {
+constexpr std::array<std::string_view, kPanelCount> kNames = {
+    "controls", "launch_grid", "matrices", "broadcast", "code", "memory", "compare", "sweep"};
+}
+
+std::string_view panel_name(PanelId id) { return kNames[static_cast<int>(id)]; }
+
+std::optional<PanelId> parse_panel(std::string_view name) {
+  std::string n(name);
+  std::replace(n.begin(), n.end(), '-', '_');
+  for (int i = 0; i < kPanelCount; ++i)
+    if (kNames[i] == n) return static_cast<PanelId>(i);
+  return std::nullopt;
+}
+
+std::string panel_names() {
+  std::string out;
+  for (auto n : kNames) out += (out.empty() ? "" : " | ") + std::string(n);
+  return out;
+}
+
+Layout compute_layout(float width, float height, std::optional<PanelId> focus, PanelId center_tab,
+                      float scale) {
+  Layout l;
+  auto set = [&](PanelId id, Rect r) {
+    l.rects[static_cast<int>(id)] = r;
+    l.visible[static_cast<int>(id)] = true;
+  };
+  if (focus) {
+    set(*focus, {0, 0, width, height});
+    return l;
+  }
+  const float left = std::clamp(300.0f * scale, width * 0.16f, width * 0.3f);
+  const float right = std::clamp(width * 0.32f, 260.0f * scale, width * 0.4f);
+  const float mid = std::max(1.0f, width - left - right);
+  const float top = std::floor(height * 0.48f);
+  set(PanelId::controls, {0, 0, left, height});
+  set(center_tab, {left, 0, mid, top});
+  set(PanelId::matrices, {left, top, mid, height - top});
+  const float code_h = std::floor(height * 0.5f);
+  set(PanelId::code, {left + mid, 0, width - left - mid, code_h});
+  set(PanelId::broadcast, {left + mid, code_h, width - left - mid, height - code_h});
+  return l;
+}
+
+}  // namespace tilesim::app

@@ -1,0 +1,37 @@
+// Layout maths: where each panel sits in a window of a given size. ImGui 1.86 has no docking,
+// so the app places fixed windows itself, recomputed every frame so they follow resizes.
+#pragma once
+
+#include <array>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace tilesim::app {
+
+enum class PanelId { controls, launch_grid, matrices, broadcast, code, memory, compare, sweep };
+inline constexpr int kPanelCount = 8;
+std::string_view panel_name(PanelId id);                  // "launch_grid"
+std::optional<PanelId> parse_panel(std::string_view name);  // also accepts "launch-grid"
+std::string panel_names();                                 // "controls | launch_grid | ..."
+
+struct Rect {
+  float x = 0, y = 0, w = 0, h = 0;
+  bool contains(float px, float py) const { return px >= x && py >= y && px < x + w && py < y + h; }
+};
+
+// Where each panel goes. The centre-top region is shared by launch grid, compare, memory and
+// sweep (a tab bar picks one); `visible` says which are drawn.
+struct Layout {
+  std::array<Rect, kPanelCount> rects{};
+  std::array<bool, kPanelCount> visible{};
+  const Rect& rect(PanelId id) const { return rects[static_cast<int>(id)]; }
+  bool is_visible(PanelId id) const { return visible[static_cast<int>(id)]; }
+};
+
+// `focus`: one panel filling the window (figures of one panel). `center_tab`: which of launch
+// grid / compare / memory / sweep holds the shared region. `scale`: UI scale (2 for slides).
+Layout compute_layout(float width, float height, std::optional<PanelId> focus, PanelId center_tab,
+                      float scale = 1.0f);
+
+}  // namespace tilesim::app

@@ -1,0 +1,112 @@
+// Parsing tilesim's flags and naming figures (see options.hpp).
+#include "app/core/options.hpp"
+
+#include <charconv>
+#include <cstdio>
+
+namespace tilesim::app {
+namespace {
+
+template <class T>
+bool parse_number(const std::string& s, T& out) {
+  const auto* end = s.data() + s.size();
+  auto [p, ec] = std::from_chars(s.data(), end, out);
+  return ec == std::errc() && p == end;
+}
+
+}  // namespace
+
+std::string usage() {
+  return "usage: tilesim [--scenario FILE] [--seek STEP] [--panel NAME] [--tab NAME]\n"
+         "               [--size WxH] [--scale 1|2] [--screenshot OUT.png] [--frames N]\n"
+         "  --panel NAME   one panel fills the window: " + panel_names() + "\n"
+         "  --tab NAME     centre region shows launch_grid | compare | memory | sweep\n"
+         "  --screenshot   render one frame to OUT.png and exit (works under xvfb-run)\n"
+         "  --frames N     render N frames and print CPU milliseconds per frame\n";
+}
+
+ParsedOptions parse_options(const std::vector<std::string>& args) {
+  ParsedOptions r;
+  Options& o = r.options;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    auto value = [&](std::string& out) {
+      if (i + 1 >= args.size()) {
+        r.error = a + " needs a value";
+        return false;
+      }
+      out = args[++i];
+      return true;
+    };
+    std::string v;
+    if (a == "-h" || a == "--help") {
+      o.help = true;
+    } else if (a == "--scenario") {
+      if (!value(v)) return r;
+      o.scenario = v;
+    } else if (a == "--seek") {
+      if (!value(v)) return r;
+      std::int64_t s = 0;
+      if (!parse_number(v, s) || s < 0) { r.error = "--seek wants a step number >= 0, got '" + v + "'"; return r; }
+      o.seek = s;
+    } else if (a == "--panel") {
+      if (!value(v)) return r;
+      o.panel = parse_panel(v);
+      if (!o.panel) { r.error = "--panel '" + v + "' is not one of: " + panel_names(); return r; }
+    } else if (a == "--tab") {
+      if (!value(v)) return r;
+      const auto p = parse_panel(v);
+      if (!p || !(*p == PanelId::launch_grid || *p == PanelId::compare || *p == PanelId::memory ||
+                  *p == PanelId::sweep)) {
+        r.error = "--tab '" + v + "' is not one of: launch_grid | compare | memory | sweep";
+        return r;
+      }
+      o.tab = v;
+    } else if (a == "--size") {
+      if (!value(v)) return r;
+      const auto x = v.find('x');
+      int w = 0, h = 0;
+      if (x == std::string::npos || !parse_number(v.substr(0, x), w) ||
+          !parse_number(v.substr(x + 1), h) || w < 320 || h < 240 || w > 8192 || h > 8192) {
+        r.error = "--size wants WxH between 320x240 and 8192x8192, got '" + v + "'";
+        return r;
+      }
+      o.width = w;
+      o.height = h;
+    } else if (a == "--scale") {
+      if (!value(v)) return r;
+      int s = 0;
+      if (!parse_number(v, s) || s < 1 || s > 3) { r.error = "--scale wants 1, 2 or 3, got '" + v + "'"; return r; }
+      o.scale = static_cast<float>(s);
+    } else if (a == "--screenshot") {
+      if (!value(v)) return r;
+      o.screenshot = v;
+    } else if (a == "--frames") {
+      if (!value(v)) return r;
+      int n = 0;
+      if (!parse_number(v, n) || n < 1 || n > 100000) { r.error = "--frames wants 1..100000, got '" + v + "'"; return r; }
+      o.frames = n;
+    } else {
+      r.error = "unknown argument '" + a + "'";
+      return r;
+    }
+  }
+  return r;
+}
+
+std::string figure_file_name(const std::string& scenario_name, std::int64_t position,
+                             std::optional<PanelId> panel, float scale) {
+  std::string stem = scenario_name.empty() ? "tilesim" : scenario_name;
+  for (char& c : stem) {
+    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                    c == '_' || c == '-';
+    if (!ok) c = '_';
+  }
+  char step[32];
+  std::snprintf(step, sizeof step, "-step%06lld", static_cast<long long>(position));
+  std::string out = stem + step + "-" + std::string(panel ? panel_name(*panel) : "window");
+  if (scale != 1.0f) out += "@" + std::to_string(static_cast<int>(scale)) + "x";
+  return out + ".png";
+}
+
+}  // namespace tilesim::app

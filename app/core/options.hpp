@@ -1,0 +1,39 @@
+// Command-line options of `tilesim` and the names of the figures it writes. Figures are named
+// after the scenario, the step and the panel so a folder of them sorts in teaching order.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "app/core/layout.hpp"
+
+namespace tilesim::app {
+
+struct Options {
+  std::optional<std::filesystem::path> scenario;
+  std::optional<std::int64_t> seek;
+  std::optional<PanelId> panel;
+  int width = 1600, height = 900;
+  float scale = 1.0f;
+  std::optional<std::filesystem::path> screenshot;
+  std::optional<int> frames;  // render N frames and report CPU ms per frame
+  std::optional<std::string> tab;  // centre tab: launch_grid | compare | memory | sweep
+  bool help = false;
+};
+
+struct ParsedOptions {
+  Options options;
+  std::string error;  // empty when parsing succeeded
+};
+ParsedOptions parse_options(const std::vector<std::string>& args);  // args without argv[0]
+std::string usage();
+
+// "seed004_574_grouped-step000123-launch_grid.png"; unsafe characters become '_'; an empty
+// scenario name becomes "tilesim"; no panel means the whole window ("window").
+std::string figure_file_name(const std::string& scenario_name, std::int64_t position,
+                             std::optional<PanelId> panel, float scale = 1.0f);
+
+}  // namespace tilesim::app

@@ -1,0 +1,56 @@
+// UI-only state (zoom, selection, chosen colouring, pending figure), kept apart from the model
+// as in Tracy's viewer: none of it changes what the simulation says.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "app/core/async_job.hpp"
+#include "app/core/grid_view.hpp"
+#include "app/core/layout.hpp"
+#include "app/core/matrix_view.hpp"
+#include "app/core/sweep.hpp"
+
+namespace tilesim::app {
+
+struct CaptureRequest {
+  std::optional<PanelId> panel;  // nullopt: the whole window
+  std::string path;              // empty: figure_file_name in the current folder
+};
+
+// Distinct input tiles/bytes of pids 0..programs-1 in each order (compare panel).
+struct CompareStats {
+  std::int64_t programs = 0;
+  std::int64_t tiles_first = 0, bytes_first = 0;    // scenario order
+  std::int64_t tiles_second = 0, bytes_second = 0;  // compare order
+  std::int64_t requested_bytes = 0;  // bytes all loads of those programs ask for (either order)
+};
+
+struct UiState {
+  GridColoring coloring = GridColoring::group;
+  PanelId center_tab = PanelId::launch_grid;
+  std::optional<PanelId> focus;  // one panel fills the window
+  float scale = 1.0f;
+  std::array<Viewport, 3> viewports{};  // matrix views, in make_matrix_models order
+  std::optional<std::int64_t> hovered_pid;
+  SweepAxis sweep_axis = SweepAxis::group_size_m;
+  std::optional<CaptureRequest> capture;
+  std::string open_path, save_path;
+  // What the controls show: the learner's edits, possibly invalid (the model keeps the last
+  // valid spec). Re-synced whenever the model's spec changes from elsewhere (open, sweep click).
+  sim::ProblemSpec edit_spec;
+  std::optional<sim::ProblemSpec> synced_spec;
+  StepUnit step_unit = StepUnit::event;
+  std::optional<PanelId> figure_panel;  // what the "Save PNG" button captures
+  std::string last_figure;  // path of the last PNG written
+  bool show_help = false;
+  Layout layout;
+  AsyncJob<std::vector<SweepBar>> sweep_job;
+  AsyncJob<CompareStats> compare_job;
+  bool quit = false;
+};
+
+}  // namespace tilesim::app

@@ -1,0 +1,175 @@
+// tilesim: the desktop app. Each frame draws a snapshot of the model (panels/), then applies the
+// commands the panels pushed. Headless figures: --screenshot renders offscreen and exits, so
+// scripts/gallery can regenerate docs/gallery/ under Xvfb.
+#include <imgui.h>
+#include <GLFW/glfw3.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <numeric>
+#include <thread>
+#include <string>
+#include <vector>
+
+#include "app/core/commands.hpp"
+#include "app/core/options.hpp"
+#include "app/panels/panels.hpp"
+#include "app/platform/platform.hpp"
+
+using namespace tilesim;
+using namespace tilesim::app;
+
+namespace {
+
+void handle_keys(AppModel& m, UiState& ui, CommandQueue& q) {
+  const ImGuiIO& io = ImGui::GetIO();
+  if (io.WantTextInput) return;
+  const bool shift = io.KeyShift;
+  if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Space))) q.push(TogglePlay{});
+  if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_RightArrow)))
+    q.push(StepBy{shift ? StepUnit::program : ui.step_unit, +1});
+  if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_LeftArrow)))
+    q.push(StepBy{shift ? StepUnit::program : ui.step_unit, -1});
+  if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Home))) q.push(SeekHome{});
+  if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_End))) q.push(SeekEnd{});
+  if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_S)) ui.capture = CaptureRequest{ui.figure_panel, {}};
+  (void)m;
+}
+
+// One frame: layout, view models, panels. Returns nothing; commands wait in `q`.
+void draw_frame(Platform& plat, AppModel& m, UiState& ui, CommandQueue& q, const HelpText& help) {
+  handle_keys(m, ui, q);
+  ui.layout = compute_layout(plat.width(), plat.height(), ui.focus, ui.center_tab, ui.scale);
+  const GridView grid = make_grid_view(m.problem, m.cursor, ui.coloring);
+  FrameContext f{m, ui, q, plat.fonts(), help, grid};
+  for (int i = 0; i < kPanelCount; ++i) {
+    const auto id = static_cast<PanelId>(i);
+    if (ui.layout.is_visible(id)) draw_panel(f, id, ui.layout.rect(id));
+  }
+}
+
+std::string capture(Platform& plat, const AppModel& m, UiState& ui, const CaptureRequest& c) {
+  const std::string path = c.path.empty()
+      ? figure_file_name(m.scenario.name, m.cursor.position(), c.panel, ui.scale) : c.path;
+  std::optional<Rect> area;
+  if (c.panel && !ui.focus && ui.layout.is_visible(*c.panel)) area = ui.layout.rect(*c.panel);
+  const std::string err = plat.write_png(path, area);
+  ui.last_figure = err.empty() ? path : "error: " + err;
+  return err;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const auto parsed = parse_options(std::vector<std::string>(argv + 1, argv + argc));
+  if (!parsed.error.empty()) {
+    std::fprintf(stderr, "tilesim: %s\n%s", parsed.error.c_str(), usage().c_str());
+    return 2;
+  }
+  const Options& o = parsed.options;
+  if (o.help) {
+    std::printf("%s", usage().c_str());
+    return 0;
+  }
+  const bool headless = o.screenshot.has_value() || o.frames.has_value();
+  if (!display_available()) {
+    std::fprintf(stderr,
+                 "tilesim: no display found; to render headless run it under Xvfb with a figure "
+                 "to write, e.g. xvfb-run -a -s \"-screen 0 1600x900x24\" tilesim --screenshot "
+                 "out.png\n");
+    return 2;
+  }
+
+  scenario::Scenario sc = default_scenario();
+  std::filesystem::path sc_path;
+  try {
+    if (o.scenario) {
+      sc = scenario::load_scenario(*o.scenario);
+      sc_path = *o.scenario;
+    } else {
+      const auto def = scenario::assets_dir() / "scenarios" / "seed004_574_grouped.json";
+      if (std::filesystem::exists(def)) { sc = scenario::load_scenario(def); sc_path = def; }
+    }
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "tilesim: %s\n", e.what());
+    return 1;
+  }
+
+  Platform plat;
+  if (const auto err = plat.open(o.width, o.height, o.scale, headless); !err.empty()) {
+    std::fprintf(stderr, "tilesim: %s\n", err.c_str());
+    return 1;
+  }
+  AppModel model = make_model(sc, sc_path);
+  UiState ui;
+  ui.scale = o.scale;
+  ui.focus = o.panel;
+  if (o.tab) ui.center_tab = *parse_panel(*o.tab);
+  else if (o.panel && (*o.panel == PanelId::compare || *o.panel == PanelId::memory || *o.panel == PanelId::sweep))
+    ui.center_tab = *o.panel;
+  if (o.seek) model.cursor.seek(*o.seek);
+  const HelpText help = load_help();
+  CommandQueue q;
+
+  if (o.screenshot || o.frames) {
+    // Headless: let worker results arrive (bounded), then time or capture.
+    const auto t0 = std::chrono::steady_clock::now();
+    int frames = 0;
+    while (true) {
+      plat.begin_frame();
+      draw_frame(plat, model, ui, q, help);
+      plat.render();
+      q.pending.clear();  // headless figures show the state as given
+      ++frames;
+      const bool busy = ui.sweep_job.pending() || ui.compare_job.pending();
+      const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      if (frames >= 3 && (!busy || waited > 20)) break;
+      if (busy) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    if (o.frames) {
+      std::vector<double> ms;
+      for (int i = 0; i < *o.frames; ++i) {
+        const auto a = std::chrono::steady_clock::now();
+        plat.begin_frame();
+        draw_frame(plat, model, ui, q, help);
+        plat.render();
+        q.pending.clear();
+        ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - a).count());
+      }
+      std::sort(ms.begin(), ms.end());
+      const double mean = std::accumulate(ms.begin(), ms.end(), 0.0) / ms.size();
+      std::printf("tilesim --frames %d (%dx%d, scale %.0f, scenario %s): CPU ms per frame mean %.2f, "
+                  "p50 %.2f, p95 %.2f, max %.2f\n",
+                  *o.frames, o.width, o.height, o.scale, model.scenario.name.c_str(), mean,
+                  ms[ms.size() / 2], ms[std::min(ms.size() - 1, ms.size() * 95 / 100)], ms.back());
+    }
+    if (o.screenshot) {
+      const auto err = capture(plat, model, ui, CaptureRequest{std::nullopt, o.screenshot->string()});
+      if (!err.empty()) {
+        std::fprintf(stderr, "tilesim: could not write %s: %s\n", o.screenshot->string().c_str(), err.c_str());
+        return 1;
+      }
+      std::printf("wrote %s\n", o.screenshot->string().c_str());
+    }
+    return 0;
+  }
+
+  auto last = std::chrono::steady_clock::now();
+  while (!plat.should_close() && !ui.quit) {
+    plat.begin_frame();
+    draw_frame(plat, model, ui, q, help);
+    plat.render();
+    if (ui.capture) {
+      capture(plat, model, ui, *ui.capture);
+      ui.capture.reset();
+    }
+    plat.present();
+    const auto now = std::chrono::steady_clock::now();
+    q.push(Advance{std::chrono::duration<double>(now - last).count()});
+    last = now;
+    q.apply_all(model);
+  }
+  return 0;
+}

@@ -1,0 +1,84 @@
+// Code panel: the kernel listing the simulation follows, with the current step's line
+// highlighted (yellow), the line that builds its pointers (blue) and its mask (red).
+#include <imgui.h>
+
+#include <cstdio>
+#include <string>
+
+#include "app/panels/panels.hpp"
+#include "sim/listing.hpp"
+#include "sim/program_trace.hpp"
+
+namespace tilesim::app {
+
+void draw_code(FrameContext& f, const Rect& r) {
+  if (begin_panel(f, PanelId::code, "Code: the kernel, line by line", r)) {
+    const auto& p = f.model.problem;
+    const auto at = f.model.cursor.at();
+    const sim::Step step = sim::program_step(p, at.pid, at.step);
+    const auto& listing = sim::kernel_listing(p);
+    ImGui::Text("pid %lld, step %lld of %lld:", (long long)at.pid, (long long)at.step,
+                (long long)f.model.cursor.steps_per_program());
+    ImGui::SameLine();
+    text_colored(palette::highlight, std::string(sim::to_string(step.op)).c_str());
+    if (step.k >= 0) {
+      ImGui::SameLine();
+      ImGui::Text("k = %lld", (long long)step.k);
+    }
+    help_marker(f, "code");
+    ImGui::TextDisabled("%s", listing.name.c_str());
+    text_colored(palette::highlight, "this step");
+    ImGui::SameLine();
+    text_colored(palette::code_ptr, "its pointers");
+    ImGui::SameLine();
+    text_colored(Rgba{230, 110, 120}, "its mask");
+    ImGui::BeginChild("##listing", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
+    ImGui::PushFont(f.fonts.mono);
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const float lh = ImGui::GetTextLineHeight();
+    const float w = std::max(ImGui::GetContentRegionAvail().x, ImGui::CalcTextSize(std::string(100, 'x').c_str()).x);
+    static std::int64_t last_line_key = -1;
+    for (std::size_t i = 0; i < listing.lines.size(); ++i) {
+      const int n = static_cast<int>(i) + 1;
+      const ImVec2 pos = ImGui::GetCursorScreenPos();
+      Rgba bg{0, 0, 0, 0};
+      const char* tag = nullptr;
+      if (n == step.line) { bg = palette::code_line.with_alpha(70); tag = "now"; }
+      else if (n == step.ptr_line) { bg = palette::code_ptr.with_alpha(60); tag = "pointers"; }
+      else if (n == step.mask_line) { bg = palette::code_mask.with_alpha(70); tag = "mask"; }
+      if (bg.a) {
+        dl->AddRectFilled(ImVec2(pos.x - 4, pos.y - 1), ImVec2(pos.x + w, pos.y + lh + 1), bg.packed());
+        if (n == step.line) dl->AddRectFilled(ImVec2(pos.x - 4, pos.y - 1), ImVec2(pos.x - 1, pos.y + lh + 1), palette::code_line.packed());
+      }
+      if (tag) {
+        const Rgba tc = n == step.line ? palette::highlight : n == step.ptr_line ? palette::code_ptr : Rgba{230, 110, 120};
+        char num[16];
+        std::snprintf(num, sizeof num, "%3d", n);
+        text_colored(tc, num);
+      } else {
+        ImGui::TextDisabled("%3d", n);
+      }
+      ImGui::SameLine();
+      const std::string& text = listing.lines[i];
+      const auto hash = text.find("  #");
+      if (hash != std::string::npos && text.find_first_not_of(' ') < hash) {
+        ImGui::TextUnformatted(text.c_str(), text.c_str() + hash);
+        ImGui::SameLine(0, 0);
+        text_colored(Rgba{120, 170, 120}, text.c_str() + hash);
+      } else if (text.find_first_not_of(' ') != std::string::npos &&
+                 text[text.find_first_not_of(' ')] == '#') {
+        text_colored(Rgba{120, 170, 120}, text.c_str());
+      } else {
+        ImGui::TextUnformatted(text.c_str());
+      }
+      if (n == step.line && last_line_key != (std::int64_t(step.line) << 32 | at.pid))
+        ImGui::SetScrollHereY(0.5f);
+    }
+    last_line_key = std::int64_t(step.line) << 32 | at.pid;
+    ImGui::PopFont();
+    ImGui::EndChild();
+  }
+  end_panel();
+}
+
+}  // namespace tilesim::app

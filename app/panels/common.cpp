@@ -1,0 +1,170 @@
+// Helpers every panel shares: fixed-position windows, help markers, hatching for masked-off
+// lanes, the colour legend, number formatting, and the help text loaded from assets/help/.
+#include <imgui.h>
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+#include "app/panels/panels.hpp"
+#include "scenario/scenario.hpp"
+
+namespace tilesim::app {
+
+HelpText load_help() {
+  HelpText h;
+  std::error_code ec;
+  const auto dir = scenario::assets_dir() / "help";
+  for (const auto& e : std::filesystem::directory_iterator(dir, ec)) {
+    if (e.path().extension() != ".md") continue;
+    std::ifstream in(e.path());
+    std::stringstream ss;
+    ss << in.rdbuf();
+    std::string text = ss.str();
+    if (text.rfind("# ", 0) == 0) text.erase(0, text.find('\n') + 1);  // drop the title line
+    while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
+    h[e.path().stem().string()] = text;
+  }
+  return h;
+}
+
+bool begin_panel(FrameContext& f, PanelId id, const char* title, const Rect& r) {
+  (void)f;
+  (void)id;
+  ImGui::SetNextWindowPos(ImVec2(r.x, r.y));
+  ImGui::SetNextWindowSize(ImVec2(r.w, r.h));
+  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize |
+                                 ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings |
+                                 ImGuiWindowFlags_NoBringToFrontOnFocus;
+  return ImGui::Begin(title, nullptr, flags);
+}
+
+void end_panel() { ImGui::End(); }
+
+void help_marker(FrameContext& f, const std::string& key) {
+  const auto it = f.help.find(key);
+  if (it == f.help.end()) return;
+  ImGui::SameLine();
+  ImGui::TextDisabled("(?)");
+  if (ImGui::IsItemHovered()) {
+    ImGui::BeginTooltip();
+    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 32.0f);
+    ImGui::TextUnformatted(it->second.c_str());
+    ImGui::PopTextWrapPos();
+    ImGui::EndTooltip();
+  }
+}
+
+void center_tabs(FrameContext& f) {
+  if (f.ui.focus) return;
+  static constexpr PanelId tabs[] = {PanelId::launch_grid, PanelId::compare, PanelId::memory,
+                                     PanelId::sweep};
+  static constexpr const char* names[] = {"Launch grid", "Compare orders", "Memory", "Sweep"};
+  for (int i = 0; i < 4; ++i) {
+    if (i) ImGui::SameLine();
+    const bool on = f.ui.center_tab == tabs[i];
+    if (on) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
+    if (ImGui::Button(names[i])) f.ui.center_tab = tabs[i];
+    if (on) ImGui::PopStyleColor();
+  }
+}
+
+void draw_hatch(ImDrawList* dl, const ImVec2& a, const ImVec2& b, Rgba color, float spacing) {
+  dl->PushClipRect(a, b, true);
+  const float h = b.y - a.y;
+  const int max_lines = 400;  // a hatch is a hint, not a texture
+  spacing = std::max(spacing, (b.x - a.x + h) / max_lines);
+  for (float x = a.x - h; x < b.x; x += spacing)
+    dl->AddLine(ImVec2(x, b.y), ImVec2(x + h, a.y), color.packed(), 1.0f);
+  dl->PopClipRect();
+}
+
+void text_colored(Rgba c, const char* text) {
+  ImGui::TextColored(ImVec4(c.r / 255.f, c.g / 255.f, c.b / 255.f, c.a / 255.f), "%s", text);
+}
+
+static void swatch(Rgba c, const char* label, bool hatch = false) {
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const float s = ImGui::GetTextLineHeight();
+  const ImVec2 p = ImGui::GetCursorScreenPos();
+  if (hatch) {
+    dl->AddRectFilled(p, ImVec2(p.x + s, p.y + s), palette::matrix_bg.packed());
+    draw_hatch(dl, p, ImVec2(p.x + s, p.y + s), c, 4);
+    dl->AddRect(p, ImVec2(p.x + s, p.y + s), c.packed());
+  } else {
+    dl->AddRectFilled(p, ImVec2(p.x + s, p.y + s), c.packed(), 2);
+  }
+  ImGui::Dummy(ImVec2(s, s));
+  ImGui::SameLine();
+  ImGui::TextUnformatted(label);
+}
+
+void draw_legend(FrameContext& f, bool with_l2) {
+  const bool mm = f.model.problem.kernel() == sim::Kernel::matmul;
+  const float spacing = ImGui::GetStyle().ItemSpacing.x * 2;
+  swatch(palette::a, mm ? "A" : "in");
+  if (mm) {
+    ImGui::SameLine(0, spacing);
+    swatch(palette::b, "B");
+  }
+  ImGui::SameLine(0, spacing);
+  swatch(palette::c, mm ? "C" : "out");
+  ImGui::SameLine(0, spacing);
+  swatch(palette::mask_off, "masked off", true);
+  ImGui::SameLine(0, spacing);
+  swatch(palette::highlight, "now");
+  if (with_l2) {
+    ImGui::SameLine(0, spacing);
+    swatch(palette::l2_hit, "L2 hit");
+    ImGui::SameLine(0, spacing);
+    swatch(palette::l2_miss, "L2 miss");
+  }
+  help_marker(f, "legend");
+}
+
+std::string format_count(std::int64_t n) {
+  std::string s = std::to_string(n < 0 ? -n : n);
+  for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3) s.insert(i, ",");
+  return n < 0 ? "-" + s : s;
+}
+
+std::string format_bytes(double bytes) {
+  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  int u = 0;
+  while (bytes >= 1024 && u < 4) {
+    bytes /= 1024;
+    ++u;
+  }
+  char buf[32];
+  std::snprintf(buf, sizeof buf, u == 0 ? "%.0f %s" : "%.2f %s", bytes, units[u]);
+  return buf;
+}
+
+Rgba class_color(std::int64_t cls) {
+  return palette::classes[((cls % palette::class_count) + palette::class_count) % palette::class_count];
+}
+
+Rgba operand_color(sim::Operand op) {
+  switch (op) {
+    case sim::Operand::a: return palette::a;
+    case sim::Operand::b: return palette::b;
+    case sim::Operand::c: return palette::c;
+  }
+  return palette::a;
+}
+
+void draw_panel(FrameContext& f, PanelId id, const Rect& r) {
+  switch (id) {
+    case PanelId::controls: draw_controls(f, r); break;
+    case PanelId::launch_grid: draw_launch_grid(f, r); break;
+    case PanelId::matrices: draw_matrices(f, r); break;
+    case PanelId::broadcast: draw_broadcast(f, r); break;
+    case PanelId::code: draw_code(f, r); break;
+    case PanelId::memory: draw_memory(f, r); break;
+    case PanelId::compare: draw_compare(f, r); break;
+    case PanelId::sweep: draw_sweep(f, r); break;
+  }
+}
+
+}  // namespace tilesim::app

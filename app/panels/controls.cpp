@@ -1,0 +1,219 @@
+// Controls: the problem (kernel, sizes, dtype, blocks, GROUP_SIZE_M, launch order, boundary,
+// B layout, machine, programs per SM), playback (play/pause, speed, step by event, K-iteration,
+// program or wave, scrubber), scenarios (open/save) and figures. An invalid value is shown in
+// red beside its field while the previous valid problem stays on screen.
+#include <imgui.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "app/core/options.hpp"
+#include "app/panels/panels.hpp"
+#include "sim/program_trace.hpp"
+
+namespace tilesim::app {
+namespace {
+
+template <class E, std::size_t N>
+bool enum_combo(const char* label, E& value, const E (&values)[N]) {
+  bool changed = false;
+  if (ImGui::BeginCombo(label, std::string(sim::to_string(value)).c_str())) {
+    for (E v : values) {
+      if (ImGui::Selectable(std::string(sim::to_string(v)).c_str(), v == value)) {
+        value = v;
+        changed = true;
+      }
+    }
+    ImGui::EndCombo();
+  }
+  return changed;
+}
+
+bool block_combo(const char* label, int& value) {
+  bool changed = false;
+  if (ImGui::BeginCombo(label, std::to_string(value).c_str())) {
+    for (int b = 1; b <= sim::kMaxBlock; b *= 2)
+      if (ImGui::Selectable(std::to_string(b).c_str(), b == value)) {
+        value = b;
+        changed = true;
+      }
+    ImGui::EndCombo();
+  }
+  return changed;
+}
+
+void field_error(const FrameContext& f, const char* field) {
+  if (f.model.field_error && f.model.field_error->field == field) {
+    ImGui::PushTextWrapPos(0);
+    text_colored(palette::l2_miss, f.model.field_error->message.c_str());
+    ImGui::PopTextWrapPos();
+  }
+}
+
+std::vector<std::filesystem::path> scenario_files() {
+  std::vector<std::filesystem::path> out;
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator(scenario::assets_dir() / "scenarios", ec))
+    if (e.path().extension() == ".json") out.push_back(e.path());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+}  // namespace
+
+void draw_controls(FrameContext& f, const Rect& r) {
+  const AppModel& m = f.model;
+  UiState& ui = f.ui;
+  if (!ui.synced_spec || *ui.synced_spec != m.scenario.problem) {
+    ui.edit_spec = m.scenario.problem;
+    ui.synced_spec = m.scenario.problem;
+  }
+  if (begin_panel(f, PanelId::controls, "tilesim", r)) {
+    ImGui::PushFont(f.fonts.title);
+    ImGui::PushTextWrapPos(0);
+    ImGui::TextUnformatted(m.scenario.title.empty() ? m.scenario.name.c_str() : m.scenario.title.c_str());
+    ImGui::PopTextWrapPos();
+    ImGui::PopFont();
+    if (!m.scenario.description.empty()) {
+      ImGui::PushTextWrapPos(0);
+      ImGui::TextDisabled("%s", m.scenario.description.c_str());
+      ImGui::PopTextWrapPos();
+    }
+    // --- Playback -------------------------------------------------------------------------
+    ImGui::Separator();
+    const auto at = m.cursor.at();
+    const auto step = sim::program_step(m.problem, at.pid, at.step);
+    ImGui::Text("pid %lld / %lld, step %lld / %lld", (long long)at.pid, (long long)m.problem.programs() - 1,
+                (long long)at.step, (long long)m.cursor.steps_per_program() - 1);
+    ImGui::SameLine();
+    text_colored(palette::highlight, std::string(sim::to_string(step.op)).c_str());
+    help_marker(f, "controls");
+    if (ImGui::Button("|<")) f.cmds.push(SeekHome{});
+    ImGui::SameLine();
+    if (ImGui::Button("<")) f.cmds.push(StepBy{ui.step_unit, -1});
+    ImGui::SameLine();
+    if (ImGui::Button(m.playing ? "Pause" : "Play", ImVec2(ImGui::GetFontSize() * 4, 0))) f.cmds.push(TogglePlay{});
+    ImGui::SameLine();
+    if (ImGui::Button(">")) f.cmds.push(StepBy{ui.step_unit, +1});
+    ImGui::SameLine();
+    if (ImGui::Button(">|")) f.cmds.push(SeekEnd{});
+    ImGui::SameLine();
+    if (ImGui::Button("Reset")) f.cmds.push(Reset{});
+    int unit = static_cast<int>(ui.step_unit);
+    const char* units[] = {"event", "K-iteration", "program", "wave"};
+    ImGui::SetNextItemWidth(-90);
+    ImGui::Combo("step by", &unit, units, 4);
+    ui.step_unit = static_cast<StepUnit>(unit);
+    std::int64_t pos = m.cursor.position();
+    const std::int64_t lo = 0, hi = m.cursor.length() - 1;
+    ImGui::SetNextItemWidth(-90);
+    if (ImGui::SliderScalar("timeline", ImGuiDataType_S64, &pos, &lo, &hi, "event %lld"))
+      f.cmds.push(Seek{pos});
+    float speed = static_cast<float>(m.speed);
+    ImGui::SetNextItemWidth(-90);
+    if (ImGui::SliderFloat("events/s", &speed, 0.5f, 5000.0f, "%.1f", ImGuiSliderFlags_Logarithmic))
+      f.cmds.push(SetSpeed{speed});
+    ImGui::PushTextWrapPos(0);
+    ImGui::TextDisabled("Keys: Space play/pause, Left/Right step, Shift+Left/Right program, Home/End");
+    ImGui::PopTextWrapPos();
+
+    // --- Problem --------------------------------------------------------------------------
+    ImGui::Separator();
+    sim::ProblemSpec& e = ui.edit_spec;
+    bool changed = false;
+    std::string field;
+    auto mark = [&](bool c, const char* name) {
+      if (c) { changed = true; field = name; }
+    };
+    const float item_w = ImGui::GetContentRegionAvail().x * 0.55f;
+    ImGui::PushItemWidth(item_w);
+    static constexpr sim::Kernel kernels[] = {sim::Kernel::copy, sim::Kernel::transpose, sim::Kernel::matmul};
+    mark(enum_combo("kernel", e.kernel, kernels), "kernel");
+    const bool mm = e.kernel == sim::Kernel::matmul;
+    const std::int64_t step1 = 1, step64 = 64;
+    mark(ImGui::InputScalar("M", ImGuiDataType_S64, &e.m, &step1, &step64), "m");
+    field_error(f, "m");
+    mark(ImGui::InputScalar("N", ImGuiDataType_S64, &e.n, &step1, &step64), "n");
+    field_error(f, "n");
+    if (mm) {
+      mark(ImGui::InputScalar("K", ImGuiDataType_S64, &e.k, &step1, &step64), "k");
+      field_error(f, "k");
+    }
+    static constexpr sim::DType dtypes[] = {sim::DType::fp16, sim::DType::bf16, sim::DType::fp32};
+    mark(enum_combo("dtype", e.dtype, dtypes), "dtype");
+    mark(block_combo("BLOCK_M", e.block_m), "block_m");
+    field_error(f, "block_m");
+    mark(block_combo("BLOCK_N", e.block_n), "block_n");
+    field_error(f, "block_n");
+    if (mm) {
+      mark(block_combo("BLOCK_K", e.block_k), "block_k");
+      field_error(f, "block_k");
+    }
+    static constexpr sim::LaunchOrder orders[] = {sim::LaunchOrder::row_major, sim::LaunchOrder::column_major,
+                                                  sim::LaunchOrder::grouped, sim::LaunchOrder::grouped_legacy};
+    mark(enum_combo("launch order", e.order, orders), "order");
+    mark(ImGui::InputScalar("GROUP_SIZE_M", ImGuiDataType_S64, &e.group_size_m, &step1), "group_size_m");
+    field_error(f, "group_size_m");
+    static constexpr sim::Boundary bounds[] = {sim::Boundary::mask, sim::Boundary::wrap};
+    mark(enum_combo("boundary", e.boundary, bounds), "boundary");
+    if (mm) {
+      static constexpr sim::BLayout layouts[] = {sim::BLayout::row_major, sim::BLayout::transposed};
+      mark(enum_combo("B layout", e.b_layout, layouts), "b_layout");
+    }
+    if (changed) f.cmds.push(SetSpec{e, field});
+    if (m.field_error && m.field_error->field != "m" && m.field_error->field != "n" &&
+        m.field_error->field != "k" && m.field_error->field.rfind("block_", 0) != 0 &&
+        m.field_error->field != "group_size_m")
+      field_error(f, m.field_error->field.c_str());
+
+    // Compare order, machine, programs per SM.
+    int cmp = m.scenario.compare_order ? static_cast<int>(*m.scenario.compare_order) + 1 : 0;
+    const char* cmp_names[] = {"(none)", "row_major", "column_major", "grouped", "grouped_legacy"};
+    if (ImGui::Combo("compare with", &cmp, cmp_names, 5))
+      f.cmds.push(SetCompareOrder{cmp == 0 ? std::nullopt : std::optional(static_cast<sim::LaunchOrder>(cmp - 1))});
+    const char* machines[] = {"h100", "a100", "h200"};
+    int mi = 0;
+    for (int i = 0; i < 3; ++i) if (m.scenario.machine == machines[i]) mi = i;
+    if (ImGui::Combo("machine", &mi, machines, 3)) f.cmds.push(SetMachine{machines[mi]});
+    int pps = static_cast<int>(m.programs_per_sm());
+    if (ImGui::InputInt("programs/SM", &pps) && pps >= 1 && pps <= 64) f.cmds.push(SetProgramsPerSm{pps});
+    ImGui::PopItemWidth();
+
+    // --- Scenarios and figures ------------------------------------------------------------
+    ImGui::Separator();
+    static std::vector<std::filesystem::path> files = scenario_files();
+    ImGui::SetNextItemWidth(-1);
+    if (ImGui::BeginCombo("##open", "Open a teaching scenario...")) {
+      for (const auto& p : files)
+        if (ImGui::Selectable(p.stem().string().c_str())) f.cmds.push(LoadScenario{p});
+      ImGui::EndCombo();
+    }
+    if (ui.save_path.empty())
+      ui.save_path = (m.path.empty() ? std::filesystem::path(m.scenario.name + ".json") : m.path).string();
+    char buf[512];
+    std::snprintf(buf, sizeof buf, "%s", ui.save_path.c_str());
+    ImGui::SetNextItemWidth(-1);
+    if (ImGui::InputText("##path", buf, sizeof buf)) ui.save_path = buf;
+    if (ImGui::Button("Open file")) f.cmds.push(LoadScenario{ui.save_path});
+    ImGui::SameLine();
+    if (ImGui::Button("Save scenario")) f.cmds.push(SaveScenario{ui.save_path});
+    int fig = ui.figure_panel ? static_cast<int>(*ui.figure_panel) + 1 : 0;
+    const char* figs[] = {"window", "controls", "launch_grid", "matrices", "broadcast", "code", "memory", "compare", "sweep"};
+    ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.45f);
+    if (ImGui::Combo("##fig", &fig, figs, 9))
+      ui.figure_panel = fig == 0 ? std::nullopt : std::optional(static_cast<PanelId>(fig - 1));
+    ImGui::SameLine();
+    if (ImGui::Button("Save PNG (Ctrl+S)")) ui.capture = CaptureRequest{ui.figure_panel, {}};
+    if (!ui.last_figure.empty()) ImGui::TextDisabled("wrote %s", ui.last_figure.c_str());
+    if (!m.status.empty()) {
+      ImGui::PushTextWrapPos(0);
+      text_colored(m.status_is_error ? palette::l2_miss : palette::text_dim, m.status.c_str());
+      ImGui::PopTextWrapPos();
+    }
+  }
+  end_panel();
+}
+
+}  // namespace tilesim::app

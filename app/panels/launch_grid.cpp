@@ -1,0 +1,170 @@
+// Launch grid panel: the output tiles labelled with the pid that computes each, coloured by
+// launch group, wave or SM, with group boundaries drawn and the resident wave outlined. Teaches
+// seed 004: the launch order decides which tiles are computed together.
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "app/panels/panels.hpp"
+#include "sim/launch_order.hpp"
+
+namespace tilesim::app {
+namespace {
+
+Rgba mix(Rgba a, Rgba b, float t) {
+  auto m = [t](std::uint8_t x, std::uint8_t y) {
+    return static_cast<std::uint8_t>(std::lround(x + (y - x) * t));
+  };
+  return {m(a.r, b.r), m(a.g, b.g), m(a.b, b.b), 255};
+}
+
+}  // namespace
+
+void draw_grid_canvas(FrameContext& f, const sim::Problem& p, const GridView& g, float x, float y,
+                      float w, float h, bool interactive, const char* id) {
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const float label_w = ImGui::CalcTextSize("000").x + 6;  // room for pid_m labels on the left
+  const float label_h = ImGui::GetTextLineHeight() + 2;
+  const float cell = std::max(0.5f, std::min((w - label_w) / g.tiles_n, (h - label_h) / g.tiles_m));
+  const float gx = x + label_w, gy = y + label_h;
+  const float gw = cell * g.tiles_n, gh = cell * g.tiles_m;
+  ImGui::SetCursorScreenPos(ImVec2(x, y));
+  ImGui::InvisibleButton(id, ImVec2(std::max(1.0f, label_w + gw), std::max(1.0f, label_h + gh)));
+  const bool hovered = ImGui::IsItemHovered();
+  const bool clicked = ImGui::IsItemClicked();
+
+  // Axis labels: pid_n across the top, pid_m down the side, where they fit.
+  const float digit_w = ImGui::CalcTextSize("0").x;
+  const std::int64_t every_n = std::max<std::int64_t>(1, std::int64_t(std::ceil(digit_w * 4 / cell)));
+  const std::int64_t every_m = std::max<std::int64_t>(1, std::int64_t(std::ceil(label_h * 1.2f / cell)));
+  for (std::int64_t n = 0; n < g.tiles_n; n += every_n) {
+    const std::string s = std::to_string(n);
+    const float tw = ImGui::CalcTextSize(s.c_str()).x;
+    dl->AddText(ImVec2(gx + (n + 0.5f) * cell - tw / 2, y), palette::text_dim.packed(), s.c_str());
+  }
+  for (std::int64_t m = 0; m < g.tiles_m; m += every_m) {
+    const std::string s = std::to_string(m);
+    const float tw = ImGui::CalcTextSize(s.c_str()).x;
+    dl->AddText(ImVec2(gx - tw - 4, gy + (m + 0.5f) * cell - label_h / 2 + 1),
+                palette::text_dim.packed(), s.c_str());
+  }
+
+  // Cells: only those inside the clip rectangle (a 128 x 128 grid is 16k cells).
+  const ImVec2 clip_min = dl->GetClipRectMin(), clip_max = dl->GetClipRectMax();
+  const auto m0 = std::clamp<std::int64_t>(std::int64_t((clip_min.y - gy) / cell), 0, g.tiles_m);
+  const auto m1 = std::clamp<std::int64_t>(std::int64_t((clip_max.y - gy) / cell) + 1, 0, g.tiles_m);
+  const auto n0 = std::clamp<std::int64_t>(std::int64_t((clip_min.x - gx) / cell), 0, g.tiles_n);
+  const auto n1 = std::clamp<std::int64_t>(std::int64_t((clip_max.x - gx) / cell) + 1, 0, g.tiles_n);
+  const float gap = cell >= 8 ? 1.0f : 0.0f;
+  const bool labels = cell >= ImGui::CalcTextSize("000").x + 4;
+  for (std::int64_t m = m0; m < m1; ++m)
+    for (std::int64_t n = n0; n < n1; ++n) {
+      const GridCell& c = g.at(m, n);
+      Rgba col = class_color(c.group);
+      if (c.done) col = mix(col, palette::c, 0.45f);
+      if (c.current) col = palette::highlight;
+      const ImVec2 a(gx + n * cell + gap, gy + m * cell + gap);
+      const ImVec2 b(gx + (n + 1) * cell - gap, gy + (m + 1) * cell - gap);
+      dl->AddRectFilled(a, b, col.packed());
+      if (c.resident && !c.current && cell >= 6)
+        dl->AddRect(a, b, Rgba{255, 255, 255, 110}.packed());
+      if (labels) {
+        const std::string s = std::to_string(c.pid);
+        const ImVec2 ts = ImGui::CalcTextSize(s.c_str());
+        const Rgba tc = c.current ? palette::background : palette::text;
+        dl->AddText(ImVec2((a.x + b.x - ts.x) / 2, (a.y + b.y - ts.y) / 2), tc.packed(), s.c_str());
+      }
+    }
+  // Launch-group boundaries: merged runs of edges between cells of different groups.
+  const ImU32 edge = Rgba{235, 238, 245, 230}.packed();
+  const float thick = std::clamp(cell * 0.12f, 1.0f, 3.0f);
+  for (std::int64_t m = 0; m + 1 < g.tiles_m; ++m) {
+    std::int64_t run = -1;
+    for (std::int64_t n = 0; n <= g.tiles_n; ++n) {
+      const bool differs = n < g.tiles_n && g.launch_group[m * g.tiles_n + n] !=
+                                                g.launch_group[(m + 1) * g.tiles_n + n];
+      if (differs && run < 0) run = n;
+      if (!differs && run >= 0) {
+        dl->AddLine(ImVec2(gx + run * cell, gy + (m + 1) * cell), ImVec2(gx + n * cell, gy + (m + 1) * cell), edge, thick);
+        run = -1;
+      }
+    }
+  }
+  for (std::int64_t n = 0; n + 1 < g.tiles_n; ++n) {
+    std::int64_t run = -1;
+    for (std::int64_t m = 0; m <= g.tiles_m; ++m) {
+      const bool differs = m < g.tiles_m && g.launch_group[m * g.tiles_n + n] !=
+                                                g.launch_group[m * g.tiles_n + n + 1];
+      if (differs && run < 0) run = m;
+      if (!differs && run >= 0) {
+        dl->AddLine(ImVec2(gx + (n + 1) * cell, gy + run * cell), ImVec2(gx + (n + 1) * cell, gy + m * cell), edge, thick);
+        run = -1;
+      }
+    }
+  }
+  dl->AddRect(ImVec2(gx, gy), ImVec2(gx + gw, gy + gh), edge, 0, 0, 1.5f);
+
+  // The current program: outlined again on top so group lines never hide it.
+  for (std::int64_t i = 0; i < static_cast<std::int64_t>(g.cells.size()); ++i)
+    if (g.cells[i].current) {
+      const std::int64_t m = i / g.tiles_n, n = i % g.tiles_n;
+      dl->AddRect(ImVec2(gx + n * cell - 1, gy + m * cell - 1),
+                  ImVec2(gx + (n + 1) * cell + 1, gy + (m + 1) * cell + 1),
+                  palette::highlight.packed(), 0, 0, 2.0f);
+    }
+
+  if (hovered) {
+    const ImVec2 mp = ImGui::GetIO().MousePos;
+    const auto m = std::int64_t(std::floor((mp.y - gy) / cell));
+    const auto n = std::int64_t(std::floor((mp.x - gx) / cell));
+    if (m >= 0 && n >= 0 && m < g.tiles_m && n < g.tiles_n) {
+      const std::int64_t pid = g.at(m, n).pid;
+      f.ui.hovered_pid = pid;
+      ImGui::BeginTooltip();
+      ImGui::PushFont(f.fonts.title);
+      ImGui::Text("pid %lld computes tile (pid_m = %lld, pid_n = %lld)", (long long)pid,
+                  (long long)m, (long long)n);
+      ImGui::PopFont();
+      ImGui::PushFont(f.fonts.mono);
+      for (const auto& line : sim::explain_tile_of(p.order(), sim::grid_of(p), pid))
+        ImGui::TextUnformatted(line.c_str());
+      ImGui::PopFont();
+      if (interactive) ImGui::TextDisabled("click: jump to this program");
+      ImGui::EndTooltip();
+      if (clicked && interactive) f.cmds.push(SeekPid{pid});
+    }
+  }
+}
+
+void draw_launch_grid(FrameContext& f, const Rect& r) {
+  if (begin_panel(f, PanelId::launch_grid, "Launch grid: which program computes which tile", r)) {
+    center_tabs(f);
+    const auto& p = f.model.problem;
+    const bool grouped = p.order() == sim::LaunchOrder::grouped || p.order() == sim::LaunchOrder::grouped_legacy;
+    ImGui::Text("%lld x %lld tiles = %lld programs, %s order%s", (long long)p.tiles_m(),
+                (long long)p.tiles_n(), (long long)p.programs(),
+                std::string(sim::to_string(p.order())).c_str(),
+                grouped ? (", GROUP_SIZE_M = " + std::to_string(p.group_size_m())).c_str() : "");
+    help_marker(f, "launch_grid");
+    ImGui::TextUnformatted("Colour by:");
+    int mode = static_cast<int>(f.ui.coloring);
+    ImGui::SameLine();
+    ImGui::RadioButton("launch group", &mode, 0);
+    ImGui::SameLine();
+    ImGui::RadioButton("wave", &mode, 1);
+    ImGui::SameLine();
+    ImGui::RadioButton("SM", &mode, 2);
+    f.ui.coloring = static_cast<GridColoring>(mode);
+    const ImVec2 pos = ImGui::GetCursorScreenPos();
+    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    draw_grid_canvas(f, p, f.grid, pos.x, pos.y, avail.x, avail.y - ImGui::GetTextLineHeightWithSpacing(),
+                     true, "##grid");
+    ImGui::SetCursorScreenPos(ImVec2(pos.x, pos.y + avail.y - ImGui::GetTextLineHeight()));
+    ImGui::TextDisabled("thick lines: launch-group boundaries; white outline: resident wave; green tint: tile stored");
+  }
+  end_panel();
+}
+
+}  // namespace tilesim::app

@@ -1,0 +1,176 @@
+// Matrix views: A, B and C (in and out for copy and transpose) side by side. The tile the
+// current step loads or stores is filled in its operand's colour and outlined in yellow; lanes
+// its mask turns off are hatched; C fills in as K advances. Zoomed out, only tiles are drawn;
+// zoomed in, element cells, then their offsets (the numbers of the broadcast inspector).
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "app/panels/panels.hpp"
+
+namespace tilesim::app {
+namespace {
+
+ImVec2 to_screen(const ViewXform& x, double r, double c) {
+  return ImVec2(static_cast<float>(x.x(c)), static_cast<float>(x.y(r)));
+}
+
+// The pid whose output tile is (tr, tc) of the output matrix (transpose swaps the axes).
+const GridCell* output_cell(const sim::Problem& p, const GridView& g, std::int64_t tr, std::int64_t tc) {
+  if (p.kernel() == sim::Kernel::transpose) std::swap(tr, tc);
+  if (tr < 0 || tc < 0 || tr >= g.tiles_m || tc >= g.tiles_n) return nullptr;
+  return &g.at(tr, tc);
+}
+
+void draw_matrix(FrameContext& f, const MatrixPanelModel& m, Viewport& vp, const Rect& canvas,
+                 const char* id) {
+  const auto& p = f.model.problem;
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  ImGui::SetCursorScreenPos(ImVec2(canvas.x, canvas.y));
+  ImGui::InvisibleButton(id, ImVec2(std::max(1.0f, canvas.w), std::max(1.0f, canvas.h)));
+  const ImGuiIO& io = ImGui::GetIO();
+  if (ImGui::IsItemHovered()) {
+    if (io.MouseWheel != 0)
+      zoom_at(vp, canvas, m.rows, m.cols, io.MousePos.x, io.MousePos.y, std::pow(1.2, io.MouseWheel));
+    if (ImGui::IsMouseDoubleClicked(0)) vp.fitted = true;
+  }
+  if (ImGui::IsItemActive() && ImGui::IsMouseDragging(0, 1.0f))
+    pan_by(vp, canvas, m.rows, m.cols, io.MouseDelta.x, io.MouseDelta.y);
+  const ViewXform x = view_xform(vp, canvas, m.rows, m.cols);
+  const ImVec2 cmin(canvas.x, canvas.y), cmax(canvas.x + canvas.w, canvas.y + canvas.h);
+  dl->PushClipRect(cmin, cmax, true);
+  const Rgba opc = operand_color(m.operand);
+
+  dl->AddRectFilled(to_screen(x, 0, 0), to_screen(x, double(m.rows), double(m.cols)),
+                    palette::matrix_bg.packed());
+  const auto rr = visible_range(x.oy, x.scale, cmin.y, cmax.y, m.rows);
+  const auto cr = visible_range(x.ox, x.scale, cmin.x, cmax.x, m.cols);
+
+  // The output: tiles already stored (green), drawn per visible tile.
+  if (m.operand == sim::Operand::c) {
+    const std::int64_t t0 = rr.first / m.tile_rows, t1 = (rr.last + m.tile_rows - 1) / m.tile_rows;
+    const std::int64_t u0 = cr.first / m.tile_cols, u1 = (cr.last + m.tile_cols - 1) / m.tile_cols;
+    for (std::int64_t tr = t0; tr < t1; ++tr)
+      for (std::int64_t tc = u0; tc < u1; ++tc) {
+        const GridCell* c = output_cell(p, f.grid, tr, tc);
+        if (!c || !c->done || c->current) continue;
+        const double r1 = std::min<double>(double(m.rows), double(tr + 1) * m.tile_rows);
+        const double c1 = std::min<double>(double(m.cols), double(tc + 1) * m.tile_cols);
+        dl->AddRectFilled(to_screen(x, double(tr) * m.tile_rows, double(tc) * m.tile_cols),
+                          to_screen(x, r1, c1), opc.with_alpha(120).packed());
+      }
+  }
+
+  const double text_w = ImGui::CalcTextSize("000000").x;
+  const Detail detail = detail_for(x.scale, text_w);
+  // Element cells when zoomed in, tile lines always (if they are at least 4 px apart).
+  if (detail != Detail::tiles) {
+    const ImU32 fine = Rgba{70, 76, 90}.packed();
+    for (std::int64_t r = rr.first; r <= rr.last; ++r)
+      dl->AddLine(to_screen(x, double(r), double(cr.first)), to_screen(x, double(r), double(cr.last)), fine);
+    for (std::int64_t c = cr.first; c <= cr.last; ++c)
+      dl->AddLine(to_screen(x, double(rr.first), double(c)), to_screen(x, double(rr.last), double(c)), fine);
+  }
+  const ImU32 tile_line = palette::grid_line.packed();
+  if (m.tile_rows * x.scale >= 4)
+    for (std::int64_t r = (rr.first / m.tile_rows) * m.tile_rows; r <= rr.last; r += m.tile_rows)
+      dl->AddLine(to_screen(x, double(r), double(cr.first)), to_screen(x, double(r), double(cr.last)), tile_line, 1.2f);
+  if (m.tile_cols * x.scale >= 4)
+    for (std::int64_t c = (cr.first / m.tile_cols) * m.tile_cols; c <= cr.last; c += m.tile_cols)
+      dl->AddLine(to_screen(x, double(rr.first), double(c)), to_screen(x, double(rr.last), double(c)), tile_line, 1.2f);
+
+  // Everything this program touches on this matrix (A's row panel, B's column panel, its tile).
+  if (m.program_region) {
+    const auto& g = *m.program_region;
+    dl->AddRectFilled(to_screen(x, g.r0, g.c0), to_screen(x, std::min(g.r1, double(m.rows)), std::min(g.c1, double(m.cols))),
+                      opc.with_alpha(45).packed());
+    dl->AddRect(to_screen(x, g.r0, g.c0), to_screen(x, g.r1, g.c1), opc.with_alpha(200).packed(), 0, 0, 1.5f);
+  }
+  // C's accumulator: the share of K summed so far.
+  if (m.operand == sim::Operand::c && p.kernel() == sim::Kernel::matmul && m.program_region) {
+    const auto& g = *m.program_region;
+    const auto alpha = static_cast<std::uint8_t>(40 + 200 * m.acc_fraction);
+    dl->AddRectFilled(to_screen(x, g.r0, g.c0), to_screen(x, std::min(g.r1, double(m.rows)), std::min(g.c1, double(m.cols))),
+                      opc.with_alpha(alpha).packed());
+  }
+  // The access at the cursor: the tile as issued (masked-off part hatched), its valid lanes.
+  if (m.current) {
+    const auto& t = m.current->tile;
+    if (m.current->has_off_lanes)
+      draw_hatch(dl, to_screen(x, t.r0, t.c0), to_screen(x, t.r1, t.c1), palette::mask_off,
+                 std::max(5.0f, static_cast<float>(x.scale * 0.7)));
+    for (const auto& on : m.current->on)
+      dl->AddRectFilled(to_screen(x, on.r0, on.c0), to_screen(x, on.r1, on.c1), opc.with_alpha(215).packed());
+    for (const auto& on : m.current->on)
+      dl->AddRect(to_screen(x, on.r0, on.c0), to_screen(x, on.r1, on.c1), palette::highlight.packed(), 0, 0, 2.5f);
+    if (m.current->has_off_lanes)
+      dl->AddRect(to_screen(x, t.r0, t.c0), to_screen(x, t.r1, t.c1), palette::mask_off.packed(), 0, 0, 1.5f);
+  }
+  // Offsets written in each cell when there is room: row * stride_row + col * stride_col.
+  if (detail == Detail::values && (rr.last - rr.first) * (cr.last - cr.first) < 4000) {
+    for (std::int64_t r = rr.first; r < rr.last; ++r)
+      for (std::int64_t c = cr.first; c < cr.last; ++c) {
+        const std::string s = std::to_string(r * m.stride_row + c * m.stride_col);
+        const ImVec2 ts = ImGui::CalcTextSize(s.c_str());
+        const ImVec2 a = to_screen(x, double(r) + 0.5, double(c) + 0.5);
+        dl->AddText(ImVec2(a.x - ts.x / 2, a.y - ts.y / 2), palette::text.packed(), s.c_str());
+      }
+  }
+  dl->AddRect(to_screen(x, 0, 0), to_screen(x, double(m.rows), double(m.cols)), Rgba{200, 205, 215}.packed(), 0, 0, 1.5f);
+  dl->PopClipRect();
+
+  if (ImGui::IsItemHovered()) {
+    const auto r = std::int64_t(std::floor(x.row_at(io.MousePos.y)));
+    const auto c = std::int64_t(std::floor(x.col_at(io.MousePos.x)));
+    if (r >= 0 && c >= 0 && r < m.rows && c < m.cols) {
+      ImGui::BeginTooltip();
+      ImGui::Text("%s[%lld, %lld]: offset %lld elements", m.name.substr(0, m.name.find(' ')).c_str(),
+                  (long long)r, (long long)c, (long long)(r * m.stride_row + c * m.stride_col));
+      ImGui::Text("tile (%lld, %lld)", (long long)(r / m.tile_rows), (long long)(c / m.tile_cols));
+      ImGui::TextDisabled("wheel: zoom, drag: pan, double-click: fit");
+      ImGui::EndTooltip();
+    }
+  }
+}
+
+}  // namespace
+
+void draw_matrices(FrameContext& f, const Rect& r) {
+  if (begin_panel(f, PanelId::matrices, "Matrices: the tiles this step loads and stores", r)) {
+    const auto at = f.model.cursor.at();
+    const auto models = make_matrix_models(f.model.problem, at);
+    draw_legend(f, false);
+    const ImVec2 pos = ImGui::GetCursorScreenPos();
+    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    const float gap = 12;
+    const float w = (avail.x - gap * (models.size() - 1)) / models.size();
+    const float title_h = ImGui::GetTextLineHeightWithSpacing();
+    for (std::size_t i = 0; i < models.size(); ++i) {
+      const auto& m = models[i];
+      const float x0 = pos.x + i * (w + gap);
+      ImGui::SetCursorScreenPos(ImVec2(x0, pos.y));
+      ImGui::PushFont(f.fonts.title);
+      text_colored(operand_color(m.operand), m.name.c_str());
+      ImGui::PopFont();
+      ImGui::SameLine();
+      ImGui::TextDisabled("%lld x %lld", (long long)m.rows, (long long)m.cols);
+      std::string caption;
+      if (m.current) caption = m.current_is_store ? "tl.store here" : "tl.load here";
+      else if (m.operand == sim::Operand::c && f.model.problem.kernel() == sim::Kernel::matmul)
+        caption = "acc: " + std::to_string(static_cast<int>(std::lround(m.acc_fraction * f.model.problem.k_tiles()))) +
+                  " / " + std::to_string(f.model.problem.k_tiles()) + " K-tiles";
+      if (!caption.empty()) {
+        ImGui::SameLine();
+        text_colored(palette::highlight, caption.c_str());
+      }
+      const Rect canvas{x0, pos.y + title_h, w, avail.y - title_h};
+      const std::string id = "##matrix" + std::to_string(i);
+      draw_matrix(f, m, f.ui.viewports[i], canvas, id.c_str());
+    }
+  }
+  end_panel();
+}
+
+}  // namespace tilesim::app

@@ -1,0 +1,60 @@
+// The panels of the window, one file each (as Tracy's TracyView_*.cpp). A panel reads the model
+// and the frame's view models, draws with ImGui, and pushes commands; it never edits the model.
+#pragma once
+
+#include <map>
+#include <string>
+
+#include "app/core/commands.hpp"
+#include "app/core/grid_view.hpp"
+#include "app/core/layout.hpp"
+#include "app/core/palette.hpp"
+#include "app/core/ui_state.hpp"
+#include "app/platform/platform.hpp"
+
+struct ImDrawList;
+struct ImVec2;
+
+namespace tilesim::app {
+
+// Learner-facing help from assets/help/<key>.md (panel names and "legend").
+using HelpText = std::map<std::string, std::string>;
+HelpText load_help();
+
+struct FrameContext {
+  const AppModel& model;
+  UiState& ui;
+  CommandQueue& cmds;
+  const Fonts& fonts;
+  const HelpText& help;
+  const GridView& grid;  // launch grid of the model's problem at the cursor
+};
+
+void draw_controls(FrameContext& f, const Rect& r);
+void draw_launch_grid(FrameContext& f, const Rect& r);
+void draw_matrices(FrameContext& f, const Rect& r);
+void draw_broadcast(FrameContext& f, const Rect& r);
+void draw_code(FrameContext& f, const Rect& r);
+void draw_memory(FrameContext& f, const Rect& r);
+void draw_compare(FrameContext& f, const Rect& r);
+void draw_sweep(FrameContext& f, const Rect& r);
+void draw_panel(FrameContext& f, PanelId id, const Rect& r);
+
+// Shared drawing helpers (common.cpp).
+bool begin_panel(FrameContext& f, PanelId id, const char* title, const Rect& r);
+void end_panel();
+void help_marker(FrameContext& f, const std::string& key);
+void center_tabs(FrameContext& f);  // launch grid | compare | memory | sweep
+void draw_hatch(ImDrawList* dl, const ImVec2& a, const ImVec2& b, Rgba color, float spacing);
+void draw_legend(FrameContext& f, bool with_l2);
+void text_colored(Rgba c, const char* text);
+std::string format_bytes(double bytes);
+std::string format_count(std::int64_t n);  // 1234567 -> "1,234,567"
+Rgba class_color(std::int64_t cls);
+Rgba operand_color(sim::Operand op);
+// The launch grid drawn in a box (launch grid and compare panels). Hovering explains the pid ->
+// (pid_m, pid_n) formula; clicking (when interactive) moves the cursor to that program.
+void draw_grid_canvas(FrameContext& f, const sim::Problem& p, const GridView& g, float x, float y,
+                      float w, float h, bool interactive, const char* id);
+
+}  // namespace tilesim::app
