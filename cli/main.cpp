@@ -22,6 +22,8 @@ int main(int argc, char** argv) {
   add(cli::add_map_command);
   add(cli::add_footprint_command);
   add(cli::add_trace_command);
+  add(cli::add_run_command);
+  add(cli::add_sweep_command);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

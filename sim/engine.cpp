@@ -154,20 +154,27 @@ AccessResult Engine::memory_step(StepOp op, TileCoord tile, std::int64_t k) {
   const bool inner_wrap = along_cols ? s.wrap_cols : s.wrap_rows;
   const std::uint64_t outer_stride = static_cast<std::uint64_t>(
       along_cols ? shape.stride_row : shape.stride_col);
-  for (int i = 0; i < outer_n && inner_on > 0; ++i) {
-    if (!(along_cols ? s.row_on(i) : s.col_on(i))) continue;
-    const std::uint64_t outer = static_cast<std::uint64_t>(along_cols ? s.row(i) : s.col(i));
-    const std::uint64_t row_base = base + outer * outer_stride * e;
-    if (!inner_wrap) {
-      const std::uint64_t b = row_base + static_cast<std::uint64_t>(inner0) * e;
-      const std::uint64_t end = b + static_cast<std::uint64_t>(inner_on) * e;
-      lines_touched += static_cast<std::int64_t>((end - 1) / 128 - b / 128 + 1);
-      m_l2.access(b, end, write, &r);
-    } else {
+  const bool outer_contiguous = !(along_cols ? s.wrap_rows : s.wrap_cols);
+  if (!inner_wrap && outer_contiguous) {
+    // The common case: rows (or columns) outer0 .. outer0 + outer_on - 1, one run each.
+    const std::int64_t outer_on = along_cols ? s.rows_on() : s.cols_on();
+    const std::int64_t outer0 = along_cols ? s.row0 : s.col0;
+    const std::uint64_t first =
+        base + (static_cast<std::uint64_t>(outer0) * outer_stride + static_cast<std::uint64_t>(inner0)) * e;
+    const std::uint64_t run = static_cast<std::uint64_t>(inner_on) * e;
+    if (inner_on > 0 && outer_on > 0) {
+      m_l2.access_rows(first, outer_stride * e, outer_on, run, write, &r);
+      lines_touched = outer_on * static_cast<std::int64_t>((first % 128 + run - 1) / 128 + 1);
+    }
+  } else {
+    for (int i = 0; i < outer_n && inner_on > 0; ++i) {
+      if (!(along_cols ? s.row_on(i) : s.col_on(i))) continue;
+      const std::uint64_t outer = static_cast<std::uint64_t>(along_cols ? s.row(i) : s.col(i));
+      const std::uint64_t row_base = base + outer * outer_stride * e;
       // Wrapped indices: (inner0 + j) % extent, a run up to the edge, then from 0 again.
-      std::int64_t c0 = inner0 % inner_extent, left = inner_on;
+      std::int64_t c0 = inner_wrap ? inner0 % inner_extent : inner0, left = inner_on;
       while (left > 0) {
-        const std::int64_t len = std::min(left, inner_extent - c0);
+        const std::int64_t len = inner_wrap ? std::min(left, inner_extent - c0) : left;
         const std::uint64_t b = row_base + static_cast<std::uint64_t>(c0) * e;
         const std::uint64_t end = b + static_cast<std::uint64_t>(len) * e;
         lines_touched += static_cast<std::int64_t>((end - 1) / 128 - b / 128 + 1);

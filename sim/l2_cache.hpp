@@ -45,12 +45,25 @@ class L2Cache {
   // Adds what happened to *r. Stores allocate without fetching (the L2 keeps byte masks).
   void access(std::uint64_t begin, std::uint64_t end, bool write, AccessResult* r);
 
+  // The same for `rows` runs of `run_bytes` bytes each, the first at `first` and each next one
+  // `row_stride` bytes further: one tile row after another (the replay's hot path).
+  void access_rows(std::uint64_t first, std::uint64_t row_stride, std::int64_t rows,
+                   std::uint64_t run_bytes, bool write, AccessResult* r);
+
   // Resident and dirty sector masks of a line (0 when the line is not resident).
   std::uint8_t valid_mask(std::uint64_t line) const {
     return static_cast<std::uint8_t>(m_state[line] & 0xF);
   }
   std::uint8_t dirty_mask(std::uint64_t line) const {
     return static_cast<std::uint8_t>((m_state[line] >> 4) & 0xF);
+  }
+  // Hint that bytes at `address` will be accessed soon (the replay prefetches rows ahead).
+  void prefetch(std::uint64_t address) const {
+#if defined(__GNUC__)
+    if (address / kLineBytes < m_state.size()) __builtin_prefetch(&m_state[address / kLineBytes], 1);
+#else
+    (void)address;
+#endif
   }
   // Resident sectors within bytes [begin, end) (sectors partly inside count).
   std::int64_t resident_sectors(std::uint64_t begin, std::uint64_t end) const;
@@ -65,7 +78,8 @@ class L2Cache {
   void restore(const std::vector<L2LineState>& lines);
 
  private:
-  void touch_line(std::uint64_t line, unsigned mask, bool write, AccessResult* r);
+  // Returns hit sectors + (missed sectors << 16); evictions are added to *r.
+  unsigned touch_line(std::uint64_t line, unsigned mask, bool write, AccessResult* r);
   void evict_from_queue(AccessResult* r);
   void evict_from_set(std::uint64_t set, AccessResult* r, std::uint32_t* way_out);
   void compact_queue();
@@ -82,6 +96,7 @@ class L2Cache {
   // whose stamp still matches is the LRU line. Stale entries are skipped or compacted away.
   std::vector<std::uint64_t> m_queue;
   std::size_t m_queue_head = 0;
+  std::size_t m_queue_limit = 0;  // compact when the queue reaches this many entries
   // Set associative: the lines held by each set's ways (kNoLine when the way is empty).
   std::vector<std::uint32_t> m_way_line;
 };

@@ -1,0 +1,31 @@
+// `tilesim-cli run`: the full replay of a problem on a machine preset, counters only.
+#include <cstdio>
+#include <memory>
+
+#include "cli/commands.hpp"
+#include "cli/problem_flags.hpp"
+#include "cli/run_report.hpp"
+#include "scenario/machine_json.hpp"
+
+namespace tilesim::cli {
+
+Action add_run_command(CLI::App& app) {
+  auto* cmd = app.add_subcommand(
+      "run", "Replay every program on a machine (SM waves, L2) and print the counters");
+  auto flags = std::make_shared<ProblemFlags>();
+  flags->add_to(*cmd, /*with_machine=*/true);
+  return [flags]() {
+    const auto s = flags->resolve();
+    const sim::Problem p(s.problem);
+    const sim::Machine m = scenario::machine_of(s);
+    const sim::Occupancy occ = sim::occupancy(p, m, s.programs_per_sm);
+    const sim::ReplayResult r = sim::replay(p, m, occ);
+    if (flags->json)
+      std::printf("%s\n", replay_json(p, m, r).dump(2).c_str());
+    else
+      std::printf("%s", replay_text(p, m, r).c_str());
+    return 0;
+  };
+}
+
+}  // namespace tilesim::cli

@@ -1,0 +1,111 @@
+// `tilesim-cli sweep`: the replay over lists of GROUP_SIZE_M, block sizes, stages and launch
+// orders (comma-separated flags), on all CPU cores, as a table or --json.
+#include <cstdio>
+#include <memory>
+#include <sstream>
+#include <unistd.h>
+
+#include "cli/commands.hpp"
+#include "cli/problem_flags.hpp"
+#include "cli/run_report.hpp"
+#include "scenario/machine_json.hpp"
+#include "sim/sweep.hpp"
+
+namespace tilesim::cli {
+namespace {
+
+struct SweepLists {
+  std::vector<int> block_m, block_n, block_k, stages;
+  std::vector<std::int64_t> group_m;
+  std::vector<std::string> orders;
+  int threads = 0;
+};
+
+void draw_progress(int done, int total) {
+  constexpr int kWidth = 30;
+  const int filled = total ? done * kWidth / total : kWidth;
+  std::fprintf(stderr, "\r[%s%s] %d/%d", std::string(filled, '#').c_str(),
+               std::string(kWidth - filled, '.').c_str(), done, total);
+  if (done == total) std::fprintf(stderr, "\n");
+  std::fflush(stderr);
+}
+
+}  // namespace
+
+Action add_sweep_command(CLI::App& app) {
+  auto* cmd = app.add_subcommand(
+      "sweep", "Replay over lists of GROUP_SIZE_M, block sizes, stages and orders (all cores)");
+  auto flags = std::make_shared<ProblemFlags>();
+  flags->add_to(*cmd, /*with_machine=*/true);
+  // The single-value problem flags become lists here.
+  for (const char* name : {"--block-m", "--block-n", "--block-k", "--group-m", "--stages", "--order"})
+    cmd->remove_option(cmd->get_option(name));
+  flags->o_bm = flags->o_bn = flags->o_bk = flags->o_gm = flags->o_stages = nullptr;
+  auto lists = std::make_shared<SweepLists>();
+  cmd->add_option("--block-m", lists->block_m, "BLOCK_M values, e.g. 64,128")->delimiter(',');
+  cmd->add_option("--block-n", lists->block_n, "BLOCK_N values")->delimiter(',');
+  cmd->add_option("--block-k", lists->block_k, "BLOCK_K values")->delimiter(',');
+  cmd->add_option("--group-m", lists->group_m, "GROUP_SIZE_M values, e.g. 1,2,4,8")->delimiter(',');
+  cmd->add_option("--stages", lists->stages, "Pipeline stages values")->delimiter(',');
+  cmd->add_option("--order", lists->orders, "Launch orders, e.g. row-major,grouped")->delimiter(',');
+  cmd->add_option("--threads", lists->threads, "Worker threads (default: all cores)");
+  return [flags, lists]() {
+    const auto s = flags->resolve();
+    const sim::Machine m = scenario::machine_of(s);
+    sim::SweepAxes axes;
+    axes.block_m = lists->block_m;
+    axes.block_n = lists->block_n;
+    axes.block_k = lists->block_k;
+    axes.stages = lists->stages;
+    axes.group_size_m = lists->group_m;
+    for (const auto& o : lists->orders) {
+      const auto order = sim::parse_launch_order(o);
+      if (!order)
+        throw sim::InvalidField("order", "order = \"" + o + "\" is unknown: allowed " +
+                                             sim::allowed_names<sim::LaunchOrder>());
+      axes.orders.push_back(*order);
+    }
+    const auto specs = sim::sweep_specs(s.problem, axes);
+    const auto rows = sim::run_sweep(specs, m, s.programs_per_sm, lists->threads, draw_progress);
+    if (flags->json) {
+      auto out = nlohmann::json::array();
+      for (const auto& row : rows) {
+        nlohmann::json j{{"order", sim::to_string(row.spec.order)},
+                         {"group_size_m", row.spec.group_size_m},
+                         {"block_m", row.spec.block_m},
+                         {"block_n", row.spec.block_n},
+                         {"block_k", row.spec.block_k},
+                         {"stages", row.spec.stages}};
+        if (!row.error.empty())
+          j["error"] = row.error;
+        else
+          j.update(replay_json(sim::Problem(row.spec), m, row.result));
+        out.push_back(j);
+      }
+      std::printf("%s\n", out.dump(2).c_str());
+      return 0;
+    }
+    std::printf("%-14s %6s %5s %5s %5s %3s %4s %5s %11s %11s %7s %8s %10s %s\n", "order",
+                "GROUP", "BM", "BN", "BK", "st", "/SM", "waves", "DRAM read", "DRAM write",
+                "L2 hit", "FLOP/B", "time", "bound");
+    for (const auto& row : rows) {
+      const auto& sp = row.spec;
+      std::printf("%-14s %6lld %5d %5d %5d %3d ", std::string(sim::to_string(sp.order)).c_str(),
+                  (long long)sp.group_size_m, sp.block_m, sp.block_n, sp.block_k, sp.stages);
+      if (!row.error.empty()) {
+        std::printf("-- %s\n", row.error.c_str());
+        continue;
+      }
+      const auto& r = row.result;
+      const auto& c = r.counters;
+      std::printf("%4d %5lld %11s %11s %6.1f%% %8.1f %9.3gs %s\n", r.occupancy.programs_per_sm,
+                  (long long)r.waves, format_bytes(c.dram_read_bytes).c_str(),
+                  format_bytes(c.dram_write_bytes).c_str(), 100 * c.l2_hit_rate(),
+                  c.arithmetic_intensity(), r.roofline.time_s,
+                  std::string(sim::to_string(r.roofline.bound)).c_str());
+    }
+    return 0;
+  };
+}
+
+}  // namespace tilesim::cli

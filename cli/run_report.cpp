@@ -1,0 +1,72 @@
+// Formatting of replay results for tilesim-cli run and sweep.
+#include "cli/run_report.hpp"
+
+#include <cstdio>
+
+#include "cli/problem_flags.hpp"
+
+namespace tilesim::cli {
+
+nlohmann::json replay_json(const sim::Problem& p, const sim::Machine& m,
+                           const sim::ReplayResult& r) {
+  const auto& c = r.counters;
+  return nlohmann::json{
+      {"machine", m.key},
+      {"dram_read_bytes", c.dram_read_bytes},
+      {"dram_write_bytes", c.dram_write_bytes},
+      {"l2_read_bytes", c.l2_read_bytes},
+      {"l2_write_bytes", c.l2_write_bytes},
+      {"l2_hit_rate", c.l2_hit_rate()},
+      {"l2_load_hit_rate", c.l2_load_hit_rate()},
+      {"flops", c.flops},
+      {"events", c.events},
+      {"tile_loads", c.tile_loads},
+      {"waves", r.waves},
+      {"programs_per_sm", r.occupancy.programs_per_sm},
+      {"occupancy", r.occupancy.reason},
+      {"store_lanes", c.store_lanes},
+      {"valid_store_lanes", c.valid_store_lanes},
+      {"smem_read_bytes", c.smem_read_bytes},
+      {"smem_write_bytes", c.smem_write_bytes},
+      {"register_bytes", c.register_bytes},
+      {"compulsory_bytes", p.compulsory_bytes()},
+      {"arithmetic_intensity", c.arithmetic_intensity()},
+      {"predicted_time_s", r.roofline.time_s},
+      {"bound", sim::to_string(r.roofline.bound)},
+  };
+}
+
+std::string replay_text(const sim::Problem& p, const sim::Machine& m, const sim::ReplayResult& r) {
+  const auto& c = r.counters;
+  const auto& s = p.spec();
+  char buf[2048];
+  std::snprintf(
+      buf, sizeof buf,
+      "%s %lldx%lldx%lld %s, blocks %dx%dx%d, %s order (GROUP_SIZE_M = %lld), on %s\n"
+      "  programs        %lld in %lld waves of %lld (%d SMs x %d per SM; %s)\n"
+      "  events          %lld (%lld tile loads, %lld tile stores)\n"
+      "  DRAM read       %s (compulsory: %s for inputs + output)\n"
+      "  DRAM written    %s\n"
+      "  L2 served       %s to SMs, hit rate %.1f%% (loads %.1f%%)\n"
+      "  shared memory   %s written, %s read; registers %s\n"
+      "  FLOPs           %.4g, arithmetic intensity %.1f FLOP/B\n"
+      "  store lanes     %lld, valid %lld\n"
+      "  roofline        %.3g s, %s bound (DRAM %.3g s, compute %.3g s)\n",
+      std::string(sim::to_string(s.kernel)).c_str(), (long long)s.m, (long long)s.n,
+      (long long)s.k, std::string(sim::to_string(s.dtype)).c_str(), s.block_m, s.block_n,
+      s.block_k, std::string(sim::to_string(s.order)).c_str(), (long long)s.group_size_m,
+      m.name.c_str(), (long long)p.programs(), (long long)r.waves,
+      (long long)m.sms * r.occupancy.programs_per_sm, m.sms, r.occupancy.programs_per_sm,
+      r.occupancy.reason.c_str(), (long long)c.events, (long long)c.tile_loads,
+      (long long)c.tile_stores, format_bytes(c.dram_read_bytes).c_str(),
+      format_bytes(p.compulsory_bytes()).c_str(), format_bytes(c.dram_write_bytes).c_str(),
+      format_bytes(c.l2_read_bytes).c_str(), 100 * c.l2_hit_rate(), 100 * c.l2_load_hit_rate(),
+      format_bytes(c.smem_write_bytes).c_str(), format_bytes(c.smem_read_bytes).c_str(),
+      format_bytes(c.register_bytes).c_str(), c.flops, c.arithmetic_intensity(),
+      (long long)c.store_lanes, (long long)c.valid_store_lanes, r.roofline.time_s,
+      std::string(sim::to_string(r.roofline.bound)).c_str(), r.roofline.dram_time_s,
+      r.roofline.compute_time_s);
+  return buf;
+}
+
+}  // namespace tilesim::cli

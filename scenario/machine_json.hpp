@@ -1,0 +1,23 @@
+// The machine a scenario runs on: a preset by key, or a custom machine given field by field
+// ("custom_machine": {"base": "h100", "l2_bytes": 8388608, ...}), starting from a preset.
+#pragma once
+
+#include <string_view>
+
+#include "scenario/scenario.hpp"
+#include "sim/machine.hpp"
+
+namespace tilesim::scenario {
+
+// Parse a custom machine object (JSON text). Keys: base (preset key, default "h100"), name, sms,
+// l2_bytes, l2_ways, dram_bytes_per_s, fp32_flops_per_s, fp16_tensor_flops_per_s,
+// smem_per_sm_bytes, smem_per_block_bytes, registers_per_sm, max_threads_per_sm,
+// max_programs_per_sm, source. Unknown keys and wrong types throw sim::InvalidField
+// ("custom_machine.<key>"); the result is validated (sim::validate_machine).
+sim::Machine parse_machine_json(std::string_view json_text);
+
+// The scenario's machine: custom_machine_json when present, else the preset `machine`
+// (throws sim::InvalidField("machine") naming the allowed presets).
+sim::Machine machine_of(const Scenario& s);
+
+}  // namespace tilesim::scenario
