@@ -14,13 +14,15 @@ void check_cublas(cublasStatus_t s, const char* what) {
     throw CudaError(std::string(what) + " failed: cuBLAS status " + std::to_string(static_cast<int>(s)));
 }
 
+// One handle per process, created on first use and destroyed at exit (so leak checks stay clean).
+struct Handle {
+  cublasHandle_t h = nullptr;
+  Handle() { check_cublas(cublasCreate(&h), "cublasCreate"); }
+  ~Handle() { cublasDestroy(h); }
+};
 cublasHandle_t handle() {
-  static cublasHandle_t h = [] {
-    cublasHandle_t x = nullptr;
-    check_cublas(cublasCreate(&x), "cublasCreate");
-    return x;
-  }();
-  return h;
+  static Handle h;
+  return h.h;
 }
 
 cudaDataType_t cuda_type(sim::DType d) {

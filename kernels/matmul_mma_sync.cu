@@ -1,21 +1,28 @@
 // Matmul on tensor cores through mma.sync (sm_80+): FP16 or BF16 in, FP32 accumulation, C in the
-// input type. A fixed 128 x 128 tile of C per program, K steps of 32, 8 warps of 64 x 32 each.
+// input type. A fixed 128 x BLOCK_N tile of C per program (BLOCK_N = 128 or 256), K steps of 32,
+// 8 warps as 2 x 4, each owning 64 x (BLOCK_N / 4) of C.
 // version 5 matmul_mma_sync: each warp issues mma.m16n8k16 on fragments it loads with ldmatrix
 //   (B with .trans, since B is row-major (K, N) and the instruction wants it K-major). Shared rows
 //   are padded by 16 bytes so ldmatrix's 8 row addresses hit 8 different bank groups. A 4-stage
 //   cp.async pipeline keeps three K steps of A and B in flight while the tensor cores work.
 //   When K or N is not a multiple of 8 the 16-byte copies cannot be aligned: those problems take
 //   the same kernel with element-wise (masked) loads instead of cp.async.
+// version 5b matmul_mma_sync_128x256: the same with a 128 x 256 tile, warp tiles of 64 x 64: each
+//   ldmatrix feeds more mma (8 loads per 32 mma instead of 6 per 16), at 128 accumulators a thread.
 #include "kernels/launchers.cuh"
 
 namespace tilesim::kernels::detail {
 namespace {
 
-constexpr int kBM = 128, kBN = 128, kBK = 32, kStages = 4, kThreads = 256;
+constexpr int kBM = 128, kBK = 32, kStages = 4, kThreads = 256;
 constexpr int kLdA = kBK + 8;  // shared row stride of A, in elements (80 bytes)
-constexpr int kLdB = kBN + 8;  // shared row stride of B, in elements (272 bytes)
-constexpr int kStageElems = kBM * kLdA + kBK * kLdB;
-constexpr std::size_t kSmemBytes = sizeof(std::uint16_t) * kStageElems * kStages;
+// Shared row stride of B, in elements: BLOCK_N + 8 (272 or 528 bytes: 4 banks apart per row).
+template <int kBN>
+constexpr int ld_b() { return kBN + 8; }
+template <int kBN>
+constexpr int stage_elems() { return kBM * kLdA + kBK * ld_b<kBN>(); }
+template <int kBN>
+constexpr std::size_t smem_bytes() { return sizeof(std::uint16_t) * stage_elems<kBN>() * kStages; }
 
 template <class T>
 struct MmaOp;
@@ -65,8 +72,8 @@ __device__ __forceinline__ void ldmatrix_x4_trans(unsigned* r, const void* p) {
 }
 
 // One K step of A (BLOCK_M, BLOCK_K) and B (BLOCK_K, BLOCK_N) into shared stage `s`, in 8-element
-// (16-byte) chunks: 512 chunks of each, 2 per thread. Out-of-range chunks are zero-filled.
-template <class T, bool kAligned>
+// (16-byte) chunks: 512 of A (2 per thread), 4 * BLOCK_N of B. Out-of-range chunks are zero-filled.
+template <class T, bool kAligned, int kBN>
 __device__ __forceinline__ void load_stage(T* as, T* bs, const T* __restrict__ a,
                                            const T* __restrict__ b, std::int64_t m, std::int64_t n,
                                            std::int64_t k, std::int64_t row0, std::int64_t col0,
@@ -86,12 +93,13 @@ __device__ __forceinline__ void load_stage(T* as, T* bs, const T* __restrict__ a
         dst[e] = (row < m && kk + e < k) ? a[row * k + kk + e] : from_float<T>(0.f);
     }
   }
+  constexpr int kChunksPerRow = kBN / 8;
 #pragma unroll
-  for (int u = 0; u < 2; ++u) {
+  for (int u = 0; u < kBK * kChunksPerRow / kThreads; ++u) {
     const int chunk = threadIdx.x + u * kThreads;
-    const int r = chunk >> 4, nc = (chunk & 15) * 8;  // B: 32 rows x 16 chunks
+    const int r = chunk / kChunksPerRow, nc = (chunk % kChunksPerRow) * 8;  // B: 32 rows
     const std::int64_t kk = k0 + r, col = col0 + nc;
-    T* dst = bs + r * kLdB + nc;
+    T* dst = bs + r * ld_b<kBN>() + nc;
     if constexpr (kAligned) {
       const bool ok = kk < k && col < n;
       cp_async_16(dst, ok ? b + kk * n + col : b, ok);
@@ -103,8 +111,8 @@ __device__ __forceinline__ void load_stage(T* as, T* bs, const T* __restrict__ a
   }
 }
 
-template <class T, bool kAligned>
-__global__ void __launch_bounds__(kThreads, 2)
+template <class T, bool kAligned, int kBN>
+__global__ void __launch_bounds__(kThreads, kBN == 128 ? 2 : 1)
     matmul_mma_sync_kernel(const T* __restrict__ a, const T* __restrict__ b, T* __restrict__ c,
                            std::int64_t m, std::int64_t n, std::int64_t k, GridMap g) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
@@ -112,17 +120,19 @@ __global__ void __launch_bounds__(kThreads, 2)
   T* smem = reinterpret_cast<T*>(smem_raw);
   std::int64_t pid_m, pid_n;
   tile_of(g, blockIdx.x, pid_m, pid_n);
-  const std::int64_t row0 = pid_m * kBM, col0 = pid_n * kBN;
+  const std::int64_t row0 = pid_m * kBM, col0 = pid_n * std::int64_t{kBN};
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-  const int warp_m = warp >> 2, warp_n = warp & 3;  // warp tile: rows warp_m*64, cols warp_n*32
-  auto stage_a = [&](int s) { return smem + s * kStageElems; };
-  auto stage_b = [&](int s) { return smem + s * kStageElems + kBM * kLdA; };
+  constexpr int kWarpN = kBN / 4, kNT = kWarpN / 8;  // warp tile 64 x kWarpN: kNT n8 tiles
+  constexpr int kLdB = ld_b<kBN>();
+  const int warp_m = warp >> 2, warp_n = warp & 3;
+  auto stage_a = [&](int s) { return smem + s * stage_elems<kBN>(); };
+  auto stage_b = [&](int s) { return smem + s * stage_elems<kBN>() + kBM * kLdA; };
 
-  float acc[4][4][4];  // (m16 tile, n8 tile, fragment)
+  float acc[4][kNT][4];  // (m16 tile, n8 tile, fragment)
 #pragma unroll
   for (int i = 0; i < 4; ++i)
 #pragma unroll
-    for (int j = 0; j < 4; ++j)
+    for (int j = 0; j < kNT; ++j)
 #pragma unroll
       for (int e = 0; e < 4; ++e) acc[i][j][e] = 0.f;
 
@@ -130,7 +140,7 @@ __global__ void __launch_bounds__(kThreads, 2)
 #pragma unroll
   for (int s = 0; s < kStages - 1; ++s) {
     if (s < k_tiles)
-      load_stage<T, kAligned>(stage_a(s), stage_b(s), a, b, m, n, k, row0, col0, std::int64_t{s} * kBK);
+      load_stage<T, kAligned, kBN>(stage_a(s), stage_b(s), a, b, m, n, k, row0, col0, std::int64_t{s} * kBK);
     cp_async_commit();
   }
   for (int kt = 0; kt < k_tiles; ++kt) {
@@ -138,21 +148,21 @@ __global__ void __launch_bounds__(kThreads, 2)
     __syncthreads();  // stage kt landed for everyone; stage kt - 1 is no longer read by anyone
     const int next = kt + kStages - 1;
     if (next < k_tiles)
-      load_stage<T, kAligned>(stage_a(next % kStages), stage_b(next % kStages), a, b, m, n, k, row0,
+      load_stage<T, kAligned, kBN>(stage_a(next % kStages), stage_b(next % kStages), a, b, m, n, k, row0,
                               col0, std::int64_t{next} * kBK);
     cp_async_commit();
     const T* as = stage_a(kt % kStages);
     const T* bs = stage_b(kt % kStages);
 #pragma unroll
     for (int kk = 0; kk < kBK; kk += 16) {
-      unsigned af[4][4], bf[4][2];
+      unsigned af[4][4], bf[kNT][2];
 #pragma unroll
       for (int mt = 0; mt < 4; ++mt)
         ldmatrix_x4(af[mt], as + (warp_m * 64 + mt * 16 + (lane & 15)) * kLdA + kk + (lane >> 4) * 8);
 #pragma unroll
-      for (int np = 0; np < 2; ++np) {
+      for (int np = 0; np < kNT / 2; ++np) {
         unsigned r[4];
-        ldmatrix_x4_trans(r, bs + (kk + (lane & 15)) * kLdB + warp_n * 32 + np * 16 + (lane >> 4) * 8);
+        ldmatrix_x4_trans(r, bs + (kk + (lane & 15)) * kLdB + warp_n * kWarpN + np * 16 + (lane >> 4) * 8);
         bf[2 * np][0] = r[0];
         bf[2 * np][1] = r[1];
         bf[2 * np + 1][0] = r[2];
@@ -161,7 +171,7 @@ __global__ void __launch_bounds__(kThreads, 2)
 #pragma unroll
       for (int mt = 0; mt < 4; ++mt)
 #pragma unroll
-        for (int nt = 0; nt < 4; ++nt) MmaOp<T>::run(acc[mt][nt], af[mt], bf[nt]);
+        for (int nt = 0; nt < kNT; ++nt) MmaOp<T>::run(acc[mt][nt], af[mt], bf[nt]);
     }
   }
   cp_async_wait<0>();
@@ -171,11 +181,11 @@ __global__ void __launch_bounds__(kThreads, 2)
 #pragma unroll
   for (int mt = 0; mt < 4; ++mt)
 #pragma unroll
-    for (int nt = 0; nt < 4; ++nt)
+    for (int nt = 0; nt < kNT; ++nt)
 #pragma unroll
       for (int h = 0; h < 2; ++h) {
         const std::int64_t row = row0 + warp_m * 64 + mt * 16 + (lane >> 2) + h * 8;
-        const std::int64_t col = col0 + warp_n * 32 + nt * 8 + (lane & 3) * 2;
+        const std::int64_t col = col0 + warp_n * kWarpN + nt * 8 + (lane & 3) * 2;
         if (row >= m) continue;
         const T v0 = from_float<T>(acc[mt][nt][2 * h]), v1 = from_float<T>(acc[mt][nt][2 * h + 1]);
         T* q = c + row * n + col;
@@ -191,20 +201,19 @@ __global__ void __launch_bounds__(kThreads, 2)
 #endif
 }
 
-template <class T, bool kAligned>
+template <class T, bool kAligned, int kBN>
 void launch_typed(const LaunchArgs& a) {
-  TILESIM_CUDA_CHECK(cudaFuncSetAttribute(matmul_mma_sync_kernel<T, kAligned>,
+  TILESIM_CUDA_CHECK(cudaFuncSetAttribute(matmul_mma_sync_kernel<T, kAligned, kBN>,
                                           cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                          static_cast<int>(kSmemBytes)));
-  matmul_mma_sync_kernel<T, kAligned><<<grid_blocks(a.grid), kThreads, kSmemBytes, a.stream>>>(
+                                          static_cast<int>(smem_bytes<kBN>())));
+  matmul_mma_sync_kernel<T, kAligned, kBN><<<grid_blocks(a.grid), kThreads, smem_bytes<kBN>(), a.stream>>>(
       static_cast<const T*>(a.a), static_cast<const T*>(a.b), static_cast<T*>(a.c), a.m, a.n, a.k,
       a.grid);
   TILESIM_CUDA_CHECK_LAUNCH();
 }
 
-}  // namespace
-
-std::string launch_matmul_mma_sync(const LaunchArgs& a) {
+template <int kBN>
+std::string launch_mma(const LaunchArgs& a) {
   if (a.dtype == sim::DType::fp32) return "mma.sync rung takes FP16 or BF16 inputs";
   if (a.b_transposed) return "mma.sync rung reads B row-major (K, N)";
   int dev = 0, major = 0;
@@ -213,10 +222,15 @@ std::string launch_matmul_mma_sync(const LaunchArgs& a) {
   if (major < 8) return "mma.sync m16n8k16 and cp.async need compute capability 8.0 or newer";
   const bool aligned = a.k % 8 == 0 && a.n % 8 == 0;  // every 16-byte chunk starts aligned
   if (a.dtype == sim::DType::fp16)
-    aligned ? launch_typed<__half, true>(a) : launch_typed<__half, false>(a);
+    aligned ? launch_typed<__half, true, kBN>(a) : launch_typed<__half, false, kBN>(a);
   else
-    aligned ? launch_typed<__nv_bfloat16, true>(a) : launch_typed<__nv_bfloat16, false>(a);
+    aligned ? launch_typed<__nv_bfloat16, true, kBN>(a) : launch_typed<__nv_bfloat16, false, kBN>(a);
   return "";
 }
+
+}  // namespace
+
+std::string launch_matmul_mma_sync(const LaunchArgs& a) { return launch_mma<128>(a); }
+std::string launch_matmul_mma_sync_128x256(const LaunchArgs& a) { return launch_mma<256>(a); }
 
 }  // namespace tilesim::kernels::detail

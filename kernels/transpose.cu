@@ -28,6 +28,8 @@ __global__ void transpose_naive_kernel(const W* __restrict__ in, W* __restrict__
 }
 
 // shared tile: (BLOCK_M, BLOCK_N + pad) words; pad = 0 (tiled) or one 4-byte word (padded).
+// Thread t keeps one column of the tile (t % BLOCK_N) and steps down rows by blockDim / BLOCK_N,
+// so the loop carries one pointer increment per element instead of index arithmetic.
 template <class W>
 __global__ void transpose_smem_kernel(const W* __restrict__ in, W* __restrict__ out,
                                       std::int64_t m, std::int64_t n, int block_m_shift,
@@ -38,22 +40,31 @@ __global__ void transpose_smem_kernel(const W* __restrict__ in, W* __restrict__ 
   tile_of(g, blockIdx.x, pid_m, pid_n);
   const int block_m = 1 << block_m_shift, block_n = 1 << block_n_shift;
   const int ld = block_n + pad;  // shared row stride, in elements
-  const int count = block_m * block_n;
   const std::int64_t row0 = pid_m * block_m, col0 = pid_n * block_n;
+  const int rows_left = static_cast<int>(m - row0 < block_m ? m - row0 : block_m);
+  const int cols_left = static_cast<int>(n - col0 < block_n ? n - col0 : block_n);
   // Load: consecutive threads walk a row of `in` (coalesced), and a row of the shared tile.
-#pragma unroll 4
-  for (int i = threadIdx.x; i < count; i += blockDim.x) {
-    const int r = i >> block_n_shift, c = i & (block_n - 1);
-    const std::int64_t row = row0 + r, col = col0 + c;
-    if (row < m && col < n) tile[r * ld + c] = in[row * n + col];
+  {
+    const int c = threadIdx.x & (block_n - 1), step = blockDim.x >> block_n_shift;
+    if (c < cols_left) {
+      const W* src = in + (row0 + (threadIdx.x >> block_n_shift)) * n + col0 + c;
+      const std::int64_t src_step = step * n;
+#pragma unroll 8
+      for (int r = threadIdx.x >> block_n_shift; r < rows_left; r += step, src += src_step)
+        tile[r * ld + c] = *src;
+    }
   }
   __syncthreads();
   // Store: consecutive threads walk a row of `out` (= a column of `in`) and a column of the tile.
-#pragma unroll 4
-  for (int i = threadIdx.x; i < count; i += blockDim.x) {
-    const int c = i >> block_m_shift, r = i & (block_m - 1);
-    const std::int64_t row = row0 + r, col = col0 + c;
-    if (row < m && col < n) out[col * m + row] = tile[r * ld + c];
+  {
+    const int r = threadIdx.x & (block_m - 1), step = blockDim.x >> block_m_shift;
+    if (r < rows_left) {
+      W* dst = out + (col0 + (threadIdx.x >> block_m_shift)) * m + row0 + r;
+      const std::int64_t dst_step = step * m;
+#pragma unroll 8
+      for (int c = threadIdx.x >> block_m_shift; c < cols_left; c += step, dst += dst_step)
+        *dst = tile[r * ld + c];
+    }
   }
 }
 
@@ -81,7 +92,8 @@ std::string launch_smem(const LaunchArgs& a, bool padded) {
     TILESIM_CUDA_CHECK(cudaFuncSetAttribute(transpose_smem_kernel<W>,
                                             cudaFuncAttributeMaxDynamicSharedMemorySize,
                                             static_cast<int>(bytes)));
-  const int threads = std::min(256, std::max(32, a.block_m * a.block_n));
+  // A multiple of BLOCK_M and of BLOCK_N (both powers of two up to 256).
+  const int threads = std::max({32, std::min(256, a.block_m * a.block_n), a.block_m, a.block_n});
   transpose_smem_kernel<W><<<grid_blocks(a.grid), threads, bytes, a.stream>>>(
       static_cast<const W*>(a.a), static_cast<W*>(a.c), a.m, a.n, log2_exact(a.block_m),
       log2_exact(a.block_n), pad, a.grid);

@@ -69,6 +69,12 @@ std::vector<Variant> make_variants() {
   fixed(mma, 128, 128, 32);
   mma.b_layout = sim::BLayout::row_major;
   mma.min_cc = 80;
+  auto& mma_wide = rung("matmul_mma_sync_128x256", Kernel::matmul, kHalf, "cublas_gemmex",
+                        "the same with a 128 x 256 tile and 64 x 64 warp tiles: fewer ldmatrix per "
+                        "mma and half the A traffic per output, at 128 accumulators per thread");
+  fixed(mma_wide, 128, 256, 32);
+  mma_wide.b_layout = sim::BLayout::row_major;
+  mma_wide.min_cc = 80;
   auto& wg = rung("matmul_wgmma_tma", Kernel::matmul, kHalf, "cublas_gemmex",
                   "Hopper: TMA bulk tensor copies into swizzled shared memory, wgmma from a "
                   "warpgroup, a pipelined K loop on mbarriers");
