@@ -13,6 +13,7 @@ using Action = std::function<int()>;
 Action add_map_command(CLI::App& app);
 Action add_footprint_command(CLI::App& app);
 Action add_trace_command(CLI::App& app);
+Action add_warps_command(CLI::App& app);
 Action add_run_command(CLI::App& app);
 Action add_sweep_command(CLI::App& app);
 

@@ -24,6 +24,7 @@ int main(int argc, char** argv) {
   add(cli::add_trace_command);
   add(cli::add_run_command);
   add(cli::add_sweep_command);
+  add(cli::add_warps_command);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -1,0 +1,338 @@
+// Enumerates each warp's requests from the kernels' own index formulas and counts sectors and
+// bank wavefronts. Interior programs share one pattern, so results are memoised per pattern.
+#include "sim/warp_access.hpp"
+
+#include <algorithm>
+#include <array>
+#include <map>
+#include <tuple>
+#include <vector>
+
+#include "sim/launch_order.hpp"
+
+namespace tilesim::sim {
+namespace {
+
+int log2i(int v) {
+  int s = 0;
+  while ((1 << s) < v) ++s;
+  return s;
+}
+
+// Gathers one warp's lane addresses for one instruction, then counts it.
+class Request {
+ public:
+  void add(std::uint64_t address) { m_addr[m_n++] = address; }
+  std::span<const std::uint64_t> lanes() const { return {m_addr.data(), static_cast<size_t>(m_n)}; }
+  bool empty() const { return m_n == 0; }
+
+ private:
+  std::array<std::uint64_t, kWarpSize> m_addr{};
+  int m_n = 0;
+};
+
+struct Tally {
+  WarpAccessCounters* c;
+  int elem;  // global element bytes
+  void global_ld(const Request& r) {
+    if (r.empty()) return;
+    ++c->global_ld_requests;
+    c->global_ld_sectors += sectors_of_request(r.lanes(), elem);
+  }
+  void global_st(const Request& r) {
+    if (r.empty()) return;
+    ++c->global_st_requests;
+    c->global_st_sectors += sectors_of_request(r.lanes(), elem);
+  }
+  void shared_ld(const Request& r) {
+    if (r.empty()) return;
+    ++c->shared_ld_requests;
+    c->shared_ld_wavefronts += wavefronts_of_request(r.lanes());
+  }
+  void shared_st(const Request& r) {
+    if (r.empty()) return;
+    ++c->shared_st_requests;
+    c->shared_st_wavefronts += wavefronts_of_request(r.lanes());
+  }
+};
+
+// Context of one program: its tile origin and the matrices' byte addresses.
+struct Program {
+  const Problem& p;
+  TileCoord t;
+  int threads;
+};
+
+// copy_tiled / transpose_naive: for (i = t; i < BM*BN; i += T) { row = i >> log2 BN, col = i & ..;
+// if (row < M && col < N) out[...] = in[row * N + col]; }
+void run_elementwise(const Program& g, bool transpose, Tally& tally) {
+  const Problem& p = g.p;
+  const int bm = p.block_m(), bn = p.block_n(), bn_shift = log2i(bn);
+  const int e = p.elem_bytes();
+  const std::uint64_t in_base = p.base_address(Operand::a), out_base = p.base_address(Operand::c);
+  const std::int64_t row0 = g.t.pid_m * bm, col0 = g.t.pid_n * bn, M = p.m(), N = p.n();
+  const int count = bm * bn;
+  for (int warp0 = 0; warp0 < g.threads; warp0 += kWarpSize)
+    for (int base = warp0; base < count; base += g.threads) {
+      Request ld, st;
+      for (int lane = 0; lane < kWarpSize && base + lane < count && warp0 + lane < g.threads; ++lane) {
+        const int i = base + lane;
+        const std::int64_t row = row0 + (i >> bn_shift), col = col0 + (i & (bn - 1));
+        if (row >= M || col >= N) continue;
+        ld.add(in_base + static_cast<std::uint64_t>(row * N + col) * e);
+        st.add(out_base + static_cast<std::uint64_t>(transpose ? col * M + row : row * N + col) * e);
+      }
+      tally.global_ld(ld);
+      tally.global_st(st);
+    }
+}
+
+// transpose_smem_*: load phase writes tile[r * ld + c] (c fastest), store phase reads
+// tile[r * ld + c] with r fastest; both under the in-range guard.
+void run_transpose_smem(const Program& g, bool padded, Tally& tally) {
+  const Problem& p = g.p;
+  const int bm = p.block_m(), bn = p.block_n(), bm_shift = log2i(bm), bn_shift = log2i(bn);
+  const int e = p.elem_bytes();
+  const int ld_elems = bn + (padded ? 4 / e : 0);
+  const std::uint64_t in_base = p.base_address(Operand::a), out_base = p.base_address(Operand::c);
+  const std::int64_t row0 = g.t.pid_m * bm, col0 = g.t.pid_n * bn, M = p.m(), N = p.n();
+  const int count = bm * bn;
+  for (int phase = 0; phase < 2; ++phase)
+    for (int warp0 = 0; warp0 < g.threads; warp0 += kWarpSize)
+      for (int base = warp0; base < count; base += g.threads) {
+        Request global, shared;
+        for (int lane = 0; lane < kWarpSize && base + lane < count && warp0 + lane < g.threads; ++lane) {
+          const int i = base + lane;
+          const int r = phase == 0 ? i >> bn_shift : i & (bm - 1);
+          const int c = phase == 0 ? i & (bn - 1) : i >> bm_shift;
+          const std::int64_t row = row0 + r, col = col0 + c;
+          if (row >= M || col >= N) continue;
+          shared.add(static_cast<std::uint64_t>(r * ld_elems + c) * e);
+          global.add(phase == 0 ? in_base + static_cast<std::uint64_t>(row * N + col) * e
+                                : out_base + static_cast<std::uint64_t>(col * M + row) * e);
+        }
+        if (phase == 0) {
+          tally.global_ld(global);
+          tally.shared_st(shared);
+        } else {
+          tally.shared_ld(shared);
+          tally.global_st(global);
+        }
+      }
+}
+
+// matmul_smem_tiled: per K step, As (BM, BK) and Bs (BK, BN) of floats are filled by threads
+// walking i (B^T: walking K first, so the shared store index jumps by BN), then each thread
+// accumulates its outputs idx = t + o*T reading As[r*BK + kk] and Bs[kk*BN + c] for kk < BK.
+void run_matmul_smem(const Program& g, Tally& tally) {
+  const Problem& p = g.p;
+  const int bm = p.block_m(), bn = p.block_n(), bk = p.block_k();
+  const int bn_shift = log2i(bn), bk_shift = log2i(bk);
+  const int e = p.elem_bytes();
+  const bool bt = p.spec().b_layout == BLayout::transposed;
+  const std::uint64_t a_base = p.base_address(Operand::a), b_base = p.base_address(Operand::b),
+                      c_base = p.base_address(Operand::c);
+  const std::int64_t row0 = g.t.pid_m * bm, col0 = g.t.pid_n * bn, M = p.m(), N = p.n(), K = p.k();
+  const std::uint64_t bs_base = static_cast<std::uint64_t>(bm) * bk * 4;
+  const int T = g.threads;
+  const int outputs = (bm * bn + T - 1) / T;
+  for (std::int64_t k0 = 0; k0 < K; k0 += bk) {
+    for (int warp0 = 0; warp0 < T; warp0 += kWarpSize) {
+      for (int base = warp0; base < bm * bk; base += T) {  // A tile
+        Request gl, sh;
+        for (int lane = 0; lane < kWarpSize && base + lane < bm * bk; ++lane) {
+          const int i = base + lane;
+          const std::int64_t row = row0 + (i >> bk_shift), kk = k0 + (i & (bk - 1));
+          sh.add(static_cast<std::uint64_t>(i) * 4);
+          if (row < M && kk < K) gl.add(a_base + static_cast<std::uint64_t>(row * K + kk) * e);
+        }
+        tally.global_ld(gl);
+        tally.shared_st(sh);
+      }
+      for (int base = warp0; base < bk * bn; base += T) {  // B tile
+        Request gl, sh;
+        for (int lane = 0; lane < kWarpSize && base + lane < bk * bn; ++lane) {
+          const int i = base + lane;
+          const int kl = bt ? (i & (bk - 1)) : (i >> bn_shift);
+          const int cl = bt ? (i >> bk_shift) : (i & (bn - 1));
+          const std::int64_t kk = k0 + kl, col = col0 + cl;
+          sh.add(bs_base + static_cast<std::uint64_t>(kl * bn + cl) * 4);
+          if (kk < K && col < N)
+            gl.add(b_base + static_cast<std::uint64_t>(bt ? col * K + kk : kk * N + col) * e);
+        }
+        tally.global_ld(gl);
+        tally.shared_st(sh);
+      }
+      for (int o = 0; o < outputs; ++o) {  // inner products: two shared loads per kk
+        const int first = warp0 + o * T;
+        if (first >= bm * bn) break;
+        for (int kk = 0; kk < bk; ++kk) {
+          Request la, lb;
+          for (int lane = 0; lane < kWarpSize && warp0 + lane < T; ++lane) {
+            const int idx = first + lane;
+            if (idx >= bm * bn) break;
+            const int r = idx >> bn_shift, c = idx & (bn - 1);
+            la.add(static_cast<std::uint64_t>(r * bk + kk) * 4);
+            lb.add(bs_base + static_cast<std::uint64_t>(kk * bn + c) * 4);
+          }
+          tally.shared_ld(la);
+          tally.shared_ld(lb);
+        }
+      }
+    }
+  }
+  for (int warp0 = 0; warp0 < T; warp0 += kWarpSize)  // C store
+    for (int o = 0; o < outputs; ++o) {
+      Request st;
+      for (int lane = 0; lane < kWarpSize && warp0 + lane < T; ++lane) {
+        const int idx = warp0 + lane + o * T;
+        if (idx >= bm * bn) break;
+        const std::int64_t row = row0 + (idx >> bn_shift), col = col0 + (idx & (bn - 1));
+        if (row < M && col < N) st.add(c_base + static_cast<std::uint64_t>(row * N + col) * e);
+      }
+      tally.global_st(st);
+    }
+}
+
+// What makes two programs count the same: the in-range part of their tile and where each operand
+// tile starts within a sector (row pitches are fixed per problem, so a shift by whole sectors
+// changes no count).
+using PatternKey = std::array<std::int64_t, 5>;
+
+PatternKey pattern_of(const Problem& p, TileCoord t) {
+  const std::int64_t bm = p.block_m(), bn = p.block_n(), e = p.elem_bytes();
+  const std::int64_t row0 = t.pid_m * bm, col0 = t.pid_n * bn;
+  const std::int64_t rows = std::min<std::int64_t>(bm, p.m() - row0);
+  const std::int64_t cols = std::min<std::int64_t>(bn, p.n() - col0);
+  const auto sector_offset = [&](std::int64_t element) { return element * e % kSectorBytes; };
+  switch (p.kernel()) {
+    case Kernel::copy:
+      return {rows, cols, sector_offset(row0 * p.n() + col0), 0, 0};
+    case Kernel::transpose:
+      return {rows, cols, sector_offset(row0 * p.n() + col0), sector_offset(col0 * p.m() + row0), 0};
+    case Kernel::matmul: {
+      const bool bt = p.spec().b_layout == BLayout::transposed;
+      return {rows, cols, sector_offset(row0 * p.k()), sector_offset(bt ? col0 * p.k() : col0),
+              sector_offset(row0 * p.n() + col0)};
+    }
+  }
+  return {};
+}
+
+}  // namespace
+
+std::string_view to_string(ThreadVariant v) {
+  switch (v) {
+    case ThreadVariant::copy_tiled: return "copy_tiled";
+    case ThreadVariant::transpose_naive: return "transpose_naive";
+    case ThreadVariant::transpose_smem_tiled: return "transpose_smem_tiled";
+    case ThreadVariant::transpose_smem_padded: return "transpose_smem_padded";
+    case ThreadVariant::matmul_smem_tiled: return "matmul_smem_tiled";
+  }
+  return "?";
+}
+
+std::optional<ThreadVariant> parse_thread_variant(std::string_view name) {
+  for (auto v : {ThreadVariant::copy_tiled, ThreadVariant::transpose_naive,
+                 ThreadVariant::transpose_smem_tiled, ThreadVariant::transpose_smem_padded,
+                 ThreadVariant::matmul_smem_tiled})
+    if (to_string(v) == name) return v;
+  if (name == "matmul_smem_tiled_b_transposed") return ThreadVariant::matmul_smem_tiled;
+  return std::nullopt;
+}
+
+bool variant_fits(ThreadVariant v, Kernel k) {
+  switch (v) {
+    case ThreadVariant::copy_tiled: return k == Kernel::copy;
+    case ThreadVariant::matmul_smem_tiled: return k == Kernel::matmul;
+    default: return k == Kernel::transpose;
+  }
+}
+
+double WarpAccessCounters::ld_sectors_per_request() const {
+  return global_ld_requests ? static_cast<double>(global_ld_sectors) / global_ld_requests : 0.0;
+}
+double WarpAccessCounters::st_sectors_per_request() const {
+  return global_st_requests ? static_cast<double>(global_st_sectors) / global_st_requests : 0.0;
+}
+
+WarpAccessCounters& WarpAccessCounters::operator+=(const WarpAccessCounters& o) {
+  global_ld_requests += o.global_ld_requests;
+  global_ld_sectors += o.global_ld_sectors;
+  global_st_requests += o.global_st_requests;
+  global_st_sectors += o.global_st_sectors;
+  shared_ld_requests += o.shared_ld_requests;
+  shared_ld_wavefronts += o.shared_ld_wavefronts;
+  shared_st_requests += o.shared_st_requests;
+  shared_st_wavefronts += o.shared_st_wavefronts;
+  return *this;
+}
+
+WarpAccessCounters WarpAccessCounters::operator*(std::int64_t n) const {
+  WarpAccessCounters r = *this;
+  for (auto* f : {&r.global_ld_requests, &r.global_ld_sectors, &r.global_st_requests,
+                  &r.global_st_sectors, &r.shared_ld_requests, &r.shared_ld_wavefronts,
+                  &r.shared_st_requests, &r.shared_st_wavefronts})
+    *f *= n;
+  return r;
+}
+
+std::int64_t sectors_of_request(std::span<const std::uint64_t> addresses, int bytes) {
+  std::array<std::uint64_t, 2 * kWarpSize> s{};
+  std::size_t n = 0;
+  for (auto a : addresses) {
+    s[n++] = a / kSectorBytes;
+    const auto last = (a + bytes - 1) / kSectorBytes;
+    if (last != a / kSectorBytes && n < s.size()) s[n++] = last;
+  }
+  std::sort(s.begin(), s.begin() + n);
+  return std::unique(s.begin(), s.begin() + n) - s.begin();
+}
+
+std::int64_t wavefronts_of_request(std::span<const std::uint64_t> addresses) {
+  std::array<std::uint64_t, kWarpSize> words{};
+  std::size_t n = 0;
+  for (auto a : addresses) words[n++] = a / 4;
+  std::sort(words.begin(), words.begin() + n);
+  n = std::unique(words.begin(), words.begin() + n) - words.begin();
+  std::array<int, kSharedBanks> per_bank{};
+  int worst = 0;
+  for (std::size_t i = 0; i < n; ++i) worst = std::max(worst, ++per_bank[words[i] % kSharedBanks]);
+  return worst;
+}
+
+int threads_per_program(const Problem& p, ThreadVariant v) {
+  const int tile = p.block_m() * p.block_n();
+  if (v == ThreadVariant::matmul_smem_tiled) return std::min(1024, std::max(32, tile / 16));
+  return std::min(256, std::max(32, tile));
+}
+
+WarpAccessCounters warp_access_program(const Problem& p, ThreadVariant v, std::int64_t pid) {
+  WarpAccessCounters c;
+  if (!variant_fits(v, p.kernel())) return c;
+  Tally tally{&c, p.elem_bytes()};
+  const Program g{p, tile_of(p, pid), threads_per_program(p, v)};
+  switch (v) {
+    case ThreadVariant::copy_tiled: run_elementwise(g, false, tally); break;
+    case ThreadVariant::transpose_naive: run_elementwise(g, true, tally); break;
+    case ThreadVariant::transpose_smem_tiled: run_transpose_smem(g, false, tally); break;
+    case ThreadVariant::transpose_smem_padded: run_transpose_smem(g, true, tally); break;
+    case ThreadVariant::matmul_smem_tiled: run_matmul_smem(g, tally); break;
+  }
+  return c;
+}
+
+WarpAccessCounters warp_access(const Problem& p, ThreadVariant v) {
+  // The launch order changes which SM runs a tile, not what its warps issue: count by tile.
+  std::map<PatternKey, std::pair<std::int64_t, std::int64_t>> patterns;  // key -> (pid, count)
+  for (std::int64_t pid = 0; pid < p.programs(); ++pid) {
+    auto [it, fresh] = patterns.try_emplace(pattern_of(p, tile_of(p, pid)), pid, 0);
+    ++it->second.second;
+  }
+  WarpAccessCounters total;
+  for (const auto& [key, pid_count] : patterns)
+    total += warp_access_program(p, v, pid_count.first) * pid_count.second;
+  return total;
+}
+
+}  // namespace tilesim::sim

@@ -1,0 +1,65 @@
+// Warp-level access model: how the threads of a CUDA kernel issue a tile's loads and stores.
+// Teaches coalescing (sectors per request: 4 when a warp reads 128 contiguous bytes, 32 when its
+// lanes fall a row apart, as in a naive transpose's writes) and shared-memory bank conflicts
+// (32 banks of 4 bytes: a 32 x 32 float tile read by column is a 32-way conflict; 32 x 33 is none).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string_view>
+
+#include "sim/problem.hpp"
+
+namespace tilesim::sim {
+
+inline constexpr int kWarpSize = 32;
+inline constexpr int kSharedBanks = 32;      // banks of 4 bytes
+inline constexpr int kSectorBytes = 32;
+
+// The thread-level programs tilesim's CUDA kernels use (kernels/*.cu, same names). Each mirrors
+// its kernel's index arithmetic exactly: threads t = 0..T-1 take elements t, t + T, ...
+enum class ThreadVariant {
+  copy_tiled,             // copy.cu version 1
+  transpose_naive,        // transpose.cu version 1: coalesced reads, scattered writes
+  transpose_smem_tiled,   // version 2: shared tile (BLOCK_M, BLOCK_N), column reads conflict
+  transpose_smem_padded,  // version 3: shared tile (BLOCK_M, BLOCK_N + one 4-byte word)
+  matmul_smem_tiled,      // matmul_simt.cu version 2/3 (B^T when the problem's B is transposed)
+};
+std::string_view to_string(ThreadVariant v);
+std::optional<ThreadVariant> parse_thread_variant(std::string_view name);
+// The variant that models a kernel by default (matmul: the shared-memory tiled one).
+bool variant_fits(ThreadVariant v, Kernel k);
+
+// Counts in the units Nsight Compute reports (l1tex__t_requests/sectors_pipe_lsu_mem_global_op_*,
+// l1tex__data_pipe_lsu_wavefronts_mem_shared_op_*, l1tex__data_bank_conflicts_..._op_*).
+struct WarpAccessCounters {
+  std::int64_t global_ld_requests = 0, global_ld_sectors = 0;
+  std::int64_t global_st_requests = 0, global_st_sectors = 0;
+  std::int64_t shared_ld_requests = 0, shared_ld_wavefronts = 0;
+  std::int64_t shared_st_requests = 0, shared_st_wavefronts = 0;
+
+  // A request that needs w wavefronts has w - 1 bank conflicts.
+  std::int64_t shared_ld_conflicts() const { return shared_ld_wavefronts - shared_ld_requests; }
+  std::int64_t shared_st_conflicts() const { return shared_st_wavefronts - shared_st_requests; }
+  double ld_sectors_per_request() const;
+  double st_sectors_per_request() const;
+  WarpAccessCounters& operator+=(const WarpAccessCounters& o);
+  WarpAccessCounters operator*(std::int64_t times) const;
+  bool operator==(const WarpAccessCounters&) const = default;
+};
+
+// One warp request: the byte addresses of its active lanes (at most 32), each `bytes` wide.
+std::int64_t sectors_of_request(std::span<const std::uint64_t> addresses, int bytes);
+// Shared memory: lanes reading the same 4-byte word share it (broadcast); distinct words in one
+// bank are served one per wavefront. Returns max over banks of distinct words (0 if no lane).
+std::int64_t wavefronts_of_request(std::span<const std::uint64_t> addresses);
+
+// Whole kernel: every program of the problem (programs with the same pattern are computed once).
+WarpAccessCounters warp_access(const Problem& p, ThreadVariant v);
+// One program (pid in launch order).
+WarpAccessCounters warp_access_program(const Problem& p, ThreadVariant v, std::int64_t pid);
+// Threads per program the kernel launches with (mirrors the kernels' launch code).
+int threads_per_program(const Problem& p, ThreadVariant v);
+
+}  // namespace tilesim::sim

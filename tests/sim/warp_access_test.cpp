@@ -1,0 +1,108 @@
+// Warp access model: bank conflicts of the transpose tiles and sectors per request, by hand.
+#include <gtest/gtest.h>
+
+#include "sim/warp_access.hpp"
+
+using namespace tilesim::sim;
+
+namespace {
+Problem transpose32(std::int64_t m, std::int64_t n, DType dt = DType::fp32) {
+  ProblemSpec s;
+  s.kernel = Kernel::transpose;
+  s.m = m;
+  s.n = n;
+  s.block_m = s.block_n = 32;
+  s.dtype = dt;
+  s.order = LaunchOrder::row_major;
+  return Problem(s);
+}
+}  // namespace
+
+TEST(SharedBanks, ThirtyTwoLanesInOneBankNeed32Wavefronts) {
+  std::vector<std::uint64_t> column;
+  for (int lane = 0; lane < 32; ++lane) column.push_back(lane * 32 * 4);  // 32 x 32 floats
+  EXPECT_EQ(wavefronts_of_request(column), 32);
+  std::vector<std::uint64_t> padded;
+  for (int lane = 0; lane < 32; ++lane) padded.push_back(lane * 33 * 4);  // 32 x 33 floats
+  EXPECT_EQ(wavefronts_of_request(padded), 1);
+  const std::vector<std::uint64_t> broadcast(32, 64);  // one word read by every lane
+  EXPECT_EQ(wavefronts_of_request(broadcast), 1);
+}
+
+TEST(Coalescing, ContiguousFloatsAreFourSectorsScatteredAre32) {
+  std::vector<std::uint64_t> row, column;
+  for (int lane = 0; lane < 32; ++lane) {
+    row.push_back(lane * 4);
+    column.push_back(lane * 4096);
+  }
+  EXPECT_EQ(sectors_of_request(row, 4), 4);
+  EXPECT_EQ(sectors_of_request(column, 4), 32);
+}
+
+TEST(TransposeSmemTiled, ColumnReadsOf32By32FloatsConflict31TimesPerRequest) {
+  // One 32x32 program: 1024 elements, 256 threads -> 32 warp requests per phase. Stores into the
+  // tile run along rows (no conflict); reads run down columns: 32 words 32 apart, one bank,
+  // 32 wavefronts = 31 conflicts per request -> 32 * 31 = 992 per program.
+  const Problem p = transpose32(64, 64);
+  const auto c = warp_access(p, ThreadVariant::transpose_smem_tiled);
+  EXPECT_EQ(c.shared_st_requests, 4 * 32);
+  EXPECT_EQ(c.shared_st_conflicts(), 0);
+  EXPECT_EQ(c.shared_ld_requests, 4 * 32);
+  EXPECT_EQ(c.shared_ld_conflicts(), 4 * 992);
+}
+
+TEST(TransposeSmemPadded, OneWordOfPaddingRemovesEveryConflict) {
+  for (auto dt : {DType::fp32, DType::fp16}) {
+    const auto c = warp_access(transpose32(96, 64, dt), ThreadVariant::transpose_smem_padded);
+    EXPECT_EQ(c.shared_ld_conflicts(), 0);
+    EXPECT_EQ(c.shared_st_conflicts(), 0);
+  }
+}
+
+TEST(TransposeSmemTiled, HalfPrecisionColumnReadsConflict15Times) {
+  // fp16: lane l reads byte (l*32 + c)*2, word l*16 + c/2: banks c/2 and 16 + c/2 only, 16 words
+  // each -> 16 wavefronts, 15 conflicts per request.
+  const auto c = warp_access(transpose32(32, 32, DType::fp16), ThreadVariant::transpose_smem_tiled);
+  EXPECT_EQ(c.shared_ld_conflicts(), 32 * 15);
+}
+
+TEST(TransposeNaive, WritesTouch32SectorsPerRequestReadsFour) {
+  const auto c = warp_access(transpose32(1024, 1024), ThreadVariant::transpose_naive);
+  EXPECT_DOUBLE_EQ(c.ld_sectors_per_request(), 4.0);
+  EXPECT_DOUBLE_EQ(c.st_sectors_per_request(), 32.0);
+  const auto t = warp_access(transpose32(1024, 1024), ThreadVariant::transpose_smem_padded);
+  EXPECT_DOUBLE_EQ(t.st_sectors_per_request(), 4.0);
+}
+
+TEST(WarpAccess, MemoisedWholeKernelEqualsSumOverPrograms) {
+  const Problem p = transpose32(100, 70);  // boundary tiles on both edges, unaligned rows
+  WarpAccessCounters sum;
+  for (std::int64_t pid = 0; pid < p.programs(); ++pid)
+    sum += warp_access_program(p, ThreadVariant::transpose_smem_tiled, pid);
+  EXPECT_EQ(warp_access(p, ThreadVariant::transpose_smem_tiled), sum);
+  ProblemSpec s;
+  s.m = 100;
+  s.n = 70;
+  s.k = 45;
+  s.block_m = s.block_n = s.block_k = 32;
+  s.b_layout = BLayout::transposed;
+  const Problem mm(s);
+  WarpAccessCounters msum;
+  for (std::int64_t pid = 0; pid < mm.programs(); ++pid)
+    msum += warp_access_program(mm, ThreadVariant::matmul_smem_tiled, pid);
+  EXPECT_EQ(warp_access(mm, ThreadVariant::matmul_smem_tiled), msum);
+}
+
+TEST(MatmulSmemTiled, TransposedBStoresConflictRowMajorBDoesNot) {
+  ProblemSpec s;
+  s.m = s.n = s.k = 128;
+  s.block_m = s.block_n = 64;
+  s.block_k = 32;
+  const auto row = warp_access(Problem(s), ThreadVariant::matmul_smem_tiled);
+  s.b_layout = BLayout::transposed;
+  const auto bt = warp_access(Problem(s), ThreadVariant::matmul_smem_tiled);
+  EXPECT_EQ(row.shared_st_conflicts(), 0);
+  // B^T: 32 lanes walk K (32 values) at one column: words k*64 + c, all in bank c % 32.
+  EXPECT_GT(bt.shared_st_conflicts(), 0);
+  EXPECT_EQ(bt.shared_ld_conflicts(), row.shared_ld_conflicts());
+}
