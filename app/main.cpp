@@ -42,7 +42,7 @@ void handle_keys(AppModel& m, UiState& ui, CommandQueue& q) {
 void draw_frame(Platform& plat, AppModel& m, UiState& ui, CommandQueue& q, const HelpText& help) {
   handle_keys(m, ui, q);
   ui.layout = compute_layout(plat.width(), plat.height(), ui.focus, ui.center_tab, ui.scale);
-  const GridView grid = make_grid_view(m.problem, m.cursor, ui.coloring);
+  const GridView grid = make_grid_view(m.problem, m.cursor, ui.coloring, m.sms());
   FrameContext f{m, ui, q, plat.fonts(), help, grid};
   for (int i = 0; i < kPanelCount; ++i) {
     const auto id = static_cast<PanelId>(i);

@@ -33,8 +33,10 @@ struct AppModel {
   std::string status;                  // last message for the status line
   bool status_is_error = false;
 
-  std::int64_t programs_per_sm() const { return scenario.programs_per_sm.value_or(1); }
-  std::int64_t wave_programs() const { return kPlaceholderSms * programs_per_sm(); }
+  // From the machine preset and sim::occupancy (the scenario may override programs per SM).
+  std::int64_t sms() const;
+  std::int64_t programs_per_sm() const;
+  std::int64_t wave_programs() const { return sms() * programs_per_sm(); }
 };
 
 // A model showing `s` (its problem must be valid: it came through scenario::parse_scenario).

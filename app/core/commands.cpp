@@ -5,6 +5,9 @@
 #include <algorithm>
 #include <exception>
 
+#include "sim/machine.hpp"
+#include "sim/occupancy.hpp"
+
 namespace tilesim::app {
 namespace {
 
@@ -32,6 +35,21 @@ void set_status(AppModel& m, std::string text, bool error) {
 }
 
 }  // namespace
+
+std::int64_t AppModel::sms() const {
+  const auto m = sim::find_machine(scenario.machine);
+  return m ? m->sms : kPlaceholderSms;
+}
+
+std::int64_t AppModel::programs_per_sm() const {
+  const auto m = sim::find_machine(scenario.machine);
+  if (!m) return scenario.programs_per_sm.value_or(1);
+  try {
+    return sim::occupancy(problem, *m, scenario.programs_per_sm).programs_per_sm;
+  } catch (const sim::InvalidField&) {
+    return scenario.programs_per_sm.value_or(1);
+  }
+}
 
 scenario::Scenario default_scenario() {
   scenario::Scenario s;
@@ -73,7 +91,10 @@ void apply_command(AppModel& m, const Command& c) {
             m.scenario.programs_per_sm = e.programs_per_sm;
             rebuild(m, m.problem);
           },
-          [&](const SetMachine& e) { m.scenario.machine = e.machine; },
+          [&](const SetMachine& e) {
+            m.scenario.machine = e.machine;
+            rebuild(m, m.problem);
+          },
           [&](const StepBy& e) { m.cursor.step(e.unit, e.dir); m.playing = false; },
           [&](const Seek& e) { m.cursor.seek(e.position); },
           [&](const SeekPid& e) { m.cursor.seek_pid(e.pid, 0); },

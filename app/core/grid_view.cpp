@@ -1,6 +1,8 @@
 // Launch grid view model: pid table, colour classes and the cursor's program and wave.
 #include "app/core/grid_view.hpp"
 
+#include <algorithm>
+
 namespace tilesim::app {
 
 std::int64_t launch_group_of(const sim::Problem& p, std::int64_t pid) {
@@ -14,7 +16,8 @@ std::int64_t launch_group_of(const sim::Problem& p, std::int64_t pid) {
   return 0;
 }
 
-GridView make_grid_view(const sim::Problem& p, const PlaybackCursor& cursor, GridColoring coloring) {
+GridView make_grid_view(const sim::Problem& p, const PlaybackCursor& cursor, GridColoring coloring,
+                        std::int64_t sms) {
   GridView v;
   const auto g = sim::grid_of(p);
   v.tiles_m = g.tiles_m;
@@ -34,7 +37,7 @@ GridView make_grid_view(const sim::Problem& p, const PlaybackCursor& cursor, Gri
     switch (coloring) {
       case GridColoring::group: c.group = launch_group_of(p, pid); break;
       case GridColoring::wave: c.group = pid / wave; break;
-      case GridColoring::sm: c.group = pid % kPlaceholderSms; break;
+      case GridColoring::sm: c.group = (pid % wave) % std::max<std::int64_t>(1, sms); break;
     }
     c.done = pid < at.pid || (pid == at.pid && last_step);
     c.resident = pid / wave == cur_wave;

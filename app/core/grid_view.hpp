@@ -35,6 +35,8 @@ struct GridView {
 // The launch group of a pid: the block of GROUP_SIZE_M rows (grouped orders), the row
 // (row-major) or the column (column-major) that the order walks through before moving on.
 std::int64_t launch_group_of(const sim::Problem& p, std::int64_t pid);
-GridView make_grid_view(const sim::Problem& p, const PlaybackCursor& cursor, GridColoring coloring);
+// sms: the machine's SM count (pid -> slot pid % wave -> SM slot % sms, as the engine schedules).
+GridView make_grid_view(const sim::Problem& p, const PlaybackCursor& cursor, GridColoring coloring,
+                        std::int64_t sms);
 
 }  // namespace tilesim::app

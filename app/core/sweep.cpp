@@ -20,7 +20,12 @@ std::vector<sim::ProblemSpec> sweep_settings(const sim::ProblemSpec& base, Sweep
     sim::ProblemSpec s = base;
     s.order = sim::LaunchOrder::row_major;
     add(s);
-    for (std::int64_t g : {1, 2, 4, 8, 16, 32, 64}) {
+    std::vector<std::int64_t> sizes = {1, 2, 4, 8, 16, 32, 64};
+    if (std::find(sizes.begin(), sizes.end(), base.group_size_m) == sizes.end()) {
+      sizes.push_back(base.group_size_m);
+      std::sort(sizes.begin(), sizes.end());
+    }
+    for (std::int64_t g : sizes) {
       s = base;
       if (s.order == sim::LaunchOrder::row_major || s.order == sim::LaunchOrder::column_major)
         s.order = sim::LaunchOrder::grouped;

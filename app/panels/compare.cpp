@@ -26,7 +26,7 @@ void draw_compare(FrameContext& f, const Rect& r) {
     request_traffic(f);
     const auto stats = f.ui.compare_job.result();
     const auto& q = *f.model.compare;
-    const GridView gq = make_grid_view(q, f.model.cursor, f.ui.coloring);
+    const GridView gq = make_grid_view(q, f.model.cursor, f.ui.coloring, f.model.sms());
     const ImVec2 pos = ImGui::GetCursorScreenPos();
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     const float lh = ImGui::GetTextLineHeightWithSpacing();

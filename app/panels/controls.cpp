@@ -11,6 +11,7 @@
 
 #include "app/core/options.hpp"
 #include "app/panels/panels.hpp"
+#include "sim/machine.hpp"
 #include "sim/program_trace.hpp"
 
 namespace tilesim::app {
@@ -170,15 +171,20 @@ void draw_controls(FrameContext& f, const Rect& r) {
 
     // Compare order, machine, programs per SM.
     int cmp = m.scenario.compare_order ? static_cast<int>(*m.scenario.compare_order) + 1 : 0;
-    const char* cmp_names[] = {"(none)", "row_major", "column_major", "grouped", "grouped_legacy"};
+    const char* cmp_names[] = {"(none)", "row-major", "column-major", "grouped", "grouped-legacy"};
     if (ImGui::Combo("compare with", &cmp, cmp_names, 5))
       f.cmds.push(SetCompareOrder{cmp == 0 ? std::nullopt : std::optional(static_cast<sim::LaunchOrder>(cmp - 1))});
-    const char* machines[] = {"h100", "a100", "h200"};
-    int mi = 0;
-    for (int i = 0; i < 3; ++i) if (m.scenario.machine == machines[i]) mi = i;
-    if (ImGui::Combo("machine", &mi, machines, 3)) f.cmds.push(SetMachine{machines[mi]});
+    if (ImGui::BeginCombo("machine", m.scenario.machine.c_str())) {
+      for (const auto& preset : sim::machine_presets())
+        if (ImGui::Selectable((preset.key + "  (" + preset.name + ", " + std::to_string(preset.sms) + " SMs)").c_str(),
+                              preset.key == m.scenario.machine))
+          f.cmds.push(SetMachine{preset.key});
+      ImGui::EndCombo();
+    }
     int pps = static_cast<int>(m.programs_per_sm());
     if (ImGui::InputInt("programs/SM", &pps) && pps >= 1 && pps <= 64) f.cmds.push(SetProgramsPerSm{pps});
+    ImGui::TextDisabled("wave = %lld SMs x %lld = %lld programs", (long long)m.sms(),
+                        (long long)m.programs_per_sm(), (long long)m.wave_programs());
     ImGui::PopItemWidth();
 
     // --- Scenarios and figures ------------------------------------------------------------

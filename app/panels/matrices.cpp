@@ -33,12 +33,15 @@ void draw_matrix(FrameContext& f, const MatrixPanelModel& m, Viewport& vp, const
   const ImGuiIO& io = ImGui::GetIO();
   if (ImGui::IsItemHovered()) {
     if (io.MouseWheel != 0)
-      zoom_at(vp, canvas, m.rows, m.cols, io.MousePos.x, io.MousePos.y, std::pow(1.2, io.MouseWheel));
+      zoom_at(vp, canvas, (m.rows + m.tile_rows - 1) / m.tile_rows * m.tile_rows, (m.cols + m.tile_cols - 1) / m.tile_cols * m.tile_cols, io.MousePos.x, io.MousePos.y, std::pow(1.2, io.MouseWheel));
     if (ImGui::IsMouseDoubleClicked(0)) vp.fitted = true;
   }
   if (ImGui::IsItemActive() && ImGui::IsMouseDragging(0, 1.0f))
-    pan_by(vp, canvas, m.rows, m.cols, io.MouseDelta.x, io.MouseDelta.y);
-  const ViewXform x = view_xform(vp, canvas, m.rows, m.cols);
+    pan_by(vp, canvas, (m.rows + m.tile_rows - 1) / m.tile_rows * m.tile_rows, (m.cols + m.tile_cols - 1) / m.tile_cols * m.tile_cols, io.MouseDelta.x, io.MouseDelta.y);
+  // Fit whole tiles: lanes a mask turns off past the edge stay on screen.
+  const std::int64_t fit_rows = (m.rows + m.tile_rows - 1) / m.tile_rows * m.tile_rows;
+  const std::int64_t fit_cols = (m.cols + m.tile_cols - 1) / m.tile_cols * m.tile_cols;
+  const ViewXform x = view_xform(vp, canvas, fit_rows, fit_cols);
   const ImVec2 cmin(canvas.x, canvas.y), cmax(canvas.x + canvas.w, canvas.y + canvas.h);
   dl->PushClipRect(cmin, cmax, true);
   const Rgba opc = operand_color(m.operand);
@@ -103,8 +106,14 @@ void draw_matrix(FrameContext& f, const MatrixPanelModel& m, Viewport& vp, const
                  std::max(5.0f, static_cast<float>(x.scale * 0.7)));
     for (const auto& on : m.current->on)
       dl->AddRectFilled(to_screen(x, on.r0, on.c0), to_screen(x, on.r1, on.c1), opc.with_alpha(215).packed());
-    for (const auto& on : m.current->on)
-      dl->AddRect(to_screen(x, on.r0, on.c0), to_screen(x, on.r1, on.c1), palette::highlight.packed(), 0, 0, 2.5f);
+    for (const auto& on : m.current->on) {
+      // Never smaller than a few pixels: on an 8192 x 8192 matrix a tile is 3 px wide.
+      ImVec2 a = to_screen(x, on.r0, on.c0), b = to_screen(x, on.r1, on.c1);
+      const float grow_x = std::max(0.0f, 8.0f - (b.x - a.x)) / 2, grow_y = std::max(0.0f, 8.0f - (b.y - a.y)) / 2;
+      a = ImVec2(a.x - grow_x, a.y - grow_y);
+      b = ImVec2(b.x + grow_x, b.y + grow_y);
+      dl->AddRect(a, b, palette::highlight.packed(), 0, 0, 2.5f);
+    }
     if (m.current->has_off_lanes)
       dl->AddRect(to_screen(x, t.r0, t.c0), to_screen(x, t.r1, t.c1), palette::mask_off.packed(), 0, 0, 1.5f);
   }
@@ -154,13 +163,15 @@ void draw_matrices(FrameContext& f, const Rect& r) {
       ImGui::PushFont(f.fonts.title);
       text_colored(operand_color(m.operand), m.name.c_str());
       ImGui::PopFont();
-      ImGui::SameLine();
-      ImGui::TextDisabled("%lld x %lld", (long long)m.rows, (long long)m.cols);
+      if (w > ImGui::CalcTextSize("A (M x K) 8192 x 8192 acc 128/128").x) {
+        ImGui::SameLine();
+        ImGui::TextDisabled("%lld x %lld", (long long)m.rows, (long long)m.cols);
+      }
       std::string caption;
-      if (m.current) caption = m.current_is_store ? "tl.store here" : "tl.load here";
+      if (m.current) caption = m.current_is_store ? "store" : "load";
       else if (m.operand == sim::Operand::c && f.model.problem.kernel() == sim::Kernel::matmul)
-        caption = "acc: " + std::to_string(static_cast<int>(std::lround(m.acc_fraction * f.model.problem.k_tiles()))) +
-                  " / " + std::to_string(f.model.problem.k_tiles()) + " K-tiles";
+        caption = "acc " + std::to_string(static_cast<int>(std::lround(m.acc_fraction * f.model.problem.k_tiles()))) +
+                  "/" + std::to_string(f.model.problem.k_tiles());
       if (!caption.empty()) {
         ImGui::SameLine();
         text_colored(palette::highlight, caption.c_str());

@@ -32,8 +32,9 @@ void draw_sweep(FrameContext& f, const Rect& r) {
       ImGui::SameLine();
       if (ImGui::Button("Cancel")) f.ui.sweep_job.cancel();
     }
-    ImGui::TextDisabled("first wave = %lld programs (placeholder: %lld SMs x %lld per SM)", (long long)wave,
-                        (long long)kPlaceholderSms, (long long)f.model.programs_per_sm());
+    ImGui::TextDisabled("first wave = %lld programs (%lld SMs x %lld per SM on %s)", (long long)wave,
+                        (long long)f.model.sms(), (long long)f.model.programs_per_sm(),
+                        f.model.scenario.machine.c_str());
     const auto bars = f.ui.sweep_job.result();
     if (!bars || bars->empty()) {
       ImGui::TextUnformatted(f.ui.sweep_job.pending() ? "computing..." : "press a setting to sweep");

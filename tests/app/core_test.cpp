@@ -1,0 +1,184 @@
+// Unit tests of the app's window-free core: the playback cursor, commands, layout maths and
+// file naming. Test names read as sentences.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "app/core/commands.hpp"
+#include "app/core/layout.hpp"
+#include "app/core/options.hpp"
+#include "app/core/playback.hpp"
+
+using namespace tilesim;
+using namespace tilesim::app;
+
+namespace {
+sim::Problem seed004() { return sim::Problem(sim::ProblemSpec{}); }  // 574^3, 64^3, G = 3
+}  // namespace
+
+TEST(PlaybackCursor, StepsByEventAndClampsAtBothEnds) {
+  PlaybackCursor c(seed004(), 132);
+  EXPECT_EQ(c.steps_per_program(), 29);  // map + 3 * 9 + store
+  EXPECT_EQ(c.length(), 81 * 29);
+  c.step(StepUnit::event, -1);
+  EXPECT_EQ(c.position(), 0);
+  c.seek(1'000'000);
+  EXPECT_EQ(c.position(), c.length() - 1);
+}
+
+TEST(PlaybackCursor, KIterationStepsLandOnLoadAThenStoreThenNextProgram) {
+  PlaybackCursor c(seed004(), 132);
+  c.step(StepUnit::k_iteration, +1);
+  EXPECT_EQ(c.at(), (CursorPos{0, 1}));  // k = 0 load_a
+  c.step(StepUnit::k_iteration, +1);
+  EXPECT_EQ(c.at(), (CursorPos{0, 4}));  // k = 1 load_a
+  c.seek_pid(0, 25);                     // k = 8 load_a
+  c.step(StepUnit::k_iteration, +1);
+  EXPECT_EQ(c.at(), (CursorPos{0, 28}));  // store
+  c.step(StepUnit::k_iteration, +1);
+  EXPECT_EQ(c.at(), (CursorPos{1, 0}));
+  c.step(StepUnit::k_iteration, -1);
+  EXPECT_EQ(c.at(), (CursorPos{0, 28}));
+  c.step(StepUnit::k_iteration, -1);
+  EXPECT_EQ(c.at(), (CursorPos{0, 25}));
+}
+
+TEST(PlaybackCursor, ProgramAndWaveStepsGoToStepZero) {
+  PlaybackCursor c(seed004(), 4);
+  c.seek_pid(5, 3);
+  c.step(StepUnit::program, +1);
+  EXPECT_EQ(c.at(), (CursorPos{6, 0}));
+  c.step(StepUnit::program, -1);
+  EXPECT_EQ(c.at(), (CursorPos{5, 0}));
+  c.step(StepUnit::wave, +1);
+  EXPECT_EQ(c.at(), (CursorPos{8, 0}));
+  c.seek_pid(9, 2);
+  c.step(StepUnit::wave, -1);
+  EXPECT_EQ(c.at(), (CursorPos{8, 0}));
+}
+
+TEST(Commands, InvalidFieldKeepsThePreviousProblemAndNamesTheField) {
+  AppModel m = make_model(default_scenario());
+  sim::ProblemSpec bad = m.problem.spec();
+  bad.block_m = 48;  // not a power of two
+  apply_command(m, SetSpec{bad, "block_m"});
+  ASSERT_TRUE(m.field_error.has_value());
+  EXPECT_EQ(m.field_error->field, "block_m");
+  EXPECT_EQ(m.problem.block_m(), 64);
+  sim::ProblemSpec good = m.problem.spec();
+  good.block_m = 32;
+  apply_command(m, SetSpec{good, "block_m"});
+  EXPECT_FALSE(m.field_error.has_value());
+  EXPECT_EQ(m.problem.block_m(), 32);
+  EXPECT_EQ(m.problem.tiles_m(), 18);
+}
+
+TEST(Commands, CompareOrderBuildsASecondProblemThatDiffersOnlyInOrder) {
+  AppModel m = make_model(default_scenario());
+  ASSERT_TRUE(m.compare.has_value());
+  EXPECT_EQ(m.compare->order(), sim::LaunchOrder::row_major);
+  apply_command(m, SetCompareOrder{std::nullopt});
+  EXPECT_FALSE(m.compare.has_value());
+}
+
+TEST(Commands, PlayAdvancesBySpeedTimesSecondsAndStopsAtTheEnd) {
+  AppModel m = make_model(default_scenario());
+  apply_command(m, SetSpeed{10});
+  apply_command(m, TogglePlay{});
+  apply_command(m, Advance{0.55});
+  EXPECT_EQ(m.cursor.position(), 5);
+  apply_command(m, Advance{1e6});
+  EXPECT_EQ(m.cursor.position(), m.cursor.length() - 1);
+  EXPECT_FALSE(m.playing);
+}
+
+TEST(Commands, SaveThenLoadRoundTripsTheScenario) {
+  const auto dir = std::filesystem::temp_directory_path() / "tilesim_app_test";
+  std::filesystem::create_directories(dir);
+  AppModel m = make_model(default_scenario());
+  sim::ProblemSpec s = m.problem.spec();
+  s.group_size_m = 5;
+  apply_command(m, SetSpec{s, "group_size_m"});
+  apply_command(m, SaveScenario{dir / "saved.json"});
+  EXPECT_FALSE(m.status_is_error) << m.status;
+  AppModel other = make_model(default_scenario());
+  apply_command(other, LoadScenario{dir / "saved.json"});
+  EXPECT_FALSE(other.status_is_error) << other.status;
+  EXPECT_EQ(other.problem.group_size_m(), 5);
+}
+
+TEST(Commands, LoadingAMissingFileKeepsWhatWasOpenAndReportsIt) {
+  AppModel m = make_model(default_scenario());
+  apply_command(m, LoadScenario{"/nonexistent/dir/x.json"});
+  EXPECT_TRUE(m.status_is_error);
+  EXPECT_EQ(m.problem.m(), 574);
+}
+
+TEST(Scenarios, EveryTeachingScenarioLoads) {
+  int n = 0;
+  for (const auto& e : std::filesystem::directory_iterator(std::string(TILESIM_ASSETS_DIR) + "/scenarios")) {
+    if (e.path().extension() != ".json") continue;
+    EXPECT_NO_THROW(make_model(scenario::load_scenario(e.path()), e.path())) << e.path();
+    ++n;
+  }
+  EXPECT_GE(n, 6);
+}
+
+TEST(Layout, PanelsTileTheWindowWithoutOverlap) {
+  const auto l = compute_layout(1600, 900, std::nullopt, PanelId::launch_grid);
+  float area = 0;
+  for (int i = 0; i < kPanelCount; ++i) {
+    if (!l.visible[i]) continue;
+    const Rect& r = l.rects[i];
+    EXPECT_GE(r.x, 0);
+    EXPECT_GE(r.y, 0);
+    EXPECT_LE(r.x + r.w, 1600.5f);
+    EXPECT_LE(r.y + r.h, 900.5f);
+    area += r.w * r.h;
+    for (int j = i + 1; j < kPanelCount; ++j) {
+      if (!l.visible[j]) continue;
+      const Rect& q = l.rects[j];
+      const bool apart = r.x + r.w <= q.x + 0.01f || q.x + q.w <= r.x + 0.01f ||
+                         r.y + r.h <= q.y + 0.01f || q.y + q.h <= r.y + 0.01f;
+      EXPECT_TRUE(apart) << i << " overlaps " << j;
+    }
+  }
+  EXPECT_NEAR(area, 1600.0f * 900.0f, 1.0f);
+  EXPECT_FALSE(l.is_visible(PanelId::compare));  // shares the centre with the launch grid
+}
+
+TEST(Layout, FocusedPanelFillsTheWindowAndFollowsResizes) {
+  const auto l = compute_layout(800, 600, PanelId::broadcast, PanelId::launch_grid);
+  EXPECT_TRUE(l.is_visible(PanelId::broadcast));
+  EXPECT_FALSE(l.is_visible(PanelId::controls));
+  EXPECT_EQ(l.rect(PanelId::broadcast).w, 800);
+  const auto big = compute_layout(3200, 1800, std::nullopt, PanelId::compare, 2.0f);
+  EXPECT_TRUE(big.is_visible(PanelId::compare));
+  EXPECT_GT(big.rect(PanelId::controls).w, compute_layout(1600, 900, std::nullopt, PanelId::compare).rect(PanelId::controls).w);
+}
+
+TEST(Options, ParsesTheHeadlessFlags) {
+  const auto r = parse_options({"--scenario", "a.json", "--seek", "841", "--panel", "launch-grid",
+                                "--size", "1280x720", "--scale", "2", "--screenshot", "o.png"});
+  ASSERT_TRUE(r.error.empty()) << r.error;
+  EXPECT_EQ(*r.options.seek, 841);
+  EXPECT_EQ(*r.options.panel, PanelId::launch_grid);
+  EXPECT_EQ(r.options.width, 1280);
+  EXPECT_EQ(r.options.height, 720);
+  EXPECT_EQ(r.options.scale, 2.0f);
+  EXPECT_EQ(r.options.screenshot->string(), "o.png");
+}
+
+TEST(Options, RefusesBadValuesWithTheFlagsName) {
+  EXPECT_NE(parse_options({"--size", "10x10"}).error.find("--size"), std::string::npos);
+  EXPECT_NE(parse_options({"--panel", "nope"}).error.find("--panel"), std::string::npos);
+  EXPECT_NE(parse_options({"--seek"}).error.find("needs a value"), std::string::npos);
+  EXPECT_NE(parse_options({"--frobnicate"}).error.find("unknown"), std::string::npos);
+}
+
+TEST(FigureFileName, NamesScenarioStepAndPanelAndSanitises) {
+  EXPECT_EQ(figure_file_name("seed004_574_grouped", 841, PanelId::launch_grid),
+            "seed004_574_grouped-step000841-launch_grid.png");
+  EXPECT_EQ(figure_file_name("a b/c", 0, std::nullopt), "a_b_c-step000000-window.png");
+  EXPECT_EQ(figure_file_name("", 3, PanelId::code, 2.0f), "tilesim-step000003-code@2x.png");
+}

@@ -1,0 +1,154 @@
+// Screenshot tests: run the real `tilesim` under xvfb-run, one figure per panel, and check each
+// is not blank and shows the highlight colour where the program at the cursor must be.
+// Skipped (with the reason) where xvfb-run is missing.
+#include <gtest/gtest.h>
+#include <stb_image.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+
+#include "app/core/palette.hpp"
+
+using namespace tilesim::app;
+
+namespace {
+
+struct Image {
+  int w = 0, h = 0;
+  std::vector<unsigned char> px;  // RGBA
+  const unsigned char* at(int x, int y) const { return px.data() + (std::size_t(y) * w + x) * 4; }
+};
+
+struct Box {
+  int count = 0, x0 = 1 << 30, y0 = 1 << 30, x1 = -1, y1 = -1;
+  double cx() const { return (x0 + x1) / 2.0; }
+  double cy() const { return (y0 + y1) / 2.0; }
+};
+
+bool have_xvfb() { return std::system("command -v xvfb-run >/dev/null 2>&1") == 0; }
+
+std::filesystem::path out_dir() {
+  auto d = std::filesystem::temp_directory_path() / "tilesim_screenshots";
+  std::filesystem::create_directories(d);
+  return d;
+}
+
+// Runs the app headless; returns the decoded PNG (empty on failure).
+Image shoot(const std::string& name, const std::string& args) {
+  const auto png = out_dir() / (name + ".png");
+  std::filesystem::remove(png);
+  const std::string cmd = "xvfb-run -a -s \"-screen 0 1600x900x24\" " + std::string(TILESIM_APP) +
+                          " --scenario " + TILESIM_ASSETS_DIR + "/scenarios/" + args +
+                          " --screenshot " + png.string() + " > /dev/null 2>&1";
+  EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd;
+  Image img;
+  int n = 0;
+  unsigned char* data = stbi_load(png.string().c_str(), &img.w, &img.h, &n, 4);
+  if (!data) return img;
+  img.px.assign(data, data + std::size_t(img.w) * img.h * 4);
+  stbi_image_free(data);
+  return img;
+}
+
+// Pixels within `tol` (per channel) of `c` at or below row y_min (text is anti-aliased).
+Box find_colour(const Image& img, Rgba c, int tol = 0, int y_min = 0) {
+  Box b;
+  for (int y = y_min; y < img.h; ++y)
+    for (int x = 0; x < img.w; ++x) {
+      const auto* p = img.at(x, y);
+      if (std::abs(p[0] - c.r) <= tol && std::abs(p[1] - c.g) <= tol && std::abs(p[2] - c.b) <= tol) {
+        ++b.count;
+        b.x0 = std::min(b.x0, x);
+        b.y0 = std::min(b.y0, y);
+        b.x1 = std::max(b.x1, x);
+        b.y1 = std::max(b.y1, y);
+      }
+    }
+  return b;
+}
+
+// Share of pixels that differ from the window and panel backgrounds.
+double ink(const Image& img) {
+  std::size_t n = 0;
+  for (int y = 0; y < img.h; ++y)
+    for (int x = 0; x < img.w; ++x) {
+      const auto* p = img.at(x, y);
+      const bool bg = (p[0] == palette::panel.r && p[1] == palette::panel.g && p[2] == palette::panel.b) ||
+                      (p[0] == palette::background.r && p[1] == palette::background.g && p[2] == palette::background.b);
+      n += !bg;
+    }
+  return double(n) / (double(img.w) * img.h);
+}
+
+#define REQUIRE_XVFB() \
+  if (!have_xvfb()) GTEST_SKIP() << "xvfb-run not installed: no X server to render the app headless"
+
+}  // namespace
+
+TEST(Screenshot, WholeWindowIsNotBlankAndHasTheRequestedSize) {
+  REQUIRE_XVFB();
+  const auto img = shoot("window", "seed004_574_grouped.json --size 1280x720");
+  ASSERT_EQ(img.w, 1280);
+  ASSERT_EQ(img.h, 720);
+  EXPECT_GT(ink(img), 0.15);
+  EXPECT_GT(find_colour(img, palette::highlight).count, 100);
+}
+
+TEST(Screenshot, ScaleTwoDoublesThePixels) {
+  REQUIRE_XVFB();
+  const auto img = shoot("window2x", "seed004_574_grouped.json --size 800x450 --scale 2");
+  EXPECT_EQ(img.w, 1600);
+  EXPECT_EQ(img.h, 900);
+}
+
+TEST(Screenshot, LaunchGridHighlightsPid29InRow5Column0) {
+  REQUIRE_XVFB();
+  const auto first = shoot("grid_pid0", "seed004_574_grouped.json --panel launch_grid --size 900x900");
+  const auto p29 = shoot("grid_pid29", "seed004_574_grouped.json --panel launch_grid --size 900x900 --seek " +
+                                           std::to_string(29 * 29));
+  ASSERT_GT(first.w, 0);
+  ASSERT_GT(p29.w, 0);
+  EXPECT_GT(ink(p29), 0.2);
+  const Box a = find_colour(first, palette::highlight), b = find_colour(p29, palette::highlight);
+  ASSERT_GT(a.count, 400);
+  ASSERT_GT(b.count, 400);
+  const double cell = a.x1 - a.x0;  // the highlighted tile is one cell (plus its outline)
+  EXPECT_NEAR(b.cx(), a.cx(), cell * 0.2);           // pid_n = 0: same column as pid 0
+  EXPECT_NEAR(b.cy() - a.cy(), 5 * cell, cell * 0.5);  // pid_m = 5: five rows down
+}
+
+TEST(Screenshot, MatricesOutlineTheLoadedTileOfA) {
+  REQUIRE_XVFB();
+  const auto img = shoot("matrices", "seed004_574_grouped.json --panel matrices --size 1500x600 --seek 4");
+  EXPECT_GT(ink(img), 0.1);
+  const Box hl = find_colour(img, palette::highlight, 0, 90);  // below the legend and titles
+  ASSERT_GT(hl.count, 50);
+  EXPECT_LT(hl.x1, img.w / 3.0);  // on A, the left matrix
+}
+
+TEST(Screenshot, BroadcastInspectorShowsTheStepAndMaskedLanes) {
+  REQUIRE_XVFB();
+  const auto img = shoot("broadcast", "seed000_copy_5x5.json --panel broadcast --size 1200x700 --seek 10");
+  EXPECT_GT(ink(img), 0.03);
+  EXPECT_GT(find_colour(img, palette::highlight, 40).count, 20);  // the step's line of code
+  EXPECT_GT(find_colour(img, palette::mask_false, 60).count, 200);  // F lanes of the mask
+}
+
+TEST(Screenshot, CodePanelHighlightsTheCurrentLine) {
+  REQUIRE_XVFB();
+  const auto img = shoot("code", "seed004_574_grouped.json --panel code --size 1000x800 --seek 4");
+  EXPECT_GT(ink(img), 0.1);
+  EXPECT_GT(find_colour(img, palette::highlight, 40).count, 20);
+}
+
+TEST(Screenshot, ControlsMemoryCompareAndSweepAreNotBlank) {
+  REQUIRE_XVFB();
+  for (const char* panel : {"controls", "memory", "compare", "sweep"}) {
+    const auto img = shoot(std::string("panel_") + panel,
+                           std::string("triton_9x9_grouped.json --size 1200x700 --seek 240 --panel ") + panel);
+    ASSERT_GT(img.w, 0) << panel;
+    EXPECT_GT(ink(img), 0.05) << panel;
+  }
+}

@@ -1,0 +1,151 @@
+// Unit tests of the view models: broadcast inspector lanes, launch grid cells, matrix spans,
+// zoom/pan maths and the traffic figures of compare mode (Triton's 90 vs 54 tiles).
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cmath>
+
+#include "app/core/broadcast_view.hpp"
+#include "app/core/grid_view.hpp"
+#include "app/core/matrix_view.hpp"
+#include "app/core/sweep.hpp"
+#include "app/core/traffic.hpp"
+
+using namespace tilesim;
+using namespace tilesim::app;
+
+TEST(ShownLanes, SmallAxesShowEveryLaneBigOnesACornerAndTheTail) {
+  EXPECT_EQ(shown_lanes(4, 8), (std::vector<int>{0, 1, 2, 3}));
+  EXPECT_EQ(shown_lanes(64, 8), (std::vector<int>{0, 1, 2, 3, 4, -1, 62, 63}));
+}
+
+TEST(BroadcastView, CopyOf5x5With4x4BlocksKeepsOneLaneInTheCornerProgram) {
+  sim::ProblemSpec s;
+  s.kernel = sim::Kernel::copy;
+  s.m = s.n = 5;
+  s.block_m = s.block_n = 4;
+  s.order = sim::LaunchOrder::row_major;
+  const sim::Problem p(s);
+  const auto v = make_broadcast_view(p, {3, 1});
+  ASSERT_TRUE(v.available);
+  EXPECT_EQ(v.lanes, 16);
+  EXPECT_EQ(v.lanes_on, 1);
+  EXPECT_EQ(cell_text(v, 0, 0, true), "T");
+  EXPECT_EQ(cell_text(v, 1, 0, true), "F");
+  EXPECT_EQ(cell_text(v, 0, 0, false), "24");  // row 4 * 5 + col 4
+  EXPECT_EQ(v.mask_header, "mask");
+}
+
+TEST(BroadcastView, MapAndDotStepsInspectANeighbouringLoad) {
+  const sim::Problem p{sim::ProblemSpec{}};
+  EXPECT_EQ(make_broadcast_view(p, {29, 0}).op, sim::StepOp::load_a);
+  EXPECT_EQ(make_broadcast_view(p, {29, 3}).op, sim::StepOp::load_b);
+  const auto v = make_broadcast_view(p, {29, 1});
+  EXPECT_EQ(v.access.row_index[0], 5 * 64);  // pid 29 -> pid_m = 5
+  EXPECT_EQ(v.lanes_on, 64 * 64);            // an interior tile: every lane on
+}
+
+TEST(GridView, Seed004Pid29SitsInRow5Column0) {
+  const sim::Problem p{sim::ProblemSpec{}};
+  PlaybackCursor c(p, 132);
+  c.seek_pid(29, 0);
+  const auto g = make_grid_view(p, c, GridColoring::group, 132);
+  EXPECT_EQ(g.at(5, 0).pid, 29);
+  EXPECT_TRUE(g.at(5, 0).current);
+  EXPECT_TRUE(g.at(0, 0).done);
+  EXPECT_FALSE(g.at(8, 8).done);
+  EXPECT_EQ(g.at(5, 0).group, 1);  // rows 3..5 are launch group 1
+  EXPECT_EQ(g.launch_group[2 * 9], 0);
+}
+
+TEST(GridView, WaveAndSmColouringFollowTheEnginesSlots) {
+  const sim::Problem p{sim::ProblemSpec{}};
+  PlaybackCursor c(p, 10);
+  const auto waves = make_grid_view(p, c, GridColoring::wave, 4);
+  const auto sms = make_grid_view(p, c, GridColoring::sm, 4);
+  EXPECT_EQ(waves.at(sim::tile_of(p, 25).pid_m, sim::tile_of(p, 25).pid_n).group, 2);
+  EXPECT_EQ(sms.at(sim::tile_of(p, 25).pid_m, sim::tile_of(p, 25).pid_n).group, 1);  // 25 % 10 % 4
+}
+
+TEST(SpanPieces, MaskedBoundaryTileIsClippedAndFlagged) {
+  const sim::Problem p{sim::ProblemSpec{}};
+  const auto span = sim::step_span(p, sim::StepOp::load_a, {8, 0}, 8);
+  const auto s = span_pieces(span);
+  EXPECT_EQ(s.tile, (ElemRect{512, 512, 576, 576}));
+  ASSERT_EQ(s.on.size(), 1u);
+  EXPECT_EQ(s.on[0], (ElemRect{512, 512, 574, 574}));
+  EXPECT_TRUE(s.has_off_lanes);
+}
+
+TEST(SpanPieces, WrappedRowsSplitIntoTwoPieces) {
+  sim::ProblemSpec spec;
+  spec.boundary = sim::Boundary::wrap;
+  const sim::Problem p(spec);
+  const auto s = span_pieces(sim::step_span(p, sim::StepOp::load_a, {8, 0}, 0));
+  ASSERT_EQ(s.on.size(), 2u);
+  EXPECT_EQ(s.on[0].r0, 512);
+  EXPECT_EQ(s.on[0].r1, 574);
+  EXPECT_EQ(s.on[1].r0, 0);
+  EXPECT_EQ(s.on[1].r1, 2);
+}
+
+TEST(MatrixModels, MatmulShowsABCAndTheCurrentLoadOnA) {
+  const sim::Problem p{sim::ProblemSpec{}};
+  const auto ms = make_matrix_models(p, {29, 4});  // k = 1 load_a
+  ASSERT_EQ(ms.size(), 3u);
+  ASSERT_TRUE(ms[0].current.has_value());
+  EXPECT_FALSE(ms[1].current.has_value());
+  EXPECT_EQ(ms[0].current->tile.r0, 320);
+  EXPECT_EQ(ms[0].current->tile.c0, 64);
+  EXPECT_NEAR(ms[2].acc_fraction, 1.0 / 9.0, 1e-9);
+}
+
+TEST(Viewport, ZoomKeepsThePointUnderTheMouseFixed) {
+  Viewport v;
+  const Rect canvas{10, 20, 400, 300};
+  const auto before = view_xform(v, canvas, 574, 574);
+  const double px = 150, py = 140;
+  const double r = before.row_at(py), c = before.col_at(px);
+  zoom_at(v, canvas, 574, 574, px, py, 3.0);
+  const auto after = view_xform(v, canvas, 574, 574);
+  EXPECT_NEAR(after.row_at(py), r, 1e-9);
+  EXPECT_NEAR(after.col_at(px), c, 1e-9);
+  EXPECT_NEAR(after.scale, before.scale * 3, 1e-9);
+  pan_by(v, canvas, 574, 574, 30, 0);
+  EXPECT_NEAR(view_xform(v, canvas, 574, 574).col_at(px + 30), c, 1e-9);
+}
+
+TEST(Viewport, DetailAndVisibleRangeLimitWhatIsDrawn) {
+  EXPECT_EQ(detail_for(0.05, 40), Detail::tiles);  // 8192 elements in 400 px
+  EXPECT_EQ(detail_for(12, 40), Detail::cells);
+  EXPECT_EQ(detail_for(60, 40), Detail::values);
+  const auto r = visible_range(-1000, 2.0, 0, 400, 8192);
+  EXPECT_EQ(r.first, 500);
+  EXPECT_EQ(r.last, 700);
+}
+
+TEST(Traffic, TritonsNineByNineFirstNineProgramsTouch90RowMajorAnd54Grouped) {
+  sim::ProblemSpec s;
+  s.m = s.n = s.k = 9 * 64;
+  const sim::Problem p(s);
+  std::atomic<double> progress{0};
+  const auto t = compute_traffic(p, sim::LaunchOrder::row_major, 9, {}, progress);
+  EXPECT_EQ(t.tiles_first, 54);
+  EXPECT_EQ(t.tiles_second, 90);
+  EXPECT_EQ(t.requested_bytes, 9 * 18 * 64 * 64 * 2);
+  EXPECT_DOUBLE_EQ(progress.load(), 1.0);
+}
+
+TEST(Sweep, GroupSizeSweepStartsWithRowMajorAndIncludesTheOpenSetting) {
+  const sim::ProblemSpec base;
+  std::atomic<double> progress{0};
+  const auto bars = run_sweep(base, SweepAxis::group_size_m, 132, {}, progress);
+  ASSERT_GE(bars.size(), 5u);
+  EXPECT_EQ(bars[0].label, "row-major");
+  int current = 0;
+  for (const auto& b : bars) {
+    EXPECT_GT(b.bytes, 0);
+    current += b.is_current;
+  }
+  EXPECT_EQ(current, 1);
+}
