@@ -1,0 +1,167 @@
+#!/usr/bin/env python3
+"""Joins Nsight Compute CSVs (scripts/calibrate measure) with tilesim-cli predictions.
+
+Writes docs/FIDELITY.md (side-by-side table with relative errors against the targets of issue 6)
+and assets/measured/<device>.json (machine-readable, read by the app to show measured beside
+predicted). Usage: fidelity_report.py REPO MEASURED_DIR [DEVICE_SLUG]
+"""
+import csv
+import datetime
+import json
+import os
+import subprocess
+import sys
+
+repo, measured_dir = sys.argv[1], sys.argv[2]
+cli = os.path.join(repo, "build", "cli", "tilesim-cli")
+THREAD_VARIANT = {  # CUDA variant -> the warp model that mirrors it (sim/warp_access.hpp)
+    "copy_tiled": "copy_tiled", "transpose_naive": "transpose_naive",
+    "transpose_smem_tiled": "transpose_smem_tiled", "transpose_smem_padded": "transpose_smem_padded",
+    "matmul_smem_tiled": "matmul_smem_tiled", "matmul_smem_tiled_b_transposed": "matmul_smem_tiled",
+}
+
+
+def read_ncu(path):
+    """ncu --csv --page raw: a header row of metric names, a row of units, then one row a kernel."""
+    with open(path, newline="") as f:
+        rows = [r for r in csv.reader(line for line in f if line.startswith('"'))]
+    if len(rows) < 3:
+        return None
+    head, values = rows[0], rows[2]
+    out = {}
+    for k, v in zip(head, values):
+        try:
+            out[k] = float(v.replace(",", ""))
+        except ValueError:
+            out[k] = v
+    return out
+
+
+def cli_json(*args):
+    r = subprocess.run([cli, *args, "--json"], capture_output=True, text=True, check=True)
+    return json.loads(r.stdout)
+
+
+def parse_flags(flags):
+    toks = flags.split()
+    return {toks[i].lstrip("-").replace("-", "_"): toks[i + 1] for i in range(0, len(toks), 2)}
+
+
+configs = []
+for line in open(os.path.join(repo, "scripts", "calibration_configs.txt")):
+    if line.strip() and not line.startswith("#"):
+        cid, variant, flags = [x.strip() for x in line.split("|")]
+        configs.append((cid, variant, flags))
+
+device = open(os.path.join(measured_dir, "device.txt")).read().strip() if os.path.exists(
+    os.path.join(measured_dir, "device.txt")) else "unknown GPU"
+device_name = device.split(",")[0].strip()
+slug = sys.argv[3] if len(sys.argv) > 3 and sys.argv[3] else (
+    "h200" if "H200" in device_name else "h100" if "H100" in device_name else "gpu")
+commit = subprocess.run(["git", "-C", repo, "rev-parse", "--short", "HEAD"], capture_output=True,
+                        text=True).stdout.strip()
+date = datetime.date.today().isoformat()
+
+records = []
+for cid, variant, flags in configs:
+    path = os.path.join(measured_dir, cid + ".csv")
+    m = read_ncu(path) if os.path.exists(path) else None
+    if not m or "dram__bytes_read.sum" not in m:
+        records.append({"id": cid, "variant": variant, "flags": flags, "measured": None})
+        continue
+    occ = int(min(m.get(k, 1e9) for k in ("launch__occupancy_limit_blocks",
+                                           "launch__occupancy_limit_registers",
+                                           "launch__occupancy_limit_shared_mem",
+                                           "launch__occupancy_limit_warps")))
+    fl = flags.split()
+    run = cli_json("run", *fl, "--machine", slug if slug in ("h100", "h200") else "h100",
+                   "--programs-per-sm", str(max(1, min(occ, 64))))
+    rec = {"id": cid, "variant": variant, "flags": flags, "problem": parse_flags(flags),
+           "programs_per_sm": occ, "measured": {k: m[k] for k in m if "__" in k},
+           "predicted": {"dram_read_bytes": run["dram_read_bytes"],
+                         "dram_write_bytes": run["dram_write_bytes"],
+                         "l2_hit_rate_pct": 100.0 * run["l2_hit_rate"],
+                         "l2_read_bytes": run["l2_read_bytes"]}}
+    if variant in THREAD_VARIANT:
+        w = cli_json("warps", *fl, "--variant", THREAD_VARIANT[variant])
+        rec["predicted"].update({k: w[k] for k in w if k != "variant"})
+    records.append(rec)
+
+os.makedirs(os.path.join(repo, "assets", "measured"), exist_ok=True)
+with open(os.path.join(repo, "assets", "measured", slug + ".json"), "w") as f:
+    json.dump({"device": device, "date": date, "commit": commit, "tool": "ncu --cache-control all",
+               "records": records}, f, indent=1)
+
+
+def rel(pred, meas):
+    return (pred - meas) / meas if meas else float("nan")
+
+
+def mb(x):
+    return f"{x / 1e6:,.1f}"
+
+
+lines = [f"# Simulator fidelity: predictions vs Nsight Compute",
+         "",
+         f"Measured on **{device}**, {date}, commit `{commit}`, with `scripts/calibrate` "
+         "(ncu `--cache-control all --clock-control none`, one launch of tilesim's own kernel per "
+         "row; the simulator replays the same problem on the matching preset with the programs "
+         "per SM that ncu reports as the occupancy limit). Targets (issue 6): DRAM bytes within "
+         "±15%, grouped/row-major ratio within ±10%, L2 hit rate within ±5 points, bank conflicts "
+         "of the transpose tiles exact. Why the model diverges where it does: docs/MODEL.md.",
+         "",
+         "## DRAM traffic and L2 hit rate",
+         "",
+         "| config | variant | /SM | DRAM R+W measured (MB) | predicted (MB) | error | L2 hit measured | predicted | Δ points |",
+         "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+for r in records:
+    if not r["measured"]:
+        lines.append(f"| {r['id']} | {r['variant']} | | not measured | | | | | |")
+        continue
+    m, p = r["measured"], r["predicted"]
+    mt = m["dram__bytes_read.sum"] + m["dram__bytes_write.sum"]
+    pt = p["dram_read_bytes"] + p["dram_write_bytes"]
+    e = rel(pt, mt)
+    hit_m, hit_p = m["lts__t_sector_hit_rate.pct"], p["l2_hit_rate_pct"]
+    ok_d = "✓" if abs(e) <= 0.15 else "✗"
+    ok_h = "✓" if abs(hit_p - hit_m) <= 5 else "✗"
+    lines.append(f"| {r['id']} | {r['variant']} | {r['programs_per_sm']} | {mb(mt)} | {mb(pt)} | "
+                 f"{e:+.1%} {ok_d} | {hit_m:.1f}% | {hit_p:.1f}% | {hit_p - hit_m:+.1f} {ok_h} |")
+
+lines += ["", "## Grouped vs row-major (DRAM bytes, grouped / row-major)", "",
+          "| problem | measured | predicted | error |", "| --- | --- | --- | --- |"]
+by_id = {r["id"]: r for r in records if r["measured"]}
+for cid in sorted(by_id):
+    if not cid.endswith("_row") or cid[:-4] + "_grp" not in by_id:
+        continue
+    a, b = by_id[cid], by_id[cid[:-4] + "_grp"]
+    tot = lambda r, s: (r[s]["dram__bytes_read.sum"] + r[s]["dram__bytes_write.sum"]) if s == "measured" \
+        else (r[s]["dram_read_bytes"] + r[s]["dram_write_bytes"])
+    rm, rp = tot(b, "measured") / tot(a, "measured"), tot(b, "predicted") / tot(a, "predicted")
+    e = rel(rp, rm)
+    lines.append(f"| {cid[:-4]} | {rm:.3f} | {rp:.3f} | {e:+.1%} {'✓' if abs(e) <= 0.10 else '✗'} |")
+
+lines += ["", "## Warps: shared-memory bank conflicts and global sectors per request", "",
+          "| config | variant | ld conflicts measured | predicted | st conflicts measured | predicted | "
+          "ld sectors/req measured | predicted | st sectors/req measured | predicted |",
+          "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+for r in records:
+    if not r["measured"] or "shared_ld_bank_conflicts" not in r["predicted"]:
+        continue
+    m, p = r["measured"], r["predicted"]
+    def per(s, q):
+        return s / q if q else 0.0
+    mld = per(m["l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"], m["l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"])
+    mst = per(m["l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"], m["l1tex__t_requests_pipe_lsu_mem_global_op_st.sum"])
+    pld = per(p["global_ld_sectors"], p["global_ld_requests"])
+    pst = per(p["global_st_sectors"], p["global_st_requests"])
+    cl_m = int(m["l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"])
+    cs_m = int(m["l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"])
+    cl_p, cs_p = p["shared_ld_bank_conflicts"], p["shared_st_bank_conflicts"]
+    mark = lambda a, b: "✓" if a == b else "✗"
+    lines.append(f"| {r['id']} | {r['variant']} | {cl_m:,} | {cl_p:,} {mark(cl_m, cl_p)} | {cs_m:,} | "
+                 f"{cs_p:,} {mark(cs_m, cs_p)} | {mld:.2f} | {pld:.2f} | {mst:.2f} | {pst:.2f} |")
+lines.append("")
+with open(os.path.join(repo, "docs", "FIDELITY.md"), "w") as f:
+    f.write("\n".join(lines))
+print("\n".join(lines))
