@@ -34,9 +34,9 @@ inline constexpr Rgba highlight{255, 212, 0};   // the program / tile at the cur
 inline constexpr Rgba code_line{255, 212, 0};
 inline constexpr Rgba code_ptr{76, 139, 245};
 inline constexpr Rgba code_mask{190, 70, 80};
-// Group / wave / SM colour classes of the launch grid: muted so the highlight stands out.
-inline constexpr Rgba classes[] = {{68, 90, 140},  {120, 80, 140}, {60, 120, 110}, {140, 100, 60},
-                                   {90, 110, 60},  {130, 70, 90},  {70, 110, 140}, {110, 110, 120}};
+// Group / wave / SM colour classes of the launch grid: muted, and never green (green = stored).
+inline constexpr Rgba classes[] = {{68, 90, 140},  {120, 80, 140}, {140, 100, 60}, {110, 110, 125},
+                                   {140, 70, 95},  {70, 110, 150}, {125, 95, 125}, {95, 85, 70}};
 inline constexpr int class_count = sizeof(classes) / sizeof(classes[0]);
 }  // namespace palette
 

@@ -63,7 +63,7 @@ void draw_grid_canvas(FrameContext& f, const sim::Problem& p, const GridView& g,
     for (std::int64_t n = n0; n < n1; ++n) {
       const GridCell& c = g.at(m, n);
       Rgba col = class_color(c.group);
-      if (c.done) col = mix(col, palette::c, 0.45f);
+      if (c.done) col = mix(col, palette::c, 0.6f);
       if (c.current) col = palette::highlight;
       const ImVec2 a(gx + n * cell + gap, gy + m * cell + gap);
       const ImVec2 b(gx + (n + 1) * cell - gap, gy + (m + 1) * cell - gap);
