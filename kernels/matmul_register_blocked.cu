@@ -1,20 +1,22 @@
-// Matmul, register-blocked FP32 on CUDA cores: a fixed 128 x 128 tile of C per program, K steps of 8.
+// Matmul, register-blocked FP32 on CUDA cores: a fixed 128 x 128 tile of C per program, K steps of 8 (or 16).
 // version 4 matmul_register_blocked: 256 threads, each owning an 8 x 8 block of C in registers
 //   (as four 4 x 4 pieces, 64 rows/columns apart, so a warp's shared reads are broadcasts or
 //   consecutive 16-byte words). Per K step a thread loads 8 A and 8 B values from shared memory
 //   and does 64 FMAs: 4 FMAs per shared load instead of the smem-tiled rung's 1/2. A is stored
 //   transposed in shared memory (BLOCK_K, BLOCK_M) so those 8 values are two float4 loads; the
 //   next K step's tiles are fetched into registers while this one computes (double buffering).
+// version 4b matmul_register_blocked_bk16: K steps of 16: half the barriers and loop overhead per
+//   FMA, for 8 more prefetch registers a thread (the compiler's 128-register cap then spills a few).
 // Launch order and GROUP_SIZE_M apply to this fixed 128 x 128 grid; every edge is masked.
 #include "kernels/launchers.cuh"
 
 namespace tilesim::kernels::detail {
 namespace {
 
-constexpr int kBM = 128, kBN = 128, kBK = 8, kThreads = 256;
+constexpr int kBM = 128, kBN = 128, kThreads = 256;
 
-// Thread's A element group: row tid / 2 of the tile, K columns (tid % 2) * 4 .. + 3.
-// Thread's B element group: K row tid / 32 of the tile, columns (tid % 32) * 4 .. + 3.
+// Load u of a thread (chunk = tid + 256 u): A row chunk / (BLOCK_K / 4), K columns
+// (chunk % (BLOCK_K / 4)) * 4 .. + 3; B K row chunk / 32, columns (chunk % 32) * 4 .. + 3.
 __device__ __forceinline__ float4 load4(const float* __restrict__ p, std::int64_t row,
                                         std::int64_t col, std::int64_t rows, std::int64_t cols,
                                         bool vec) {
@@ -29,29 +31,44 @@ __device__ __forceinline__ float4 load4(const float* __restrict__ p, std::int64_
   return v;
 }
 
+template <int kBK>
 __global__ void __launch_bounds__(kThreads, 2)
     matmul_register_blocked_kernel(const float* __restrict__ a, const float* __restrict__ b,
                                    float* __restrict__ c, std::int64_t m, std::int64_t n,
                                    std::int64_t k, GridMap g, bool vec_a, bool vec_b, bool vec_c) {
+  constexpr int kLoads = kBK / 8;  // float4 loads of A (and of B) per thread per K step
   __shared__ __align__(16) float as[2][kBK][kBM];  // A tile transposed: (BLOCK_K, BLOCK_M)
   __shared__ __align__(16) float bs[2][kBK][kBN];  // (BLOCK_K, BLOCK_N)
   std::int64_t pid_m, pid_n;
   tile_of(g, blockIdx.x, pid_m, pid_n);
   const std::int64_t row0 = pid_m * kBM, col0 = pid_n * kBN;
   const int tid = threadIdx.x;
-  const int a_r = tid >> 1, a_k = (tid & 1) * 4;
+  // Load u's row (A) or K row (B) is the u = 0 one plus a compile-time step.
+  constexpr int kAStep = kThreads / (kBK / 4), kBStep = kThreads / 32;
+  const int a_r = tid / (kBK / 4), a_k = (tid % (kBK / 4)) * 4;
   const int b_k = tid >> 5, b_c = (tid & 31) * 4;
   const int tx = tid & 15, ty = tid >> 4;
 
-  float4 a_next = load4(a, row0 + a_r, a_k, m, k, vec_a);
-  float4 b_next = load4(b, b_k, col0 + b_c, k, n, vec_b);
-  auto stage = [&](int buf) {
-    as[buf][a_k + 0][a_r] = a_next.x;
-    as[buf][a_k + 1][a_r] = a_next.y;
-    as[buf][a_k + 2][a_r] = a_next.z;
-    as[buf][a_k + 3][a_r] = a_next.w;
-    *reinterpret_cast<float4*>(&bs[buf][b_k][b_c]) = b_next;
+  float4 a_next[kLoads], b_next[kLoads];
+  auto fetch = [&](std::int64_t k0) {
+#pragma unroll
+    for (int u = 0; u < kLoads; ++u) {
+      a_next[u] = load4(a, row0 + a_r + u * kAStep, k0 + a_k, m, k, vec_a);
+      b_next[u] = load4(b, k0 + b_k + u * kBStep, col0 + b_c, k, n, vec_b);
+    }
   };
+  auto stage = [&](int buf) {
+#pragma unroll
+    for (int u = 0; u < kLoads; ++u) {
+      const int r = a_r + u * kAStep;
+      as[buf][a_k + 0][r] = a_next[u].x;
+      as[buf][a_k + 1][r] = a_next[u].y;
+      as[buf][a_k + 2][r] = a_next[u].z;
+      as[buf][a_k + 3][r] = a_next[u].w;
+      *reinterpret_cast<float4*>(&bs[buf][b_k + u * kBStep][b_c]) = b_next[u];
+    }
+  };
+  fetch(0);
   stage(0);
   __syncthreads();
 
@@ -64,10 +81,7 @@ __global__ void __launch_bounds__(kThreads, 2)
   int buf = 0;
   for (std::int64_t k0 = 0; k0 < k; k0 += kBK) {
     const bool has_next = k0 + kBK < k;
-    if (has_next) {
-      a_next = load4(a, row0 + a_r, k0 + kBK + a_k, m, k, vec_a);
-      b_next = load4(b, k0 + kBK + b_k, col0 + b_c, k, n, vec_b);
-    }
+    if (has_next) fetch(k0 + kBK);
 #pragma unroll
     for (int kk = 0; kk < kBK; ++kk) {
       const float4 a0 = *reinterpret_cast<const float4*>(&as[buf][kk][ty * 4]);
@@ -107,17 +121,21 @@ __global__ void __launch_bounds__(kThreads, 2)
   }
 }
 
-}  // namespace
-
-std::string launch_matmul_register_blocked(const LaunchArgs& a) {
+template <int kBK>
+std::string launch_rb(const LaunchArgs& a) {
   if (a.dtype != sim::DType::fp32) return "register-blocked rung is FP32 only";
   if (a.b_transposed) return "register-blocked rung reads B row-major (K, N)";
   const bool vec_a = a.k % 4 == 0, vec_bc = a.n % 4 == 0;  // 16-byte aligned rows
-  matmul_register_blocked_kernel<<<grid_blocks(a.grid), kThreads, 0, a.stream>>>(
+  matmul_register_blocked_kernel<kBK><<<grid_blocks(a.grid), kThreads, 0, a.stream>>>(
       static_cast<const float*>(a.a), static_cast<const float*>(a.b), static_cast<float*>(a.c), a.m,
       a.n, a.k, a.grid, vec_a, vec_bc, vec_bc);
   TILESIM_CUDA_CHECK_LAUNCH();
   return "";
 }
+
+}  // namespace
+
+std::string launch_matmul_register_blocked(const LaunchArgs& a) { return launch_rb<8>(a); }
+std::string launch_matmul_register_blocked_bk16(const LaunchArgs& a) { return launch_rb<16>(a); }
 
 }  // namespace tilesim::kernels::detail

@@ -63,6 +63,10 @@ std::vector<Variant> make_variants() {
                   "memory load 8 times; shared tiles double-buffered, 16-byte loads");
   fixed(rb, 128, 128, 8);
   rb.b_layout = sim::BLayout::row_major;
+  auto& rb16 = rung("matmul_register_blocked_bk16", Kernel::matmul, kF32, "cublas_sgemm",
+                    "the same with K steps of 16: half the barriers per FMA, more registers");
+  fixed(rb16, 128, 128, 16);
+  rb16.b_layout = sim::BLayout::row_major;
   auto& mma = rung("matmul_mma_sync", Kernel::matmul, kHalf, "cublas_gemmex",
                    "tensor cores through mma.sync m16n8k16 (FP32 accumulation); ldmatrix from "
                    "padded shared memory fed by a 4-stage cp.async pipeline");
