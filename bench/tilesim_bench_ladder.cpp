@@ -141,7 +141,7 @@ int run_timing_ladder(const LadderOptions& o, bool full, kernels::BenchReport& r
   items.push_back({"cublas_tf32", spec(Kernel::matmul, mid, mid, mid, DType::fp32, 128, 128, 32, 8, G)});
   // FP16 / BF16 matmul
   items.push_back({"matmul_smem_tiled", spec(Kernel::matmul, mid, mid, mid, DType::fp16, 64, 64, 16, 8, G)});
-  for (const char* v : {"matmul_mma_sync", "matmul_mma_sync_128x256"}) {
+  for (const char* v : {"matmul_mma_sync", "matmul_mma_sync_128x256", "matmul_wgmma_tma"}) {
     for (DType d : {DType::fp16, DType::bf16})
       for (auto order : {R, G})
         items.push_back({v, spec(Kernel::matmul, mid, mid, mid, d, 128, 128, 32, 8, order)});
@@ -235,8 +235,11 @@ void print_targets(const kernels::BenchReport& report) {
     line(((mm ? mm->result.variant : std::string("matmul_mma_sync")) + " fp16 vs cuBLAS fp16, " + n).c_str(), mm, mm ? mm->pct_of_baseline : 0, 60);
     break;
   }
-  std::printf("%-58s missing (rung not written)\n", "matmul_wgmma_tma vs cuBLAS fp16, 4096^3 and 8192^3");
-  for (const char* v : {"matmul_mma_sync", "matmul_mma_sync_128x256"})
+  for (std::int64_t s : {4096, 8192}) {
+    const auto* w = best("matmul_wgmma_tma", Kernel::matmul, s, DType::fp16);
+    line(("matmul_wgmma_tma fp16 vs cuBLAS fp16, " + std::to_string(s) + "^3").c_str(), w, w ? w->pct_of_baseline : 0, 90);
+  }
+  for (const char* v : {"matmul_mma_sync", "matmul_mma_sync_128x256", "matmul_wgmma_tma"})
     for (std::int64_t s : {8192, 4096}) {
       const auto* g = best(v, Kernel::matmul, s, DType::fp16, LaunchOrder::grouped);
       const auto* r = best(v, Kernel::matmul, s, DType::fp16, LaunchOrder::row_major);

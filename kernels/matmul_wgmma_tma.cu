@@ -1,12 +1,269 @@
-// Matmul, Hopper rung (sm_90a): TMA bulk tensor copies + wgmma + a pipelined K loop.
-// version 6 matmul_wgmma_tma: not written yet. The variant is listed (implemented = false) so the
-// ladder shows the gap honestly; run() refuses it before reaching this launcher.
+// Matmul, Hopper rung (sm_90a only): TMA bulk tensor copies + wgmma + a pipelined K loop.
+// version 6 matmul_wgmma_tma: a 128 x 256 tile of C per program, K steps of 64, 4 shared stages.
+//   Warpgroup 0 is the producer: one thread issues cp.async.bulk.tensor for the A (128, 64) and
+//   B^T (256, 64) tiles of a stage, which land 128-byte swizzled and signal a "full" mbarrier.
+//   Warpgroups 1 and 2 consume: each issues wgmma.m64n128k16 (twice per k16, for the two halves of
+//   N) straight from shared memory, FP32 accumulators in registers, then frees the stage on an
+//   "empty" mbarrier. The copy engine fills stage s + 3 while the tensor cores work on stage s.
+//   B is read as B^T (N, K), K-major like A: the layout wgmma takes without transposition.
+//   TMA zero-fills out-of-range boxes (the mask); the epilogue stores masked. K % 8 != 0 takes a
+//   zero-padded copy of A and B^T first (TMA row strides must be multiples of 16 bytes).
 #include "kernels/launchers.cuh"
+
+#if !defined(TILESIM_NO_HOPPER)
+#include <cuda.h>
+#include <cudaTypedefs.h>
+#endif
 
 namespace tilesim::kernels::detail {
 
+#if defined(TILESIM_NO_HOPPER)
 std::string launch_matmul_wgmma_tma(const LaunchArgs&) {
-  return "the wgmma + TMA rung is not written yet";
+  return "built without sm_90 in CMAKE_CUDA_ARCHITECTURES: no sm_90a code for the wgmma rung";
 }
+#else
+namespace {
+
+constexpr int kBM = 128, kBN = 256, kBK = 64, kStages = 4, kThreads = 384;
+constexpr int kNSub = kBN / 128;  // wgmma n128 instructions per k16 step
+constexpr int kStageBytesA = kBM * kBK * 2, kStageBytesB = kBN * kBK * 2;
+constexpr std::size_t kSmemBytes = 1024 + kStages * (kStageBytesA + kStageBytesB) + 2 * kStages * 8;
+
+__device__ __forceinline__ unsigned smem_u32(const void* p) {
+  return static_cast<unsigned>(__cvta_generic_to_shared(p));
+}
+
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+__device__ __forceinline__ void mbar_init(std::uint64_t* bar, unsigned count) {
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(smem_u32(bar)), "r"(count));
+}
+__device__ __forceinline__ void mbar_expect_tx(std::uint64_t* bar, unsigned bytes) {
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(smem_u32(bar)), "r"(bytes)
+               : "memory");
+}
+__device__ __forceinline__ void mbar_arrive(std::uint64_t* bar) {
+  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(smem_u32(bar)) : "memory");
+}
+__device__ __forceinline__ void mbar_wait(std::uint64_t* bar, unsigned parity) {
+  asm volatile(
+      "{\n .reg .pred p;\n WAIT_%=:\n"
+      " mbarrier.try_wait.parity.shared::cta.b64 p, [%0], %1;\n"
+      " @!p bra WAIT_%=;\n}\n" ::"r"(smem_u32(bar)),
+      "r"(parity)
+      : "memory");
+}
+// Box (c0 = K index, c1 = row) of a 2-D tensor map into shared memory, completing on `bar`.
+__device__ __forceinline__ void tma_load(void* dst, const CUtensorMap* map, int c0, int c1, std::uint64_t* bar) {
+  asm volatile(
+      "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
+      " [%0], [%1, {%2, %3}], [%4];\n" ::"r"(smem_u32(dst)),
+      "l"(reinterpret_cast<std::uint64_t>(map)), "r"(c0), "r"(c1), "r"(smem_u32(bar))
+      : "memory");
+}
+// Shared-memory matrix descriptor: K-major, 128-byte swizzle, 8-row groups 1024 bytes apart.
+__device__ __forceinline__ std::uint64_t smem_desc(const void* p) {
+  const std::uint64_t addr = smem_u32(p);
+  return ((addr & 0x3FFFF) >> 4) | (std::uint64_t{16 >> 4} << 16) | (std::uint64_t{1024 >> 4} << 32) |
+         (std::uint64_t{1} << 62);
+}
+
+template <class T>
+__device__ __forceinline__ void wgmma_m64n128k16(float* d, std::uint64_t da, std::uint64_t db);
+
+#define TILESIM_WGMMA_REGS                                                                          \
+  "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, " \
+  "%21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, "  \
+  "%40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, "  \
+  "%59, %60, %61, %62, %63}"
+#define TILESIM_WGMMA_OUTS(d)                                                                         \
+  "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),     \
+      "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]),        \
+      "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]),      \
+      "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]),      \
+      "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]),      \
+      "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]),      \
+      "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), "+f"(d[49]),      \
+      "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), "+f"(d[56]),      \
+      "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
+
+template <>
+__device__ __forceinline__ void wgmma_m64n128k16<__half>(float* d, std::uint64_t da, std::uint64_t db) {
+  asm volatile("wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 " TILESIM_WGMMA_REGS
+               ", %64, %65, 1, 1, 1, 0, 0;\n"
+               : TILESIM_WGMMA_OUTS(d)
+               : "l"(da), "l"(db));
+}
+template <>
+__device__ __forceinline__ void wgmma_m64n128k16<__nv_bfloat16>(float* d, std::uint64_t da, std::uint64_t db) {
+  asm volatile("wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 " TILESIM_WGMMA_REGS
+               ", %64, %65, 1, 1, 1, 0, 0;\n"
+               : TILESIM_WGMMA_OUTS(d)
+               : "l"(da), "l"(db));
+}
+#endif  // __CUDA_ARCH_FEAT_SM90_ALL
+
+template <class T>
+__global__ void __launch_bounds__(kThreads, 1)
+    matmul_wgmma_tma_kernel(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
+                            T* __restrict__ c, std::int64_t m, std::int64_t n, std::int64_t k, GridMap g) {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  extern __shared__ unsigned char smem_raw[];
+  // 128-byte swizzled tiles must start on 1024-byte boundaries.
+  unsigned char* base = reinterpret_cast<unsigned char*>((reinterpret_cast<std::uintptr_t>(smem_raw) + 1023) & ~std::uintptr_t{1023});
+  T* as = reinterpret_cast<T*>(base);                                 // (stages, BM, BK)
+  T* bs = reinterpret_cast<T*>(base + kStages * kStageBytesA);        // (stages, BN, BK)
+  auto* full = reinterpret_cast<std::uint64_t*>(base + kStages * (kStageBytesA + kStageBytesB));
+  std::uint64_t* empty = full + kStages;
+
+  std::int64_t pid_m, pid_n;
+  tile_of(g, blockIdx.x, pid_m, pid_n);
+  const int row0 = static_cast<int>(pid_m * kBM), col0 = static_cast<int>(pid_n * kBN);
+  const int wg = threadIdx.x / 128, t = threadIdx.x % 128;
+  const int k_tiles = static_cast<int>((k + kBK - 1) / kBK);
+
+  if (threadIdx.x == 0) {
+    for (int s = 0; s < kStages; ++s) {
+      mbar_init(&full[s], 1);
+      mbar_init(&empty[s], 2);  // one arrival per consumer warpgroup
+    }
+    asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+    asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+  }
+  __syncthreads();
+
+  if (wg == 0) {  // producer
+    asm volatile("setmaxnreg.dec.sync.aligned.u32 40;\n");
+    if (t == 0) {
+      for (int kt = 0; kt < k_tiles; ++kt) {
+        const int s = kt % kStages;
+        if (kt >= kStages) mbar_wait(&empty[s], ((kt / kStages) - 1) & 1);
+        mbar_expect_tx(&full[s], kStageBytesA + kStageBytesB);
+        tma_load(as + s * kBM * kBK, &map_a, kt * kBK, row0, &full[s]);
+        tma_load(bs + s * kBN * kBK, &map_b, kt * kBK, col0, &full[s]);
+      }
+    }
+  } else {  // consumers: warpgroup wg owns rows (wg - 1) * 64 .. + 63 of the tile
+    asm volatile("setmaxnreg.inc.sync.aligned.u32 232;\n");
+    float acc[kNSub][64];
+#pragma unroll
+    for (int j = 0; j < kNSub; ++j)
+#pragma unroll
+      for (int e = 0; e < 64; ++e) acc[j][e] = 0.f;
+    for (int kt = 0; kt < k_tiles; ++kt) {
+      const int s = kt % kStages;
+      mbar_wait(&full[s], (kt / kStages) & 1);
+      const T* a_tile = as + s * kBM * kBK + (wg - 1) * 64 * kBK;
+      const T* b_tile = bs + s * kBN * kBK;
+      asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+#pragma unroll
+      for (int kk = 0; kk < kBK / 16; ++kk)
+#pragma unroll
+        for (int j = 0; j < kNSub; ++j)
+          wgmma_m64n128k16<T>(acc[j], smem_desc(a_tile + kk * 16), smem_desc(b_tile + j * 128 * kBK + kk * 16));
+      asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+      asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+      if (t == 0) mbar_arrive(&empty[s]);
+    }
+    // Accumulator layout (per n8 chunk q of each n128 half): rows 16 * warp + lane / 4 (+ 8),
+    // columns 8 q + 2 (lane % 4) (+ 1).
+    const int warp = t / 32, lane = t % 32;
+    const bool pairs = n % 2 == 0;
+#pragma unroll
+    for (int j = 0; j < kNSub; ++j)
+#pragma unroll
+      for (int q = 0; q < 16; ++q)
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {
+          const std::int64_t row = row0 + (wg - 1) * 64 + warp * 16 + lane / 4 + h * 8;
+          const std::int64_t col = col0 + j * 128 + q * 8 + (lane % 4) * 2;
+          if (row >= m) continue;
+          const T v0 = from_float<T>(acc[j][4 * q + 2 * h]), v1 = from_float<T>(acc[j][4 * q + 2 * h + 1]);
+          T* p = c + row * n + col;
+          if (pairs && col + 1 < n) {
+            const unsigned short lo = *reinterpret_cast<const unsigned short*>(&v0);
+            const unsigned short hi = *reinterpret_cast<const unsigned short*>(&v1);
+            *reinterpret_cast<unsigned*>(p) = lo | (static_cast<unsigned>(hi) << 16);
+          } else {
+            if (col < n) p[0] = v0;
+            if (col + 1 < n) p[1] = v1;
+          }
+        }
+  }
+#endif
+}
+
+PFN_cuTensorMapEncodeTiled_v12000 encode_fn() {
+  static PFN_cuTensorMapEncodeTiled_v12000 fn = [] {
+    void* p = nullptr;
+    cudaDriverEntryPointQueryResult q{};
+    TILESIM_CUDA_CHECK(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &p, 12000, cudaEnableDefault, &q));
+    if (q != cudaDriverEntryPointSuccess || !p) throw CudaError("cuTensorMapEncodeTiled not found in the driver");
+    return reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(p);
+  }();
+  return fn;
+}
+
+// A row-major (rows, K) matrix, boxes of (box_rows, 64) elements, 128-byte swizzle, zero fill.
+CUtensorMap make_map(const void* p, sim::DType d, std::int64_t rows, std::int64_t k, int box_rows) {
+  CUtensorMap map{};
+  const cuuint64_t dims[2] = {static_cast<cuuint64_t>(k), static_cast<cuuint64_t>(rows)};
+  const cuuint64_t strides[1] = {static_cast<cuuint64_t>(k * 2)};
+  const cuuint32_t box[2] = {kBK, static_cast<cuuint32_t>(box_rows)};
+  const cuuint32_t elem[2] = {1, 1};
+  const CUresult r = encode_fn()(&map, d == sim::DType::fp16 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16 : CU_TENSOR_MAP_DATA_TYPE_BFLOAT16,
+                                 2, const_cast<void*>(p), dims, strides, box, elem, CU_TENSOR_MAP_INTERLEAVE_NONE,
+                                 CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+                                 CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  if (r != CUDA_SUCCESS) throw CudaError("cuTensorMapEncodeTiled failed: CUresult " + std::to_string(static_cast<int>(r)));
+  return map;
+}
+
+template <class T>
+void launch_typed(const LaunchArgs& a) {
+  const CUtensorMap map_a = make_map(a.a, a.dtype, a.m, a.k, kBM);
+  const CUtensorMap map_b = make_map(a.b, a.dtype, a.n, a.k, kBN);
+  TILESIM_CUDA_CHECK(cudaFuncSetAttribute(matmul_wgmma_tma_kernel<T>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                          static_cast<int>(kSmemBytes)));
+  matmul_wgmma_tma_kernel<T><<<grid_blocks(a.grid), kThreads, kSmemBytes, a.stream>>>(
+      map_a, map_b, static_cast<T*>(a.c), a.m, a.n, a.k, a.grid);
+  TILESIM_CUDA_CHECK_LAUNCH();
+}
+
+}  // namespace
+
+std::string launch_matmul_wgmma_tma(const LaunchArgs& a) {
+  if (a.dtype == sim::DType::fp32) return "wgmma rung takes FP16 or BF16 inputs";
+  if (!a.b_transposed) return "wgmma rung reads B^T (N, K), K-major";
+  if (a.m > 0x7fffffff || a.n > 0x7fffffff) return "sizes exceed the tensor map's int coordinates";
+  int dev = 0, major = 0;
+  TILESIM_CUDA_CHECK(cudaGetDevice(&dev));
+  TILESIM_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev));
+  if (major != 9) return "wgmma and TMA need a Hopper GPU (compute capability 9.0, sm_90a code)";
+  if (a.k % 8 == 0) {
+    if (a.dtype == sim::DType::fp16) launch_typed<__half>(a);
+    else launch_typed<__nv_bfloat16>(a);
+    return "";
+  }
+  // TMA needs 16-byte row strides: when K % 8 != 0, A and B^T are first copied into zero-padded
+  // (rows, K rounded up to 8) buffers on the same stream (this copy is part of the measured time).
+  LaunchArgs p = a;
+  p.k = (a.k + 7) / 8 * 8;
+  void *pa = nullptr, *pb = nullptr;
+  const std::size_t pitch = p.k * 2, width = a.k * 2;
+  TILESIM_CUDA_CHECK(cudaMallocAsync(&pa, pitch * a.m, a.stream));
+  TILESIM_CUDA_CHECK(cudaMallocAsync(&pb, pitch * a.n, a.stream));
+  TILESIM_CUDA_CHECK(cudaMemsetAsync(pa, 0, pitch * a.m, a.stream));
+  TILESIM_CUDA_CHECK(cudaMemsetAsync(pb, 0, pitch * a.n, a.stream));
+  TILESIM_CUDA_CHECK(cudaMemcpy2DAsync(pa, pitch, a.a, width, width, a.m, cudaMemcpyDeviceToDevice, a.stream));
+  TILESIM_CUDA_CHECK(cudaMemcpy2DAsync(pb, pitch, a.b, width, width, a.n, cudaMemcpyDeviceToDevice, a.stream));
+  p.a = pa;
+  p.b = pb;
+  if (a.dtype == sim::DType::fp16) launch_typed<__half>(p);
+  else launch_typed<__nv_bfloat16>(p);
+  TILESIM_CUDA_CHECK(cudaFreeAsync(pa, a.stream));
+  TILESIM_CUDA_CHECK(cudaFreeAsync(pb, a.stream));
+  return "";
+}
+#endif  // TILESIM_NO_HOPPER
 
 }  // namespace tilesim::kernels::detail

@@ -80,12 +80,12 @@ std::vector<Variant> make_variants() {
   mma_wide.b_layout = sim::BLayout::row_major;
   mma_wide.min_cc = 80;
   auto& wg = rung("matmul_wgmma_tma", Kernel::matmul, kHalf, "cublas_gemmex",
-                  "Hopper: TMA bulk tensor copies into swizzled shared memory, wgmma from a "
-                  "warpgroup, a pipelined K loop on mbarriers");
-  fixed(wg, 128, 128, 64);
-  wg.b_layout = sim::BLayout::row_major;
+                  "Hopper: a producer warpgroup issues TMA bulk tensor copies into 128-byte "
+                  "swizzled shared memory, two consumer warpgroups run wgmma from it; a 4-stage "
+                  "K loop on full/empty mbarriers");
+  fixed(wg, 128, 256, 64);
+  wg.b_layout = sim::BLayout::transposed;  // K-major B, as wgmma reads it without transposing
   wg.min_cc = 90;
-  wg.implemented = false;
   rung("cublas_sgemm", Kernel::matmul, kF32, "", "baseline: cuBLAS SGEMM, strict FP32")
       .kind = VariantKind::baseline;
   rung("cublas_tf32", Kernel::matmul, kF32, "cublas_sgemm",
