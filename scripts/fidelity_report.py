@@ -3,7 +3,9 @@
 
 Writes docs/FIDELITY.md (side-by-side table with relative errors against the targets of issue 6)
 and assets/measured/<device>.json (machine-readable, read by the app to show measured beside
-predicted). Usage: fidelity_report.py REPO MEASURED_DIR [DEVICE_SLUG]
+predicted). Usage: fidelity_report.py REPO MEASURED [DEVICE_SLUG]
+MEASURED is the folder of ncu CSVs from `scripts/calibrate measure`, or an earlier
+assets/measured/<device>.json: then only the predictions are recomputed (model work needs no GPU).
 """
 import csv
 import datetime
@@ -61,11 +63,24 @@ slug = sys.argv[3] if len(sys.argv) > 3 and sys.argv[3] else (
 commit = subprocess.run(["git", "-C", repo, "rev-parse", "--short", "HEAD"], capture_output=True,
                         text=True).stdout.strip()
 date = datetime.date.today().isoformat()
+date_measured = date
+
+earlier = None
+if measured_dir.endswith(".json"):
+    earlier = json.load(open(measured_dir))
+    device, date_measured = earlier["device"], earlier["date"]
+    device_name = device.split(",")[0].strip()
+    slug = sys.argv[3] if len(sys.argv) > 3 and sys.argv[3] else (
+        "h200" if "H200" in device_name else "h100" if "H100" in device_name else "gpu")
+earlier_by_id = {r["id"]: r for r in earlier["records"]} if earlier else {}
 
 records = []
 for cid, variant, flags in configs:
     path = os.path.join(measured_dir, cid + ".csv")
-    m = read_ncu(path) if os.path.exists(path) else None
+    if earlier:
+        m = (earlier_by_id.get(cid) or {}).get("measured")
+    else:
+        m = read_ncu(path) if os.path.exists(path) else None
     if not m or "dram__bytes_read.sum" not in m:
         records.append({"id": cid, "variant": variant, "flags": flags, "measured": None})
         continue
@@ -89,7 +104,7 @@ for cid, variant, flags in configs:
 
 os.makedirs(os.path.join(repo, "assets", "measured"), exist_ok=True)
 with open(os.path.join(repo, "assets", "measured", slug + ".json"), "w") as f:
-    json.dump({"device": device, "date": date, "commit": commit, "tool": "ncu --cache-control all",
+    json.dump({"device": device, "date": date_measured, "predicted_on": date, "commit": commit, "tool": "ncu --cache-control all",
                "records": records}, f, indent=1)
 
 
@@ -103,7 +118,8 @@ def mb(x):
 
 lines = [f"# Simulator fidelity: predictions vs Nsight Compute",
          "",
-         f"Measured on **{device}**, {date}, commit `{commit}`, with `scripts/calibrate` "
+         f"Measured on **{device}**, {date_measured}; predictions from commit `{commit}` ({date}); "
+         "measured with `scripts/calibrate` "
          "(ncu `--cache-control all --clock-control none`, one launch of tilesim's own kernel per "
          "row; the simulator replays the same problem on the matching preset with the programs "
          "per SM that ncu reports as the occupancy limit). Targets (issue 6): DRAM bytes within "
