@@ -1,0 +1,58 @@
+// Estimates from the problem's shape alone (no replay), so they cost microseconds.
+#include "sim/replay_budget.hpp"
+
+#include <cstdio>
+
+#include "sim/occupancy.hpp"
+#include "sim/program_trace.hpp"
+#include "sim/timeline.hpp"
+
+namespace tilesim::sim {
+namespace {
+
+std::string gib(double bytes) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f GiB", bytes / double(1ll << 30));
+  return buf;
+}
+
+std::string secs(double s) {
+  char buf[48];
+  if (s < 120) std::snprintf(buf, sizeof buf, "%.0f s", s);
+  else if (s < 7200) std::snprintf(buf, sizeof buf, "%.0f min", s / 60);
+  else std::snprintf(buf, sizeof buf, "%.0f h", s / 3600);
+  return buf;
+}
+
+}  // namespace
+
+ReplayCost estimate_replay_cost(const Problem& p, const Machine& m) {
+  ReplayCost c;
+  const TimelineCost t = estimate_timeline_cost(p, m, occupancy(p, m));
+  c.events = t.events;
+  c.line_ops = t.line_ops;
+  // L2 state: 8 bytes per 128-byte line of the address space (l2_cache.hpp), twice for the LRU
+  // queue's slack; per-tile reuse counters (matmul: k_tiles x (tiles_m + tiles_n)), 32 B each.
+  const std::int64_t lines = static_cast<std::int64_t>(p.address_space_bytes() / 128);
+  const std::int64_t tiles =
+      p.kernel() == Kernel::matmul ? p.k_tiles() * (p.tiles_m() + p.tiles_n()) : p.programs();
+  c.memory_bytes = lines * 8 + 2 * (m.l2_bytes / 128) * 8 + tiles * 32;
+  c.seconds = static_cast<double>(c.line_ops) / kLineOpsPerSecond;
+  return c;
+}
+
+void check_replay_budget(const ReplayCost& c, const ReplayBudget& b) {
+  if (c.memory_bytes > b.max_memory_bytes)
+    throw BudgetExceeded("this replay would need about " + gib(c.memory_bytes) +
+                         " of memory for the L2 model of a " + gib(c.memory_bytes / 8.0 * 128) +
+                         " address space, over the budget of " + gib(b.max_memory_bytes) +
+                         ": use smaller matrices (or raise --max-memory-gib)");
+  if (c.seconds > b.max_seconds)
+    throw BudgetExceeded("this replay would take about " + secs(c.seconds) + " (" +
+                         std::to_string(c.line_ops) + " L2 line look-ups at " +
+                         std::to_string(static_cast<long long>(kLineOpsPerSecond)) +
+                         "/s), over the budget of " + secs(b.max_seconds) +
+                         ": use larger blocks or smaller matrices (or raise --max-seconds)");
+}
+
+}  // namespace tilesim::sim

@@ -1,0 +1,41 @@
+// Size budgets: huge problems are refused before they run, with the figures.
+#include <gtest/gtest.h>
+
+#include "sim/replay_budget.hpp"
+
+using namespace tilesim::sim;
+
+TEST(ReplayBudget, SeedExampleIsCheapAndAccepted) {
+  const Problem p{ProblemSpec{}};
+  const auto c = estimate_replay_cost(p, *find_machine("h100"));
+  EXPECT_LT(c.seconds, 0.1);
+  EXPECT_NO_THROW(check_replay_budget(c, {}));
+}
+
+TEST(ReplayBudget, LargestSizesWithSmallTilesAreRefusedWithFigures) {
+  ProblemSpec s;
+  s.m = s.n = s.k = 65536;
+  s.block_m = s.block_n = s.block_k = 16;
+  s.dtype = DType::fp32;
+  const Problem p(s);
+  const auto c = estimate_replay_cost(p, *find_machine("h100"));
+  try {
+    check_replay_budget(c, {});
+    FAIL() << "accepted";
+  } catch (const BudgetExceeded& e) {
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find("GiB"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("budget"), std::string::npos) << msg;
+  }
+}
+
+TEST(ReplayBudget, The8192CubeOfTheBenchmarkFitsTheDefaultBudget) {
+  ProblemSpec s;
+  s.m = s.n = s.k = 8192;
+  s.block_m = s.block_n = 128;
+  s.block_k = 64;
+  const Problem p(s);
+  const auto c = estimate_replay_cost(p, *find_machine("h100"));
+  EXPECT_NO_THROW(check_replay_budget(c, {}));
+  EXPECT_GT(c.line_ops, 100'000'000);
+}
