@@ -129,7 +129,8 @@ int run_timing_ladder(const LadderOptions& o, bool full, kernels::BenchReport& r
     items.push_back({"copy_vectorized", spec(Kernel::copy, big, big, 1, DType::fp32, bm, bn, 1, 1, R)});
   for (std::int64_t s : full ? std::vector<std::int64_t>{8192, 16384} : std::vector<std::int64_t>{4096})
     for (auto [bm, bn] : {std::pair{64, 64}, std::pair{32, 32}})
-      for (const char* v : {"transpose_naive", "transpose_smem_tiled", "transpose_smem_padded"})
+      for (const char* v : {"transpose_naive", "transpose_smem_tiled", "transpose_smem_padded",
+                            "transpose_smem_padded_vectorized"})
         items.push_back({v, spec(Kernel::transpose, s, s, 1, DType::fp32, bm, bn, 1, 1, R)});
   // FP32 matmul at mid^3
   items.push_back({"matmul_naive", spec(Kernel::matmul, mid / 2, mid / 2, mid / 2, DType::fp32, 32, 32, 32, 8, G)});
@@ -212,14 +213,16 @@ void print_targets(const kernels::BenchReport& report) {
     const auto* cv = best("copy_vectorized", Kernel::copy, s, DType::fp32);
     if (!cv) continue;
     line(("copy_vectorized vs cudaMemcpy D2D, " + std::to_string(s) + "^2 fp32").c_str(), cv, cv->pct_of_baseline, 95);
-    const auto* tp = best("transpose_smem_padded", Kernel::transpose, s, DType::fp32);
-    if (tp) line(("transpose_smem_padded vs copy_vectorized, " + std::to_string(s) + "^2").c_str(), tp,
-                 100.0 * cv->result.median_ms / tp->result.median_ms, 90);
+    for (const char* v : {"transpose_smem_padded", "transpose_smem_padded_vectorized"})
+      if (const auto* tp = best(v, Kernel::transpose, s, DType::fp32))
+        line((std::string(v) + " vs copy_vectorized, " + std::to_string(s) + "^2").c_str(), tp,
+             100.0 * cv->result.median_ms / tp->result.median_ms, 90);
     break;
   }
-  if (const auto* t16 = best("transpose_smem_padded", Kernel::transpose, 16384, DType::fp32))
-    std::printf("%-58s %6.0f GB/s (PyTorch t().contiguous() on an H200: ~1160 GB/s)\n",
-                "transpose_smem_padded, 16384^2 fp32", t16->result.throughput);
+  for (const char* v : {"transpose_smem_padded", "transpose_smem_padded_vectorized"})
+    if (const auto* t16 = best(v, Kernel::transpose, 16384, DType::fp32))
+      std::printf("%-58s %6.0f GB/s (PyTorch t().contiguous() on an H200: ~1160 GB/s)\n",
+                  (std::string(v) + ", 16384^2 fp32").c_str(), t16->result.throughput);
   for (std::int64_t s : {4096, 2048}) {
     const auto* rb = best("matmul_register_blocked", Kernel::matmul, s, DType::fp32);
     if (const auto* w = best("matmul_register_blocked_bk16", Kernel::matmul, s, DType::fp32);

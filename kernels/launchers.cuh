@@ -14,6 +14,7 @@ std::string launch_copy_vectorized(const LaunchArgs& args);
 std::string launch_transpose_naive(const LaunchArgs& args);
 std::string launch_transpose_smem_tiled(const LaunchArgs& args);
 std::string launch_transpose_smem_padded(const LaunchArgs& args);
+std::string launch_transpose_smem_padded_vectorized(const LaunchArgs& args);
 
 std::string launch_matmul_naive(const LaunchArgs& args);
 std::string launch_matmul_smem_tiled(const LaunchArgs& args);  // honours args.b_transposed

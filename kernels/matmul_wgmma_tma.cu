@@ -3,8 +3,8 @@
 //   Warpgroup 0 is the producer: one thread issues cp.async.bulk.tensor for the A (128, 64) and
 //   B^T (256, 64) tiles of a stage, which land 128-byte swizzled and signal a "full" mbarrier.
 //   Warpgroups 1 and 2 consume: each issues wgmma.m64n128k16 (twice per k16, for the two halves of
-//   N) straight from shared memory, FP32 accumulators in registers, then frees the stage on an
-//   "empty" mbarrier. The copy engine fills stage s + 3 while the tensor cores work on stage s.
+//   N) straight from shared memory, FP32 accumulators in registers, and frees a stage on an
+//   "empty" mbarrier once the next step's wgmma is issued (one wgmma group stays in flight). The copy engine fills stage s + 3 while the tensor cores work on stage s.
 //   B is read as B^T (N, K), K-major like A: the layout wgmma takes without transposition.
 //   TMA zero-fills out-of-range boxes (the mask); the epilogue stores masked. K % 8 != 0 takes a
 //   zero-padded copy of A and B^T first (TMA row strides must be multiples of 16 bytes).
@@ -161,9 +161,11 @@ __global__ void __launch_bounds__(kThreads, 1)
         for (int j = 0; j < kNSub; ++j)
           wgmma_m64n128k16<T>(acc[j], smem_desc(a_tile + kk * 16), smem_desc(b_tile + j * 128 * kBK + kk * 16));
       asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
-      asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
-      if (t == 0) mbar_arrive(&empty[s]);
+      // Keep this step's wgmma in flight; the previous step's has finished reading its stage.
+      asm volatile("wgmma.wait_group.sync.aligned 1;\n" ::: "memory");
+      if (t == 0 && kt > 0) mbar_arrive(&empty[(kt - 1) % kStages]);
     }
+    asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
     // Accumulator layout (per n8 chunk q of each n128 half): rows 16 * warp + lane / 4 (+ 8),
     // columns 8 q + 2 (lane % 4) (+ 1).
     const int warp = t / 32, lane = t % 32;

@@ -193,6 +193,7 @@ Launcher launcher_for(std::string_view name) {
   if (name == "transpose_naive") return launch_transpose_naive;
   if (name == "transpose_smem_tiled") return launch_transpose_smem_tiled;
   if (name == "transpose_smem_padded") return launch_transpose_smem_padded;
+  if (name == "transpose_smem_padded_vectorized") return launch_transpose_smem_padded_vectorized;
   if (name == "matmul_naive") return launch_matmul_naive;
   if (name == "matmul_smem_tiled" || name == "matmul_smem_tiled_b_transposed") return launch_matmul_smem_tiled;
   if (name == "matmul_register_blocked") return launch_matmul_register_blocked;

@@ -19,7 +19,7 @@ RunResult run(const sim::Problem& problem, std::string_view variant, const RunOp
   RunResult r;
   r.variant = std::string(variant);
   r.problem = problem.spec();
-  r.error = kNotBuilt;
+  r.error = find_variant(variant) ? std::string(kNotBuilt) : "unknown variant '" + std::string(variant) + "'";
   return r;
 }
 

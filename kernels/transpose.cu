@@ -6,6 +6,10 @@
 //   in one bank (a 32-way conflict when BLOCK_N words is a multiple of 32).
 // version 3 transpose_smem_padded: each shared row padded by one 4-byte word: the column read walks
 //   33 words per lane, which spreads the warp over all 32 banks (conflict-free).
+// version 4 transpose_smem_padded_vectorized: the padded tile, but global memory moves 16 bytes
+//   per access both ways (a row of 4 FP32 read, and 4 tile elements down a column gathered into one
+//   16-byte store), as copy_vectorized does: scalar 4-byte accesses cap the other versions near
+//   copy_tiled's bandwidth. Shared accesses stay scalar (2-way conflicts at most).
 #include "kernels/launchers.cuh"
 
 namespace tilesim::kernels::detail {
@@ -69,6 +73,86 @@ __global__ void transpose_smem_kernel(const W* __restrict__ in, W* __restrict__ 
 }
 
 template <class W>
+union Vec16 {
+  uint4 v;
+  W e[16 / sizeof(W)];
+};
+
+template <class W>
+__global__ void transpose_smem_vectorized_kernel(const W* __restrict__ in, W* __restrict__ out,
+                                                 std::int64_t m, std::int64_t n, int block_m_shift,
+                                                 int block_n_shift, GridMap g) {
+  constexpr int V = 16 / sizeof(W), kVShift = sizeof(W) == 4 ? 2 : 3, pad = 4 / sizeof(W);
+  extern __shared__ __align__(16) unsigned char smem_raw[];
+  W* tile = reinterpret_cast<W*>(smem_raw);
+  std::int64_t pid_m, pid_n;
+  tile_of(g, blockIdx.x, pid_m, pid_n);
+  const int block_m = 1 << block_m_shift, block_n = 1 << block_n_shift;
+  const int ld = block_n + pad;
+  const std::int64_t row0 = pid_m * block_m, col0 = pid_n * block_n;
+  const int rows_left = static_cast<int>(m - row0 < block_m ? m - row0 : block_m);
+  const int cols_left = static_cast<int>(n - col0 < block_n ? n - col0 : block_n);
+  const bool vec_in = n % V == 0, vec_out = m % V == 0;  // 16-byte aligned rows of in / out
+  // Load: chunk i covers tile row i / (BLOCK_N / V), columns (i % (BLOCK_N / V)) * V .. + V - 1.
+  const int in_shift = block_n_shift - kVShift;
+#pragma unroll 4
+  for (int i = threadIdx.x; i < (block_m << in_shift); i += blockDim.x) {
+    const int r = i >> in_shift, c = (i & ((1 << in_shift) - 1)) << kVShift;
+    if (r >= rows_left || c >= cols_left) continue;
+    const W* src = in + (row0 + r) * n + col0 + c;
+    W* dst = tile + r * ld + c;
+    if (vec_in && c + V <= cols_left) {
+      Vec16<W> u;
+      u.v = __ldcs(reinterpret_cast<const uint4*>(src));
+#pragma unroll
+      for (int j = 0; j < V; ++j) dst[j] = u.e[j];
+    } else {
+      for (int j = 0; j < V && c + j < cols_left; ++j) dst[j] = src[j];
+    }
+  }
+  __syncthreads();
+  // Store: chunk i covers out row (tile column) i / (BLOCK_M / V), tile rows (i % ...) * V .. + V - 1.
+  const int out_shift = block_m_shift - kVShift;
+#pragma unroll 4
+  for (int i = threadIdx.x; i < (block_n << out_shift); i += blockDim.x) {
+    const int c = i >> out_shift, r = (i & ((1 << out_shift) - 1)) << kVShift;
+    if (c >= cols_left || r >= rows_left) continue;
+    W* dst = out + (col0 + c) * m + row0 + r;
+    if (vec_out && r + V <= rows_left) {
+      Vec16<W> u;
+#pragma unroll
+      for (int j = 0; j < V; ++j) u.e[j] = tile[(r + j) * ld + c];
+      __stcs(reinterpret_cast<uint4*>(dst), u.v);
+    } else {
+      for (int j = 0; j < V && r + j < rows_left; ++j) dst[j] = tile[(r + j) * ld + c];
+    }
+  }
+}
+
+template <class W>
+std::string launch_vectorized(const LaunchArgs& a) {
+  constexpr int V = 16 / sizeof(W), pad = 4 / sizeof(W);
+  if (a.block_m < V || a.block_n < V)
+    return "BLOCK_M and BLOCK_N must each hold one 16-byte access (" + std::to_string(V) + " elements)";
+  const std::size_t bytes = static_cast<std::size_t>(a.block_m) * (a.block_n + pad) * sizeof(W);
+  int dev = 0, optin = 0;
+  TILESIM_CUDA_CHECK(cudaGetDevice(&dev));
+  TILESIM_CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+  if (bytes > static_cast<std::size_t>(optin))
+    return "the shared tile needs " + std::to_string(bytes) + " bytes, over the " + std::to_string(optin) +
+           " a block may have";
+  if (bytes > 48 * 1024)
+    TILESIM_CUDA_CHECK(cudaFuncSetAttribute(transpose_smem_vectorized_kernel<W>,
+                                            cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)));
+  const int threads = std::min(256, std::max(32, a.block_m * a.block_n / V));
+  transpose_smem_vectorized_kernel<W><<<grid_blocks(a.grid), threads, bytes, a.stream>>>(
+      static_cast<const W*>(a.a), static_cast<W*>(a.c), a.m, a.n, log2_exact(a.block_m), log2_exact(a.block_n),
+      a.grid);
+  TILESIM_CUDA_CHECK_LAUNCH();
+  return "";
+}
+
+template <class W>
 std::string launch_naive(const LaunchArgs& a) {
   const int threads = std::min(256, std::max(32, a.block_m * a.block_n));
   transpose_naive_kernel<W><<<grid_blocks(a.grid), threads, 0, a.stream>>>(
@@ -103,6 +187,9 @@ std::string launch_smem(const LaunchArgs& a, bool padded) {
 
 }  // namespace
 
+std::string launch_transpose_smem_padded_vectorized(const LaunchArgs& a) {
+  return a.dtype == sim::DType::fp32 ? launch_vectorized<std::uint32_t>(a) : launch_vectorized<std::uint16_t>(a);
+}
 std::string launch_transpose_naive(const LaunchArgs& a) {
   return a.dtype == sim::DType::fp32 ? launch_naive<std::uint32_t>(a) : launch_naive<std::uint16_t>(a);
 }

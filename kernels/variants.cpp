@@ -48,6 +48,9 @@ std::vector<Variant> make_variants() {
        "its columns hits one bank 32 times");
   rung("transpose_smem_padded", Kernel::transpose, kAll, "copy_memcpy_d2d",
        "one 4-byte word of padding per shared-memory row: the column reads fall in 32 banks");
+  rung("transpose_smem_padded_vectorized", Kernel::transpose, kAll, "copy_memcpy_d2d",
+       "the padded tile with 16-byte global loads and stores (4 elements gathered down a tile "
+       "column per store), as copy_vectorized moves memory");
   // matmul
   rung("matmul_naive", Kernel::matmul, kAll, "cublas_sgemm",
        "one thread per output element, every operand from global memory (through L1/L2)");
