@@ -24,6 +24,8 @@ constexpr int stage_elems() { return kBM * kLdA + kBK * ld_b<kBN>(); }
 template <int kBN>
 constexpr std::size_t smem_bytes() { return sizeof(std::uint16_t) * stage_elems<kBN>() * kStages; }
 
+// The PTX helpers exist only where the instructions do (sm_80+; host pass for declarations).
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
 template <class T>
 struct MmaOp;
 template <>
@@ -110,6 +112,8 @@ __device__ __forceinline__ void load_stage(T* as, T* bs, const T* __restrict__ a
     }
   }
 }
+
+#endif  // sm_80+
 
 template <class T, bool kAligned, int kBN>
 __global__ void __launch_bounds__(kThreads, kBN == 128 ? 2 : 1)
