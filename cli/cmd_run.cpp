@@ -14,12 +14,17 @@ Action add_run_command(CLI::App& app) {
       "run", "Replay every program on a machine (SM waves, L2) and print the counters");
   auto flags = std::make_shared<ProblemFlags>();
   flags->add_to(*cmd, /*with_machine=*/true);
-  return [flags]() {
+  auto schedule = std::make_shared<std::string>(std::string(sim::to_string(sim::kDefaultSchedule)));
+  cmd->add_option("--schedule", *schedule,
+                  "When slots start: lockstep (every wave in step, the default) or staggered "
+                  "(slot s starts s * steps / slots rounds late: desynchronised programs)")
+      ->check(CLI::IsMember({"lockstep", "staggered"}));
+  return [flags, schedule]() {
     const auto s = flags->resolve();
     const sim::Problem p(s.problem);
     const sim::Machine m = scenario::machine_of(s);
     const sim::Occupancy occ = sim::occupancy(p, m, s.programs_per_sm);
-    const sim::ReplayResult r = sim::replay(p, m, occ);
+    const sim::ReplayResult r = sim::replay(p, m, occ, {}, nullptr, sim::parse_schedule(*schedule));
     if (flags->json)
       std::printf("%s\n", replay_json(p, m, r).dump(2).c_str());
     else

@@ -64,6 +64,7 @@ sim::Machine parse_machine_json(std::string_view json_text) {
     else if (key == "sms") m.sms = small(v, key);
     else if (key == "l2_bytes") m.l2_bytes = integer(v, key);
     else if (key == "l2_ways") m.l2_ways = small(v, key);
+    else if (key == "l2_partitions") m.l2_partitions = small(v, key);
     else if (key == "dram_bytes_per_s") m.dram_bytes_per_s = number(v, key);
     else if (key == "fp32_flops_per_s") m.fp32_flops_per_s = number(v, key);
     else if (key == "fp16_tensor_flops_per_s") m.fp16_tensor_flops_per_s = number(v, key);

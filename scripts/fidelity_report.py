@@ -94,7 +94,13 @@ for cid, variant, flags in configs:
     rec = {"id": cid, "variant": variant, "flags": flags, "problem": parse_flags(flags),
            "programs_per_sm": occ, "measured": {k: m[k] for k in m if "__" in k},
            "predicted": {"dram_read_bytes": run["dram_read_bytes"],
-                         "dram_write_bytes": run["dram_write_bytes"],
+                         # ncu's dram__bytes_write.sum ends with the kernel: the final flush
+                         # of dirty L2 lines comes after it (docs/MODEL.md)
+                         "dram_write_bytes": run.get("dram_write_bytes_in_kernel",
+                                                     run["dram_write_bytes"]),
+                         "dram_write_bytes_with_flush": run["dram_write_bytes"],
+                         "schedule": run.get("schedule", "lockstep"),
+                         "l2_effective_bytes": run.get("l2_effective_bytes"),
                          "l2_hit_rate_pct": 100.0 * run["l2_hit_rate"],
                          "l2_read_bytes": run["l2_read_bytes"]}}
     if variant in THREAD_VARIANT:

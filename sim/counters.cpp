@@ -20,6 +20,7 @@ void each_field(C& a, const Counters& b, F f) {
   f(a.l2_evicted_sectors, b.l2_evicted_sectors);
   f(a.dram_read_bytes, b.dram_read_bytes);
   f(a.dram_write_bytes, b.dram_write_bytes);
+  f(a.dram_flush_bytes, b.dram_flush_bytes);
   f(a.l2_read_bytes, b.l2_read_bytes);
   f(a.l2_write_bytes, b.l2_write_bytes);
   f(a.load_lane_bytes, b.load_lane_bytes);
@@ -38,9 +39,11 @@ double ratio(std::int64_t num, std::int64_t den) {
 
 }  // namespace
 
-static_assert(sizeof(Counters) == 21 * 8, "each_field() must list every Counters field");
+static_assert(sizeof(Counters) == 22 * 8, "each_field() must list every Counters field");
 
-double Counters::l2_hit_rate() const { return ratio(l2_hit_sectors(), l2_sectors()); }
+double Counters::l2_hit_rate() const {
+  return ratio(l2_load_hit_sectors + l2_store_sectors, l2_sectors());
+}
 double Counters::l2_load_hit_rate() const { return ratio(l2_load_hit_sectors, l2_load_sectors); }
 double Counters::arithmetic_intensity() const {
   const auto bytes = dram_read_bytes + dram_write_bytes;

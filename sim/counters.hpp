@@ -27,6 +27,7 @@ struct Counters {
   // back on eviction, plus the final flush once the replay has finished.
   std::int64_t dram_read_bytes = 0;
   std::int64_t dram_write_bytes = 0;
+  std::int64_t dram_flush_bytes = 0;  // part of dram_write_bytes written by the final flush
   std::int64_t l2_read_bytes = 0;   // bytes L2 served to SMs for loads (sector granularity)
   std::int64_t l2_write_bytes = 0;  // bytes SMs stored into L2 (sector granularity)
   std::int64_t load_lane_bytes = 0, store_lane_bytes = 0;  // bytes of valid lanes (no rounding)
@@ -43,8 +44,13 @@ struct Counters {
 
   std::int64_t l2_sectors() const { return l2_load_sectors + l2_store_sectors; }
   std::int64_t l2_hit_sectors() const { return l2_load_hit_sectors + l2_store_hit_sectors; }
-  // Sector hits / sector accesses (loads and stores), 0 when nothing was accessed.
+  // Sector hits / sector accesses (loads and stores), 0 when nothing was accessed. Every store
+  // sector counts as a hit: the L2 allocates on write with byte masks and never waits for DRAM,
+  // which is also what ncu's lts__t_sector_hit_rate reports (docs/MODEL.md).
   double l2_hit_rate() const;
+  // Bytes written to DRAM while the kernel runs: what ncu's dram__bytes_write.sum sees (dirty
+  // lines still in L2 at the end are written back after the kernel).
+  std::int64_t dram_write_bytes_in_kernel() const { return dram_write_bytes - dram_flush_bytes; }
   double l2_load_hit_rate() const;
   // FLOPs per DRAM byte (0 when no DRAM traffic).
   double arithmetic_intensity() const;

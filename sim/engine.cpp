@@ -28,14 +28,15 @@ std::int64_t EngineCheckpoint::bytes() const {
                                    (a_reuse.capacity() + b_reuse.capacity()) * sizeof(TileReuse));
 }
 
-Engine::Engine(const Problem& p, const Machine& m, int programs_per_sm)
+Engine::Engine(const Problem& p, const Machine& m, int programs_per_sm, ScheduleKind schedule)
     : m_problem(p),
       m_machine(m),
       m_programs_per_sm(programs_per_sm),
-      m_l2(p.address_space_bytes(), m.l2_bytes, m.l2_ways) {
+      m_l2(p.address_space_bytes(), effective_l2_bytes(m), m.l2_ways) {
   if (programs_per_sm < 1) throw std::invalid_argument("Engine: programs_per_sm < 1");
   m_slots = static_cast<std::int64_t>(m.sms) * programs_per_sm;
   m_steps = sim::steps_per_program(p);
+  m_schedule = SlotSchedule(p.programs(), m_slots, m_steps, schedule);
   if (p.kernel() == Kernel::matmul) {
     m_a_reuse.resize(static_cast<std::size_t>(p.tiles_m() * p.k_tiles()));
     m_b_reuse.resize(static_cast<std::size_t>(p.k_tiles() * p.tiles_n()));
@@ -48,7 +49,9 @@ Engine::Engine(const Problem& p, const Machine& m, int programs_per_sm)
 std::int64_t Engine::waves() const { return cdiv(m_problem.programs(), m_slots); }
 
 std::int64_t Engine::wave_begin(std::int64_t wave) const {
-  return std::min(wave * m_slots * m_steps, total_events());
+  if (wave >= waves()) return total_events();
+  // Slot 0 starts at round 0 and is the first active slot of every round it runs in.
+  return m_schedule.round_begin(m_schedule.round_of_step(wave * m_slots, 0));
 }
 
 EventInfo Engine::event_info(std::int64_t e) const {
@@ -57,27 +60,26 @@ EventInfo Engine::event_info(std::int64_t e) const {
                             std::to_string(total_events() - 1));
   EventInfo info;
   info.index = e;
-  info.wave = e / (m_slots * m_steps);
-  const std::int64_t first_pid = info.wave * m_slots;
-  const std::int64_t n = std::min(m_slots, m_problem.programs() - first_pid);
-  const std::int64_t r = e - wave_begin(info.wave);
-  info.step = r / n;
-  info.slot = static_cast<int>(r % n);
+  info.round = m_schedule.round_of(e);
+  const std::int64_t slot = m_schedule.active(info.round).at(e - m_schedule.round_begin(info.round));
+  info.slot = static_cast<int>(slot);
   info.sm = info.slot % m_machine.sms;
-  info.pid = first_pid + info.slot;
+  info.pid = m_schedule.pid(slot, info.round);
+  info.step = m_schedule.step(slot, info.round);
+  info.wave = info.pid / m_slots;
   info.op = step_op(m_problem, info.step, &info.k);
   info.tile = tile_of(m_problem, info.pid);
   return info;
 }
 
 void Engine::set_cursor() {
-  const std::int64_t P = m_problem.programs();
-  m_wave = m_position / (m_slots * m_steps);
-  const std::int64_t first_pid = std::min(m_wave * m_slots, P);
-  m_wave_size = std::min(m_slots, P - first_pid);
-  const std::int64_t r = m_position - wave_begin(m_wave);
-  m_round = m_wave_size ? r / m_wave_size : 0;
-  m_slot = m_wave_size ? r % m_wave_size : 0;
+  if (m_position >= total_events()) {
+    m_round = m_schedule.rounds(), m_rank = 0, m_active = {};
+    return;
+  }
+  m_round = m_schedule.round_of(m_position);
+  m_active = m_schedule.active(m_round);
+  m_rank = m_position - m_schedule.round_begin(m_round);
 }
 
 AccessResult Engine::step() {
@@ -90,13 +92,15 @@ std::int64_t Engine::run(std::int64_t count, AccessResult* records) {
   const std::int64_t total = total_events();
   std::int64_t done = 0;
   while (done < count && m_position < total) {
-    const AccessResult r = execute(m_wave * m_slots + m_slot, m_round);
+    const std::int64_t slot = m_active.at(m_rank);
+    const AccessResult r = execute(m_schedule.pid(slot, m_round), m_schedule.step(slot, m_round));
     if (records) records[done] = r;
     ++done;
     ++m_position;
-    if (++m_slot == m_wave_size) {
-      m_slot = 0;
-      if (++m_round == m_steps) set_cursor();  // the wave is over: its slots take the next pids
+    if (++m_rank == m_active.count()) {
+      // Next round (skipping none: every round up to the last has an active slot).
+      m_rank = 0;
+      m_active = m_schedule.active(++m_round);
     }
   }
   return done;
@@ -132,6 +136,7 @@ AccessResult Engine::execute(std::int64_t pid, std::int64_t step) {
     const std::int64_t flushed = m_l2.flush();
     r.writeback_sectors += static_cast<std::int32_t>(flushed);
     c.dram_write_bytes += flushed * L2Cache::kSectorBytes;
+    c.dram_flush_bytes += flushed * L2Cache::kSectorBytes;
   }
   return r;
 }
@@ -246,8 +251,9 @@ void Engine::restore(const EngineCheckpoint& c) {
 }
 
 ReplayResult replay(const Problem& p, const Machine& m, const Occupancy& occ,
-                    const std::function<void(double)>& progress, const std::atomic<bool>* cancel) {
-  Engine engine(p, m, occ.programs_per_sm);
+                    const std::function<void(double)>& progress, const std::atomic<bool>* cancel,
+                    ScheduleKind schedule) {
+  Engine engine(p, m, occ.programs_per_sm, schedule);
   const std::int64_t total = engine.total_events();
   // Chunks of ~1/256 of the work keep progress and cancel responsive at any size.
   const std::int64_t chunk = std::max<std::int64_t>(1, total / 256);
@@ -259,6 +265,7 @@ ReplayResult replay(const Problem& p, const Machine& m, const Occupancy& occ,
   }
   ReplayResult out;
   out.occupancy = occ;
+  out.schedule = schedule;
   out.waves = engine.waves();
   out.line_ops = engine.line_ops();
   out.counters = engine.counters();

@@ -3,11 +3,13 @@
 // Teaches: the launch order decides which programs run together, hence which input tiles are in
 // L2 at the same time, hence how many bytes come from DRAM.
 //
-// Schedule (exact, because every program has the same number of steps): slots = SMs x programs
-// per SM; wave w holds pids [w * slots, min((w + 1) * slots, programs)), pid -> slot pid % slots,
-// slot -> SM slot % SMs (blocks spread over SMs first, as the hardware does). Within a wave the
-// engine runs rounds: round t executes step t of every resident program in slot order. When the
-// last round ends every slot is freed and goes to the next pids: the next wave.
+// Schedule (sim/schedule.hpp, exact because every program has the same number of steps):
+// slots = SMs x programs per SM; pid -> slot pid % slots, slot -> SM slot % SMs (blocks spread
+// over SMs first, as the hardware does); wave w = pids [w * slots, (w + 1) * slots), the w-th
+// program of every slot. The engine runs rounds: each round executes the next step of every
+// resident program in slot order; a finished program's slot takes the next pid at once.
+// Lockstep (the default): all slots start together, so each wave stays synchronised. Staggered:
+// slot s starts s * T / slots rounds late, the desynchronised steady state of a long grid.
 #pragma once
 
 #include <atomic>
@@ -21,14 +23,16 @@
 #include "sim/occupancy.hpp"
 #include "sim/problem.hpp"
 #include "sim/program_trace.hpp"
+#include "sim/schedule.hpp"
 
 namespace tilesim::sim {
 
-// Where event `index` sits in the schedule (closed form, no replay needed).
+// Where event `index` sits in the schedule (closed form + a binary search, no replay needed).
 struct EventInfo {
   std::int64_t index = 0;  // 0-based event number
   std::int64_t pid = 0;
-  std::int64_t wave = 0;
+  std::int64_t wave = 0;   // pid / slots: which program of its slot this is
+  std::int64_t round = 0;  // rounds: each resident program runs one step per round
   int slot = 0;             // 0 .. slots-1; the program's place on its SM is slot / SMs
   int sm = 0;               // slot % SMs
   std::int64_t step = 0;    // step within the program (program_step(p, pid, step))
@@ -57,7 +61,8 @@ struct EngineCheckpoint {
 
 class Engine {
  public:
-  Engine(const Problem& p, const Machine& m, int programs_per_sm);
+  Engine(const Problem& p, const Machine& m, int programs_per_sm,
+         ScheduleKind schedule = kDefaultSchedule);
 
   const Problem& problem() const { return m_problem; }
   const Machine& machine() const { return m_machine; }
@@ -66,8 +71,10 @@ class Engine {
   std::int64_t waves() const;                     // cdiv(programs, slots)
   std::int64_t steps_per_program() const { return m_steps; }
   std::int64_t total_events() const { return m_problem.programs() * m_steps; }
+  const SlotSchedule& schedule() const { return m_schedule; }
   EventInfo event_info(std::int64_t event) const;
-  // First event of wave w (w = waves() gives total_events()).
+  // First event of wave w: pid w * slots' first step (w = waves() gives total_events()). With
+  // the staggered schedule programs of wave w - 1 still run after it.
   std::int64_t wave_begin(std::int64_t wave) const;
 
   std::int64_t position() const { return m_position; }  // events executed so far
@@ -102,8 +109,10 @@ class Engine {
   std::int64_t m_slots = 1, m_steps = 1;
   std::int64_t m_position = 0;
   std::int64_t m_line_ops = 0;
-  // The next event as (wave, round = step, slot) and the wave's program count.
-  std::int64_t m_wave = 0, m_round = 0, m_slot = 0, m_wave_size = 0;
+  SlotSchedule m_schedule;
+  // The next event: its round, the round's active slots, and its rank among them.
+  std::int64_t m_round = 0, m_rank = 0;
+  RoundSlots m_active;
   L2Cache m_l2;
   Counters m_counters;
   std::vector<TileReuse> m_a_reuse, m_b_reuse;
@@ -112,6 +121,7 @@ class Engine {
 // The full replay, counters only (no per-event records): what `run` and `sweep` print.
 struct ReplayResult {
   Occupancy occupancy;
+  ScheduleKind schedule = kDefaultSchedule;
   std::int64_t waves = 0;
   std::int64_t line_ops = 0;
   Counters counters;  // at the end, flush included
@@ -122,7 +132,8 @@ struct ReplayResult {
 // std::runtime_error("cancelled").
 ReplayResult replay(const Problem& p, const Machine& m, const Occupancy& occ,
                     const std::function<void(double)>& progress = {},
-                    const std::atomic<bool>* cancel = nullptr);
+                    const std::atomic<bool>* cancel = nullptr,
+                    ScheduleKind schedule = kDefaultSchedule);
 
 // Op and K-iteration of step `step` (the same as program_step(p, pid, step).op, without building
 // the listing lines).

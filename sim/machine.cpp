@@ -13,8 +13,10 @@
 //  H200:      H200 datasheet, SXM (4.8 TB/s HBM3e, 67 TFLOPS FP32, 989 TFLOPS dense FP16
 //             tensor); SMs and L2 read off a real H200 (cudaGetDeviceProperties: 132 SMs,
 //             l2CacheSize = 60 MiB); per-SM limits as H100 (same Hopper SM).
-// The L2 is modelled fully associative with LRU over 128-byte lines (real L2s are banked,
-// hashed and split in two partitions on A100/H100; the model keeps one shared cache).
+// The L2 is modelled fully associative with LRU over 128-byte lines (real L2s are banked and
+// hashed). A100/H100/H200 split it in two partitions, each caching the data its own GPCs' SMs
+// access (A100 whitepaper, "L2 cache"; Hopper whitepaper): l2_partitions = 2, and the replay
+// gives shared data l2_bytes / 2 (effective_l2_bytes, docs/MODEL.md).
 #include "sim/machine.hpp"
 
 #include <algorithm>
@@ -43,6 +45,7 @@ Machine make(std::string key, std::string name, int sms, std::int64_t l2, double
   m.max_threads_per_sm = threads;
   m.max_programs_per_sm = blocks;
   m.source = std::move(source);
+  m.l2_partitions = m.key == "t4" ? 1 : 2;  // T4 (Turing): one L2
   return m;
 }
 
@@ -78,6 +81,10 @@ void check(bool ok, const char* field, const std::string& message) {
 
 std::span<const Machine> machine_presets() { return presets(); }
 
+std::int64_t effective_l2_bytes(const Machine& m) {
+  return m.l2_bytes / std::max(1, m.l2_partitions);
+}
+
 std::optional<Machine> find_machine(std::string_view key) {
   const auto k = lower(key);
   for (const auto& m : presets())
@@ -103,6 +110,10 @@ void validate_machine(const Machine& m) {
   check(m.l2_bytes >= 128 && m.l2_bytes <= (std::int64_t{1} << 34), "l2_bytes",
         "machine.l2_bytes = " + std::to_string(m.l2_bytes) +
             " is out of range: allowed 128..17179869184 (one line .. 16 GiB)");
+  check(m.l2_partitions >= 1 && m.l2_partitions <= 8 && m.l2_bytes / m.l2_partitions >= 128,
+        "l2_partitions",
+        "machine.l2_partitions = " + std::to_string(m.l2_partitions) +
+            " is outside 1..8 or leaves a partition below one line");
   check(m.l2_ways >= 0 && m.l2_ways <= 64, "l2_ways",
         "machine.l2_ways = " + std::to_string(m.l2_ways) +
             " is out of range: allowed 0 (fully associative) .. 64");

@@ -19,6 +19,9 @@ struct Machine {
   int l2_line_bytes = 128;                        // tag granularity (the model needs 128)
   int l2_sector_bytes = 32;                       // fill granularity (the model needs 32)
   int l2_ways = 0;                                // 0: fully associative LRU, else N-way LRU
+  // L2 partitions (A100, H100, H200: 2). Each partition caches the data its side's SMs access,
+  // so a tile read by SMs on both sides is held twice: shared data sees l2_bytes / partitions.
+  int l2_partitions = 1;
   double dram_bytes_per_s = 3.35e12;              // HBM / GDDR peak bandwidth
   double fp32_flops_per_s = 67e12;                // CUDA-core FP32 peak (FMA = 2 FLOPs)
   double fp16_tensor_flops_per_s = 989e12;        // dense FP16/BF16 tensor peak, FP32 accumulate
@@ -36,6 +39,9 @@ std::span<const Machine> machine_presets();
 // A preset by key ("t4", "a100", "h100", "h200"; also accepts the display name, any case).
 std::optional<Machine> find_machine(std::string_view key);
 std::string machine_names();  // "t4 | a100 | h100 | h200"
+// The capacity the replay's single LRU cache gets: l2_bytes / l2_partitions (docs/MODEL.md: in
+// the tiled kernels nearly every input tile is read by SMs of both partitions).
+std::int64_t effective_l2_bytes(const Machine& m);
 // Throws InvalidField ("machine.<field>") for a value the model cannot use (e.g. 0 SMs, an L2
 // smaller than one line, a line that is not 4 sectors of 32 bytes).
 void validate_machine(const Machine& m);
