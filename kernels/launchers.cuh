@@ -21,6 +21,7 @@ std::string launch_matmul_smem_tiled(const LaunchArgs& args);  // honours args.b
 std::string launch_matmul_register_blocked(const LaunchArgs& args);       // K steps of 8
 std::string launch_matmul_register_blocked_bk16(const LaunchArgs& args);  // K steps of 16
 std::string launch_matmul_mma_sync(const LaunchArgs& args);          // 128 x 128 tile
+std::string launch_matmul_mma_sync_bk64(const LaunchArgs& args);     // 128 x 128, K steps of 64
 std::string launch_matmul_mma_sync_128x256(const LaunchArgs& args);  // 128 x 256 tile
 std::string launch_matmul_wgmma_tma(const LaunchArgs& args);
 

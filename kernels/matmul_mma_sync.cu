@@ -7,22 +7,26 @@
 //   cp.async pipeline keeps three K steps of A and B in flight while the tensor cores work.
 //   When K or N is not a multiple of 8 the 16-byte copies cannot be aligned: those problems take
 //   the same kernel with element-wise (masked) loads instead of cp.async.
-// version 5b matmul_mma_sync_128x256: the same with a 128 x 256 tile, warp tiles of 64 x 64: each
+// version 5b matmul_mma_sync_bk64: K steps of 64 in 3 stages: four k16 steps (64 mma per warp)
+//   between barriers instead of two, for the same 2 blocks per SM.
+// version 5c matmul_mma_sync_128x256: the same with a 128 x 256 tile, warp tiles of 64 x 64: each
 //   ldmatrix feeds more mma (8 loads per 32 mma instead of 6 per 16), at 128 accumulators a thread.
 #include "kernels/launchers.cuh"
 
 namespace tilesim::kernels::detail {
 namespace {
 
-constexpr int kBM = 128, kBK = 32, kStages = 4, kThreads = 256;
-constexpr int kLdA = kBK + 8;  // shared row stride of A, in elements (80 bytes)
-// Shared row stride of B, in elements: BLOCK_N + 8 (272 or 528 bytes: 4 banks apart per row).
+constexpr int kBM = 128, kThreads = 256;
+// Shared row strides, in elements: BLOCK_K + 8 for A (80 or 144 bytes) and BLOCK_N + 8 for B
+// (272 or 528 bytes): consecutive rows start 4 banks apart, so ldmatrix's 8 rows hit 32 banks.
+template <int kBK>
+constexpr int ld_a() { return kBK + 8; }
 template <int kBN>
 constexpr int ld_b() { return kBN + 8; }
-template <int kBN>
-constexpr int stage_elems() { return kBM * kLdA + kBK * ld_b<kBN>(); }
-template <int kBN>
-constexpr std::size_t smem_bytes() { return sizeof(std::uint16_t) * stage_elems<kBN>() * kStages; }
+template <int kBN, int kBK>
+constexpr int stage_elems() { return kBM * ld_a<kBK>() + kBK * ld_b<kBN>(); }
+template <int kBN, int kBK, int kStages>
+constexpr std::size_t smem_bytes() { return sizeof(std::uint16_t) * stage_elems<kBN, kBK>() * kStages; }
 
 // The PTX helpers exist only where the instructions do (sm_80+; host pass for declarations).
 #if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
@@ -74,18 +78,19 @@ __device__ __forceinline__ void ldmatrix_x4_trans(unsigned* r, const void* p) {
 }
 
 // One K step of A (BLOCK_M, BLOCK_K) and B (BLOCK_K, BLOCK_N) into shared stage `s`, in 8-element
-// (16-byte) chunks: 512 of A (2 per thread), 4 * BLOCK_N of B. Out-of-range chunks are zero-filled.
-template <class T, bool kAligned, int kBN>
+// (16-byte) chunks: BLOCK_M * BLOCK_K / 8 of A, BLOCK_K * BLOCK_N / 8 of B. Out-of-range chunks
+// are zero-filled.
+template <class T, bool kAligned, int kBN, int kBK>
 __device__ __forceinline__ void load_stage(T* as, T* bs, const T* __restrict__ a,
                                            const T* __restrict__ b, std::int64_t m, std::int64_t n,
                                            std::int64_t k, std::int64_t row0, std::int64_t col0,
                                            std::int64_t k0) {
 #pragma unroll
-  for (int u = 0; u < 2; ++u) {
+  for (int u = 0; u < kBM * kBK / 8 / kThreads; ++u) {
     const int chunk = threadIdx.x + u * kThreads;
-    const int r = chunk >> 2, kc = (chunk & 3) * 8;  // A: 128 rows x 4 chunks
+    const int r = chunk / (kBK / 8), kc = (chunk % (kBK / 8)) * 8;  // A: 128 rows
     const std::int64_t row = row0 + r, kk = k0 + kc;
-    T* dst = as + r * kLdA + kc;
+    T* dst = as + r * ld_a<kBK>() + kc;
     if constexpr (kAligned) {
       const bool ok = row < m && kk < k;
       cp_async_16(dst, ok ? a + row * k + kk : a, ok);
@@ -115,7 +120,7 @@ __device__ __forceinline__ void load_stage(T* as, T* bs, const T* __restrict__ a
 
 #endif  // sm_80+
 
-template <class T, bool kAligned, int kBN>
+template <class T, bool kAligned, int kBN, int kBK, int kStages>
 __global__ void __launch_bounds__(kThreads, kBN == 128 ? 2 : 1)
     matmul_mma_sync_kernel(const T* __restrict__ a, const T* __restrict__ b, T* __restrict__ c,
                            std::int64_t m, std::int64_t n, std::int64_t k, GridMap g) {
@@ -127,10 +132,10 @@ __global__ void __launch_bounds__(kThreads, kBN == 128 ? 2 : 1)
   const std::int64_t row0 = pid_m * kBM, col0 = pid_n * std::int64_t{kBN};
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   constexpr int kWarpN = kBN / 4, kNT = kWarpN / 8;  // warp tile 64 x kWarpN: kNT n8 tiles
-  constexpr int kLdB = ld_b<kBN>();
+  constexpr int kLdB = ld_b<kBN>(), kLdA = ld_a<kBK>();
   const int warp_m = warp >> 2, warp_n = warp & 3;
-  auto stage_a = [&](int s) { return smem + s * stage_elems<kBN>(); };
-  auto stage_b = [&](int s) { return smem + s * stage_elems<kBN>() + kBM * kLdA; };
+  auto stage_a = [&](int s) { return smem + s * stage_elems<kBN, kBK>(); };
+  auto stage_b = [&](int s) { return smem + s * stage_elems<kBN, kBK>() + kBM * kLdA; };
 
   float acc[4][kNT][4];  // (m16 tile, n8 tile, fragment)
 #pragma unroll
@@ -144,7 +149,7 @@ __global__ void __launch_bounds__(kThreads, kBN == 128 ? 2 : 1)
 #pragma unroll
   for (int s = 0; s < kStages - 1; ++s) {
     if (s < k_tiles)
-      load_stage<T, kAligned, kBN>(stage_a(s), stage_b(s), a, b, m, n, k, row0, col0, std::int64_t{s} * kBK);
+      load_stage<T, kAligned, kBN, kBK>(stage_a(s), stage_b(s), a, b, m, n, k, row0, col0, std::int64_t{s} * kBK);
     cp_async_commit();
   }
   for (int kt = 0; kt < k_tiles; ++kt) {
@@ -152,7 +157,7 @@ __global__ void __launch_bounds__(kThreads, kBN == 128 ? 2 : 1)
     __syncthreads();  // stage kt landed for everyone; stage kt - 1 is no longer read by anyone
     const int next = kt + kStages - 1;
     if (next < k_tiles)
-      load_stage<T, kAligned, kBN>(stage_a(next % kStages), stage_b(next % kStages), a, b, m, n, k, row0,
+      load_stage<T, kAligned, kBN, kBK>(stage_a(next % kStages), stage_b(next % kStages), a, b, m, n, k, row0,
                               col0, std::int64_t{next} * kBK);
     cp_async_commit();
     const T* as = stage_a(kt % kStages);
@@ -205,18 +210,18 @@ __global__ void __launch_bounds__(kThreads, kBN == 128 ? 2 : 1)
 #endif
 }
 
-template <class T, bool kAligned, int kBN>
+template <class T, bool kAligned, int kBN, int kBK, int kStages>
 void launch_typed(const LaunchArgs& a) {
-  TILESIM_CUDA_CHECK(cudaFuncSetAttribute(matmul_mma_sync_kernel<T, kAligned, kBN>,
-                                          cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                          static_cast<int>(smem_bytes<kBN>())));
-  matmul_mma_sync_kernel<T, kAligned, kBN><<<grid_blocks(a.grid), kThreads, smem_bytes<kBN>(), a.stream>>>(
+  constexpr std::size_t bytes = smem_bytes<kBN, kBK, kStages>();
+  TILESIM_CUDA_CHECK(cudaFuncSetAttribute(matmul_mma_sync_kernel<T, kAligned, kBN, kBK, kStages>,
+                                          cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)));
+  matmul_mma_sync_kernel<T, kAligned, kBN, kBK, kStages><<<grid_blocks(a.grid), kThreads, bytes, a.stream>>>(
       static_cast<const T*>(a.a), static_cast<const T*>(a.b), static_cast<T*>(a.c), a.m, a.n, a.k,
       a.grid);
   TILESIM_CUDA_CHECK_LAUNCH();
 }
 
-template <int kBN>
+template <int kBN, int kBK, int kStages>
 std::string launch_mma(const LaunchArgs& a) {
   if (a.dtype == sim::DType::fp32) return "mma.sync rung takes FP16 or BF16 inputs";
   if (a.b_transposed) return "mma.sync rung reads B row-major (K, N)";
@@ -226,15 +231,17 @@ std::string launch_mma(const LaunchArgs& a) {
   if (major < 8) return "mma.sync m16n8k16 and cp.async need compute capability 8.0 or newer";
   const bool aligned = a.k % 8 == 0 && a.n % 8 == 0;  // every 16-byte chunk starts aligned
   if (a.dtype == sim::DType::fp16)
-    aligned ? launch_typed<__half, true, kBN>(a) : launch_typed<__half, false, kBN>(a);
+    aligned ? launch_typed<__half, true, kBN, kBK, kStages>(a) : launch_typed<__half, false, kBN, kBK, kStages>(a);
   else
-    aligned ? launch_typed<__nv_bfloat16, true, kBN>(a) : launch_typed<__nv_bfloat16, false, kBN>(a);
+    aligned ? launch_typed<__nv_bfloat16, true, kBN, kBK, kStages>(a)
+            : launch_typed<__nv_bfloat16, false, kBN, kBK, kStages>(a);
   return "";
 }
 
 }  // namespace
 
-std::string launch_matmul_mma_sync(const LaunchArgs& a) { return launch_mma<128>(a); }
-std::string launch_matmul_mma_sync_128x256(const LaunchArgs& a) { return launch_mma<256>(a); }
+std::string launch_matmul_mma_sync(const LaunchArgs& a) { return launch_mma<128, 32, 4>(a); }
+std::string launch_matmul_mma_sync_bk64(const LaunchArgs& a) { return launch_mma<128, 64, 3>(a); }
+std::string launch_matmul_mma_sync_128x256(const LaunchArgs& a) { return launch_mma<256, 32, 4>(a); }
 
 }  // namespace tilesim::kernels::detail

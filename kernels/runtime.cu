@@ -199,6 +199,7 @@ Launcher launcher_for(std::string_view name) {
   if (name == "matmul_register_blocked") return launch_matmul_register_blocked;
   if (name == "matmul_register_blocked_bk16") return launch_matmul_register_blocked_bk16;
   if (name == "matmul_mma_sync") return launch_matmul_mma_sync;
+  if (name == "matmul_mma_sync_bk64") return launch_matmul_mma_sync_bk64;
   if (name == "matmul_mma_sync_128x256") return launch_matmul_mma_sync_128x256;
   if (name == "matmul_wgmma_tma") return launch_matmul_wgmma_tma;
   if (name == "cublas_sgemm") return [](const LaunchArgs& a) { return cublas_matmul(a, CublasMode::sgemm_strict); };

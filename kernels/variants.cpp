@@ -76,6 +76,12 @@ std::vector<Variant> make_variants() {
   fixed(mma, 128, 128, 32);
   mma.b_layout = sim::BLayout::row_major;
   mma.min_cc = 80;
+  auto& mma64 = rung("matmul_mma_sync_bk64", Kernel::matmul, kHalf, "cublas_gemmex",
+                     "the same with K steps of 64 in 3 stages: twice the tensor-core work between "
+                     "barriers");
+  fixed(mma64, 128, 128, 64);
+  mma64.b_layout = sim::BLayout::row_major;
+  mma64.min_cc = 80;
   auto& mma_wide = rung("matmul_mma_sync_128x256", Kernel::matmul, kHalf, "cublas_gemmex",
                         "the same with a 128 x 256 tile and 64 x 64 warp tiles: fewer ldmatrix per "
                         "mma and half the A traffic per output, at 128 accumulators per thread");
