@@ -90,7 +90,7 @@ TimelineCost estimate_timeline_cost(const Problem& p, const Machine& m, const Oc
 
 Timeline::Timeline(const Problem& p, const Machine& m, const Occupancy& occ,
                    const TimelineOptions& opt)
-    : m_engine(p, m, occ.programs_per_sm), m_occupancy(occ) {
+    : m_engine(p, m, occ.programs_per_sm, opt.schedule), m_occupancy(occ) {
   const TimelineCost cost = estimate_timeline_cost(p, m, occ, opt);
   if (cost.total_bytes() > opt.memory_budget_bytes)
     throw TimelineTooLarge(
@@ -150,42 +150,49 @@ void Timeline::seek(std::int64_t target) {
 std::int64_t Timeline::neighbour(Granularity g, int direction) const {
   const std::int64_t pos = position(), total = events();
   if (g == Granularity::event) return std::clamp<std::int64_t>(pos + (direction >= 0 ? 1 : -1), 0, total);
-  const std::int64_t S = m_engine.slots(), T = m_engine.steps_per_program();
-  const std::int64_t P = problem().programs(), W = m_engine.waves();
-  // Boundaries of granularity g inside wave w, ascending, within [begin(w), begin(w + 1)].
-  const auto boundaries = [&](std::int64_t w) {
-    std::vector<std::int64_t> out;
-    const std::int64_t b = m_engine.wave_begin(w);
-    const std::int64_t n = std::min(S, P - w * S);
-    switch (g) {
-      case Granularity::wave:
-        out.push_back(b);
-        break;
-      case Granularity::program:
-        for (std::int64_t j = 1; j <= n; ++j) out.push_back(b + (T - 1) * n + j);
-        break;
-      default:
-        for (std::int64_t t = 0; t < T; ++t) {
-          std::int64_t k = -1;
-          const StepOp op = step_op(problem(), t, &k);
-          if (problem().kernel() != Kernel::matmul || op == StepOp::map ||
-              op == StepOp::load_a || op == StepOp::store)
-            out.push_back(b + t * n);
-        }
-        out.push_back(b + T * n);
-        break;
+  const SlotSchedule& sc = m_engine.schedule();
+  const std::int64_t T = m_engine.steps_per_program(), R = sc.rounds();
+  if (g == Granularity::wave) {
+    const std::int64_t W = m_engine.waves();
+    if (direction >= 0) {
+      for (std::int64_t w = 0; w <= W; ++w)
+        if (m_engine.wave_begin(w) > pos) return m_engine.wave_begin(w);
+      return total;
     }
-    return out;
+    for (std::int64_t w = W; w >= 0; --w)
+      if (m_engine.wave_begin(w) < pos) return m_engine.wave_begin(w);
+    return 0;
+  }
+  // Boundaries inside round r, ascending (at most a few; every round has an active slot).
+  const auto boundaries = [&](std::int64_t r, std::vector<std::int64_t>* out) {
+    out->clear();
+    const std::int64_t b = sc.round_begin(r);
+    if (g == Granularity::program) {
+      // Positions just after a program's last step: slots whose step in round r is T - 1.
+      const RoundSlots a = sc.active(r);
+      for (std::int64_t i = 0; i < a.count(); ++i)
+        if (sc.step(a.at(i), r) == T - 1) out->push_back(b + i + 1);
+      return;
+    }
+    std::int64_t k = -1;
+    const StepOp op = step_op(problem(), r % T, &k);  // slot 0 starts at round 0
+    if (problem().kernel() != Kernel::matmul || op == StepOp::map || op == StepOp::load_a ||
+        op == StepOp::store)
+      out->push_back(b);
+    if (r == R - 1) out->push_back(total);
   };
-  const std::int64_t w0 = std::min(pos / (S * T), W - 1);
+  std::vector<std::int64_t> list;
+  const std::int64_t r0 = pos < total ? sc.round_of(pos) : R - 1;
   if (direction >= 0) {
-    for (std::int64_t w = w0; w < W; ++w)
-      for (const auto b : boundaries(w))
+    for (std::int64_t r = r0; r < R; ++r) {
+      boundaries(r, &list);
+      for (const auto b : list)
         if (b > pos) return b;
+    }
     return total;
   }
-  for (std::int64_t w = w0; w >= 0; --w) {
-    const auto list = boundaries(w);
+  for (std::int64_t r = r0; r >= 0; --r) {
+    boundaries(r, &list);
     for (auto i = list.rbegin(); i != list.rend(); ++i)
       if (*i < pos) return *i;
   }
@@ -208,19 +215,20 @@ void Timeline::build_snapshot() {
   if (s.position < s.events) {
     const EventInfo next = m_engine.event_info(s.position);
     s.wave = next.wave;
-    const std::int64_t n = std::min(S, p.programs() - next.wave * S);
-    for (std::int64_t j = 0; j < n; ++j) {
+    const SlotSchedule& sc = m_engine.schedule();
+    const RoundSlots active = sc.active(next.round);
+    for (std::int64_t j = 0; j < std::min(S, p.programs()); ++j) {
+      // Steps this slot has run: all rounds before the next event's, and this round's if it
+      // comes before the next event's slot. A finished program's slot already holds the next
+      // pid, which has not run a step yet; a slot that has not started holds its first pid.
+      const std::int64_t done = sc.steps_before(j, next.round) +
+                                (active.contains(j) && j < next.slot ? 1 : 0);
       ResidentProgram r;
       r.slot = static_cast<int>(j);
       r.sm = r.slot % machine().sms;
-      r.pid = next.wave * S + j;
-      r.next_step = j < next.slot ? next.step + 1 : next.step;
-      if (r.next_step == T) {
-        // Finished: its slot already belongs to the next pid, which has not run a step yet.
-        r.pid += S;
-        r.next_step = 0;
-        if (r.pid >= p.programs()) continue;
-      }
+      r.pid = done / T * S + j;
+      r.next_step = done % T;
+      if (r.pid >= p.programs()) continue;
       step_op(p, r.next_step, &r.k);
       r.tile = tile_of(p, r.pid);
       s.residents.push_back(r);

@@ -75,6 +75,7 @@ struct TimelineOptions {
   std::int64_t checkpoint_line_ops = 1 << 20;    // replay work between two checkpoints
   std::function<void(double)> progress;          // building: fraction done in [0, 1]
   const std::atomic<bool>* cancel = nullptr;     // building: set -> throws runtime_error
+  ScheduleKind schedule = kDefaultSchedule;      // when slots start (sim/schedule.hpp)
 };
 
 TimelineCost estimate_timeline_cost(const Problem& p, const Machine& m, const Occupancy& occ,
@@ -98,9 +99,10 @@ class Timeline {
 
   void seek(std::int64_t position);  // clamped to 0 .. events()
   // The position one step of granularity g away (direction +1 or -1), clamped; no seek.
-  //  event: +-1. k_iteration: the next/previous round in which the programs start a new
-  //  K-iteration (load_a) or the store (for copy/transpose: the next round). program: the
-  //  next/previous position at which a program has just finished. wave: wave starts.
+  //  event: +-1. k_iteration: the next/previous round in which slot 0's program (with lockstep:
+  //  every program) starts a new K-iteration (load_a) or the store (for copy/transpose: the
+  //  next round). program: the next/previous position at which a program has just finished.
+  //  wave: wave starts.
   std::int64_t neighbour(Granularity g, int direction) const;
   std::int64_t step(Granularity g, int direction) {
     seek(neighbour(g, direction));

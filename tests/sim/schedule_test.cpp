@@ -1,0 +1,105 @@
+// Schedule: the lockstep and staggered slot schedules map events to (pid, step) exactly, and the
+// timeline's state at a step does not depend on how it was reached under either.
+#include "sim/schedule.hpp"
+
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "scenario/machine_json.hpp"
+#include "sim/timeline.hpp"
+
+using namespace tilesim::sim;
+
+namespace {
+
+// 574^2 with 64x64x64 blocks: 9x9 = 81 programs of T = 2 + 3 * 9 = 29 steps; 8 SMs x 2 = 16 slots.
+Problem seed004() {
+  ProblemSpec s;
+  s.m = s.n = s.k = 574;
+  s.block_m = s.block_n = s.block_k = 64;
+  s.order = LaunchOrder::grouped;
+  s.group_size_m = 3;
+  return Problem(s);
+}
+
+Machine small_machine() {
+  return tilesim::scenario::parse_machine_json(
+      R"({"base": "h100", "sms": 8, "l2_bytes": 262144, "l2_partitions": 1})");
+}
+
+}  // namespace
+
+TEST(StaggeredSchedule, SlotsStartSTimesTOverSRoundsLate) {
+  const Problem p = seed004();
+  Engine e(p, small_machine(), 2, ScheduleKind::staggered);
+  // off(s) = floor(29 s / 16): 0 1 3 5 7 9 10 12 14 16 18 19 21 23 25 27 (sum 210).
+  EXPECT_EQ(e.schedule().offset(1), 1);
+  EXPECT_EQ(e.schedule().offset(15), 27);
+  // Round 0 holds slot 0 alone, round 1 slots 0 and 1.
+  EXPECT_EQ(e.event_info(0).pid, 0);
+  EXPECT_EQ(e.event_info(1).step, 1);
+  const auto i = e.event_info(2);
+  EXPECT_EQ(i.pid, 1);
+  EXPECT_EQ(i.step, 0);
+  EXPECT_EQ(i.slot, 1);
+  // Wave 1 starts when slot 0 takes pid 16 at round 29, after sum_s (29 - off(s)) =
+  // 16 * 29 - 210 = 254 events.
+  EXPECT_EQ(e.wave_begin(1), 254);
+  EXPECT_EQ(e.event_info(254).pid, 16);
+  EXPECT_EQ(e.event_info(254).step, 0);
+  EXPECT_EQ(e.event_info(254).wave, 1);
+}
+
+TEST(StaggeredSchedule, EveryStepOfEveryProgramRunsOnceInOrder) {
+  const Problem p = seed004();
+  for (auto kind : {ScheduleKind::lockstep, ScheduleKind::staggered}) {
+    Engine e(p, small_machine(), 2, kind);
+    ASSERT_EQ(e.schedule().events(), e.total_events());
+    std::vector<std::int64_t> next_step(static_cast<std::size_t>(p.programs()), 0);
+    std::int64_t last_round = 0;
+    for (std::int64_t ev = 0; ev < e.total_events(); ++ev) {
+      const auto i = e.event_info(ev);
+      ASSERT_EQ(i.step, next_step[static_cast<std::size_t>(i.pid)]) << "event " << ev;
+      ASSERT_EQ(i.slot, i.pid % 16);
+      ASSERT_GE(i.round, last_round);
+      last_round = i.round;
+      ++next_step[static_cast<std::size_t>(i.pid)];
+    }
+    for (auto n : next_step) EXPECT_EQ(n, 29);
+  }
+}
+
+TEST(StaggeredSchedule, TimelineSeekMatchesSteppingAndAPlainReplay) {
+  const Problem p = seed004();
+  const Machine m = small_machine();
+  TimelineOptions o;
+  o.schedule = ScheduleKind::staggered;
+  o.checkpoint_line_ops = 3000;
+  Timeline a(p, m, occupancy(p, m, 2), o), b(p, m, occupancy(p, m, 2), o);
+  for (std::int64_t target : {std::int64_t{0}, std::int64_t{3}, std::int64_t{254}, std::int64_t{1000}, std::int64_t{2000}, a.events()}) {
+    b.seek(target);
+    const Snapshot want = b.snapshot();
+    a.seek(std::min<std::int64_t>(target + 40, a.events()));
+    while (a.position() > std::max<std::int64_t>(target - 7, 0)) a.step(Granularity::event, -1);
+    while (a.position() < target) a.step(Granularity::event, +1);
+    EXPECT_EQ(a.snapshot().counters, want.counters);
+    ASSERT_EQ(a.snapshot().residents.size(), want.residents.size());
+    Engine e(p, m, 2, ScheduleKind::staggered);
+    e.run(target);
+    EXPECT_EQ(e.counters(), want.counters);
+  }
+  // At the start of wave 1 slot 0 holds pid 16 (not started), slot 1 pid 1 before its last step.
+  b.seek(254);
+  const auto& s = b.snapshot();
+  EXPECT_EQ(s.residents[0].pid, 16);
+  EXPECT_EQ(s.residents[0].next_step, 0);
+  EXPECT_EQ(s.residents[1].pid, 1);
+  EXPECT_EQ(s.residents[1].next_step, 28);
+  // The first program to end is pid 0: its store is round 28's first event, and round 28
+  // begins after sum_s (28 - off(s)) = 16 * 28 - 210 = 238 events.
+  b.seek(0);
+  EXPECT_EQ(b.step(Granularity::program, +1), 239);
+  EXPECT_EQ(b.step(Granularity::wave, +1), 254);
+  EXPECT_EQ(b.step(Granularity::wave, -1), 0);
+}
