@@ -1,7 +1,8 @@
-// L2 model: per-line state in a flat array indexed by line number (addresses are dense, so no
-// hashing), LRU by stamps. Fully associative: an append-only queue of (line, stamp) touches; the
-// oldest entry whose stamp still matches its line is the LRU line (amortised O(1), one random
-// memory access per touch instead of the three a linked list needs).
+// L2 model: per-line state in a flat array of 4-byte words indexed by line number (addresses are
+// dense, so no hashing). Fully associative LRU: an append-only queue of touched lines plus a
+// bitmap of live entries; the oldest live entry is the LRU line (amortised O(1), one random
+// memory access per touch instead of the three a linked list needs). Set associative: per-way
+// stamps.
 #include "sim/l2_cache.hpp"
 
 #include <algorithm>
@@ -13,10 +14,10 @@ namespace {
 
 constexpr std::uint32_t kNoLine = 0xFFFFFFFFu;
 constexpr int kPop[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
+constexpr std::size_t kMaxQueue = std::size_t{1} << 24;  // queue positions fit 24 bits
 
-inline std::uint64_t stamp_of(std::uint64_t st) { return st >> 8; }
-inline std::uint64_t queue_entry(std::uint64_t line, std::uint64_t stamp) {
-  return line | (stamp << 32);  // low 32 bits of the stamp; stale entries die long before wrap
+inline std::uint64_t set_of(std::uint64_t line, std::uint64_t sets) {
+  return ((line * 0x9E3779B97F4A7C15ull) >> 32) % sets;
 }
 
 }  // namespace
@@ -40,16 +41,22 @@ L2Cache::L2Cache(std::uint64_t address_space_bytes, std::int64_t capacity_bytes,
     m_sets = std::max<std::uint64_t>(1, static_cast<std::uint64_t>(m_capacity_lines) / m_ways);
     m_capacity_lines = static_cast<std::int64_t>(m_sets) * m_ways;
     m_way_line.assign(m_sets * m_ways, kNoLine);
+    m_way_stamp.assign(m_sets * m_ways, 0);
   } else {
-    // Compaction reads the state of every entry: leave room for ~8 touches per resident line
-    // between two compactions so that it costs about one extra look-up per 7 touches.
-    m_queue_limit = 8 * static_cast<std::size_t>(std::min<std::uint64_t>(m_capacity_lines, lines)) + 4096;
+    const std::uint64_t live = std::min<std::uint64_t>(m_capacity_lines, lines);
+    if (live > static_cast<std::uint64_t>(kMaxAssociativeLines))
+      throw std::invalid_argument("L2Cache: a fully associative L2 holds at most 2^22 lines "
+                                  "(512 MiB) of a problem this large; use l2_ways");
+    // Compaction moves the live entries: leave room for ~8 touches per resident line between two
+    // compactions so that it costs about one extra (sequential) pass per 7 touches.
+    m_queue_limit = std::min<std::size_t>(8 * static_cast<std::size_t>(live) + 4096, kMaxQueue);
     m_queue.reserve(m_queue_limit);
+    m_live.assign(m_queue_limit / 64 + 2, 0);
   }
 }
 
 void L2Cache::evict_line(std::uint64_t line, AccessResult* r) {
-  const std::uint64_t st = m_state[line];
+  const std::uint32_t st = m_state[line];
   r->evicted_lines += 1;
   r->evicted_sectors += kPop[st & 0xF];
   r->writeback_sectors += kPop[(st >> 4) & 0xF];
@@ -57,34 +64,44 @@ void L2Cache::evict_line(std::uint64_t line, AccessResult* r) {
   --m_resident;
 }
 
+std::uint64_t L2Cache::first_live(std::size_t from) const {
+  std::size_t w = from / 64;
+  std::uint64_t bits = m_live[w] & (~std::uint64_t{0} << (from % 64));
+  while (bits == 0) bits = m_live[++w];
+  return w * 64 + static_cast<std::uint64_t>(__builtin_ctzll(bits));
+}
+
 void L2Cache::evict_from_queue(AccessResult* r) {
-  for (;;) {
-    const std::uint64_t e = m_queue[m_queue_head++];
-    const std::uint64_t line = e & 0xFFFFFFFFu;
-    const std::uint64_t st = m_state[line];
-    if ((st & 0xF) != 0 && static_cast<std::uint32_t>(stamp_of(st)) == (e >> 32)) {
-      evict_line(line, r);
-      return;
-    }
-  }
+  const std::uint64_t pos = first_live(m_queue_head);
+  m_live[pos / 64] &= ~(std::uint64_t{1} << (pos % 64));
+  m_queue_head = pos + 1;
+  evict_line(m_queue[pos], r);
 }
 
 void L2Cache::compact_queue() {
-  std::size_t out = 0;
+  std::uint32_t out = 0;
   const std::size_t n = m_queue.size();
-  for (std::size_t i = m_queue_head; i < n; ++i) {
-    if (i + 16 < n) prefetch((m_queue[i + 16] & 0xFFFFFFFFu) * kLineBytes);
-    const std::uint64_t e = m_queue[i];
-    const std::uint64_t st = m_state[e & 0xFFFFFFFFu];
-    if ((st & 0xF) != 0 && static_cast<std::uint32_t>(stamp_of(st)) == (e >> 32))
-      m_queue[out++] = e;
+  for (std::size_t w = m_queue_head / 64; w * 64 < n; ++w) {
+    std::uint64_t bits = m_live[w];
+    if (w == m_queue_head / 64) bits &= ~std::uint64_t{0} << (m_queue_head % 64);
+    while (bits) {
+      const std::uint32_t line = m_queue[w * 64 + static_cast<std::size_t>(__builtin_ctzll(bits))];
+      bits &= bits - 1;
+      m_queue[out] = line;
+      m_state[line] = (m_state[line] & 0xFFu) | (out << 8);
+      ++out;
+    }
   }
   m_queue.resize(out);
   m_queue_head = 0;
+  std::fill(m_live.begin(), m_live.end(), 0);
+  for (std::uint32_t w = 0; w < out / 64; ++w) m_live[w] = ~std::uint64_t{0};
+  if (out % 64) m_live[out / 64] = (std::uint64_t{1} << (out % 64)) - 1;
 }
 
 void L2Cache::evict_from_set(std::uint64_t set, AccessResult* r, std::uint32_t* way_out) {
   std::uint32_t* ways = &m_way_line[set * m_ways];
+  const std::uint64_t* stamps = &m_way_stamp[set * m_ways];
   int victim = 0;
   std::uint64_t oldest = ~std::uint64_t{0};
   for (int w = 0; w < m_ways; ++w) {
@@ -92,8 +109,7 @@ void L2Cache::evict_from_set(std::uint64_t set, AccessResult* r, std::uint32_t* 
       *way_out = static_cast<std::uint32_t>(w);
       return;
     }
-    const std::uint64_t s = stamp_of(m_state[ways[w]]);
-    if (s < oldest) oldest = s, victim = w;
+    if (stamps[w] < oldest) oldest = stamps[w], victim = w;
   }
   evict_line(ways[victim], r);
   ways[victim] = kNoLine;
@@ -102,31 +118,40 @@ void L2Cache::evict_from_set(std::uint64_t set, AccessResult* r, std::uint32_t* 
 
 inline unsigned L2Cache::touch_line(std::uint64_t line, unsigned mask, bool write,
                                     AccessResult* r) {
-  const std::uint64_t st = m_state[line];
+  const std::uint32_t st = m_state[line];
   unsigned valid = st & 0xF, dirty = (st >> 4) & 0xF;
   unsigned out;
-  if (valid != 0) {
-    out = kPop[mask & valid] | (kPop[mask & ~valid & 0xF] << 16);
-  } else {
-    out = kPop[mask] << 16;
-    if (m_ways == 0) {
-      if (m_resident == m_capacity_lines) evict_from_queue(r);
+  std::uint32_t place;
+  if (m_ways == 0) {
+    if (valid != 0) {
+      out = kPop[mask & valid] | (kPop[mask & ~valid & 0xF] << 16);
+      const std::uint32_t old = st >> 8;
+      m_live[old / 64] &= ~(std::uint64_t{1} << (old % 64));
     } else {
-      const std::uint64_t set = ((line * 0x9E3779B97F4A7C15ull) >> 32) % m_sets;
-      std::uint32_t way = 0;
-      evict_from_set(set, r, &way);
-      m_way_line[set * m_ways + way] = static_cast<std::uint32_t>(line);
+      out = kPop[mask] << 16;
+      if (m_resident == m_capacity_lines) evict_from_queue(r);
+      ++m_resident;
     }
-    ++m_resident;
+    place = static_cast<std::uint32_t>(m_queue.size());
+    m_queue.push_back(static_cast<std::uint32_t>(line));
+    m_live[place / 64] |= std::uint64_t{1} << (place % 64);
+  } else {
+    const std::uint64_t set = set_of(line, m_sets);
+    if (valid != 0) {
+      out = kPop[mask & valid] | (kPop[mask & ~valid & 0xF] << 16);
+      place = st >> 8;
+    } else {
+      out = kPop[mask] << 16;
+      evict_from_set(set, r, &place);
+      m_way_line[set * m_ways + place] = static_cast<std::uint32_t>(line);
+      ++m_resident;
+    }
+    m_way_stamp[set * m_ways + place] = ++m_clock;
   }
   valid |= mask;
   if (write) dirty |= mask;
-  ++m_clock;
-  m_state[line] = (m_clock << 8) | (dirty << 4) | valid;
-  if (m_ways == 0) {
-    m_queue.push_back(queue_entry(line, m_clock));
-    if (m_queue.size() >= m_queue_limit) compact_queue();
-  }
+  m_state[line] = (place << 8) | (dirty << 4) | valid;
+  if (m_ways == 0 && m_queue.size() >= m_queue_limit) compact_queue();
   return out;
 }
 
@@ -206,24 +231,23 @@ std::vector<L2LineState> L2Cache::save() const {
   std::vector<L2LineState> out;
   out.reserve(static_cast<std::size_t>(m_resident));
   const auto add = [&](std::uint64_t line) {
-    const std::uint64_t st = m_state[line];
+    const std::uint32_t st = m_state[line];
     out.push_back({static_cast<std::uint32_t>(line), static_cast<std::uint8_t>(st & 0xF),
                    static_cast<std::uint8_t>((st >> 4) & 0xF)});
   };
   if (m_ways == 0) {
-    for (std::size_t i = m_queue_head; i < m_queue.size(); ++i) {
-      const std::uint64_t e = m_queue[i], line = e & 0xFFFFFFFFu;
-      const std::uint64_t st = m_state[line];
-      if ((st & 0xF) != 0 && static_cast<std::uint32_t>(stamp_of(st)) == (e >> 32)) add(line);
+    const std::size_t n = m_queue.size();
+    for (std::size_t w = m_queue_head / 64; w * 64 < n; ++w) {
+      std::uint64_t bits = m_live[w];
+      if (w == m_queue_head / 64) bits &= ~std::uint64_t{0} << (m_queue_head % 64);
+      for (; bits; bits &= bits - 1) add(m_queue[w * 64 + static_cast<std::size_t>(__builtin_ctzll(bits))]);
     }
   } else {
-    std::vector<std::uint32_t> lines;
-    for (const auto l : m_way_line)
-      if (l != kNoLine) lines.push_back(l);
-    std::sort(lines.begin(), lines.end(), [&](std::uint32_t a, std::uint32_t b) {
-      return stamp_of(m_state[a]) < stamp_of(m_state[b]);
-    });
-    for (const auto l : lines) add(l);
+    std::vector<std::pair<std::uint64_t, std::uint32_t>> lines;  // (stamp, line)
+    for (std::size_t i = 0; i < m_way_line.size(); ++i)
+      if (m_way_line[i] != kNoLine) lines.emplace_back(m_way_stamp[i], m_way_line[i]);
+    std::sort(lines.begin(), lines.end());
+    for (const auto& l : lines) add(l.second);
   }
   return out;
 }
@@ -234,13 +258,14 @@ void L2Cache::restore(const std::vector<L2LineState>& lines) {
   m_clock = 0;
   m_queue.clear();
   m_queue_head = 0;
+  std::fill(m_live.begin(), m_live.end(), 0);
   std::fill(m_way_line.begin(), m_way_line.end(), kNoLine);
+  std::fill(m_way_stamp.begin(), m_way_stamp.end(), 0);
   AccessResult ignored;
   for (const auto& l : lines) {
     // Re-touch in LRU order: the same lines, masks and recency order as when saved.
-    const bool write = l.dirty != 0;
     touch_line(l.line, l.valid, false, &ignored);
-    if (write) m_state[l.line] |= static_cast<std::uint64_t>(l.dirty) << 4;
+    m_state[l.line] |= static_cast<std::uint32_t>(l.dirty) << 4;
   }
 }
 
@@ -248,7 +273,7 @@ std::int64_t L2Cache::flush() {
   std::int64_t n = 0;
   for (const auto& l : save()) {
     n += kPop[l.dirty];
-    m_state[l.line] &= ~std::uint64_t{0xF0};
+    m_state[l.line] &= ~std::uint32_t{0xF0};
   }
   return n;
 }

@@ -2,6 +2,7 @@
 // associative, or N-way set associative), write-back: stores leave dirty sectors that reach DRAM
 // when their line is evicted or at the final flush.
 // Teaches: a line is tagged once but filled sector by sector, so a 32-byte row costs one sector.
+// Fully associative capacity is limited to 2^22 lines (512 MiB) by the 24-bit queue positions.
 #pragma once
 
 #include <array>
@@ -57,6 +58,8 @@ class L2Cache {
   std::uint8_t dirty_mask(std::uint64_t line) const {
     return static_cast<std::uint8_t>((m_state[line] >> 4) & 0xF);
   }
+  // Lines a fully associative cache may hold (positions are 24 bits: see m_state).
+  static constexpr std::int64_t kMaxAssociativeLines = std::int64_t{1} << 22;
   // Hint that bytes at `address` will be accessed soon (the replay prefetches rows ahead).
   void prefetch(std::uint64_t address) const {
 #if defined(__GNUC__)
@@ -85,20 +88,28 @@ class L2Cache {
   void compact_queue();
   void evict_line(std::uint64_t line, AccessResult* r);
 
+  std::uint64_t first_live(std::size_t from) const;  // first live queue position >= from
+
   std::int64_t m_capacity_lines = 0;
   std::int64_t m_resident = 0;
   int m_ways = 0;
   std::uint64_t m_sets = 1;
-  std::uint64_t m_clock = 0;  // LRU stamp, +1 per line touch
-  // Per line of the address space: bits 0-3 valid sectors, 4-7 dirty sectors, 8-63 LRU stamp.
-  std::vector<std::uint64_t> m_state;
-  // Fully associative: every touch appends (line, low 32 bits of its stamp); the oldest entry
-  // whose stamp still matches is the LRU line. Stale entries are skipped or compacted away.
-  std::vector<std::uint64_t> m_queue;
+  std::uint64_t m_clock = 0;  // set associative: LRU stamp, +1 per line touch
+  // Per line of the address space, 4 bytes (so the hot array is half the size): bits 0-3 valid
+  // sectors, 4-7 dirty sectors, 8-31 the line's place: its queue position (fully associative)
+  // or its way (set associative).
+  std::vector<std::uint32_t> m_state;
+  // Fully associative: every touch appends the line; a bitmap marks the one live entry of each
+  // resident line (a touch clears the old entry's bit), so the oldest live entry is the LRU line
+  // and compaction reads the queue and bitmap sequentially, touching m_state only to move the
+  // survivors' positions.
+  std::vector<std::uint32_t> m_queue;
+  std::vector<std::uint64_t> m_live;  // (queue_limit / 64,) bit i: entry i is live
   std::size_t m_queue_head = 0;
   std::size_t m_queue_limit = 0;  // compact when the queue reaches this many entries
-  // Set associative: the lines held by each set's ways (kNoLine when the way is empty).
+  // Set associative: the lines held by each set's ways (kNoLine when empty) and their stamps.
   std::vector<std::uint32_t> m_way_line;
+  std::vector<std::uint64_t> m_way_stamp;
 };
 
 }  // namespace tilesim::sim
