@@ -9,7 +9,7 @@ namespace tilesim::sim {
 namespace {
 
 // Checkpoint at least this often in events too, so that event overhead alone stays bounded.
-constexpr std::int64_t kMaxEventsPerCheckpoint = 1 << 18;
+constexpr std::int64_t kMaxEventsPerCheckpoint = 1 << 16;
 
 std::int64_t lines_per_run(std::int64_t bytes) { return cdiv(bytes, 128); }
 

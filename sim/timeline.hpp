@@ -72,7 +72,7 @@ struct TimelineCost {
 
 struct TimelineOptions {
   std::int64_t memory_budget_bytes = 2ll << 30;  // refuse (TimelineTooLarge) above this
-  std::int64_t checkpoint_line_ops = 1 << 20;    // replay work between two checkpoints
+  std::int64_t checkpoint_line_ops = 1 << 19;    // replay work between two checkpoints
   std::function<void(double)> progress;          // building: fraction done in [0, 1]
   const std::atomic<bool>* cancel = nullptr;     // building: set -> throws runtime_error
   ScheduleKind schedule = kDefaultSchedule;      // when slots start (sim/schedule.hpp)
