@@ -42,8 +42,11 @@ void handle_keys(AppModel& m, UiState& ui, CommandQueue& q) {
 void draw_frame(Platform& plat, AppModel& m, UiState& ui, CommandQueue& q, const HelpText& help) {
   handle_keys(m, ui, q);
   ui.layout = compute_layout(plat.width(), plat.height(), ui.focus, ui.center_tab, ui.scale);
-  const GridView grid = make_grid_view(m.problem, m.cursor, ui.coloring, m.sms());
-  FrameContext f{m, ui, q, plat.fonts(), help, grid};
+  sync_sessions(m);
+  const auto frame = m.engine->frame();
+  const auto frame_cmp = m.engine_compare ? m.engine_compare->frame() : nullptr;
+  const GridView grid = make_grid_view(m.problem, frame.get(), ui.coloring, m.sms(), m.wave_programs());
+  FrameContext f{m, ui, q, plat.fonts(), help, grid, frame.get(), frame_cmp.get(), cursor_of(frame.get())};
   for (int i = 0; i < kPanelCount; ++i) {
     const auto id = static_cast<PanelId>(i);
     if (ui.layout.is_visible(id)) draw_panel(f, id, ui.layout.rect(id));
@@ -52,7 +55,7 @@ void draw_frame(Platform& plat, AppModel& m, UiState& ui, CommandQueue& q, const
 
 std::string capture(Platform& plat, const AppModel& m, UiState& ui, const CaptureRequest& c) {
   const std::string path = c.path.empty()
-      ? figure_file_name(m.scenario.name, m.cursor.position(), c.panel, ui.scale) : c.path;
+      ? figure_file_name(m.scenario.name, m.position(), c.panel, ui.scale) : c.path;
   std::optional<Rect> area;
   if (c.panel && !ui.focus && ui.layout.is_visible(*c.panel)) area = ui.layout.rect(*c.panel);
   const std::string err = plat.write_png(path, area);
@@ -107,9 +110,10 @@ int main(int argc, char** argv) {
   ui.scale = o.scale;
   ui.focus = o.panel;
   if (o.tab) ui.center_tab = *parse_panel(*o.tab);
-  else if (o.panel && (*o.panel == PanelId::compare || *o.panel == PanelId::memory || *o.panel == PanelId::sweep))
+  else if (o.panel && (*o.panel == PanelId::compare || *o.panel == PanelId::memory ||
+                       *o.panel == PanelId::sweep || *o.panel == PanelId::warps || *o.panel == PanelId::gpu))
     ui.center_tab = *o.panel;
-  if (o.seek) model.cursor.seek(*o.seek);
+  if (o.seek) model.engine->seek(*o.seek);
   const HelpText help = load_help();
   CommandQueue q;
 
@@ -123,9 +127,13 @@ int main(int argc, char** argv) {
       plat.render();
       q.pending.clear();  // headless figures show the state as given
       ++frames;
-      const bool busy = ui.sweep_job.pending() || ui.compare_job.pending();
+      sync_sessions(model);
+      const bool engines_busy = !model.engine->settled() ||
+                                (model.engine_compare && (!model.engine_compare->settled() ||
+                                 model.engine_compare->position() != model.engine->position()));
+      const bool busy = ui.sweep_job.pending() || ui.warps_job.pending() || engines_busy;
       const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-      if (frames >= 3 && (!busy || waited > 20)) break;
+      if (frames >= 3 && (!busy || waited > 120)) break;
       if (busy) std::this_thread::sleep_for(std::chrono::milliseconds(5));
     }
     if (o.frames) {
@@ -139,7 +147,7 @@ int main(int argc, char** argv) {
         const auto b = std::chrono::steady_clock::now();
         plat.render();
         q.pending.clear();
-        model.cursor.seek(model.cursor.position() + 1);
+        model.engine->seek(model.position() + 1);
         const auto c = std::chrono::steady_clock::now();
         ms.push_back(std::chrono::duration<double, std::milli>(c - a).count());
         ui_ms.push_back(std::chrono::duration<double, std::milli>(b - a).count());

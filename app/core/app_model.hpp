@@ -1,15 +1,19 @@
-// The app's model: the open scenario, its last valid Problem and the playback cursor.
-// Teaches nothing by itself; it is the single place panels read from. Panels never mutate it:
-// they push Commands (commands.hpp) that the frame loop applies between frames.
+// The app's model: the open scenario, its last valid Problem, the machine it runs on and the
+// engine sessions (timelines built on worker threads) of its launch order and the compare order.
+// Panels never mutate it: they push Commands (commands.hpp) applied between frames.
 #pragma once
 
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
 
+#include "app/core/engine_session.hpp"
 #include "app/core/playback.hpp"
 #include "scenario/scenario.hpp"
+#include "sim/machine.hpp"
+#include "sim/occupancy.hpp"
 #include "sim/problem.hpp"
 
 namespace tilesim::app {
@@ -26,16 +30,21 @@ struct AppModel {
   std::optional<sim::Problem> compare;  // same problem in scenario.compare_order
   std::optional<FieldError> field_error;
   std::filesystem::path path;          // where the scenario came from / was saved to
-  PlaybackCursor cursor{problem, kPlaceholderSms};
+  sim::Machine machine;                // the scenario's preset or custom machine
+  sim::Occupancy occupancy;            // programs per SM (computed or the scenario's override)
+  std::shared_ptr<EngineSession> engine;          // timeline of `problem`
+  std::shared_ptr<EngineSession> engine_compare;  // timeline of `compare`, same position
   bool playing = false;
   double speed = 8.0;                  // events per second while playing
   double play_accum = 0.0;             // fractional events carried between frames
   std::string status;                  // last message for the status line
   bool status_is_error = false;
 
-  // From the machine preset and sim::occupancy (the scenario may override programs per SM).
-  std::int64_t sms() const;
-  std::int64_t programs_per_sm() const;
+  // From the machine and sim::occupancy (the scenario may override programs per SM).
+  std::int64_t sms() const { return machine.sms; }
+  std::int64_t programs_per_sm() const { return occupancy.programs_per_sm; }
+  std::int64_t events() const { return engine ? engine->events() : 0; }
+  std::int64_t position() const { return engine ? engine->position() : 0; }
   std::int64_t wave_programs() const { return sms() * programs_per_sm(); }
 };
 
@@ -43,5 +52,7 @@ struct AppModel {
 AppModel make_model(const scenario::Scenario& s, std::filesystem::path path = {});
 // The default start: seed 004's 574^3 matmul, 64^3 blocks, GROUP_SIZE_M = 3, grouped vs row-major.
 scenario::Scenario default_scenario();
+// Keeps the compare session at the main session's position (steps resolve on the worker).
+void sync_sessions(AppModel& m);
 
 }  // namespace tilesim::app

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <exception>
 
+#include "scenario/machine_json.hpp"
 #include "sim/machine.hpp"
 #include "sim/occupancy.hpp"
 
@@ -17,7 +18,7 @@ template <class... Fs>
 Overloaded(Fs...) -> Overloaded<Fs...>;
 
 void rebuild(AppModel& m, const sim::Problem& p) {
-  const auto keep = m.cursor.at();
+  const std::int64_t keep = m.position();
   m.problem = p;
   m.compare.reset();
   if (m.scenario.compare_order) {
@@ -25,8 +26,29 @@ void rebuild(AppModel& m, const sim::Problem& p) {
     spec.order = *m.scenario.compare_order;
     m.compare.emplace(spec);  // only the order differs, so it is valid as well
   }
-  m.cursor = PlaybackCursor(m.problem, m.wave_programs());
-  m.cursor.seek_pid(keep.pid, keep.step);
+  try {
+    m.machine = scenario::machine_of(m.scenario);
+  } catch (const std::exception&) {
+    m.machine = *sim::find_machine("h100");
+  }
+  try {
+    m.occupancy = sim::occupancy(p, m.machine, m.scenario.programs_per_sm);
+  } catch (const sim::InvalidField& e) {
+    // The kernel would not launch (shared memory); the engine still replays one per SM.
+    m.occupancy = sim::Occupancy{};
+    m.occupancy.programs_per_sm = m.scenario.programs_per_sm.value_or(1);
+    m.occupancy.reason = e.what();
+  }
+  if (!m.engine) m.engine = std::make_shared<EngineSession>();
+  m.engine->open(p, m.machine, m.occupancy);
+  m.engine->seek(keep);
+  if (m.compare) {
+    if (!m.engine_compare) m.engine_compare = std::make_shared<EngineSession>();
+    m.engine_compare->open(*m.compare, m.machine, m.occupancy);
+    m.engine_compare->seek(keep);
+  } else {
+    m.engine_compare.reset();
+  }
 }
 
 void set_status(AppModel& m, std::string text, bool error) {
@@ -36,19 +58,10 @@ void set_status(AppModel& m, std::string text, bool error) {
 
 }  // namespace
 
-std::int64_t AppModel::sms() const {
-  const auto m = sim::find_machine(scenario.machine);
-  return m ? m->sms : kPlaceholderSms;
-}
-
-std::int64_t AppModel::programs_per_sm() const {
-  const auto m = sim::find_machine(scenario.machine);
-  if (!m) return scenario.programs_per_sm.value_or(1);
-  try {
-    return sim::occupancy(problem, *m, scenario.programs_per_sm).programs_per_sm;
-  } catch (const sim::InvalidField&) {
-    return scenario.programs_per_sm.value_or(1);
-  }
+void sync_sessions(AppModel& m) {
+  if (!m.engine_compare || !m.engine->settled()) return;
+  if (m.engine_compare->position() != m.engine->position())
+    m.engine_compare->seek(m.engine->position());
 }
 
 scenario::Scenario default_scenario() {
@@ -66,7 +79,6 @@ AppModel make_model(const scenario::Scenario& s, std::filesystem::path path) {
   m.scenario = s;
   m.path = std::move(path);
   rebuild(m, sim::Problem(s.problem));
-  m.cursor.seek(0);
   return m;
 }
 
@@ -95,13 +107,13 @@ void apply_command(AppModel& m, const Command& c) {
             m.scenario.machine = e.machine;
             rebuild(m, m.problem);
           },
-          [&](const StepBy& e) { m.cursor.step(e.unit, e.dir); m.playing = false; },
-          [&](const Seek& e) { m.cursor.seek(e.position); },
-          [&](const SeekPid& e) { m.cursor.seek_pid(e.pid, 0); },
-          [&](const SeekHome&) { m.cursor.seek(0); m.playing = false; },
-          [&](const SeekEnd&) { m.cursor.seek(m.cursor.length() - 1); m.playing = false; },
+          [&](const StepBy& e) { m.engine->step(e.unit, e.dir); m.playing = false; },
+          [&](const Seek& e) { m.engine->seek(e.position); },
+          [&](const SeekPid& e) { m.engine->seek_pid(e.pid); },
+          [&](const SeekHome&) { m.engine->seek(0); m.playing = false; },
+          [&](const SeekEnd&) { m.engine->seek(m.events()); m.playing = false; },
           [&](const TogglePlay&) {
-            if (!m.playing && m.cursor.position() == m.cursor.length() - 1) m.cursor.seek(0);
+            if (!m.playing && m.position() >= m.events()) m.engine->seek(0);
             m.playing = !m.playing;
             m.play_accum = 0;
           },
@@ -111,8 +123,8 @@ void apply_command(AppModel& m, const Command& c) {
             m.play_accum += e.seconds * m.speed;
             const auto whole = static_cast<std::int64_t>(m.play_accum);
             m.play_accum -= static_cast<double>(whole);
-            m.cursor.seek(m.cursor.position() + whole);
-            if (m.cursor.position() == m.cursor.length() - 1) m.playing = false;
+            if (whole > 0) m.engine->seek(m.position() + whole);
+            if (m.position() >= m.events()) m.playing = false;
           },
           [&](const LoadScenario& e) {
             try {
@@ -136,7 +148,7 @@ void apply_command(AppModel& m, const Command& c) {
             }
           },
           [&](const Reset&) {
-            m.cursor.seek(0);
+            m.engine->seek(0);
             m.playing = false;
             m.field_error.reset();
           },

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "sim/program_trace.hpp"
+
 namespace tilesim::app {
 
 std::int64_t launch_group_of(const sim::Problem& p, std::int64_t pid) {
@@ -16,18 +18,27 @@ std::int64_t launch_group_of(const sim::Problem& p, std::int64_t pid) {
   return 0;
 }
 
-GridView make_grid_view(const sim::Problem& p, const PlaybackCursor& cursor, GridColoring coloring,
-                        std::int64_t sms) {
+GridView make_grid_view(const sim::Problem& p, const EngineFrame* frame, GridColoring coloring,
+                        std::int64_t sms, std::int64_t slots) {
   GridView v;
   const auto g = sim::grid_of(p);
   v.tiles_m = g.tiles_m;
   v.tiles_n = g.tiles_n;
   v.cells.resize(static_cast<std::size_t>(g.programs()));
   v.launch_group.resize(v.cells.size());
-  const auto at = cursor.at();
-  const std::int64_t wave = cursor.wave_programs();
-  const std::int64_t cur_wave = at.pid / wave;
-  const bool last_step = at.step == cursor.steps_per_program() - 1;
+  slots = std::max<std::int64_t>(1, frame ? frame->slots : slots);
+  // Resident programs from the snapshot; a program is done once its store event has executed.
+  std::vector<char> resident(v.cells.size(), 0);
+  std::int64_t current = -1;
+  const std::int64_t steps = sim::steps_per_program(p);
+  bool all_done = false;
+  if (frame) {
+    const auto& s = frame->snapshot;
+    for (const auto& r : s.residents)
+      if (r.pid >= 0 && r.pid < g.programs()) resident[static_cast<std::size_t>(r.pid)] = 1;
+    all_done = frame->counters_only || frame->position >= frame->events;
+    if (s.current) current = s.current->info.pid;
+  }
   const auto mapping = sim::launch_mapping(p.order(), g);
   for (std::int64_t pid = 0; pid < g.programs(); ++pid) {
     const auto t = mapping[pid];
@@ -36,12 +47,15 @@ GridView make_grid_view(const sim::Problem& p, const PlaybackCursor& cursor, Gri
     c.pid = pid;
     switch (coloring) {
       case GridColoring::group: c.group = launch_group_of(p, pid); break;
-      case GridColoring::wave: c.group = pid / wave; break;
-      case GridColoring::sm: c.group = (pid % wave) % std::max<std::int64_t>(1, sms); break;
+      case GridColoring::wave: c.group = pid / slots; break;
+      case GridColoring::sm: c.group = (pid % slots) % std::max<std::int64_t>(1, sms); break;
     }
-    c.done = pid < at.pid || (pid == at.pid && last_step);
-    c.resident = pid / wave == cur_wave;
-    c.current = pid == at.pid;
+    c.resident = resident[static_cast<std::size_t>(pid)] != 0;
+    if (frame && frame->schedule)
+      c.done = all_done || event_of(*frame->schedule, slots, pid, steps - 1) < frame->position;
+    else
+      c.done = all_done;
+    c.current = pid == current;
     v.launch_group[idx] = launch_group_of(p, pid);
   }
   return v;

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "app/core/playback.hpp"
+#include "app/core/engine_session.hpp"
 #include "sim/launch_order.hpp"
 
 namespace tilesim::app {
@@ -17,8 +17,8 @@ struct GridCell {
   std::int64_t pid = 0;
   std::int64_t group = 0;  // the colour class under the chosen colouring
   bool done = false;       // the program has stored its tile
-  bool resident = false;   // in the current wave
-  bool current = false;    // the program at the cursor
+  bool resident = false;   // holds an SM slot now (the engine snapshot's resident programs)
+  bool current = false;    // ran the event at the cursor
 };
 
 struct GridView {
@@ -35,8 +35,9 @@ struct GridView {
 // The launch group of a pid: the block of GROUP_SIZE_M rows (grouped orders), the row
 // (row-major) or the column (column-major) that the order walks through before moving on.
 std::int64_t launch_group_of(const sim::Problem& p, std::int64_t pid);
-// sms: the machine's SM count (pid -> slot pid % wave -> SM slot % sms, as the engine schedules).
-GridView make_grid_view(const sim::Problem& p, const PlaybackCursor& cursor, GridColoring coloring,
-                        std::int64_t sms);
+// From the engine frame at the cursor (null while the timeline builds: nothing done or resident).
+// slots = SMs x programs per SM: wave colouring is pid / slots, SM colouring slot % sms.
+GridView make_grid_view(const sim::Problem& p, const EngineFrame* frame, GridColoring coloring,
+                        std::int64_t sms, std::int64_t slots);
 
 }  // namespace tilesim::app

@@ -8,7 +8,8 @@
 namespace tilesim::app {
 namespace {
 constexpr std::array<std::string_view, kPanelCount> kNames = {
-    "controls", "launch_grid", "matrices", "broadcast", "code", "memory", "compare", "sweep"};
+    "controls", "launch_grid", "matrices", "broadcast", "code", "memory", "compare", "sweep",
+    "warps",    "gpu"};
 }
 
 std::string_view panel_name(PanelId id) { return kNames[static_cast<int>(id)]; }

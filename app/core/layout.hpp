@@ -9,8 +9,8 @@
 
 namespace tilesim::app {
 
-enum class PanelId { controls, launch_grid, matrices, broadcast, code, memory, compare, sweep };
-inline constexpr int kPanelCount = 8;
+enum class PanelId { controls, launch_grid, matrices, broadcast, code, memory, compare, sweep, warps, gpu };
+inline constexpr int kPanelCount = 10;
 std::string_view panel_name(PanelId id);                  // "launch_grid"
 std::optional<PanelId> parse_panel(std::string_view name);  // also accepts "launch-grid"
 std::string panel_names();                                 // "controls | launch_grid | ..."
@@ -20,8 +20,8 @@ struct Rect {
   bool contains(float px, float py) const { return px >= x && py >= y && px < x + w && py < y + h; }
 };
 
-// Where each panel goes. The centre-top region is shared by launch grid, compare, memory and
-// sweep (a tab bar picks one); `visible` says which are drawn.
+// Where each panel goes. The centre-top region is shared by launch grid, compare, memory,
+// sweep, warps and GPU (a tab bar picks one); `visible` says which are drawn.
 struct Layout {
   std::array<Rect, kPanelCount> rects{};
   std::array<bool, kPanelCount> visible{};

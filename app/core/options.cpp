@@ -20,7 +20,7 @@ std::string usage() {
   return "usage: tilesim [--scenario FILE] [--seek STEP] [--panel NAME] [--tab NAME]\n"
          "               [--size WxH] [--scale 1|2] [--screenshot OUT.png] [--frames N]\n"
          "  --panel NAME   one panel fills the window: " + panel_names() + "\n"
-         "  --tab NAME     centre region shows launch_grid | compare | memory | sweep\n"
+         "  --tab NAME     centre region shows launch_grid | compare | memory | sweep | warps | gpu\n"
          "  --screenshot   render one frame to OUT.png and exit (works under xvfb-run)\n"
          "  --frames N     render N frames and print CPU milliseconds per frame\n";
 }
@@ -57,7 +57,7 @@ ParsedOptions parse_options(const std::vector<std::string>& args) {
       if (!value(v)) return r;
       const auto p = parse_panel(v);
       if (!p || !(*p == PanelId::launch_grid || *p == PanelId::compare || *p == PanelId::memory ||
-                  *p == PanelId::sweep)) {
+                  *p == PanelId::sweep || *p == PanelId::warps || *p == PanelId::gpu)) {
         r.error = "--tab '" + v + "' is not one of: launch_grid | compare | memory | sweep";
         return r;
       }

@@ -1,9 +1,9 @@
-// Sweep settings and their first-wave footprints (see sweep.hpp).
+// Sweep settings and their engine replays (see sweep.hpp).
 #include "app/core/sweep.hpp"
 
 #include <algorithm>
 
-#include "sim/footprint.hpp"
+#include "sim/sweep.hpp"
 
 namespace tilesim::app {
 
@@ -47,42 +47,55 @@ std::vector<sim::ProblemSpec> sweep_settings(const sim::ProblemSpec& base, Sweep
   return out;
 }
 
-std::vector<SweepBar> run_sweep(const sim::ProblemSpec& base, SweepAxis axis,
-                                std::int64_t wave_programs, std::stop_token stop,
-                                std::atomic<double>& progress) {
+std::string sweep_label(const sim::ProblemSpec& s, SweepAxis axis) {
+  if (axis == SweepAxis::group_size_m)
+    return s.order == sim::LaunchOrder::row_major ? "row-major" : "G=" + std::to_string(s.group_size_m);
+  return std::to_string(s.block_m) + "x" + std::to_string(s.block_n) +
+         (s.kernel == sim::Kernel::matmul ? "x" + std::to_string(s.block_k) : "");
+}
+
+std::vector<SweepBar> sweep_bars(const sim::ProblemSpec& base, SweepAxis axis, const sim::Machine& m,
+                                 std::optional<int> programs_per_sm, std::stop_token stop,
+                                 std::atomic<double>& progress) {
   std::vector<SweepBar> out;
   const auto settings = sweep_settings(base, axis);
-  for (std::size_t i = 0; i < settings.size(); ++i) {
-    if (stop.stop_requested()) return out;
-    const sim::Problem p(settings[i]);
-    SweepBar b;
-    b.spec = settings[i];
-    if (axis == SweepAxis::group_size_m)
-      b.label = settings[i].order == sim::LaunchOrder::row_major
-                    ? "row-major"
-                    : "G=" + std::to_string(settings[i].group_size_m);
-    else
-      b.label = std::to_string(settings[i].block_m) + "x" + std::to_string(settings[i].block_n) +
-                (base.kernel == sim::Kernel::matmul ? "x" + std::to_string(settings[i].block_k) : "");
-    b.programs = std::min(wave_programs, p.programs());
-    const auto f = sim::footprint(p, b.programs);
-    b.tiles = f.tiles;
-    b.bytes = f.bytes;
-    b.is_current = settings[i] == base;
-    out.push_back(b);
-    progress = double(i + 1) / double(settings.size());
+  constexpr std::size_t kChunk = 2;  // one replay per shared core; cancel is checked between chunks
+  for (std::size_t i = 0; i < settings.size(); i += kChunk) {
+    if (stop.stop_requested()) return {};
+    const std::vector<sim::ProblemSpec> chunk(settings.begin() + i,
+                                              settings.begin() + std::min(settings.size(), i + kChunk));
+    const auto rows = sim::run_sweep(chunk, m, programs_per_sm, int(chunk.size()), [&](int done, int total) {
+      progress = (double(i) + double(done) / double(total) * double(chunk.size())) / double(settings.size());
+    });
+    for (const auto& r : rows) {
+      SweepBar b;
+      b.spec = r.spec;
+      b.label = sweep_label(r.spec, axis);
+      b.error = r.error;
+      const auto& c = r.result.counters;
+      b.dram_read_bytes = c.dram_read_bytes;
+      b.dram_bytes = c.dram_read_bytes + c.dram_write_bytes;
+      b.l2_hit_rate = c.l2_hit_rate();
+      b.waves = r.result.waves;
+      b.programs_per_sm = r.result.occupancy.programs_per_sm;
+      b.predicted_ms = r.result.roofline.time_s * 1e3;
+      b.is_current = r.spec == base;
+      out.push_back(std::move(b));
+    }
+    progress = double(std::min(settings.size(), i + kChunk)) / double(settings.size());
   }
   return out;
 }
 
-std::string sweep_key(const sim::ProblemSpec& b, SweepAxis axis, std::int64_t wave) {
+std::string sweep_key(const sim::ProblemSpec& b, SweepAxis axis, const std::string& machine,
+                      std::optional<int> programs_per_sm) {
   return std::to_string(int(b.kernel)) + ":" + std::to_string(b.m) + "x" + std::to_string(b.n) +
          "x" + std::to_string(b.k) + ":" + std::to_string(int(b.dtype)) + ":" +
          std::to_string(int(b.b_layout)) + ":" + std::to_string(b.block_m) + "," +
          std::to_string(b.block_n) + "," + std::to_string(b.block_k) + ":" +
          std::to_string(b.group_size_m) + ":" + std::to_string(int(b.order)) + ":" +
-         std::to_string(int(b.boundary)) + ":" + std::to_string(int(axis)) + ":" +
-         std::to_string(wave);
+         std::to_string(int(b.boundary)) + ":" + std::to_string(b.stages) + ":" +
+         std::to_string(int(axis)) + ":" + machine + ":" + std::to_string(programs_per_sm.value_or(0));
 }
 
 }  // namespace tilesim::app

@@ -1,14 +1,16 @@
-// Sweep of GROUP_SIZE_M or block sizes: for each setting, the distinct input bytes the first
-// wave of programs touches (sim::footprint). When a wave's footprint fits in L2, that is what the
-// wave must read from DRAM — the figure grouped launch orders shrink. Runs on a worker thread.
+// Sweep of GROUP_SIZE_M or block sizes: every setting replayed by the engine (sim::run_sweep) on
+// the scenario's machine, giving its predicted DRAM bytes and L2 hit rate. Runs on a worker
+// thread in chunks, so it reports progress and stops between chunks when cancelled.
 #pragma once
 
 #include <atomic>
 #include <cstdint>
+#include <optional>
 #include <stop_token>
 #include <string>
 #include <vector>
 
+#include "sim/machine.hpp"
 #include "sim/problem.hpp"
 
 namespace tilesim::app {
@@ -16,19 +18,25 @@ namespace tilesim::app {
 enum class SweepAxis { group_size_m, block_size };
 
 struct SweepBar {
-  std::string label;        // "GROUP_SIZE_M = 8" or "64x64x32"
+  std::string label;        // "G=8", "row-major" or "64x64x32"
   sim::ProblemSpec spec;
-  std::int64_t programs = 0;  // programs in the first wave
-  std::int64_t tiles = 0;     // distinct input tiles they touch
-  std::int64_t bytes = 0;     // distinct input bytes they touch
-  bool is_current = false;    // the setting now open
+  std::string error;        // the setting cannot run (e.g. shared memory); numbers are zero
+  std::int64_t dram_bytes = 0;  // predicted DRAM read + write bytes of the whole run
+  std::int64_t dram_read_bytes = 0;
+  double l2_hit_rate = 0;
+  std::int64_t waves = 0;
+  int programs_per_sm = 0;
+  double predicted_ms = 0;  // roofline time
+  bool is_current = false;  // the setting now open
 };
 
 // The settings a sweep visits (valid problems only).
 std::vector<sim::ProblemSpec> sweep_settings(const sim::ProblemSpec& base, SweepAxis axis);
-std::vector<SweepBar> run_sweep(const sim::ProblemSpec& base, SweepAxis axis,
-                                std::int64_t wave_programs, std::stop_token stop,
-                                std::atomic<double>& progress);
-std::string sweep_key(const sim::ProblemSpec& base, SweepAxis axis, std::int64_t wave_programs);
+std::string sweep_label(const sim::ProblemSpec& s, SweepAxis axis);
+std::vector<SweepBar> sweep_bars(const sim::ProblemSpec& base, SweepAxis axis, const sim::Machine& m,
+                                 std::optional<int> programs_per_sm, std::stop_token stop,
+                                 std::atomic<double>& progress);
+std::string sweep_key(const sim::ProblemSpec& base, SweepAxis axis, const std::string& machine,
+                      std::optional<int> programs_per_sm);
 
 }  // namespace tilesim::app

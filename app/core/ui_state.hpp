@@ -21,14 +21,6 @@ struct CaptureRequest {
   std::string path;              // empty: figure_file_name in the current folder
 };
 
-// Distinct input tiles/bytes of pids 0..programs-1 in each order (compare panel).
-struct CompareStats {
-  std::int64_t programs = 0;
-  std::int64_t tiles_first = 0, bytes_first = 0;    // scenario order
-  std::int64_t tiles_second = 0, bytes_second = 0;  // compare order
-  std::int64_t requested_bytes = 0;  // bytes all loads of those programs ask for (either order)
-};
-
 struct UiState {
   GridColoring coloring = GridColoring::group;
   PanelId center_tab = PanelId::launch_grid;
@@ -49,7 +41,7 @@ struct UiState {
   bool show_help = false;
   Layout layout;
   AsyncJob<std::vector<SweepBar>> sweep_job;
-  AsyncJob<CompareStats> compare_job;
+  AsyncJob<int> warps_job;  // placeholder
   bool quit = false;
 };
 

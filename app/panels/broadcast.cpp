@@ -83,7 +83,7 @@ float draw_table(const BroadcastView& v, bool mask, float x, float y, float cell
 void draw_broadcast(FrameContext& f, const Rect& r) {
   if (begin_panel(f, PanelId::broadcast, "Broadcast inspector: offsets and mask of this step", r)) {
     const auto& p = f.model.problem;
-    const auto at = f.model.cursor.at();
+    const auto at = f.at;
     ImGui::PushFont(f.fonts.mono);
     const float cell_h = ImGui::GetTextLineHeight() + 6;
     const ImVec2 avail0 = ImGui::GetContentRegionAvail();

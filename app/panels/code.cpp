@@ -14,11 +14,11 @@ namespace tilesim::app {
 void draw_code(FrameContext& f, const Rect& r) {
   if (begin_panel(f, PanelId::code, "Code: the kernel, line by line", r)) {
     const auto& p = f.model.problem;
-    const auto at = f.model.cursor.at();
+    const auto at = f.at;
     const sim::Step step = sim::program_step(p, at.pid, at.step);
     const auto& listing = sim::kernel_listing(p);
     ImGui::Text("pid %lld, step %lld of %lld:", (long long)at.pid, (long long)at.step,
-                (long long)f.model.cursor.steps_per_program());
+                (long long)sim::steps_per_program(p));
     ImGui::SameLine();
     text_colored(palette::highlight, std::string(sim::to_string(step.op)).c_str());
     if (step.k >= 0) {

@@ -59,9 +59,10 @@ void help_marker(FrameContext& f, const std::string& key) {
 void center_tabs(FrameContext& f) {
   if (f.ui.focus) return;
   static constexpr PanelId tabs[] = {PanelId::launch_grid, PanelId::compare, PanelId::memory,
-                                     PanelId::sweep};
-  static constexpr const char* names[] = {"Launch grid", "Compare orders", "Memory", "Sweep"};
-  for (int i = 0; i < 4; ++i) {
+                                     PanelId::sweep,       PanelId::warps,   PanelId::gpu};
+  static constexpr const char* names[] = {"Launch grid", "Compare orders", "Memory", "Sweep",
+                                          "Warps", "GPU"};
+  for (int i = 0; i < 6; ++i) {
     if (i) ImGui::SameLine();
     const bool on = f.ui.center_tab == tabs[i];
     if (on) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
@@ -123,6 +124,45 @@ void draw_legend(FrameContext& f, bool with_l2) {
   help_marker(f, "legend");
 }
 
+bool engine_status_line(FrameContext& f) {
+  const auto& e = *f.model.engine;
+  switch (e.phase()) {
+    case EnginePhase::building: {
+      ImGui::ProgressBar(static_cast<float>(e.progress()), ImVec2(ImGui::GetFontSize() * 9, 0));
+      ImGui::SameLine();
+      ImGui::TextUnformatted("replaying the timeline");
+      ImGui::SameLine();
+      if (ImGui::SmallButton("Cancel")) f.model.engine->cancel();
+      return f.frame != nullptr;
+    }
+    case EnginePhase::counters_only:
+      ImGui::PushTextWrapPos(0);
+      text_colored(palette::b, ("Counters only (no stepping): " + e.message()).c_str());
+      ImGui::PopTextWrapPos();
+      return f.frame != nullptr;
+    case EnginePhase::failed:
+      ImGui::PushTextWrapPos(0);
+      text_colored(palette::l2_miss, ("No timeline: " + e.message()).c_str());
+      ImGui::PopTextWrapPos();
+      return false;
+    default: return f.frame != nullptr;
+  }
+}
+
+std::string format_percent(double fraction) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f %%", 100.0 * fraction);
+  return buf;
+}
+
+std::string format_seconds(double s) {
+  char buf[32];
+  if (s < 1e-3) std::snprintf(buf, sizeof buf, "%.1f us", s * 1e6);
+  else if (s < 1) std::snprintf(buf, sizeof buf, "%.2f ms", s * 1e3);
+  else std::snprintf(buf, sizeof buf, "%.2f s", s);
+  return buf;
+}
+
 std::string format_count(std::int64_t n) {
   std::string s = std::to_string(n < 0 ? -n : n);
   for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3) s.insert(i, ",");
@@ -164,6 +204,8 @@ void draw_panel(FrameContext& f, PanelId id, const Rect& r) {
     case PanelId::memory: draw_memory(f, r); break;
     case PanelId::compare: draw_compare(f, r); break;
     case PanelId::sweep: draw_sweep(f, r); break;
+    case PanelId::warps: draw_warps(f, r); break;
+    case PanelId::gpu: draw_gpu(f, r); break;
   }
 }
 

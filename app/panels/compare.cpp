@@ -1,16 +1,64 @@
-// Compare mode: the same problem in two launch orders side by side, stepping together. Shows
-// the distinct input tiles and bytes the programs launched so far touch in each order and their
-// ratio — Triton's tutorial: 9 programs touch 90 tiles row-major, 54 grouped.
+// Compare mode: the same problem in two launch orders side by side, stepping together (both
+// engine timelines at the same position). Shows the DRAM bytes and L2 hit rates each order has
+// produced so far and over the whole run, and their ratio — the figure grouped order improves.
 #include <imgui.h>
 
 #include <string>
 
-#include "app/core/traffic.hpp"
 #include "app/panels/panels.hpp"
 
 namespace tilesim::app {
+namespace {
 
-void request_traffic(FrameContext& f);
+std::string ratio_text(double a, double b) {
+  if (a <= 0 || b <= 0) return "-";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f x", a / b);
+  return buf;
+}
+
+void table(FrameContext& f, const EngineFrame& a, const EngineFrame& b) {
+  const auto& p = f.model.problem;
+  const auto& q = *f.model.compare;
+  const std::string na(sim::to_string(p.order())), nb(sim::to_string(q.order()));
+  const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp;
+  if (!ImGui::BeginTable("##cmp_table", 4, flags)) return;
+  ImGui::TableSetupColumn(("so far: event " + format_count(a.position)).c_str(), ImGuiTableColumnFlags_WidthStretch, 1.6f);
+  ImGui::TableSetupColumn(na.c_str());
+  ImGui::TableSetupColumn(nb.c_str());
+  ImGui::TableSetupColumn((nb + " / " + na).c_str());
+  ImGui::TableHeadersRow();
+  auto row = [&](const char* what, const std::string& x, const std::string& y, const std::string& ratio, bool hl) {
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(what);
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(x.c_str());
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(y.c_str());
+    ImGui::TableNextColumn();
+    if (hl) text_colored(palette::highlight, ratio.c_str());
+    else ImGui::TextUnformatted(ratio.c_str());
+  };
+  const auto& ca = a.snapshot.counters;
+  const auto& cb = b.snapshot.counters;
+  const double da = double(ca.dram_read_bytes + ca.dram_write_bytes), db = double(cb.dram_read_bytes + cb.dram_write_bytes);
+  row("DRAM bytes so far (read + write)", format_bytes(da), format_bytes(db), ratio_text(db, da), true);
+  row("L2 hit rate so far", format_percent(ca.l2_hit_rate()), format_percent(cb.l2_hit_rate()), "", false);
+  const auto& fa = a.final_counters;
+  const auto& fb = b.final_counters;
+  const double ta = double(fa.dram_read_bytes + fa.dram_write_bytes), tb = double(fb.dram_read_bytes + fb.dram_write_bytes);
+  row("DRAM bytes, whole run", format_bytes(ta), format_bytes(tb), ratio_text(tb, ta), true);
+  row("L2 hit rate, whole run", format_percent(fa.l2_hit_rate()), format_percent(fb.l2_hit_rate()), "", false);
+  const auto ra = sim::roofline(fa, p, f.model.machine), rb = sim::roofline(fb, q, f.model.machine);
+  auto time = [](const sim::Roofline& rf) {
+    return format_seconds(rf.time_s) + " (" + std::string(sim::to_string(rf.bound)) + " bound)";
+  };
+  row("predicted time (roofline)", time(ra), time(rb), ratio_text(rb.time_s, ra.time_s), false);
+  ImGui::EndTable();
+}
+
+}  // namespace
 
 void draw_compare(FrameContext& f, const Rect& r) {
   if (begin_panel(f, PanelId::compare, "Compare launch orders: same problem, same step", r)) {
@@ -23,40 +71,37 @@ void draw_compare(FrameContext& f, const Rect& r) {
       end_panel();
       return;
     }
-    request_traffic(f);
-    const auto stats = f.ui.compare_job.result();
+    engine_status_line(f);
     const auto& q = *f.model.compare;
-    const GridView gq = make_grid_view(q, f.model.cursor, f.ui.coloring, f.model.sms());
+    const GridView gq = make_grid_view(q, f.frame_compare, f.ui.coloring, f.model.sms(), f.model.wave_programs());
     const ImVec2 pos = ImGui::GetCursorScreenPos();
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     const float lh = ImGui::GetTextLineHeightWithSpacing();
-    const float table_h = lh * 4 + 8;
+    const float table_h = lh * 6 + 10;
     const float w = (avail.x - 20) / 2, h = avail.y - table_h - lh;
     const sim::Problem* probs[2] = {&p, &q};
     const GridView* grids[2] = {&f.grid, &gq};
+    const EngineFrame* frames[2] = {f.frame, f.frame_compare};
     for (int i = 0; i < 2; ++i) {
       const float x = pos.x + i * (w + 20);
       ImGui::SetCursorScreenPos(ImVec2(x, pos.y));
       ImGui::PushFont(f.fonts.title);
       ImGui::Text("%s", std::string(sim::to_string(probs[i]->order())).c_str());
       ImGui::PopFont();
+      if (frames[i]) {
+        ImGui::SameLine();
+        const auto& c = frames[i]->snapshot.counters;
+        ImGui::TextDisabled("DRAM %s, L2 hit %s", format_bytes(double(c.dram_read_bytes + c.dram_write_bytes)).c_str(),
+                            format_percent(c.l2_hit_rate()).c_str());
+      }
       draw_grid_canvas(f, *probs[i], *grids[i], x, pos.y + lh, w, h, i == 0, i == 0 ? "##cmp0" : "##cmp1");
     }
     ImGui::SetCursorScreenPos(ImVec2(pos.x, pos.y + lh + h + 6));
-    const auto n = f.model.cursor.at().pid + 1;
-    if (stats && stats->programs == n) {
-      const double ratio = stats->bytes_first ? double(stats->bytes_second) / double(stats->bytes_first) : 0;
-      ImGui::Text("Programs 0 .. %lld touch:", (long long)(n - 1));
-      ImGui::Text("  %s: %s distinct input tiles, %s", std::string(sim::to_string(p.order())).c_str(),
-                  format_count(stats->tiles_first).c_str(), format_bytes(double(stats->bytes_first)).c_str());
-      ImGui::Text("  %s: %s distinct input tiles, %s", std::string(sim::to_string(q.order())).c_str(),
-                  format_count(stats->tiles_second).c_str(), format_bytes(double(stats->bytes_second)).c_str());
-      char buf[96];
-      std::snprintf(buf, sizeof buf, "  ratio %s / %s = %.2f", std::string(sim::to_string(q.order())).c_str(),
-                    std::string(sim::to_string(p.order())).c_str(), ratio);
-      text_colored(palette::highlight, buf);
-    } else {
-      ImGui::ProgressBar(static_cast<float>(f.ui.compare_job.progress()), ImVec2(200, 0), "computing footprints");
+    if (f.frame && f.frame_compare) {
+      table(f, *f.frame, *f.frame_compare);
+    } else if (f.model.engine_compare) {
+      ImGui::ProgressBar(static_cast<float>(f.model.engine_compare->progress()), ImVec2(200, 0),
+                         "replaying the compare order");
     }
   }
   end_panel();

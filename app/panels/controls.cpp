@@ -84,13 +84,21 @@ void draw_controls(FrameContext& f, const Rect& r) {
     }
     // --- Playback -------------------------------------------------------------------------
     ImGui::Separator();
-    const auto at = m.cursor.at();
+    const auto at = f.at;
     const auto step = sim::program_step(m.problem, at.pid, at.step);
-    ImGui::Text("pid %lld / %lld, step %lld / %lld", (long long)at.pid, (long long)m.problem.programs() - 1,
-                (long long)at.step, (long long)m.cursor.steps_per_program() - 1);
-    ImGui::SameLine();
-    text_colored(palette::highlight, std::string(sim::to_string(step.op)).c_str());
+    if (has_current_event(f.frame)) {
+      ImGui::Text("event %s / %s: pid %lld, step %lld", format_count(m.position()).c_str(),
+                  format_count(m.events()).c_str(), (long long)at.pid, (long long)at.step);
+      ImGui::SameLine();
+      text_colored(palette::highlight, std::string(sim::to_string(step.op)).c_str());
+    } else {
+      ImGui::Text("event %s / %s", format_count(m.position()).c_str(), format_count(m.events()).c_str());
+    }
     help_marker(f, "controls");
+    if (f.frame && !f.frame->counters_only)
+      ImGui::TextDisabled("wave %lld of %lld, %zu programs resident", (long long)std::min(f.frame->snapshot.wave + 1, f.frame->waves),
+                          (long long)f.frame->waves, f.frame->snapshot.residents.size());
+    engine_status_line(f);
     if (ImGui::Button("|<")) f.cmds.push(SeekHome{});
     ImGui::SameLine();
     if (ImGui::Button("<")) f.cmds.push(StepBy{ui.step_unit, -1});
@@ -107,8 +115,8 @@ void draw_controls(FrameContext& f, const Rect& r) {
     ImGui::SetNextItemWidth(-90);
     ImGui::Combo("step by", &unit, units, 4);
     ui.step_unit = static_cast<StepUnit>(unit);
-    std::int64_t pos = m.cursor.position();
-    const std::int64_t lo = 0, hi = m.cursor.length() - 1;
+    std::int64_t pos = m.position();
+    const std::int64_t lo = 0, hi = m.events();
     ImGui::SetNextItemWidth(-90);
     if (ImGui::SliderScalar("timeline", ImGuiDataType_S64, &pos, &lo, &hi, "event %lld"))
       f.cmds.push(Seek{pos});
@@ -206,9 +214,10 @@ void draw_controls(FrameContext& f, const Rect& r) {
     ImGui::SameLine();
     if (ImGui::Button("Save scenario")) f.cmds.push(SaveScenario{ui.save_path});
     int fig = ui.figure_panel ? static_cast<int>(*ui.figure_panel) + 1 : 0;
-    const char* figs[] = {"window", "controls", "launch_grid", "matrices", "broadcast", "code", "memory", "compare", "sweep"};
+    const char* figs[kPanelCount + 1] = {"window"};
+    for (int i = 0; i < kPanelCount; ++i) figs[i + 1] = panel_name(static_cast<PanelId>(i)).data();
     ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.45f);
-    if (ImGui::Combo("##fig", &fig, figs, 9))
+    if (ImGui::Combo("##fig", &fig, figs, kPanelCount + 1))
       ui.figure_panel = fig == 0 ? std::nullopt : std::optional(static_cast<PanelId>(fig - 1));
     ImGui::SameLine();
     if (ImGui::Button("Save PNG (Ctrl+S)")) ui.capture = CaptureRequest{ui.figure_panel, {}};

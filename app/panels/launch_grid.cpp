@@ -162,7 +162,7 @@ void draw_launch_grid(FrameContext& f, const Rect& r) {
     draw_grid_canvas(f, p, f.grid, pos.x, pos.y, avail.x, avail.y - ImGui::GetTextLineHeightWithSpacing(),
                      true, "##grid");
     ImGui::SetCursorScreenPos(ImVec2(pos.x, pos.y + avail.y - ImGui::GetTextLineHeight()));
-    ImGui::TextDisabled("thick lines: launch-group boundaries; white outline: resident wave; green tint: tile stored");
+    ImGui::TextDisabled("thick lines: launch-group boundaries; white outline: resident on an SM now; green tint: tile stored");
   }
   end_panel();
 }

@@ -1,7 +1,8 @@
 // Matrix views: A, B and C (in and out for copy and transpose) side by side. The tile the
 // current step loads or stores is filled in its operand's colour and outlined in yellow; lanes
-// its mask turns off are hatched; C fills in as K advances. Zoomed out, only tiles are drawn;
-// zoomed in, element cells, then their offsets (the numbers of the broadcast inspector).
+// its mask turns off are hatched; C fills in as K advances; input tiles resident in the engine's
+// L2 now are tinted teal. Zoomed out, only tiles are drawn; zoomed in, element cells, then
+// their offsets (the numbers of the broadcast inspector).
 #include <imgui.h>
 
 #include <algorithm>
@@ -50,6 +51,25 @@ void draw_matrix(FrameContext& f, const MatrixPanelModel& m, Viewport& vp, const
                     palette::matrix_bg.packed());
   const auto rr = visible_range(x.oy, x.scale, cmin.y, cmax.y, m.rows);
   const auto cr = visible_range(x.ox, x.scale, cmin.x, cmax.x, m.cols);
+
+  // Input tiles in L2 now (engine snapshot): teal, stronger the more of the tile is resident.
+  if (f.frame && m.operand != sim::Operand::c) {
+    const auto& snap = f.frame->snapshot;
+    const bool is_b = m.operand == sim::Operand::b;
+    const auto& tiles = is_b ? snap.b_tiles : snap.a_tiles;
+    const std::int64_t trows = is_b ? snap.b_rows : snap.a_rows, tcols = is_b ? snap.b_cols : snap.a_cols;
+    const std::int64_t t0 = rr.first / m.tile_rows, t1 = std::min(trows, (rr.last + m.tile_rows - 1) / m.tile_rows);
+    const std::int64_t u0 = cr.first / m.tile_cols, u1 = std::min(tcols, (cr.last + m.tile_cols - 1) / m.tile_cols);
+    for (std::int64_t tr = t0; tr < t1; ++tr)
+      for (std::int64_t tc = u0; tc < u1; ++tc) {
+        const float frac = tiles[static_cast<std::size_t>(tr * tcols + tc)].resident_fraction;
+        if (frac <= 0) continue;
+        const double r1 = std::min<double>(double(m.rows), double(tr + 1) * m.tile_rows);
+        const double c1 = std::min<double>(double(m.cols), double(tc + 1) * m.tile_cols);
+        dl->AddRectFilled(to_screen(x, double(tr) * m.tile_rows, double(tc) * m.tile_cols), to_screen(x, r1, c1),
+                          palette::l2_hit.with_alpha(static_cast<std::uint8_t>(50 + 150 * std::min(1.f, frac))).packed());
+      }
+  }
 
   // The output: tiles already stored (green), drawn per visible tile.
   if (m.operand == sim::Operand::c) {
@@ -148,9 +168,9 @@ void draw_matrix(FrameContext& f, const MatrixPanelModel& m, Viewport& vp, const
 
 void draw_matrices(FrameContext& f, const Rect& r) {
   if (begin_panel(f, PanelId::matrices, "Matrices: the tiles this step loads and stores", r)) {
-    const auto at = f.model.cursor.at();
+    const auto at = f.at;
     const auto models = make_matrix_models(f.model.problem, at);
-    draw_legend(f, false);
+    draw_legend(f, true);
     const ImVec2 pos = ImGui::GetCursorScreenPos();
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     const float gap = 12;
@@ -168,7 +188,16 @@ void draw_matrices(FrameContext& f, const Rect& r) {
         ImGui::TextDisabled("%lld x %lld", (long long)m.rows, (long long)m.cols);
       }
       std::string caption;
-      if (m.current) caption = m.current_is_store ? "store" : "load";
+      if (m.current) {
+        caption = m.current_is_store ? "store" : "load";
+        if (has_current_event(f.frame)) {
+          const auto& l2 = f.frame->snapshot.current->l2;
+          const std::int32_t all = l2.hit_sectors + l2.miss_sectors;
+          if (all > 0 && !m.current_is_store)
+            caption += l2.miss_sectors == 0 ? ": L2 hit" : l2.hit_sectors == 0 ? ": L2 miss"
+                       : ": L2 " + format_percent(double(l2.hit_sectors) / all) + " hit";
+        }
+      }
       else if (m.operand == sim::Operand::c && f.model.problem.kernel() == sim::Kernel::matmul)
         caption = "acc " + std::to_string(static_cast<int>(std::lround(m.acc_fraction * f.model.problem.k_tiles()))) +
                   "/" + std::to_string(f.model.problem.k_tiles());

@@ -1,92 +1,94 @@
 // Memory hierarchy panel, in the spirit of Nsight Compute's memory chart: DRAM -> L2 -> shared
-// memory -> registers with the bytes moved by the programs launched so far. Until the engine's
-// L2 model lands (issue 3) it shows what is exact without one: bytes requested by the loads and
-// the distinct bytes they touch, so the best hit rate any L2 could reach.
+// memory -> registers with the bytes the engine has moved so far and the L2 hit rate; the hit
+// rate over the whole run with the cursor on it; and which input tiles sit in L2 now and how
+// often each was loaded. Everything comes from the engine snapshot at the cursor.
 #include <imgui.h>
 
+#include <algorithm>
+#include <cmath>
 #include <string>
 
-#include "app/core/traffic.hpp"
+#include "app/panels/memory_parts.hpp"
 #include "app/panels/panels.hpp"
 
 namespace tilesim::app {
+namespace {
 
-// Programs counted "so far": those started up to and including the cursor's.
-static std::int64_t programs_so_far(const AppModel& m) { return m.cursor.at().pid + 1; }
-
-void request_traffic(FrameContext& f) {
-  const auto n = programs_so_far(f.model);
-  const auto& p = f.model.problem;
-  const auto second = f.model.scenario.compare_order;
-  f.ui.compare_job.request(traffic_key(p.spec(), second, n),
-                           [p, second, n](std::stop_token st, std::atomic<double>& prog) {
-                             return compute_traffic(p, second, n, st, prog);
-                           });
-}
-
-static void box(ImDrawList* dl, float x, float y, float w, float h, const char* title,
-                const std::string& line1, const std::string& line2, Rgba accent) {
+void box(ImDrawList* dl, float x, float y, float w, float h, const char* title,
+         const std::string& line1, const std::string& line2, Rgba accent) {
   dl->AddRectFilled(ImVec2(x, y), ImVec2(x + w, y + h), Rgba{44, 48, 58}.packed(), 6);
   dl->AddRect(ImVec2(x, y), ImVec2(x + w, y + h), accent.packed(), 6, 0, 2);
   const float lh = ImGui::GetTextLineHeight();
-  dl->AddText(ImVec2(x + 10, y + 8), palette::text.packed(), title);
-  dl->AddText(ImVec2(x + 10, y + 12 + lh), palette::text_dim.packed(), line1.c_str());
-  dl->AddText(ImVec2(x + 10, y + 14 + 2 * lh), palette::text_dim.packed(), line2.c_str());
+  dl->AddText(ImVec2(x + 8, y + 6), palette::text.packed(), title);
+  dl->AddText(ImVec2(x + 8, y + 9 + lh), palette::text_dim.packed(), line1.c_str());
+  dl->AddText(ImVec2(x + 8, y + 11 + 2 * lh), palette::text_dim.packed(), line2.c_str());
 }
 
-static void arrow(ImDrawList* dl, float x0, float x1, float y, const std::string& label, Rgba c) {
-  dl->AddLine(ImVec2(x0, y), ImVec2(x1 - 8, y), c.packed(), 3);
-  dl->AddTriangleFilled(ImVec2(x1, y), ImVec2(x1 - 10, y - 6), ImVec2(x1 - 10, y + 6), c.packed());
+// A horizontal arrow from x0 to x1 (right) or back (left), its label above or below.
+void arrow(ImDrawList* dl, float x0, float x1, float y, const std::string& label, Rgba c,
+           bool right, bool label_above) {
+  const float tip = right ? x1 : x0, tail = right ? x0 : x1, d = right ? -9.f : 9.f;
+  dl->AddLine(ImVec2(tail, y), ImVec2(tip + d, y), c.packed(), 3);
+  dl->AddTriangleFilled(ImVec2(tip, y), ImVec2(tip + d, y - 5), ImVec2(tip + d, y + 5), c.packed());
   const ImVec2 ts = ImGui::CalcTextSize(label.c_str());
-  dl->AddText(ImVec2((x0 + x1 - ts.x) / 2, y - ts.y - 4), palette::text.packed(), label.c_str());
+  const float ty = label_above ? y - ts.y - 3 : y + 4;
+  dl->AddText(ImVec2((x0 + x1 - ts.x) / 2, ty), palette::text.packed(), label.c_str());
 }
+
+void chart(FrameContext& f, const EngineFrame& fr, float x, float y, float w) {
+  const sim::Counters& c = fr.snapshot.counters;
+  const auto& p = f.model.problem;
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const float label_w = ImGui::CalcTextSize("000.00 MiB").x + 14;
+  const float gap = std::max(label_w, w * 0.08f);
+  const float bw = (w - 3 * gap) / 4;
+  const float bh = ImGui::GetTextLineHeight() * 3 + 18;
+  const auto lines_cap = f.model.machine.l2_bytes / 128;
+  box(dl, x, y, bw, bh, "DRAM (HBM)", "read " + format_bytes(double(c.dram_read_bytes)),
+      "write " + format_bytes(double(c.dram_write_bytes)), palette::l2_miss);
+  box(dl, x + (bw + gap), y, bw, bh, ("L2 cache, " + format_bytes(double(f.model.machine.l2_bytes))).c_str(), "hit rate " + format_percent(c.l2_hit_rate()),
+      format_percent(double(fr.snapshot.l2_resident_lines) / double(std::max<std::int64_t>(1, lines_cap))) + " in use",
+      palette::l2_hit);
+  box(dl, x + 2 * (bw + gap), y, bw, bh, "shared memory", "write " + format_bytes(double(c.smem_write_bytes)),
+      "read " + format_bytes(double(c.smem_read_bytes)), palette::a);
+  box(dl, x + 3 * (bw + gap), y, bw, bh, "registers", format_bytes(double(c.register_bytes)),
+      p.kernel() == sim::Kernel::matmul ? "fp32 acc." : "one tile", palette::c);
+  const float ay = y + bh * 0.5f;
+  arrow(dl, x + bw, x + bw + gap, ay - 7, format_bytes(double(c.dram_read_bytes)), palette::l2_miss, true, true);
+  arrow(dl, x + bw, x + bw + gap, ay + 7, format_bytes(double(c.dram_write_bytes)), palette::text_dim, false, false);
+  arrow(dl, x + 2 * bw + gap, x + 2 * (bw + gap), ay - 7, format_bytes(double(c.l2_read_bytes)), palette::l2_hit, true, true);
+  arrow(dl, x + 2 * bw + gap, x + 2 * (bw + gap), ay + 7, format_bytes(double(c.l2_write_bytes)), palette::text_dim, false, false);
+  arrow(dl, x + 3 * bw + 2 * gap, x + 3 * (bw + gap), ay - 7, format_bytes(double(c.smem_read_bytes)), palette::a, true, true);
+  ImGui::SetCursorScreenPos(ImVec2(x, y + bh + 4));
+}
+
+}  // namespace
 
 void draw_memory(FrameContext& f, const Rect& r) {
   if (begin_panel(f, PanelId::memory, "Memory hierarchy: bytes moved so far", r)) {
     center_tabs(f);
-    request_traffic(f);
-    const auto& p = f.model.problem;
-    const auto n = programs_so_far(f.model);
-    ImGui::Text("Programs 0 .. %lld launched (cursor at pid %lld)", (long long)(n - 1),
-                (long long)f.model.cursor.at().pid);
     help_marker(f, "memory");
-    const auto stats = f.ui.compare_job.result();
-    if (f.ui.compare_job.pending()) {
-      ImGui::SameLine();
-      ImGui::ProgressBar(static_cast<float>(f.ui.compare_job.progress()), ImVec2(160, 0), "computing");
+    const bool have = engine_status_line(f);
+    if (!have || !f.frame) {
+      end_panel();
+      return;
     }
+    const EngineFrame& fr = *f.frame;
+    const sim::Counters& c = fr.snapshot.counters;
+    ImGui::Text("After %s of %s events: %s tile loads, %s stores; L2 hit rate %s (whole run %s)",
+                format_count(fr.position).c_str(), format_count(fr.events).c_str(),
+                format_count(c.tile_loads).c_str(), format_count(c.tile_stores).c_str(),
+                format_percent(c.l2_hit_rate()).c_str(),
+                format_percent(fr.final_counters.l2_hit_rate()).c_str());
     const ImVec2 pos = ImGui::GetCursorScreenPos();
     const ImVec2 avail = ImGui::GetContentRegionAvail();
-    ImDrawList* dl = ImGui::GetWindowDrawList();
-    const float gap = std::max(60.0f, avail.x * 0.07f);
-    const float bw = (avail.x - 3 * gap) / 4;
-    const float bh = ImGui::GetTextLineHeight() * 3 + 24;
-    const float y = pos.y + ImGui::GetTextLineHeight() * 2 + 10;
-    const std::string requested = stats ? format_bytes(double(stats->requested_bytes)) : "…";
-    const std::string distinct = stats ? format_bytes(double(stats->bytes_first)) : "…";
-    box(dl, pos.x, y, bw, bh, "DRAM (HBM)", "reads >= " + distinct, "distinct input bytes", palette::l2_miss);
-    box(dl, pos.x + (bw + gap), y, bw, bh, "L2 cache", "hit rate <= " +
-        (stats && stats->requested_bytes ? std::to_string(static_cast<int>(100.0 * (1.0 - double(stats->bytes_first) / double(stats->requested_bytes)))) + " %" : std::string("…")),
-        "(an L2 that never evicts)", palette::l2_hit);
-    box(dl, pos.x + 2 * (bw + gap), y, bw, bh, "shared memory", std::to_string(p.spec().stages) + " stages per program", "tiles staged per K step", palette::a);
-    box(dl, pos.x + 3 * (bw + gap), y, bw, bh, "registers", p.kernel() == sim::Kernel::matmul ? "acc: BLOCK_M x BLOCK_N" : "one tile", "fp32 accumulator", palette::c);
-    const float ay = y + bh / 2;
-    arrow(dl, pos.x + bw, pos.x + bw + gap, ay, distinct, palette::l2_miss);
-    arrow(dl, pos.x + 2 * bw + gap, pos.x + 2 * (bw + gap), ay, requested, palette::l2_hit);
-    arrow(dl, pos.x + 3 * bw + 2 * gap, pos.x + 3 * (bw + gap), ay, requested, palette::a);
-    ImGui::SetCursorScreenPos(ImVec2(pos.x, y + bh + 16));
-    if (stats) {
-      ImGui::Text("Loads of these %lld programs request %s; they touch %s of distinct input "
-                  "(%s tiles).",
-                  (long long)stats->programs, requested.c_str(), distinct.c_str(),
-                  format_count(stats->tiles_first).c_str());
-      ImGui::Text("Compulsory traffic of the whole problem: %s.",
-                  format_bytes(p.compulsory_bytes()).c_str());
-    }
-    ImGui::Spacing();
-    text_colored(palette::text_dim,
-                 "Not yet: L2 hits/misses, hit rate over time and L2 residency need the engine's "
-                 "L2 model (issue 3).");
+    chart(f, fr, pos.x, pos.y + ImGui::GetTextLineHeight() + 2, avail.x);
+    measured_line(f);
+    const ImVec2 low = ImGui::GetCursorScreenPos();
+    const float low_h = r.y + r.h - low.y - ImGui::GetStyle().WindowPadding.y;
+    const float plot_w = avail.x * 0.42f;
+    hit_rate_plot(f, fr, Rect{low.x, low.y, plot_w, low_h});
+    residency_view(f, fr, Rect{low.x + plot_w + 16, low.y, avail.x - plot_w - 16, low_h});
   }
   end_panel();
 }

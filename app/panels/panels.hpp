@@ -28,6 +28,9 @@ struct FrameContext {
   const Fonts& fonts;
   const HelpText& help;
   const GridView& grid;  // launch grid of the model's problem at the cursor
+  const EngineFrame* frame = nullptr;          // engine snapshot at the cursor (null: building)
+  const EngineFrame* frame_compare = nullptr;  // the compare order's, same position
+  CursorPos at;                                // program and step of the event at the cursor
 };
 
 void draw_controls(FrameContext& f, const Rect& r);
@@ -38,6 +41,8 @@ void draw_code(FrameContext& f, const Rect& r);
 void draw_memory(FrameContext& f, const Rect& r);
 void draw_compare(FrameContext& f, const Rect& r);
 void draw_sweep(FrameContext& f, const Rect& r);
+void draw_warps(FrameContext& f, const Rect& r);
+void draw_gpu(FrameContext& f, const Rect& r);
 void draw_panel(FrameContext& f, PanelId id, const Rect& r);
 
 // Shared drawing helpers (common.cpp).
@@ -47,6 +52,11 @@ void help_marker(FrameContext& f, const std::string& key);
 void center_tabs(FrameContext& f);  // launch grid | compare | memory | sweep
 void draw_hatch(ImDrawList* dl, const ImVec2& a, const ImVec2& b, Rgba color, float spacing);
 void draw_legend(FrameContext& f, bool with_l2);
+// One line saying the timeline is being built (progress bar + Cancel) or why it fell back.
+// Returns true when a frame is available to draw.
+bool engine_status_line(FrameContext& f);
+std::string format_percent(double fraction);  // 0.4567 -> "45.7 %"
+std::string format_seconds(double s);         // 0.0000123 -> "12.3 us", 0.0123 -> "12.30 ms"
 void text_colored(Rgba c, const char* text);
 std::string format_bytes(double bytes);
 std::string format_count(std::int64_t n);  // 1234567 -> "1,234,567"

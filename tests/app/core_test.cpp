@@ -1,4 +1,4 @@
-// Unit tests of the app's window-free core: the playback cursor, commands, layout maths and
+// Unit tests of the app's window-free core: engine sessions and stepping, commands, layout maths and
 // file naming. Test names read as sentences.
 #include <gtest/gtest.h>
 
@@ -8,6 +8,7 @@
 #include "app/core/layout.hpp"
 #include "app/core/options.hpp"
 #include "app/core/playback.hpp"
+#include "sim/occupancy.hpp"
 
 using namespace tilesim;
 using namespace tilesim::app;
@@ -16,45 +17,68 @@ namespace {
 sim::Problem seed004() { return sim::Problem(sim::ProblemSpec{}); }  // 574^3, 64^3, G = 3
 }  // namespace
 
-TEST(PlaybackCursor, StepsByEventAndClampsAtBothEnds) {
-  PlaybackCursor c(seed004(), 132);
-  EXPECT_EQ(c.steps_per_program(), 29);  // map + 3 * 9 + store
-  EXPECT_EQ(c.length(), 81 * 29);
-  c.step(StepUnit::event, -1);
-  EXPECT_EQ(c.position(), 0);
-  c.seek(1'000'000);
-  EXPECT_EQ(c.position(), c.length() - 1);
+TEST(Commands, StepsFollowTheEnginesEventOrderAcrossResidentPrograms) {
+  AppModel m = make_model(default_scenario());  // seed 004 on an H100: 81 programs, one wave
+  ASSERT_TRUE(m.engine->wait_settled(30));
+  EXPECT_EQ(m.events(), 81 * 29);  // map + 3 x 9 + store per program
+  apply_command(m, StepBy{StepUnit::event, -1});
+  ASSERT_TRUE(m.engine->wait_settled(10));
+  EXPECT_EQ(m.position(), 0);
+  apply_command(m, Seek{2});
+  ASSERT_TRUE(m.engine->wait_settled(10));
+  // Resident programs take turns: event 1 is pid 1's first step, not pid 0's second.
+  EXPECT_EQ(cursor_of(m.engine->frame().get()), (CursorPos{1, 0}));
+  apply_command(m, StepBy{StepUnit::k_iteration, +1});
+  ASSERT_TRUE(m.engine->wait_settled(10));
+  EXPECT_EQ(m.position(), 81);  // every program has mapped its tile; next: load_a k = 0
+  apply_command(m, StepBy{StepUnit::program, +1});
+  ASSERT_TRUE(m.engine->wait_settled(10));
+  EXPECT_EQ(m.position(), 81 * 28 + 1);  // pid 0 has just stored its tile
+  EXPECT_EQ(cursor_of(m.engine->frame().get()), (CursorPos{0, 28}));
+  apply_command(m, SeekEnd{});
+  ASSERT_TRUE(m.engine->wait_settled(10));
+  const auto f = m.engine->frame();
+  EXPECT_EQ(f->snapshot.counters, f->final_counters);
+  EXPECT_GT(f->final_counters.dram_read_bytes, 0);
 }
 
-TEST(PlaybackCursor, KIterationStepsLandOnLoadAThenStoreThenNextProgram) {
-  PlaybackCursor c(seed004(), 132);
-  c.step(StepUnit::k_iteration, +1);
-  EXPECT_EQ(c.at(), (CursorPos{0, 1}));  // k = 0 load_a
-  c.step(StepUnit::k_iteration, +1);
-  EXPECT_EQ(c.at(), (CursorPos{0, 4}));  // k = 1 load_a
-  c.seek_pid(0, 25);                     // k = 8 load_a
-  c.step(StepUnit::k_iteration, +1);
-  EXPECT_EQ(c.at(), (CursorPos{0, 28}));  // store
-  c.step(StepUnit::k_iteration, +1);
-  EXPECT_EQ(c.at(), (CursorPos{1, 0}));
-  c.step(StepUnit::k_iteration, -1);
-  EXPECT_EQ(c.at(), (CursorPos{0, 28}));
-  c.step(StepUnit::k_iteration, -1);
-  EXPECT_EQ(c.at(), (CursorPos{0, 25}));
+TEST(Commands, SeekPidLandsJustAfterThatProgramsFirstStep) {
+  AppModel m = make_model(default_scenario());
+  apply_command(m, SeekPid{29});
+  ASSERT_TRUE(m.engine->wait_settled(30));
+  EXPECT_EQ(m.position(), 30);
+  EXPECT_EQ(cursor_of(m.engine->frame().get()), (CursorPos{29, 0}));
 }
 
-TEST(PlaybackCursor, ProgramAndWaveStepsGoToStepZero) {
-  PlaybackCursor c(seed004(), 4);
-  c.seek_pid(5, 3);
-  c.step(StepUnit::program, +1);
-  EXPECT_EQ(c.at(), (CursorPos{6, 0}));
-  c.step(StepUnit::program, -1);
-  EXPECT_EQ(c.at(), (CursorPos{5, 0}));
-  c.step(StepUnit::wave, +1);
-  EXPECT_EQ(c.at(), (CursorPos{8, 0}));
-  c.seek_pid(9, 2);
-  c.step(StepUnit::wave, -1);
-  EXPECT_EQ(c.at(), (CursorPos{8, 0}));
+TEST(EngineSession, TooLargeATimelineFallsBackToCountersOnly) {
+  EngineSession s;
+  s.set_memory_budget(1024);
+  const sim::Problem p{sim::ProblemSpec{}};
+  const auto machine = *sim::find_machine("h100");
+  s.open(p, machine, sim::occupancy(p, machine));
+  ASSERT_TRUE(s.wait_settled(30));
+  EXPECT_EQ(s.phase(), EnginePhase::counters_only);
+  EXPECT_NE(s.message().find("budget"), std::string::npos) << s.message();
+  const auto f = s.frame();
+  ASSERT_TRUE(f);
+  EXPECT_TRUE(f->counters_only);
+  EXPECT_EQ(f->position, f->events);
+  EXPECT_GT(f->snapshot.counters.dram_read_bytes, 0);
+  EXPECT_FALSE(has_current_event(f.get()));
+}
+
+TEST(EngineSession, HitRateSeriesEndsAtTheRunsHitRate) {
+  EngineSession s;
+  const sim::Problem p{sim::ProblemSpec{}};
+  const auto machine = *sim::find_machine("h100");
+  s.open(p, machine, sim::occupancy(p, machine));
+  ASSERT_TRUE(s.wait_settled(30));
+  const auto series = s.series();
+  ASSERT_TRUE(series);
+  ASSERT_FALSE(series->cumulative.empty());
+  const auto f = s.frame();
+  // The series counts sector hits of loads and stores, as Counters::l2_hit_rate does.
+  EXPECT_NEAR(series->cumulative.back(), f->final_counters.l2_hit_rate(), 0.02);
 }
 
 TEST(Commands, InvalidFieldKeepsThePreviousProblemAndNamesTheField) {
@@ -86,9 +110,9 @@ TEST(Commands, PlayAdvancesBySpeedTimesSecondsAndStopsAtTheEnd) {
   apply_command(m, SetSpeed{10});
   apply_command(m, TogglePlay{});
   apply_command(m, Advance{0.55});
-  EXPECT_EQ(m.cursor.position(), 5);
+  EXPECT_EQ(m.position(), 5);
   apply_command(m, Advance{1e6});
-  EXPECT_EQ(m.cursor.position(), m.cursor.length() - 1);
+  EXPECT_EQ(m.position(), m.events());
   EXPECT_FALSE(m.playing);
 }
 

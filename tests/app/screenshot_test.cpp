@@ -105,9 +105,9 @@ TEST(Screenshot, ScaleTwoDoublesThePixels) {
 
 TEST(Screenshot, LaunchGridHighlightsPid29InRow5Column0) {
   REQUIRE_XVFB();
-  const auto first = shoot("grid_pid0", "seed004_574_grouped.json --panel launch_grid --size 900x900");
-  const auto p29 = shoot("grid_pid29", "seed004_574_grouped.json --panel launch_grid --size 900x900 --seek " +
-                                           std::to_string(29 * 29));
+  // Resident programs take turns one step each: event 29 is pid 29's first step (position 30).
+  const auto first = shoot("grid_pid0", "seed004_574_grouped.json --panel launch_grid --size 900x900 --seek 1");
+  const auto p29 = shoot("grid_pid29", "seed004_574_grouped.json --panel launch_grid --size 900x900 --seek 30");
   ASSERT_GT(first.w, 0);
   ASSERT_GT(p29.w, 0);
   EXPECT_GT(ink(p29), 0.2);
@@ -121,7 +121,8 @@ TEST(Screenshot, LaunchGridHighlightsPid29InRow5Column0) {
 
 TEST(Screenshot, MatricesOutlineTheLoadedTileOfA) {
   REQUIRE_XVFB();
-  const auto img = shoot("matrices", "seed004_574_grouped.json --panel matrices --size 1500x600 --seek 4");
+  // Position 82: event 81 is pid 0's load_a of k = 0 (every program mapped its tile in round 0).
+  const auto img = shoot("matrices", "seed004_574_grouped.json --panel matrices --size 1500x600 --seek 82");
   EXPECT_GT(ink(img), 0.1);
   const Box hl = find_colour(img, palette::highlight, 0, 90);  // below the legend and titles
   ASSERT_GT(hl.count, 50);
@@ -130,7 +131,7 @@ TEST(Screenshot, MatricesOutlineTheLoadedTileOfA) {
 
 TEST(Screenshot, BroadcastInspectorShowsTheStepAndMaskedLanes) {
   REQUIRE_XVFB();
-  const auto img = shoot("broadcast", "seed000_copy_5x5.json --panel broadcast --size 1200x700 --seek 10");
+  const auto img = shoot("broadcast", "seed000_copy_5x5.json --panel broadcast --size 1200x700 --seek 8");
   EXPECT_GT(ink(img), 0.03);
   EXPECT_GT(find_colour(img, palette::highlight, 40).count, 20);  // the step's line of code
   EXPECT_GT(find_colour(img, palette::mask_false, 60).count, 200);  // F lanes of the mask
@@ -138,7 +139,7 @@ TEST(Screenshot, BroadcastInspectorShowsTheStepAndMaskedLanes) {
 
 TEST(Screenshot, CodePanelHighlightsTheCurrentLine) {
   REQUIRE_XVFB();
-  const auto img = shoot("code", "seed004_574_grouped.json --panel code --size 1000x800 --seek 4");
+  const auto img = shoot("code", "seed004_574_grouped.json --panel code --size 1000x800 --seek 82");
   EXPECT_GT(ink(img), 0.1);
   EXPECT_GT(find_colour(img, palette::highlight, 40).count, 20);
 }
@@ -151,4 +152,29 @@ TEST(Screenshot, ControlsMemoryCompareAndSweepAreNotBlank) {
     ASSERT_GT(img.w, 0) << panel;
     EXPECT_GT(ink(img), 0.05) << panel;
   }
+}
+
+TEST(Screenshot, MatricesTintInputTilesThatAreInL2) {
+  REQUIRE_XVFB();
+  // Late in the run most of A and B sit in the 50 MiB L2: teal over the blue/orange matrices.
+  const auto img = shoot("matrices_l2", "seed004_574_grouped.json --panel matrices --size 1500x600 --seek 1500");
+  const Box teal = find_colour(img, Rgba{24, 156, 146}, 40, 90);
+  EXPECT_GT(teal.count, 5000);
+}
+
+TEST(Screenshot, MemoryPanelShowsHitRateCursorAndResidency) {
+  REQUIRE_XVFB();
+  const auto img = shoot("memory", "seed004_574_grouped.json --panel memory --size 1400x700 --seek 400");
+  EXPECT_GT(ink(img), 0.1);
+  EXPECT_GT(find_colour(img, palette::highlight, 0, 60).count, 100);  // cursor on the plot, tile now
+  EXPECT_GT(find_colour(img, palette::l2_hit, 0, 60).count, 2000);   // resident tiles, L2 box
+}
+
+TEST(Screenshot, CompareShowsBothOrdersCurrentProgram) {
+  REQUIRE_XVFB();
+  const auto img = shoot("compare", "triton_9x9_grouped.json --panel compare --size 1400x800 --seek 30");
+  const Box hl = find_colour(img, palette::highlight, 0, 60);
+  ASSERT_GT(hl.count, 200);
+  EXPECT_LT(hl.x0, img.w / 2);  // pid 29 in the grouped grid (left)
+  EXPECT_GT(hl.x1, img.w / 2);  // and in the row-major grid (right)
 }

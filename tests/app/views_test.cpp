@@ -1,5 +1,5 @@
 // Unit tests of the view models: broadcast inspector lanes, launch grid cells, matrix spans,
-// zoom/pan maths and the traffic figures of compare mode (Triton's 90 vs 54 tiles).
+// zoom/pan maths and the engine sweep.
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -9,7 +9,7 @@
 #include "app/core/grid_view.hpp"
 #include "app/core/matrix_view.hpp"
 #include "app/core/sweep.hpp"
-#include "app/core/traffic.hpp"
+#include "sim/occupancy.hpp"
 
 using namespace tilesim;
 using namespace tilesim::app;
@@ -45,26 +45,46 @@ TEST(BroadcastView, MapAndDotStepsInspectANeighbouringLoad) {
   EXPECT_EQ(v.lanes_on, 64 * 64);            // an interior tile: every lane on
 }
 
+namespace {
+// A frame of `p` on `machine` at `position` (or just after pid's first step).
+std::shared_ptr<const EngineFrame> frame_at(const sim::Problem& p, const std::string& machine,
+                                            std::int64_t position, std::optional<std::int64_t> pid = {}) {
+  EngineSession s;
+  const auto m = *sim::find_machine(machine);
+  s.open(p, m, sim::occupancy(p, m, 1));
+  if (pid) s.seek_pid(*pid);
+  else s.seek(position);
+  EXPECT_TRUE(s.wait_settled(30));
+  return s.frame();
+}
+}  // namespace
+
 TEST(GridView, Seed004Pid29SitsInRow5Column0) {
   const sim::Problem p{sim::ProblemSpec{}};
-  PlaybackCursor c(p, 132);
-  c.seek_pid(29, 0);
-  const auto g = make_grid_view(p, c, GridColoring::group, 132);
+  const auto f = frame_at(p, "h100", 0, 29);
+  const auto g = make_grid_view(p, f.get(), GridColoring::group, 132, 132);
   EXPECT_EQ(g.at(5, 0).pid, 29);
   EXPECT_TRUE(g.at(5, 0).current);
-  EXPECT_TRUE(g.at(0, 0).done);
-  EXPECT_FALSE(g.at(8, 8).done);
+  EXPECT_TRUE(g.at(0, 0).resident);  // one wave holds all 81 programs
+  EXPECT_FALSE(g.at(0, 0).done);
   EXPECT_EQ(g.at(5, 0).group, 1);  // rows 3..5 are launch group 1
   EXPECT_EQ(g.launch_group[2 * 9], 0);
 }
 
-TEST(GridView, WaveAndSmColouringFollowTheEnginesSlots) {
+TEST(GridView, ResidentProgramsAndDoneTilesComeFromTheEngineSnapshot) {
   const sim::Problem p{sim::ProblemSpec{}};
-  PlaybackCursor c(p, 10);
-  const auto waves = make_grid_view(p, c, GridColoring::wave, 4);
-  const auto sms = make_grid_view(p, c, GridColoring::sm, 4);
-  EXPECT_EQ(waves.at(sim::tile_of(p, 25).pid_m, sim::tile_of(p, 25).pid_n).group, 2);
-  EXPECT_EQ(sms.at(sim::tile_of(p, 25).pid_m, sim::tile_of(p, 25).pid_n).group, 1);  // 25 % 10 % 4
+  const std::int64_t sms = sim::find_machine("t4")->sms, T = 29;
+  const auto f = frame_at(p, "t4", sms * T);  // the start of wave 1
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->slots, sms);
+  const auto g = make_grid_view(p, f.get(), GridColoring::wave, sms, sms);
+  for (std::int64_t pid = 0; pid < p.programs(); ++pid) {
+    const auto t = sim::tile_of(p, pid);
+    const auto& c = g.at(t.pid_m, t.pid_n);
+    EXPECT_EQ(c.done, pid < sms) << pid;
+    EXPECT_EQ(c.resident, pid >= sms && pid < 2 * sms) << pid;
+    EXPECT_EQ(c.group, pid / sms) << pid;
+  }
 }
 
 TEST(SpanPieces, MaskedBoundaryTileIsClippedAndFlagged) {
@@ -124,28 +144,18 @@ TEST(Viewport, DetailAndVisibleRangeLimitWhatIsDrawn) {
   EXPECT_EQ(r.last, 700);
 }
 
-TEST(Traffic, TritonsNineByNineFirstNineProgramsTouch90RowMajorAnd54Grouped) {
-  sim::ProblemSpec s;
-  s.m = s.n = s.k = 9 * 64;
-  const sim::Problem p(s);
-  std::atomic<double> progress{0};
-  const auto t = compute_traffic(p, sim::LaunchOrder::row_major, 9, {}, progress);
-  EXPECT_EQ(t.tiles_first, 54);
-  EXPECT_EQ(t.tiles_second, 90);
-  EXPECT_EQ(t.requested_bytes, 9 * 18 * 64 * 64 * 2);
-  EXPECT_DOUBLE_EQ(progress.load(), 1.0);
-}
-
 TEST(Sweep, GroupSizeSweepStartsWithRowMajorAndIncludesTheOpenSetting) {
   const sim::ProblemSpec base;
   std::atomic<double> progress{0};
-  const auto bars = run_sweep(base, SweepAxis::group_size_m, 132, {}, progress);
+  const auto bars = sweep_bars(base, SweepAxis::group_size_m, *sim::find_machine("h100"), std::nullopt, {}, progress);
   ASSERT_GE(bars.size(), 5u);
   EXPECT_EQ(bars[0].label, "row-major");
   int current = 0;
   for (const auto& b : bars) {
-    EXPECT_GT(b.bytes, 0);
+    EXPECT_TRUE(b.error.empty()) << b.error;
+    EXPECT_GE(b.dram_read_bytes, sim::Problem(b.spec).compulsory_bytes() / 2);
     current += b.is_current;
   }
   EXPECT_EQ(current, 1);
+  EXPECT_DOUBLE_EQ(progress.load(), 1.0);
 }
