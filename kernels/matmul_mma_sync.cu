@@ -80,14 +80,14 @@ __device__ __forceinline__ void ldmatrix_x4_trans(unsigned* r, const void* p) {
 // One K step of A (BLOCK_M, BLOCK_K) and B (BLOCK_K, BLOCK_N) into shared stage `s`, in 8-element
 // (16-byte) chunks: BLOCK_M * BLOCK_K / 8 of A, BLOCK_K * BLOCK_N / 8 of B. Out-of-range chunks
 // are zero-filled.
-template <class T, bool kAligned, int kBN, int kBK>
+template <class T, bool kAligned, int kBN, int kBK, int kLoaders = kThreads>
 __device__ __forceinline__ void load_stage(T* as, T* bs, const T* __restrict__ a,
                                            const T* __restrict__ b, std::int64_t m, std::int64_t n,
                                            std::int64_t k, std::int64_t row0, std::int64_t col0,
                                            std::int64_t k0) {
 #pragma unroll
-  for (int u = 0; u < kBM * kBK / 8 / kThreads; ++u) {
-    const int chunk = threadIdx.x + u * kThreads;
+  for (int u = 0; u < kBM * kBK / 8 / kLoaders; ++u) {
+    const int chunk = threadIdx.x + u * kLoaders;
     const int r = chunk / (kBK / 8), kc = (chunk % (kBK / 8)) * 8;  // A: 128 rows
     const std::int64_t row = row0 + r, kk = k0 + kc;
     T* dst = as + r * ld_a<kBK>() + kc;
@@ -102,8 +102,8 @@ __device__ __forceinline__ void load_stage(T* as, T* bs, const T* __restrict__ a
   }
   constexpr int kChunksPerRow = kBN / 8;
 #pragma unroll
-  for (int u = 0; u < kBK * kChunksPerRow / kThreads; ++u) {
-    const int chunk = threadIdx.x + u * kThreads;
+  for (int u = 0; u < kBK * kChunksPerRow / kLoaders; ++u) {
+    const int chunk = threadIdx.x + u * kLoaders;
     const int r = chunk / kChunksPerRow, nc = (chunk % kChunksPerRow) * 8;  // B: 32 rows
     const std::int64_t kk = k0 + r, col = col0 + nc;
     T* dst = bs + r * ld_b<kBN>() + nc;
@@ -115,6 +115,23 @@ __device__ __forceinline__ void load_stage(T* as, T* bs, const T* __restrict__ a
       for (int e = 0; e < 8; ++e)
         dst[e] = (kk < k && col + e < n) ? b[kk * n + col + e] : from_float<T>(0.f);
     }
+  }
+}
+
+// Two neighbouring outputs (row, col) and (row, col + 1) of an accumulator fragment, as one 4-byte
+// store when N is even (col is even, so the pair is aligned) and both are in range.
+template <class T>
+__device__ __forceinline__ void store_pair(T* __restrict__ c, std::int64_t n, std::int64_t row, std::int64_t col,
+                                           float x0, float x1, bool pairs) {
+  const T v0 = from_float<T>(x0), v1 = from_float<T>(x1);
+  T* q = c + row * n + col;
+  if (pairs && col + 1 < n) {
+    const unsigned short lo = *reinterpret_cast<const unsigned short*>(&v0);
+    const unsigned short hi = *reinterpret_cast<const unsigned short*>(&v1);
+    *reinterpret_cast<unsigned*>(q) = lo | (static_cast<unsigned>(hi) << 16);
+  } else {
+    if (col < n) q[0] = v0;
+    if (col + 1 < n) q[1] = v1;
   }
 }
 
@@ -195,19 +212,120 @@ __global__ void __launch_bounds__(kThreads, kBN == 128 ? 2 : 1)
       for (int h = 0; h < 2; ++h) {
         const std::int64_t row = row0 + warp_m * 64 + mt * 16 + (lane >> 2) + h * 8;
         const std::int64_t col = col0 + warp_n * kWarpN + nt * 8 + (lane & 3) * 2;
-        if (row >= m) continue;
-        const T v0 = from_float<T>(acc[mt][nt][2 * h]), v1 = from_float<T>(acc[mt][nt][2 * h + 1]);
-        T* q = c + row * n + col;
-        if (pairs && col + 1 < n) {
-          unsigned short lo = *reinterpret_cast<const unsigned short*>(&v0);
-          unsigned short hi = *reinterpret_cast<const unsigned short*>(&v1);
-          *reinterpret_cast<unsigned*>(q) = lo | (static_cast<unsigned>(hi) << 16);
-        } else {
-          if (col < n) q[0] = v0;
-          if (col + 1 < n) q[1] = v1;
-        }
+        if (row < m) store_pair(c, n, row, col, acc[mt][nt][2 * h], acc[mt][nt][2 * h + 1], pairs);
       }
 #endif
+}
+
+// Version 5d: 4 warps as 2 x 2, each owning a 64 x 64 warp tile of the 128 x 128 tile (8 ldmatrix.x4
+// feed 32 mma per k16 step), and two register sets of fragments: the ldmatrix of k16 step s + 1
+// (of the next stage, across the barrier, at a stage's last step) is issued before the mma of
+// step s, so the tensor cores never wait on shared memory. 2 CTAs (8 warps) per SM.
+constexpr int kThreads64 = 128;
+
+template <class T, bool kAligned, int kBK, int kStages>
+__global__ void __launch_bounds__(kThreads64, 2)
+    matmul_mma_sync_warp64_kernel(const T* __restrict__ a, const T* __restrict__ b, T* __restrict__ c,
+                                  std::int64_t m, std::int64_t n, std::int64_t k, GridMap g) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  constexpr int kBN = 128, kSteps = kBK / 16;
+  static_assert(kSteps % 2 == 0, "fragment buffers alternate per k16 step, and each stage starts on buffer 0");
+  extern __shared__ __align__(128) unsigned char smem_raw[];
+  T* smem = reinterpret_cast<T*>(smem_raw);
+  std::int64_t pid_m, pid_n;
+  tile_of(g, blockIdx.x, pid_m, pid_n);
+  const std::int64_t row0 = pid_m * kBM, col0 = pid_n * std::int64_t{kBN};
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  const int warp_m = warp >> 1, warp_n = warp & 1;
+  constexpr int kLdB = ld_b<kBN>(), kLdA = ld_a<kBK>();
+  auto stage_a = [&](int s) { return smem + s * stage_elems<kBN, kBK>(); };
+  auto stage_b = [&](int s) { return smem + s * stage_elems<kBN, kBK>() + kBM * kLdA; };
+
+  float acc[4][8][4];  // (m16 tile, n8 tile, fragment): 64 x 64 per warp
+#pragma unroll
+  for (int i = 0; i < 4; ++i)
+#pragma unroll
+    for (int j = 0; j < 8; ++j)
+#pragma unroll
+      for (int e = 0; e < 4; ++e) acc[i][j][e] = 0.f;
+  unsigned af[2][4][4], bf[2][8][2];  // (buffer, m16 tile, regs), (buffer, n8 tile, regs)
+  auto load_fragments = [&](int buf, int s, int kk) {
+    const T* as = stage_a(s);
+    const T* bs = stage_b(s);
+#pragma unroll
+    for (int mt = 0; mt < 4; ++mt)
+      ldmatrix_x4(af[buf][mt], as + (warp_m * 64 + mt * 16 + (lane & 15)) * kLdA + kk + (lane >> 4) * 8);
+#pragma unroll
+    for (int np = 0; np < 4; ++np) {
+      unsigned r[4];
+      ldmatrix_x4_trans(r, bs + (kk + (lane & 15)) * kLdB + warp_n * 64 + np * 16 + (lane >> 4) * 8);
+      bf[buf][2 * np][0] = r[0];
+      bf[buf][2 * np][1] = r[1];
+      bf[buf][2 * np + 1][0] = r[2];
+      bf[buf][2 * np + 1][1] = r[3];
+    }
+  };
+
+  const int k_tiles = static_cast<int>((k + kBK - 1) / kBK);
+#pragma unroll
+  for (int s = 0; s < kStages - 1; ++s) {
+    if (s < k_tiles)
+      load_stage<T, kAligned, kBN, kBK, kThreads64>(stage_a(s), stage_b(s), a, b, m, n, k, row0, col0,
+                                                    std::int64_t{s} * kBK);
+    cp_async_commit();
+  }
+  cp_async_wait<kStages - 2>();
+  __syncthreads();
+  load_fragments(0, 0, 0);
+  for (int kt = 0; kt < k_tiles; ++kt) {
+#pragma unroll
+    for (int ks = 0; ks < kSteps; ++ks) {
+      const bool last = ks == kSteps - 1;
+      if (last) {
+        // Stage kt + 1 landed for everyone, and nobody reads stage kt any more (its last
+        // fragments are in registers): the loads issued at the next step 0 may overwrite it.
+        cp_async_wait<kStages - 2>();
+        __syncthreads();
+      }
+      if (!last || kt + 1 < k_tiles)
+        load_fragments((ks + 1) & 1, last ? (kt + 1) % kStages : kt % kStages, last ? 0 : (ks + 1) * 16);
+      if (ks == 0) {
+        const int next = kt + kStages - 1;
+        if (next < k_tiles)
+          load_stage<T, kAligned, kBN, kBK, kThreads64>(stage_a(next % kStages), stage_b(next % kStages), a, b, m,
+                                                        n, k, row0, col0, std::int64_t{next} * kBK);
+        cp_async_commit();
+      }
+#pragma unroll
+      for (int mt = 0; mt < 4; ++mt)
+#pragma unroll
+        for (int nt = 0; nt < 8; ++nt) MmaOp<T>::run(acc[mt][nt], af[ks & 1][mt], bf[ks & 1][nt]);
+    }
+  }
+  cp_async_wait<0>();
+
+  const bool pairs = (n % 2) == 0;
+#pragma unroll
+  for (int mt = 0; mt < 4; ++mt)
+#pragma unroll
+    for (int nt = 0; nt < 8; ++nt)
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        const std::int64_t row = row0 + warp_m * 64 + mt * 16 + (lane >> 2) + h * 8;
+        const std::int64_t col = col0 + warp_n * 64 + nt * 8 + (lane & 3) * 2;
+        if (row < m) store_pair(c, n, row, col, acc[mt][nt][2 * h], acc[mt][nt][2 * h + 1], pairs);
+      }
+#endif
+}
+
+template <class T, bool kAligned, int kBK, int kStages>
+void launch_warp64_typed(const LaunchArgs& a) {
+  constexpr std::size_t bytes = smem_bytes<128, kBK, kStages>();
+  auto* kernel = matmul_mma_sync_warp64_kernel<T, kAligned, kBK, kStages>;
+  TILESIM_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)));
+  kernel<<<grid_blocks(a.grid), kThreads64, bytes, a.stream>>>(static_cast<const T*>(a.a), static_cast<const T*>(a.b),
+                                                               static_cast<T*>(a.c), a.m, a.n, a.k, a.grid);
+  TILESIM_CUDA_CHECK_LAUNCH();
 }
 
 template <class T, bool kAligned, int kBN, int kBK, int kStages>
@@ -221,7 +339,8 @@ void launch_typed(const LaunchArgs& a) {
   TILESIM_CUDA_CHECK_LAUNCH();
 }
 
-template <int kBN, int kBK, int kStages>
+// kWarp64: version 5d's kernel (kBN must be 128), else version 5's with a 128 x kBN tile.
+template <int kBN, int kBK, int kStages, bool kWarp64 = false>
 std::string launch_mma(const LaunchArgs& a) {
   if (a.dtype == sim::DType::fp32) return "mma.sync rung takes FP16 or BF16 inputs";
   if (a.b_transposed) return "mma.sync rung reads B row-major (K, N)";
@@ -230,11 +349,14 @@ std::string launch_mma(const LaunchArgs& a) {
   TILESIM_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev));
   if (major < 8) return "mma.sync m16n8k16 and cp.async need compute capability 8.0 or newer";
   const bool aligned = a.k % 8 == 0 && a.n % 8 == 0;  // every 16-byte chunk starts aligned
-  if (a.dtype == sim::DType::fp16)
-    aligned ? launch_typed<__half, true, kBN, kBK, kStages>(a) : launch_typed<__half, false, kBN, kBK, kStages>(a);
-  else
-    aligned ? launch_typed<__nv_bfloat16, true, kBN, kBK, kStages>(a)
-            : launch_typed<__nv_bfloat16, false, kBN, kBK, kStages>(a);
+  auto go = [&]<class T>() {
+    if constexpr (kWarp64)
+      aligned ? launch_warp64_typed<T, true, kBK, kStages>(a) : launch_warp64_typed<T, false, kBK, kStages>(a);
+    else
+      aligned ? launch_typed<T, true, kBN, kBK, kStages>(a) : launch_typed<T, false, kBN, kBK, kStages>(a);
+  };
+  if (a.dtype == sim::DType::fp16) go.template operator()<__half>();
+  else go.template operator()<__nv_bfloat16>();
   return "";
 }
 
@@ -243,5 +365,7 @@ std::string launch_mma(const LaunchArgs& a) {
 std::string launch_matmul_mma_sync(const LaunchArgs& a) { return launch_mma<128, 32, 4>(a); }
 std::string launch_matmul_mma_sync_bk64(const LaunchArgs& a) { return launch_mma<128, 64, 3>(a); }
 std::string launch_matmul_mma_sync_128x256(const LaunchArgs& a) { return launch_mma<256, 32, 4>(a); }
+std::string launch_matmul_mma_sync_warp64(const LaunchArgs& a) { return launch_mma<128, 32, 4, true>(a); }
+std::string launch_matmul_mma_sync_warp64_bk64(const LaunchArgs& a) { return launch_mma<128, 64, 3, true>(a); }
 
 }  // namespace tilesim::kernels::detail
