@@ -33,7 +33,7 @@ inline void check_cuda(cudaError_t e, const char* what, const char* file, int li
 struct GridMap {
   std::int64_t tiles_m = 1, tiles_n = 1, group_size_m = 1;
   int order = 0;
-  __host__ __device__ std::int64_t programs() const { return tiles_m * tiles_n; }
+  std::int64_t programs() const { return tiles_m * tiles_n; }
 };
 static_assert(static_cast<int>(sim::LaunchOrder::row_major) == 0);
 static_assert(static_cast<int>(sim::LaunchOrder::column_major) == 1);

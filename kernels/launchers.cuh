@@ -24,8 +24,6 @@ std::string launch_matmul_mma_sync(const LaunchArgs& args);          // 128 x 12
 std::string launch_matmul_mma_sync_bk64(const LaunchArgs& args);     // 128 x 128, K steps of 64
 std::string launch_matmul_mma_sync_128x256(const LaunchArgs& args);  // 128 x 256 tile
 std::string launch_matmul_mma_sync_warp64(const LaunchArgs& args);   // 128 x 128, 64 x 64 warp tiles
-std::string launch_matmul_mma_sync_warp64_bk64(const LaunchArgs& args);
-std::string launch_matmul_wgmma_tma_persistent(const LaunchArgs& args);
 std::string launch_matmul_wgmma_tma(const LaunchArgs& args);
 
 // A kernel whose block `pid` writes the device tile_of(pid) to out[2 * pid], out[2 * pid + 1].

@@ -11,6 +11,9 @@
 //   between barriers instead of two, for the same 2 blocks per SM.
 // version 5c matmul_mma_sync_128x256: the same with a 128 x 256 tile, warp tiles of 64 x 64: each
 //   ldmatrix feeds more mma (8 loads per 32 mma instead of 6 per 16), at 128 accumulators a thread.
+// version 5d matmul_mma_sync_warp64: the 128 x 128 tile with 4 warps, each a 64 x 64 warp tile, and
+//   two register sets of fragments: step s + 1's ldmatrix is issued before step s's mma, across
+//   the stage barrier too, so the tensor cores do not wait on shared memory. 2 CTAs per SM.
 #include "kernels/launchers.cuh"
 
 namespace tilesim::kernels::detail {
@@ -366,6 +369,5 @@ std::string launch_matmul_mma_sync(const LaunchArgs& a) { return launch_mma<128,
 std::string launch_matmul_mma_sync_bk64(const LaunchArgs& a) { return launch_mma<128, 64, 3>(a); }
 std::string launch_matmul_mma_sync_128x256(const LaunchArgs& a) { return launch_mma<256, 32, 4>(a); }
 std::string launch_matmul_mma_sync_warp64(const LaunchArgs& a) { return launch_mma<128, 32, 4, true>(a); }
-std::string launch_matmul_mma_sync_warp64_bk64(const LaunchArgs& a) { return launch_mma<128, 64, 3, true>(a); }
 
 }  // namespace tilesim::kernels::detail

@@ -21,7 +21,6 @@ namespace tilesim::kernels::detail {
 std::string launch_matmul_wgmma_tma(const LaunchArgs&) {
   return "built without sm_90 in CMAKE_CUDA_ARCHITECTURES: no sm_90a code for the wgmma rung";
 }
-std::string launch_matmul_wgmma_tma_persistent(const LaunchArgs& a) { return launch_matmul_wgmma_tma(a); }
 #else
 namespace {
 
@@ -116,6 +115,9 @@ __global__ void __launch_bounds__(kThreads, 1)
   auto* full = reinterpret_cast<std::uint64_t*>(base + kStages * (kStageBytesA + kStageBytesB));
   std::uint64_t* empty = full + kStages;
 
+  std::int64_t pid_m, pid_n;
+  tile_of(g, blockIdx.x, pid_m, pid_n);
+  const int row0 = static_cast<int>(pid_m * kBM), col0 = static_cast<int>(pid_n * kBN);
   const int wg = threadIdx.x / 128, t = threadIdx.x % 128;
   const int k_tiles = static_cast<int>((k + kBK - 1) / kBK);
 
@@ -132,76 +134,62 @@ __global__ void __launch_bounds__(kThreads, 1)
   if (wg == 0) {  // producer
     asm volatile("setmaxnreg.dec.sync.aligned.u32 40;\n");
     if (t == 0) {
-      int it = 0;  // K steps issued by this CTA over all its tiles: stage it % kStages
-      for (std::int64_t pid = blockIdx.x; pid < g.programs(); pid += gridDim.x) {
-        std::int64_t pid_m, pid_n;
-        tile_of(g, pid, pid_m, pid_n);
-        const int row0 = static_cast<int>(pid_m * kBM), col0 = static_cast<int>(pid_n * kBN);
-        for (int kt = 0; kt < k_tiles; ++kt, ++it) {
-          const int s = it % kStages;
-          if (it >= kStages) mbar_wait(&empty[s], ((it / kStages) - 1) & 1);
-          mbar_expect_tx(&full[s], kStageBytesA + kStageBytesB);
-          tma_load(as + s * kBM * kBK, &map_a, kt * kBK, row0, &full[s]);
-          tma_load(bs + s * kBN * kBK, &map_b, kt * kBK, col0, &full[s]);
-        }
+      for (int kt = 0; kt < k_tiles; ++kt) {
+        const int s = kt % kStages;
+        if (kt >= kStages) mbar_wait(&empty[s], ((kt / kStages) - 1) & 1);
+        mbar_expect_tx(&full[s], kStageBytesA + kStageBytesB);
+        tma_load(as + s * kBM * kBK, &map_a, kt * kBK, row0, &full[s]);
+        tma_load(bs + s * kBN * kBK, &map_b, kt * kBK, col0, &full[s]);
       }
     }
   } else {  // consumers: warpgroup wg owns rows (wg - 1) * 64 .. + 63 of the tile
     asm volatile("setmaxnreg.inc.sync.aligned.u32 232;\n");
-    int it = 0;  // the producer's count, step for step
-    for (std::int64_t pid = blockIdx.x; pid < g.programs(); pid += gridDim.x) {
-      std::int64_t pid_m, pid_n;
-      tile_of(g, pid, pid_m, pid_n);
-      const std::int64_t row0 = pid_m * kBM, col0 = pid_n * kBN;
-      float acc[kNSub][64];
+    float acc[kNSub][64];
 #pragma unroll
-      for (int j = 0; j < kNSub; ++j)
+    for (int j = 0; j < kNSub; ++j)
 #pragma unroll
-        for (int e = 0; e < 64; ++e) acc[j][e] = 0.f;
-      for (int kt = 0; kt < k_tiles; ++kt, ++it) {
-        const int s = it % kStages;
-        mbar_wait(&full[s], (it / kStages) & 1);
-        const T* a_tile = as + s * kBM * kBK + (wg - 1) * 64 * kBK;
-        const T* b_tile = bs + s * kBN * kBK;
-        asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+      for (int e = 0; e < 64; ++e) acc[j][e] = 0.f;
+    for (int kt = 0; kt < k_tiles; ++kt) {
+      const int s = kt % kStages;
+      mbar_wait(&full[s], (kt / kStages) & 1);
+      const T* a_tile = as + s * kBM * kBK + (wg - 1) * 64 * kBK;
+      const T* b_tile = bs + s * kBN * kBK;
+      asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
 #pragma unroll
-        for (int kk = 0; kk < kBK / 16; ++kk)
+      for (int kk = 0; kk < kBK / 16; ++kk)
 #pragma unroll
-          for (int j = 0; j < kNSub; ++j)
-            wgmma_m64n128k16<T>(acc[j], smem_desc(a_tile + kk * 16), smem_desc(b_tile + j * 128 * kBK + kk * 16));
-        asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
-        // Keep this step's wgmma in flight; the previous step's has finished reading its stage.
-        asm volatile("wgmma.wait_group.sync.aligned 1;\n" ::: "memory");
-        if (t == 0 && kt > 0) mbar_arrive(&empty[(it - 1) % kStages]);
-      }
-      asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
-      // The tile's last stage is free: the producer may load the next tile while this one is stored.
-      if (t == 0) mbar_arrive(&empty[(it - 1) % kStages]);
-      // Accumulator layout (per n8 chunk q of each n128 half): rows 16 * warp + lane / 4 (+ 8),
-      // columns 8 q + 2 (lane % 4) (+ 1).
-      const int warp = t / 32, lane = t % 32;
-      const bool pairs = n % 2 == 0;
-#pragma unroll
-      for (int j = 0; j < kNSub; ++j)
-#pragma unroll
-        for (int q = 0; q < 16; ++q)
-#pragma unroll
-          for (int h = 0; h < 2; ++h) {
-            const std::int64_t row = row0 + (wg - 1) * 64 + warp * 16 + lane / 4 + h * 8;
-            const std::int64_t col = col0 + j * 128 + q * 8 + (lane % 4) * 2;
-            if (row >= m) continue;
-            const T v0 = from_float<T>(acc[j][4 * q + 2 * h]), v1 = from_float<T>(acc[j][4 * q + 2 * h + 1]);
-            T* p = c + row * n + col;
-            if (pairs && col + 1 < n) {
-              const unsigned short lo = *reinterpret_cast<const unsigned short*>(&v0);
-              const unsigned short hi = *reinterpret_cast<const unsigned short*>(&v1);
-              *reinterpret_cast<unsigned*>(p) = lo | (static_cast<unsigned>(hi) << 16);
-            } else {
-              if (col < n) p[0] = v0;
-              if (col + 1 < n) p[1] = v1;
-            }
-          }
+        for (int j = 0; j < kNSub; ++j)
+          wgmma_m64n128k16<T>(acc[j], smem_desc(a_tile + kk * 16), smem_desc(b_tile + j * 128 * kBK + kk * 16));
+      asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+      // Keep this step's wgmma in flight; the previous step's has finished reading its stage.
+      asm volatile("wgmma.wait_group.sync.aligned 1;\n" ::: "memory");
+      if (t == 0 && kt > 0) mbar_arrive(&empty[(kt - 1) % kStages]);
     }
+    asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+    // Accumulator layout (per n8 chunk q of each n128 half): rows 16 * warp + lane / 4 (+ 8),
+    // columns 8 q + 2 (lane % 4) (+ 1).
+    const int warp = t / 32, lane = t % 32;
+    const bool pairs = n % 2 == 0;
+#pragma unroll
+    for (int j = 0; j < kNSub; ++j)
+#pragma unroll
+      for (int q = 0; q < 16; ++q)
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {
+          const std::int64_t row = row0 + (wg - 1) * 64 + warp * 16 + lane / 4 + h * 8;
+          const std::int64_t col = col0 + j * 128 + q * 8 + (lane % 4) * 2;
+          if (row >= m) continue;
+          const T v0 = from_float<T>(acc[j][4 * q + 2 * h]), v1 = from_float<T>(acc[j][4 * q + 2 * h + 1]);
+          T* p = c + row * n + col;
+          if (pairs && col + 1 < n) {
+            const unsigned short lo = *reinterpret_cast<const unsigned short*>(&v0);
+            const unsigned short hi = *reinterpret_cast<const unsigned short*>(&v1);
+            *reinterpret_cast<unsigned*>(p) = lo | (static_cast<unsigned>(hi) << 16);
+          } else {
+            if (col < n) p[0] = v0;
+            if (col + 1 < n) p[1] = v1;
+          }
+        }
   }
 #endif
 }
@@ -232,27 +220,20 @@ CUtensorMap make_map(const void* p, sim::DType d, std::int64_t rows, std::int64_
   return map;
 }
 
-// persistent: a grid of min(programs, SMs) CTAs, each taking pids blockIdx.x, + gridDim.x, ...
-// (so the pids in flight at any time are the ones a one-CTA-per-tile launch would run together).
 template <class T>
-void launch_typed(const LaunchArgs& a, bool persistent) {
+void launch_typed(const LaunchArgs& a) {
   const CUtensorMap map_a = make_map(a.a, a.dtype, a.m, a.k, kBM);
   const CUtensorMap map_b = make_map(a.b, a.dtype, a.n, a.k, kBN);
   TILESIM_CUDA_CHECK(cudaFuncSetAttribute(matmul_wgmma_tma_kernel<T>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                           static_cast<int>(kSmemBytes)));
-  unsigned blocks = grid_blocks(a.grid);
-  if (persistent) {
-    int dev = 0, sms = 0;
-    TILESIM_CUDA_CHECK(cudaGetDevice(&dev));
-    TILESIM_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-    blocks = std::min(blocks, static_cast<unsigned>(sms));
-  }
-  matmul_wgmma_tma_kernel<T><<<blocks, kThreads, kSmemBytes, a.stream>>>(
+  matmul_wgmma_tma_kernel<T><<<grid_blocks(a.grid), kThreads, kSmemBytes, a.stream>>>(
       map_a, map_b, static_cast<T*>(a.c), a.m, a.n, a.k, a.grid);
   TILESIM_CUDA_CHECK_LAUNCH();
 }
 
-std::string launch_wgmma(const LaunchArgs& a, bool persistent) {
+}  // namespace
+
+std::string launch_matmul_wgmma_tma(const LaunchArgs& a) {
   if (a.dtype == sim::DType::fp32) return "wgmma rung takes FP16 or BF16 inputs";
   if (!a.b_transposed) return "wgmma rung reads B^T (N, K), K-major";
   if (a.m > 0x7fffffff || a.n > 0x7fffffff) return "sizes exceed the tensor map's int coordinates";
@@ -261,8 +242,8 @@ std::string launch_wgmma(const LaunchArgs& a, bool persistent) {
   TILESIM_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev));
   if (major != 9) return "wgmma and TMA need a Hopper GPU (compute capability 9.0, sm_90a code)";
   if (a.k % 8 == 0) {
-    if (a.dtype == sim::DType::fp16) launch_typed<__half>(a, persistent);
-    else launch_typed<__nv_bfloat16>(a, persistent);
+    if (a.dtype == sim::DType::fp16) launch_typed<__half>(a);
+    else launch_typed<__nv_bfloat16>(a);
     return "";
   }
   // TMA needs 16-byte row strides: when K % 8 != 0, A and B^T are first copied into zero-padded
@@ -279,17 +260,12 @@ std::string launch_wgmma(const LaunchArgs& a, bool persistent) {
   TILESIM_CUDA_CHECK(cudaMemcpy2DAsync(pb, pitch, a.b, width, width, a.n, cudaMemcpyDeviceToDevice, a.stream));
   p.a = pa;
   p.b = pb;
-  if (a.dtype == sim::DType::fp16) launch_typed<__half>(p, persistent);
-  else launch_typed<__nv_bfloat16>(p, persistent);
+  if (a.dtype == sim::DType::fp16) launch_typed<__half>(p);
+  else launch_typed<__nv_bfloat16>(p);
   TILESIM_CUDA_CHECK(cudaFreeAsync(pa, a.stream));
   TILESIM_CUDA_CHECK(cudaFreeAsync(pb, a.stream));
   return "";
 }
-
-}  // namespace
-
-std::string launch_matmul_wgmma_tma(const LaunchArgs& a) { return launch_wgmma(a, false); }
-std::string launch_matmul_wgmma_tma_persistent(const LaunchArgs& a) { return launch_wgmma(a, true); }
 #endif  // TILESIM_NO_HOPPER
 
 }  // namespace tilesim::kernels::detail

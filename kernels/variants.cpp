@@ -94,11 +94,6 @@ std::vector<Variant> make_variants() {
   fixed(mma64w, 128, 128, 32);
   mma64w.b_layout = sim::BLayout::row_major;
   mma64w.min_cc = 80;
-  auto& mma64w64 = rung("matmul_mma_sync_warp64_bk64", Kernel::matmul, kHalf, "cublas_gemmex",
-                        "the same with K steps of 64 in 3 stages: one barrier per four k16 steps");
-  fixed(mma64w64, 128, 128, 64);
-  mma64w64.b_layout = sim::BLayout::row_major;
-  mma64w64.min_cc = 80;
   auto& wg = rung("matmul_wgmma_tma", Kernel::matmul, kHalf, "cublas_gemmex",
                   "Hopper: a producer warpgroup issues TMA bulk tensor copies into 128-byte "
                   "swizzled shared memory, two consumer warpgroups run wgmma from it; a 4-stage "
@@ -106,12 +101,6 @@ std::vector<Variant> make_variants() {
   fixed(wg, 128, 256, 64);
   wg.b_layout = sim::BLayout::transposed;  // K-major B, as wgmma reads it without transposing
   wg.min_cc = 90;
-  auto& wgp = rung("matmul_wgmma_tma_persistent", Kernel::matmul, kHalf, "cublas_gemmex",
-                   "the same kernel on a persistent grid (one CTA per SM walks the pids in launch "
-                   "order): the producer fills the next tile's stages during this tile's epilogue");
-  fixed(wgp, 128, 256, 64);
-  wgp.b_layout = sim::BLayout::transposed;
-  wgp.min_cc = 90;
   rung("cublas_sgemm", Kernel::matmul, kF32, "", "baseline: cuBLAS SGEMM, strict FP32")
       .kind = VariantKind::baseline;
   rung("cublas_tf32", Kernel::matmul, kF32, "cublas_sgemm",
