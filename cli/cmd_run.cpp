@@ -1,5 +1,6 @@
 // `tilesim-cli run`: the full replay of a problem on a machine preset, counters only.
 #include <cstdio>
+#include <functional>
 #include <memory>
 
 #include "cli/commands.hpp"
@@ -24,7 +25,20 @@ Action add_run_command(CLI::App& app) {
     const sim::Problem p(s.problem);
     const sim::Machine m = scenario::machine_of(s);
     const sim::Occupancy occ = sim::occupancy(p, m, s.programs_per_sm);
-    const sim::ReplayResult r = sim::replay(p, m, occ, {}, nullptr, sim::parse_schedule(*schedule));
+    const sim::ReplayCost cost = sim::estimate_replay_cost(p, m);
+    sim::check_replay_budget(cost, flags->budget());
+    // Long replays show progress on stderr (Ctrl+C cancels: nothing is written until the end).
+    const auto progress = [last = -1](double f) mutable {
+      const int percent = static_cast<int>(100 * f);
+      if (percent == last) return;
+      last = percent;
+      std::fprintf(stderr, "\rreplaying: %3d%%", percent);
+      std::fflush(stderr);
+    };
+    const sim::ReplayResult r =
+        sim::replay(p, m, occ, cost.seconds > 2 ? progress : std::function<void(double)>{}, nullptr,
+                    sim::parse_schedule(*schedule));
+    if (cost.seconds > 2) std::fprintf(stderr, "\r                \r");
     if (flags->json)
       std::printf("%s\n", replay_json(p, m, r).dump(2).c_str());
     else

@@ -6,6 +6,7 @@
 #include "cli/commands.hpp"
 #include "scenario/scenario.hpp"
 #include "sim/problem.hpp"
+#include "sim/replay_budget.hpp"
 
 int main(int argc, char** argv) {
   using namespace tilesim;
@@ -34,6 +35,9 @@ int main(int argc, char** argv) {
     for (auto& [cmd, action] : commands)
       if (cmd->parsed()) return action();
   } catch (const sim::InvalidField& e) {
+    std::fprintf(stderr, "tilesim-cli: %s\n", e.what());
+    return 2;
+  } catch (const sim::BudgetExceeded& e) {
     std::fprintf(stderr, "tilesim-cli: %s\n", e.what());
     return 2;
   } catch (const scenario::ScenarioError& e) {

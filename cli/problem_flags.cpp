@@ -39,6 +39,12 @@ void ProblemFlags::add_to(CLI::App& cmd, bool with_machine) {
     cmd.add_option("--machine", machine, "Machine preset: t4 | a100 | h100 | h200");
     o_pps = cmd.add_option("--programs-per-sm", programs_per_sm,
                            "Override programs resident per SM (1..64)");
+    cmd.add_option("--max-seconds", max_seconds,
+                   "Refuse a replay estimated to take longer (default 120)")
+        ->check(CLI::Range(0.001, 1e6));
+    cmd.add_option("--max-memory-gib", max_memory_gib,
+                   "Refuse a replay estimated to need more memory (default 4)")
+        ->check(CLI::Range(0.001, 1024.0));
   }
   cmd.add_flag("--json", json, "Machine-readable JSON on stdout");
 }
@@ -72,6 +78,13 @@ scenario::Scenario ProblemFlags::resolve() const {
   sim::Problem checked(p);  // throws InvalidField naming the field
   (void)checked;
   return s;
+}
+
+sim::ReplayBudget ProblemFlags::budget() const {
+  sim::ReplayBudget b;
+  b.max_seconds = max_seconds;
+  b.max_memory_bytes = static_cast<std::int64_t>(max_memory_gib * double(1ll << 30));
+  return b;
 }
 
 std::string format_bytes(double bytes) {

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "scenario/scenario.hpp"
+#include "sim/replay_budget.hpp"
 #include "sim/problem.hpp"
 
 namespace tilesim::cli {
@@ -17,6 +18,8 @@ struct ProblemFlags {
   std::int64_t m = 0, n = 0, k = 0, group_m = 0;
   int block_m = 0, block_n = 0, block_k = 0, stages = 0, programs_per_sm = 0;
   bool json = false;
+  double max_seconds = sim::ReplayBudget{}.max_seconds;
+  double max_memory_gib = static_cast<double>(sim::ReplayBudget{}.max_memory_bytes) / (1ll << 30);
   // Filled by add_to(); an option's count() says whether the user gave it.
   CLI::Option *o_m{}, *o_n{}, *o_k{}, *o_bm{}, *o_bn{}, *o_bk{}, *o_gm{}, *o_stages{}, *o_pps{};
 
@@ -24,6 +27,8 @@ struct ProblemFlags {
   // The scenario file (or the default scenario), with the flags applied; throws
   // sim::InvalidField or scenario::ScenarioError with a message naming the field.
   scenario::Scenario resolve() const;
+  // The replay budget from --max-seconds / --max-memory-gib (commands that replay).
+  sim::ReplayBudget budget() const;
 };
 
 // Human-readable byte count: "1.57 MB" (decimal units, as GPU datasheets use).

@@ -12,7 +12,7 @@ namespace {
 
 std::string gib(double bytes) {
   char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f GiB", bytes / double(1ll << 30));
+  std::snprintf(buf, sizeof buf, "%.2f GiB", bytes / double(1ll << 30));
   return buf;
 }
 
@@ -31,12 +31,13 @@ ReplayCost estimate_replay_cost(const Problem& p, const Machine& m) {
   const TimelineCost t = estimate_timeline_cost(p, m, occupancy(p, m));
   c.events = t.events;
   c.line_ops = t.line_ops;
-  // L2 state: 8 bytes per 128-byte line of the address space (l2_cache.hpp), twice for the LRU
-  // queue's slack; per-tile reuse counters (matmul: k_tiles x (tiles_m + tiles_n)), 32 B each.
+  // L2 state: 4 bytes per 128-byte line of the whole address space (l2_cache.hpp), and the LRU
+  // queue of 4-byte line numbers with its slack (up to 4x the resident lines); per-tile reuse
+  // counters (matmul: k_tiles x (tiles_m + tiles_n)), 32 B each.
   const std::int64_t lines = static_cast<std::int64_t>(p.address_space_bytes() / 128);
   const std::int64_t tiles =
       p.kernel() == Kernel::matmul ? p.k_tiles() * (p.tiles_m() + p.tiles_n()) : p.programs();
-  c.memory_bytes = lines * 8 + 2 * (m.l2_bytes / 128) * 8 + tiles * 32;
+  c.memory_bytes = lines * 4 + 4 * (m.l2_bytes / 128) * 4 + tiles * 32;
   c.seconds = static_cast<double>(c.line_ops) / kLineOpsPerSecond;
   return c;
 }
@@ -44,7 +45,7 @@ ReplayCost estimate_replay_cost(const Problem& p, const Machine& m) {
 void check_replay_budget(const ReplayCost& c, const ReplayBudget& b) {
   if (c.memory_bytes > b.max_memory_bytes)
     throw BudgetExceeded("this replay would need about " + gib(c.memory_bytes) +
-                         " of memory for the L2 model of a " + gib(c.memory_bytes / 8.0 * 128) +
+                         " of memory for the L2 model of a " + gib(c.memory_bytes / 4.0 * 128) +
                          " address space, over the budget of " + gib(b.max_memory_bytes) +
                          ": use smaller matrices (or raise --max-memory-gib)");
   if (c.seconds > b.max_seconds)

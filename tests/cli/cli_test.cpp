@@ -84,6 +84,13 @@ TEST(CliErrors, BadValuesAreRefusedWithTheFieldAndExitCode2) {
       {"map --scenario /nonexistent.json", "no such scenario file"},
       {"trace --pid 81", "pid = 81 is out of range: allowed 0..80"},
       {"footprint --programs 0", "programs = 0 is out of range"},
+      {"run --machine bogus", "machine = \"bogus\" is unknown: allowed t4 | a100 | h100 | h200"},
+      {"run --programs-per-sm 0", "programs_per_sm = 0 is out of range: allowed 1..64"},
+      {"run --m 65536 --n 65536 --k 65536 --block-m 16 --block-n 16 --block-k 16",
+       "over the budget of 2 min"},
+      {"sweep --m 65536 --n 65536 --k 4096 --group-m 1,2,4,8", "over the budget"},
+      {"run --block-m 256 --block-n 256 --block-k 256 --m 1024 --n 1024 --k 1024",
+       "allows 227 KiB per program"},
   };
   for (const auto& c : cases) {
     const auto r = run_cli(c.args);
