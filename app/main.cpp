@@ -39,14 +39,15 @@ void handle_keys(AppModel& m, UiState& ui, CommandQueue& q) {
 }
 
 // One frame: layout, view models, panels. Returns nothing; commands wait in `q`.
-void draw_frame(Platform& plat, AppModel& m, UiState& ui, CommandQueue& q, const HelpText& help) {
+void draw_frame(Platform& plat, AppModel& m, UiState& ui, CommandQueue& q, const HelpText& help,
+                const std::vector<scenario::MeasuredSet>& measured) {
   handle_keys(m, ui, q);
   ui.layout = compute_layout(plat.width(), plat.height(), ui.focus, ui.center_tab, ui.scale);
   sync_sessions(m);
   const auto frame = m.engine->frame();
   const auto frame_cmp = m.engine_compare ? m.engine_compare->frame() : nullptr;
   const GridView grid = make_grid_view(m.problem, frame.get(), ui.coloring, m.sms(), m.wave_programs());
-  FrameContext f{m, ui, q, plat.fonts(), help, grid, frame.get(), frame_cmp.get(), cursor_of(frame.get())};
+  FrameContext f{m, ui, q, plat.fonts(), help, grid, frame.get(), frame_cmp.get(), cursor_of(frame.get()), &measured};
   for (int i = 0; i < kPanelCount; ++i) {
     const auto id = static_cast<PanelId>(i);
     if (ui.layout.is_visible(id)) draw_panel(f, id, ui.layout.rect(id));
@@ -115,6 +116,7 @@ int main(int argc, char** argv) {
     ui.center_tab = *o.panel;
   if (o.seek) model.engine->seek(*o.seek);
   const HelpText help = load_help();
+  const auto measured = scenario::load_measured_dir(scenario::assets_dir() / "measured");
   CommandQueue q;
 
   if (o.screenshot || o.frames) {
@@ -123,7 +125,7 @@ int main(int argc, char** argv) {
     int frames = 0;
     while (true) {
       plat.begin_frame();
-      draw_frame(plat, model, ui, q, help);
+      draw_frame(plat, model, ui, q, help, measured);
       plat.render();
       q.pending.clear();  // headless figures show the state as given
       ++frames;
@@ -142,7 +144,7 @@ int main(int argc, char** argv) {
       for (int i = 0; i < *o.frames; ++i) {
         const auto a = std::chrono::steady_clock::now();
         plat.begin_frame();
-        draw_frame(plat, model, ui, q, help);
+        draw_frame(plat, model, ui, q, help, measured);
         ImGui::EndFrame();
         const auto b = std::chrono::steady_clock::now();
         plat.render();
@@ -177,7 +179,7 @@ int main(int argc, char** argv) {
   auto last = std::chrono::steady_clock::now();
   while (!plat.should_close() && !ui.quit) {
     plat.begin_frame();
-    draw_frame(plat, model, ui, q, help);
+    draw_frame(plat, model, ui, q, help, measured);
     plat.render();
     if (ui.capture) {
       capture(plat, model, ui, *ui.capture);

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <string>
 
 #include "app/panels/memory_parts.hpp"
@@ -46,8 +47,10 @@ void chart(FrameContext& f, const EngineFrame& fr, float x, float y, float w) {
   const auto lines_cap = f.model.machine.l2_bytes / 128;
   box(dl, x, y, bw, bh, "DRAM (HBM)", "read " + format_bytes(double(c.dram_read_bytes)),
       "write " + format_bytes(double(c.dram_write_bytes)), palette::l2_miss);
-  box(dl, x + (bw + gap), y, bw, bh, ("L2 cache, " + format_bytes(double(f.model.machine.l2_bytes))).c_str(), "hit rate " + format_percent(c.l2_hit_rate()),
-      format_percent(double(fr.snapshot.l2_resident_lines) / double(std::max<std::int64_t>(1, lines_cap))) + " in use",
+  char cap[32];
+  std::snprintf(cap, sizeof cap, "%.0f MiB", double(f.model.machine.l2_bytes) / (1 << 20));
+  box(dl, x + (bw + gap), y, bw, bh, "L2 cache", "hit rate " + format_percent(c.l2_hit_rate()),
+      format_percent(double(fr.snapshot.l2_resident_lines) / double(std::max<std::int64_t>(1, lines_cap))) + " of " + cap,
       palette::l2_hit);
   box(dl, x + 2 * (bw + gap), y, bw, bh, "shared memory", "write " + format_bytes(double(c.smem_write_bytes)),
       "read " + format_bytes(double(c.smem_read_bytes)), palette::a);

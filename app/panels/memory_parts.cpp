@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <string>
 
 namespace tilesim::app {
@@ -134,6 +135,40 @@ void residency_view(FrameContext& f, const EngineFrame& fr, const Rect& r) {
   }
 }
 
-void measured_line(FrameContext&) {}
+std::vector<scenario::MeasuredMatch> measured_matches(const FrameContext& f) {
+  if (!f.measured) return {};
+  return scenario::find_measured(*f.measured, f.model.problem.spec(), f.model.machine.key);
+}
+
+void measured_line(FrameContext& f) {
+  const auto matches = measured_matches(f);
+  if (matches.empty() || !f.frame) return;
+  const auto& pred = f.frame->final_counters;
+  for (const auto& m : matches) {
+    const auto& r = *m.record;
+    const double rd = r.metric("dram__bytes_read.sum"), wr = r.metric("dram__bytes_write.sum");
+    const double hit = r.metric("lts__t_sector_hit_rate.pct");
+    auto rel = [](double predicted, double measured) {
+      char b[32];
+      std::snprintf(b, sizeof b, "%+.0f %%", 100.0 * (predicted - measured) / std::max(1.0, measured));
+      return std::string(b);
+    };
+    char line[512];
+    std::snprintf(line, sizeof line,
+                  "Measured (%s, %s, %s): DRAM read %s / write %s; model, whole run: %s (%s) / %s (%s). "
+                  "L2 hit rate measured %.1f %%, model %s.",
+                  m.set->device.substr(0, m.set->device.find(',')).c_str(), m.set->date.c_str(), r.variant.c_str(),
+                  format_bytes(rd).c_str(), format_bytes(wr).c_str(),
+                  format_bytes(double(pred.dram_read_bytes)).c_str(), rel(double(pred.dram_read_bytes), rd).c_str(),
+                  format_bytes(double(pred.dram_write_bytes)).c_str(), rel(double(pred.dram_write_bytes), wr).c_str(),
+                  hit, format_percent(pred.l2_hit_rate()).c_str());
+    ImGui::PushTextWrapPos(0);
+    text_colored(palette::highlight, line);
+    if (r.programs_per_sm && r.programs_per_sm != f.model.programs_per_sm())
+      ImGui::TextDisabled("(the measurement's prediction used %d programs per SM; this model uses %lld)",
+                          r.programs_per_sm, (long long)f.model.programs_per_sm());
+    ImGui::PopTextWrapPos();
+  }
+}
 
 }  // namespace tilesim::app

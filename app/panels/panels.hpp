@@ -11,6 +11,7 @@
 #include "app/core/palette.hpp"
 #include "app/core/ui_state.hpp"
 #include "app/platform/platform.hpp"
+#include "scenario/measured.hpp"
 
 struct ImDrawList;
 struct ImVec2;
@@ -31,7 +32,10 @@ struct FrameContext {
   const EngineFrame* frame = nullptr;          // engine snapshot at the cursor (null: building)
   const EngineFrame* frame_compare = nullptr;  // the compare order's, same position
   CursorPos at;                                // program and step of the event at the cursor
+  const std::vector<scenario::MeasuredSet>* measured = nullptr;  // assets/measured/*.json
 };
+// Measurements of this problem on this machine (may be empty).
+std::vector<scenario::MeasuredMatch> measured_matches(const FrameContext& f);
 
 void draw_controls(FrameContext& f, const Rect& r);
 void draw_launch_grid(FrameContext& f, const Rect& r);

@@ -1,11 +1,129 @@
-// Warps panel (placeholder until the warp view lands).
+// Warps panel: how the threads of the CUDA variants of this kernel issue their accesses.
+// Global memory: sectors per request (4 = a warp reads 128 contiguous bytes, 32 = every lane
+// in its own sector, as a naive transpose writes). Shared memory: bank conflicts, with the
+// picture of one warp reading a tile column — 32 x 32 floats all land in one bank, 32 x 33 spread.
 #include <imgui.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <string>
 
 #include "app/panels/panels.hpp"
 
 namespace tilesim::app {
+namespace {
+
+std::string per_request(double v) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%.1f", v);
+  return b;
+}
+
+void rows_table(FrameContext& f, const std::vector<WarpRow>& rows) {
+  const bool measured = std::any_of(rows.begin(), rows.end(), [](const WarpRow& r) { return r.measured.has_value(); });
+  const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp;
+  if (!ImGui::BeginTable("##warps", 5, flags)) return;
+  ImGui::TableSetupColumn("CUDA variant", ImGuiTableColumnFlags_WidthStretch, 1.8f);
+  ImGui::TableSetupColumn("ld sectors/req");
+  ImGui::TableSetupColumn("st sectors/req");
+  ImGui::TableSetupColumn("smem ld conflicts");
+  ImGui::TableSetupColumn("smem st conflicts");
+  ImGui::TableHeadersRow();
+  auto cell = [](const std::string& text, Rgba colour) {
+    ImGui::TableNextColumn();
+    text_colored(colour, text.c_str());
+  };
+  for (const auto& r : rows) {
+    const auto& c = r.counters;
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::Text("%s (%d threads)", r.name.c_str(), r.threads);
+    auto tone = [](bool bad) { return bad ? palette::l2_miss : palette::text; };
+    cell(per_request(c.ld_sectors_per_request()), tone(c.ld_sectors_per_request() > 8));
+    cell(per_request(c.st_sectors_per_request()), tone(c.st_sectors_per_request() > 8));
+    cell(format_count(c.shared_ld_conflicts()), tone(c.shared_ld_conflicts() > 0));
+    cell(format_count(c.shared_st_conflicts()), tone(c.shared_st_conflicts() > 0));
+    if (const auto& m = r.measured) {
+      ImGui::TableNextRow();
+      cell("   measured on " + m->device, palette::highlight);
+      cell(per_request(m->ld_sectors_per_request), palette::highlight);
+      cell(per_request(m->st_sectors_per_request), palette::highlight);
+      cell(format_count(std::int64_t(m->shared_ld_conflicts)), palette::highlight);
+      cell(format_count(std::int64_t(m->shared_st_conflicts)), palette::highlight);
+    }
+  }
+  ImGui::EndTable();
+  if (measured) {
+    const auto it = std::find_if(rows.begin(), rows.end(), [](const WarpRow& r) { return r.measured.has_value(); });
+    ImGui::TextDisabled("yellow: Nsight Compute on %s, %s (assets/measured); white: the model", it->measured->device.c_str(),
+                        it->measured->date.c_str());
+  } else {
+    ImGui::TextDisabled("no Nsight Compute measurement of this configuration on %s (open a measured_* scenario)",
+                        f.model.machine.name.c_str());
+  }
+}
+
+// 32 lanes on top, 32 banks below, a line from each lane to the bank its word lives in.
+void bank_picture(const BankPicture& b, float x, float y, float w, float h, const char* title) {
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const float lh = ImGui::GetTextLineHeight();
+  const std::string head = std::string(title) + ": " +
+                           (b.wavefronts > 1 ? std::to_string(b.wavefronts) + " wavefronts (" +
+                                                   std::to_string(b.wavefronts - 1) + " conflicts)"
+                                             : "1 wavefront, no conflict");
+  dl->AddText(ImVec2(x, y), (b.wavefronts > 1 ? palette::l2_miss : palette::l2_hit).packed(), head.c_str());
+  const float label_w = ImGui::CalcTextSize("banks ").x;
+  const float cw = (w - label_w) / sim::kWarpSize, box = std::min(cw - 2, lh);
+  const float top = y + lh + 4, bottom = y + h - box - 2;
+  dl->AddText(ImVec2(x, top), palette::text_dim.packed(), "lanes");
+  dl->AddText(ImVec2(x, bottom), palette::text_dim.packed(), "banks");
+  std::array<int, sim::kSharedBanks> load{};
+  for (int lane = 0; lane < sim::kWarpSize; ++lane) ++load[b.bank_of_lane[lane]];
+  for (int i = 0; i < sim::kWarpSize; ++i) {
+    const float cx = x + label_w + i * cw;
+    dl->AddRectFilled(ImVec2(cx, top), ImVec2(cx + box, top + box), palette::a.packed(), 2);
+    const Rgba bank = load[i] > 1 ? palette::l2_miss : load[i] == 1 ? palette::l2_hit : palette::matrix_bg;
+    dl->AddRectFilled(ImVec2(cx, bottom), ImVec2(cx + box, bottom + box), bank.packed(), 2);
+  }
+  for (int lane = 0; lane < sim::kWarpSize; ++lane) {
+    const float x0 = x + label_w + lane * cw + box / 2, x1 = x + label_w + b.bank_of_lane[lane] * cw + box / 2;
+    dl->AddLine(ImVec2(x0, top + box), ImVec2(x1, bottom), palette::text.with_alpha(150).packed(), 1.2f);
+  }
+}
+
+}  // namespace
+
 void draw_warps(FrameContext& f, const Rect& r) {
-  if (begin_panel(f, PanelId::warps, "Warps", r)) center_tabs(f);
+  if (begin_panel(f, PanelId::warps, "Warps: coalescing and shared-memory bank conflicts", r)) {
+    center_tabs(f);
+    help_marker(f, "warps");
+    const auto& p = f.model.problem;
+    f.ui.warps_job.request(sweep_key(p.spec(), SweepAxis::group_size_m, "warps", std::nullopt),
+                           [p](std::stop_token, std::atomic<double>& pr) {
+                             auto rows = warp_rows(p);
+                             pr = 1;
+                             return rows;
+                           });
+    ImGui::TextWrapped("Each CUDA variant of this %s kernel, modelled warp by warp over the whole problem. "
+                       "A request is one warp instruction; a sector is 32 bytes.",
+                       std::string(sim::to_string(p.kernel())).c_str());
+    auto rows = f.ui.warps_job.current() ? f.ui.warps_job.result() : std::nullopt;
+    if (rows) {
+      if (f.measured) attach_measurements(*rows, *f.measured, p.spec(), f.model.machine.key);
+      rows_table(f, *rows);
+    } else {
+      ImGui::ProgressBar(static_cast<float>(f.ui.warps_job.progress()), ImVec2(200, 0), "modelling warps");
+    }
+    ImGui::Spacing();
+    const ImVec2 pos = ImGui::GetCursorScreenPos();
+    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    const float h = std::min(avail.y / 2 - 6, ImGui::GetTextLineHeight() * 6);
+    if (h > ImGui::GetTextLineHeight() * 3) {
+      bank_picture(column_read_banks(32), pos.x, pos.y, avail.x, h, "tile[32][32] floats, a warp reads one column");
+      bank_picture(column_read_banks(33), pos.x, pos.y + h + 8, avail.x, h, "tile[32][33] (one word of padding per row)");
+    }
+  }
   end_panel();
 }
+
 }  // namespace tilesim::app

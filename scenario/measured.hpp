@@ -1,0 +1,54 @@
+// Measurements of the real kernels (assets/measured/*.json, written by scripts/calibrate from
+// Nsight Compute) and which of them match a problem on a machine, so the app and the CLI can
+// show measured beside predicted. Only the figures the model predicts are kept.
+#pragma once
+
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "sim/problem.hpp"
+
+namespace tilesim::scenario {
+
+struct MeasuredRecord {
+  std::string id;           // "mm16_4096_grp"
+  std::string variant;      // the kernels/ variant measured ("matmul_mma_sync")
+  sim::ProblemSpec spec;    // the problem as run (unlisted fields keep ProblemSpec defaults)
+  int programs_per_sm = 0;  // what the prediction used
+  // Numeric Nsight Compute metrics (dram__bytes_read.sum, lts__t_sector_hit_rate.pct, ...).
+  std::map<std::string, double> measured;
+  std::map<std::string, double> predicted;  // the calibration's prediction (dram_read_bytes, ...)
+  double metric(const std::string& name, double fallback = -1) const;
+};
+
+struct MeasuredSet {
+  std::string source;       // file it came from
+  std::string device;       // "NVIDIA H200, 580.159.04"
+  std::string machine_key;  // preset whose name the device carries ("h200"), "" if none
+  std::string date, commit, tool;
+  std::vector<MeasuredRecord> records;
+};
+
+// Throws std::runtime_error naming the file and the field on malformed input.
+MeasuredSet parse_measured_json(std::string_view text, const std::string& source = "measured");
+MeasuredSet load_measured(const std::filesystem::path& path);
+// Every *.json in `dir` (assets/measured/); unreadable files are skipped and named in `errors`.
+std::vector<MeasuredSet> load_measured_dir(const std::filesystem::path& dir,
+                                           std::vector<std::string>* errors = nullptr);
+
+struct MeasuredMatch {
+  const MeasuredSet* set = nullptr;
+  const MeasuredRecord* record = nullptr;
+};
+// True when the record ran `spec`: kernel, sizes, dtype, blocks, launch order (and GROUP_SIZE_M
+// for grouped orders), B layout for matmul. Fields a kernel ignores are not compared.
+bool same_configuration(const sim::ProblemSpec& a, const sim::ProblemSpec& b);
+// Records measured on `machine_key` ("h200") for `spec`, in file order.
+std::vector<MeasuredMatch> find_measured(const std::vector<MeasuredSet>& sets,
+                                         const sim::ProblemSpec& spec, std::string_view machine_key);
+
+}  // namespace tilesim::scenario
