@@ -9,10 +9,12 @@
 #include <vector>
 
 #include "app/core/async_job.hpp"
+#include "app/core/gpu_view.hpp"
 #include "app/core/grid_view.hpp"
 #include "app/core/layout.hpp"
 #include "app/core/matrix_view.hpp"
 #include "app/core/sweep.hpp"
+#include "app/core/warps_view.hpp"
 
 namespace tilesim::app {
 
@@ -41,7 +43,15 @@ struct UiState {
   bool show_help = false;
   Layout layout;
   AsyncJob<std::vector<SweepBar>> sweep_job;
-  AsyncJob<int> warps_job;  // placeholder
+  AsyncJob<std::vector<WarpRow>> warps_job;
+  // GPU panel: the device (queried once, off the UI thread), a live run, a loaded bench file.
+  AsyncJob<kernels::DeviceInfo> device_job;
+  AsyncJob<GpuRun> gpu_job;
+  int gpu_runs = 0;                   // makes each "Run on GPU" click a new job
+  std::string gpu_variant;            // chosen variant ("" = the first that fits)
+  std::string bench_path;             // the tilesim-bench --json file to load
+  std::optional<kernels::BenchReport> bench_report;
+  std::string bench_error;
   bool quit = false;
 };
 

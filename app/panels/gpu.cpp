@@ -1,11 +1,135 @@
-// GPU panel (placeholder until the GPU view lands).
+// GPU panel: the open problem's kernel run for real (kernels::run, same order and blocks) on a
+// worker thread, beside the simulator's predicted time; without a device, one sentence says
+// why, and a `tilesim-bench --json` file measured elsewhere can be loaded instead.
 #include <imgui.h>
+
+#include <cstdio>
+#include <string>
 
 #include "app/panels/panels.hpp"
 
 namespace tilesim::app {
+namespace {
+
+void result_row(const char* source, const kernels::RunResult& r, double pct, double predicted_s) {
+  ImGui::TableNextRow();
+  ImGui::TableNextColumn();
+  ImGui::TextUnformatted(source);
+  ImGui::TableNextColumn();
+  ImGui::TextUnformatted(r.variant.c_str());
+  ImGui::TableNextColumn();
+  if (!r.ok) {
+    text_colored(palette::l2_miss, r.error.c_str());
+    return;
+  }
+  text_colored(palette::highlight, format_seconds(r.median_ms * 1e-3).c_str());
+  ImGui::TableNextColumn();
+  ImGui::Text("%.1f %s", r.throughput, r.throughput_unit.c_str());
+  ImGui::TableNextColumn();
+  if (pct > 0) ImGui::Text("%.0f %%", pct);
+  else ImGui::TextDisabled("-");
+  ImGui::TableNextColumn();
+  if (r.checked) {
+    char b[48];
+    std::snprintf(b, sizeof b, "%.1e %s", r.rel_error, r.correct ? "ok" : "WRONG");
+    text_colored(r.correct ? palette::text : palette::l2_miss, b);
+  } else {
+    ImGui::TextDisabled("not checked");
+  }
+  ImGui::TableNextColumn();
+  ImGui::TextUnformatted(format_seconds(predicted_s).c_str());
+}
+
+}  // namespace
+
 void draw_gpu(FrameContext& f, const Rect& r) {
-  if (begin_panel(f, PanelId::gpu, "GPU", r)) center_tabs(f);
+  if (begin_panel(f, PanelId::gpu, "GPU: the same kernel, measured", r)) {
+    center_tabs(f);
+    help_marker(f, "gpu");
+    const auto& p = f.model.problem;
+    f.ui.device_job.request("device", [](std::stop_token, std::atomic<double>&) { return kernels::query_device(); });
+    const auto dev = f.ui.device_job.result();
+    bool have_device = false;
+    if (!dev) {
+      ImGui::TextDisabled("looking for a CUDA device...");
+    } else if (dev->available) {
+      have_device = true;
+      ImGui::Text("Device: %s (%d SMs, %s L2, compute %d.%d)", dev->name.c_str(), dev->sm_count,
+                  format_bytes(double(dev->l2_bytes)).c_str(), dev->cc_major, dev->cc_minor);
+    } else {
+      ImGui::PushTextWrapPos(0);
+      text_colored(palette::b, no_device_sentence(*dev).c_str());
+      ImGui::PopTextWrapPos();
+    }
+    // Variant chooser, filtered to this kernel and dtype.
+    const auto vars = gpu_variants(p);
+    if (!vars.empty() && (f.ui.gpu_variant.empty() ||
+                          std::none_of(vars.begin(), vars.end(), [&](auto* v) { return v->name == f.ui.gpu_variant; })))
+      f.ui.gpu_variant = vars.front()->name;
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 16);
+    if (ImGui::BeginCombo("variant", f.ui.gpu_variant.c_str())) {
+      for (const auto* v : vars)
+        if (ImGui::Selectable(v->name.c_str(), v->name == f.ui.gpu_variant)) f.ui.gpu_variant = v->name;
+      ImGui::EndCombo();
+    }
+    if (const auto* v = kernels::find_variant(f.ui.gpu_variant); v && ImGui::IsItemHovered())
+      ImGui::SetTooltip("%s", v->teaches.c_str());
+    ImGui::SameLine();
+    if (!have_device) ImGui::BeginDisabled();
+    if (ImGui::Button("Run on GPU")) {
+      const std::string variant = f.ui.gpu_variant;
+      f.ui.gpu_job.request("run" + std::to_string(++f.ui.gpu_runs), [p, variant](std::stop_token, std::atomic<double>& pr) {
+        auto run = run_on_gpu(p, variant);
+        pr = 1;
+        return run;
+      });
+    }
+    if (!have_device) ImGui::EndDisabled();
+    if (f.ui.gpu_job.pending()) {
+      ImGui::SameLine();
+      ImGui::TextDisabled("running (check, warm-up, timed launches)...");
+    }
+    // A bench file measured elsewhere.
+    if (f.ui.bench_path.empty()) f.ui.bench_path = "bench.json";
+    char buf[512];
+    std::snprintf(buf, sizeof buf, "%s", f.ui.bench_path.c_str());
+    ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - ImGui::GetFontSize() * 12);
+    if (ImGui::InputText("##benchpath", buf, sizeof buf)) f.ui.bench_path = buf;
+    ImGui::SameLine();
+    if (ImGui::Button("Load tilesim-bench --json")) {
+      try {
+        f.ui.bench_report = kernels::load_bench_file(f.ui.bench_path);
+        f.ui.bench_error.clear();
+      } catch (const std::exception& e) {
+        f.ui.bench_error = e.what();
+      }
+    }
+    if (!f.ui.bench_error.empty()) text_colored(palette::l2_miss, f.ui.bench_error.c_str());
+
+    const double predicted = f.frame ? sim::roofline(f.frame->final_counters, p, f.model.machine).time_s : 0;
+    const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp;
+    if (ImGui::BeginTable("##gpu", 7, flags)) {
+      for (const char* h : {"measured on", "variant", "time (median)", "throughput", "% of baseline", "rel. error",
+                            "simulator predicts"})
+        ImGui::TableSetupColumn(h);
+      ImGui::TableHeadersRow();
+      if (const auto run = f.ui.gpu_job.result())
+        result_row(("live: " + run->result.device).c_str(), run->result, run->pct_of_baseline(), predicted);
+      if (f.ui.bench_report) {
+        const std::string label = bench_label(*f.ui.bench_report);
+        for (const auto* rec : bench_matches(*f.ui.bench_report, p.spec()))
+          result_row(label.c_str(), rec->result, rec->pct_of_baseline, predicted);
+      }
+      ImGui::EndTable();
+    }
+    if (f.ui.bench_report && bench_matches(*f.ui.bench_report, p.spec()).empty())
+      ImGui::TextDisabled("%s holds %zu records, none of this problem (same sizes, dtype, blocks, order).",
+                          f.ui.bench_path.c_str(), f.ui.bench_report->records.size());
+    ImGui::TextDisabled("simulator: roofline time of the engine's whole-run counters on %s (%s bound)",
+                        f.model.machine.name.c_str(),
+                        f.frame ? std::string(sim::to_string(sim::roofline(f.frame->final_counters, p, f.model.machine).bound)).c_str() : "-");
+  }
   end_panel();
 }
+
 }  // namespace tilesim::app

@@ -2,13 +2,20 @@
 // zoom/pan maths and the engine sweep.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
+#include <filesystem>
+#include <fstream>
 #include <cmath>
 
 #include "app/core/broadcast_view.hpp"
 #include "app/core/grid_view.hpp"
 #include "app/core/matrix_view.hpp"
+#include "app/core/gpu_view.hpp"
 #include "app/core/sweep.hpp"
+#include "app/core/warps_view.hpp"
+#include "scenario/measured.hpp"
+#include "scenario/scenario.hpp"
 #include "sim/occupancy.hpp"
 
 using namespace tilesim;
@@ -158,4 +165,86 @@ TEST(Sweep, GroupSizeSweepStartsWithRowMajorAndIncludesTheOpenSetting) {
   }
   EXPECT_EQ(current, 1);
   EXPECT_DOUBLE_EQ(progress.load(), 1.0);
+}
+
+TEST(GpuView, WithoutADeviceOneSentenceSaysWhyAndNamesTheWayOut) {
+  const auto d = kernels::query_device();
+  if (d.available) GTEST_SKIP() << "a CUDA device is present: " << d.name;
+  const std::string s = no_device_sentence(d);
+  EXPECT_NE(s.find(d.reason), std::string::npos) << s;
+  EXPECT_NE(s.find("tilesim-bench --json"), std::string::npos) << s;
+  EXPECT_EQ(s.find(". "), std::string::npos) << "one sentence: " << s;
+  const sim::Problem p{sim::ProblemSpec{}};
+  const auto run = run_on_gpu(p, gpu_variants(p).front()->name);
+  EXPECT_FALSE(run.result.ok);
+  EXPECT_FALSE(run.result.error.empty());
+}
+
+TEST(GpuView, VariantsFollowTheKernelAndDtype) {
+  sim::ProblemSpec s;
+  s.kernel = sim::Kernel::transpose;
+  s.dtype = sim::DType::fp32;
+  for (const auto* v : gpu_variants(sim::Problem(s))) {
+    EXPECT_EQ(v->kernel, sim::Kernel::transpose) << v->name;
+    EXPECT_TRUE(v->implemented) << v->name;
+  }
+  EXPECT_FALSE(gpu_variants(sim::Problem(s)).empty());
+}
+
+TEST(GpuView, LoadsABenchFileAndFindsTheRecordsOfThisProblem) {
+  // A report as tilesim-bench --json writes it (test fixture, not a measurement).
+  kernels::BenchReport rep;
+  rep.date = "2026-01-02T03:04:05Z";
+  rep.commit = "abc1234";
+  rep.device.name = "Test GPU";
+  kernels::BenchRecord rec;
+  rec.result.ok = true;
+  rec.result.variant = "matmul_smem_tiled";
+  rec.result.device = "Test GPU";
+  rec.result.problem = sim::ProblemSpec{};
+  rec.result.median_ms = 0.5;
+  rec.result.throughput = 0.75;
+  rec.result.throughput_unit = "TFLOP/s";
+  rec.pct_of_baseline = 40;
+  rep.records.push_back(rec);
+  rec.result.problem.m = 1000;  // another problem
+  rep.records.push_back(rec);
+  const auto path = std::filesystem::temp_directory_path() / "tilesim_bench_fixture.json";
+  { std::ofstream(path) << kernels::to_json(rep); }
+  const auto loaded = kernels::load_bench_file(path.string());
+  const auto hits = bench_matches(loaded, sim::ProblemSpec{});
+  ASSERT_EQ(hits.size(), 1u);
+  EXPECT_DOUBLE_EQ(hits[0]->result.median_ms, 0.5);
+  EXPECT_EQ(bench_label(loaded), "Test GPU, 2026-01-02T03:04:05Z, commit abc1234");
+  { std::ofstream(path) << "{ not json"; }
+  EXPECT_THROW(kernels::load_bench_file(path.string()), std::exception);
+}
+
+TEST(WarpsView, TransposeTileColumnsConflictUnlessPadded) {
+  EXPECT_EQ(column_read_banks(32).wavefronts, 32);
+  EXPECT_EQ(column_read_banks(33).wavefronts, 1);
+  EXPECT_EQ(column_read_banks(32, 5).bank_of_lane[31], 5);
+  sim::ProblemSpec s;
+  s.kernel = sim::Kernel::transpose;
+  s.dtype = sim::DType::fp32;
+  s.m = s.n = 256;
+  s.block_m = s.block_n = 32;
+  const auto rows = warp_rows(sim::Problem(s));
+  ASSERT_EQ(rows.size(), 3u);  // naive, smem tiled, smem padded
+  EXPECT_GT(rows[1].counters.shared_ld_conflicts() + rows[1].counters.shared_st_conflicts(), 0);
+  EXPECT_EQ(rows[2].counters.shared_ld_conflicts() + rows[2].counters.shared_st_conflicts(), 0);
+  EXPECT_GT(rows[0].counters.st_sectors_per_request(), rows[0].counters.ld_sectors_per_request());
+}
+
+TEST(Measured, H200FileMatchesItsOwnConfigurationsOnlyOnTheH200) {
+  const auto sets = scenario::load_measured_dir(std::string(TILESIM_ASSETS_DIR) + "/measured");
+  ASSERT_FALSE(sets.empty());
+  EXPECT_EQ(sets[0].machine_key, "h200");
+  const auto sc = scenario::load_scenario(std::string(TILESIM_ASSETS_DIR) + "/scenarios/measured_h200_matmul_4096_fp16.json");
+  const auto hits = scenario::find_measured(sets, sc.problem, "h200");
+  ASSERT_EQ(hits.size(), 1u);
+  EXPECT_EQ(hits[0].record->id, "mm16_4096_grp");
+  EXPECT_GT(hits[0].record->metric("dram__bytes_read.sum"), 0);
+  EXPECT_TRUE(scenario::find_measured(sets, sc.problem, "h100").empty());
+  EXPECT_TRUE(scenario::find_measured(sets, sim::ProblemSpec{}, "h200").empty());
 }

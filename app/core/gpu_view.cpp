@@ -1,0 +1,73 @@
+// GPU panel view model (see gpu_view.hpp).
+#include "app/core/gpu_view.hpp"
+
+#include <algorithm>
+
+namespace tilesim::app {
+
+std::vector<const kernels::Variant*> gpu_variants(const sim::Problem& p) {
+  std::vector<const kernels::Variant*> out;
+  for (const auto& v : kernels::variants()) {
+    if (v.kernel != p.kernel() || !v.implemented) continue;
+    if (std::find(v.dtypes.begin(), v.dtypes.end(), p.spec().dtype) == v.dtypes.end()) continue;
+    out.push_back(&v);
+  }
+  std::stable_sort(out.begin(), out.end(), [](const kernels::Variant* a, const kernels::Variant* b) {
+    return a->kind == kernels::VariantKind::rung && b->kind != kernels::VariantKind::rung;
+  });
+  return out;
+}
+
+std::string no_device_sentence(const kernels::DeviceInfo& d) {
+  if (d.available) return {};
+  if (!kernels::cuda_built())
+    return "This build of tilesim has no CUDA (" + d.reason +
+           "), so it cannot run kernels here; load a tilesim-bench --json file measured on a GPU instead.";
+  return "No CUDA device is visible to this process (" + d.reason +
+         "); load a tilesim-bench --json file measured on a GPU instead.";
+}
+
+double GpuRun::pct_of_baseline() const {
+  if (!baseline.ok || result.median_ms <= 0) return 0;
+  return 100.0 * baseline.median_ms / result.median_ms;
+}
+
+GpuRun run_on_gpu(const sim::Problem& p, const std::string& variant, const kernels::RunOptions& o) {
+  GpuRun r;
+  r.result = kernels::run(p, variant, o);
+  if (const auto* v = kernels::find_variant(variant); v && r.result.ok) {
+    const std::string base = kernels::baseline_for(*v, p.spec().dtype);
+    if (!base.empty() && base != variant) r.baseline = kernels::run(p, base, o);
+  }
+  return r;
+}
+
+std::vector<const kernels::BenchRecord*> bench_matches(const kernels::BenchReport& report,
+                                                       const sim::ProblemSpec& spec) {
+  std::vector<const kernels::BenchRecord*> out;
+  const bool mm = spec.kernel == sim::Kernel::matmul;
+  const auto grouped = [](sim::LaunchOrder o) {
+    return o == sim::LaunchOrder::grouped || o == sim::LaunchOrder::grouped_legacy;
+  };
+  for (const auto& rec : report.records) {
+    const auto& a = rec.result.problem;
+    const auto* v = kernels::find_variant(rec.result.variant);
+    const bool blocks = !v || v->uses_problem_blocks;
+    const bool same = a.kernel == spec.kernel && a.m == spec.m && a.n == spec.n && (!mm || a.k == spec.k) &&
+                      a.dtype == spec.dtype && a.order == spec.order &&
+                      (!grouped(a.order) || a.group_size_m == spec.group_size_m) &&
+                      (!blocks || (a.block_m == spec.block_m && a.block_n == spec.block_n &&
+                                   (!mm || a.block_k == spec.block_k)));
+    if (same) out.push_back(&rec);
+  }
+  return out;
+}
+
+std::string bench_label(const kernels::BenchReport& report) {
+  std::string s = report.device.name.empty() ? "unknown device" : report.device.name;
+  if (!report.date.empty()) s += ", " + report.date;
+  if (!report.commit.empty()) s += ", commit " + report.commit;
+  return s;
+}
+
+}  // namespace tilesim::app

@@ -1,0 +1,35 @@
+// View model of the GPU panel: which kernels/ variants can run the open problem, why there is no
+// device (one sentence), a live run with its baseline, and the records of a `tilesim-bench
+// --json` file (measured elsewhere) that ran this problem.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "kernels/bench_report.hpp"
+#include "kernels/kernels.hpp"
+#include "sim/problem.hpp"
+
+namespace tilesim::app {
+
+// Implemented variants of the problem's kernel that run its dtype, ladder order (rungs first).
+std::vector<const kernels::Variant*> gpu_variants(const sim::Problem& p);
+// Why "Run on GPU" is unavailable, as one sentence; empty when a device is there.
+std::string no_device_sentence(const kernels::DeviceInfo& d);
+
+// A live run and its baseline, measured in the same process.
+struct GpuRun {
+  kernels::RunResult result;
+  kernels::RunResult baseline;  // not ok when there is none
+  double pct_of_baseline() const;  // 100 * baseline / median (0 without a baseline)
+};
+GpuRun run_on_gpu(const sim::Problem& p, const std::string& variant, const kernels::RunOptions& o = {});
+
+// Records of `report` that ran `spec` (blocks compared only for variants that use the problem's
+// blocks; fixed-tile variants match on sizes, dtype and launch order).
+std::vector<const kernels::BenchRecord*> bench_matches(const kernels::BenchReport& report,
+                                                       const sim::ProblemSpec& spec);
+// "NVIDIA H200, 2026-11-22, commit abc1234"
+std::string bench_label(const kernels::BenchReport& report);
+
+}  // namespace tilesim::app
