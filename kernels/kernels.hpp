@@ -20,7 +20,7 @@ namespace tilesim::kernels {
 bool cuda_built();
 
 // The GPU this process sees. available == false: `reason` says why ("not built with CUDA",
-// "no CUDA device: <driver message>").
+// "no NVIDIA GPU with a working driver on this machine (CUDA: ...)").
 struct DeviceInfo {
   bool available = false;
   std::string reason;

@@ -375,12 +375,17 @@ DeviceInfo query_device() {
   DeviceInfo d;
   int count = 0;
   if (const cudaError_t e = cudaGetDeviceCount(&count); e != cudaSuccess) {
-    d.reason = std::string("no CUDA device: ") + cudaGetErrorString(e);
+    // Without an NVIDIA driver CUDA reports a driver/runtime version mismatch, which reads as if
+    // the driver were merely old: say plainly that there is no GPU to run on.
+    d.reason = e == cudaErrorInsufficientDriver || e == cudaErrorNoDevice
+                   ? std::string("no NVIDIA GPU with a working driver on this machine (CUDA: ") +
+                         cudaGetErrorString(e) + ")"
+                   : std::string("no CUDA device: ") + cudaGetErrorString(e);
     cudaGetLastError();
     return d;
   }
   if (count == 0) {
-    d.reason = "no CUDA device";
+    d.reason = "no NVIDIA GPU on this machine (the driver sees none)";
     return d;
   }
   int dev = 0;
