@@ -43,7 +43,8 @@ void draw_frame(Platform& plat, AppModel& m, UiState& ui, CommandQueue& q, const
                 const std::vector<scenario::MeasuredSet>& measured) {
   handle_keys(m, ui, q);
   ui.layout = compute_layout(plat.width(), plat.height(), ui.focus, ui.center_tab, ui.scale);
-  sync_sessions(m);
+  // The compare timeline follows only while it is on screen: its snapshots cost a core.
+  if (ui.center_tab == PanelId::compare || ui.focus == PanelId::compare) sync_sessions(m);
   const auto frame = m.engine->frame();
   const auto frame_cmp = m.engine_compare ? m.engine_compare->frame() : nullptr;
   const GridView grid = make_grid_view(m.problem, frame.get(), ui.coloring, m.sms(), m.wave_programs());
@@ -129,10 +130,11 @@ int main(int argc, char** argv) {
       plat.render();
       q.pending.clear();  // headless figures show the state as given
       ++frames;
-      sync_sessions(model);
+      if (ui.center_tab == PanelId::compare || ui.focus == PanelId::compare) sync_sessions(model);
       const bool engines_busy = !model.engine->settled() ||
                                 (model.engine_compare && (!model.engine_compare->settled() ||
-                                 model.engine_compare->position() != model.engine->position()));
+                                 ((ui.center_tab == PanelId::compare || ui.focus == PanelId::compare) &&
+                                  model.engine_compare->position() != model.engine->position())));
       const bool busy = ui.sweep_job.pending() || ui.warps_job.pending() || engines_busy;
       const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       if (frames >= 3 && (!busy || waited > 120)) break;

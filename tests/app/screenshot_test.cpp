@@ -178,3 +178,19 @@ TEST(Screenshot, CompareShowsBothOrdersCurrentProgram) {
   EXPECT_LT(hl.x0, img.w / 2);  // pid 29 in the grouped grid (left)
   EXPECT_GT(hl.x1, img.w / 2);  // and in the row-major grid (right)
 }
+
+TEST(Screenshot, WarpsShowOneBankHitByAllLanesAndThePaddedSpread) {
+  REQUIRE_XVFB();
+  const auto img = shoot("warps", "measured_h200_transpose_8192.json --panel warps --size 1300x560");
+  EXPECT_GT(ink(img), 0.05);
+  EXPECT_GT(find_colour(img, palette::l2_hit, 0, 60).count, 32 * 30);  // 32 banks, one lane each
+  EXPECT_GT(find_colour(img, palette::l2_miss, 0, 60).count, 30);       // the one conflicted bank
+  EXPECT_GT(find_colour(img, palette::highlight, 0, 60).count, 40);    // measured figures
+}
+
+TEST(Screenshot, GpuPanelSaysWhyThereIsNoDevice) {
+  REQUIRE_XVFB();
+  const auto img = shoot("gpu", "seed004_574_grouped.json --panel gpu --size 1300x400");
+  EXPECT_GT(ink(img), 0.03);
+  EXPECT_GT(find_colour(img, palette::b, 60, 30).count, 200);  // the orange no-device sentence
+}
