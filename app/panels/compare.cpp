@@ -17,12 +17,12 @@ std::string ratio_text(double a, double b) {
   return buf;
 }
 
-void table(FrameContext& f, const EngineFrame& a, const EngineFrame& b) {
+void table(FrameContext& f, const EngineFrame& a, const EngineFrame& b, float width) {
   const auto& p = f.model.problem;
   const auto& q = *f.model.compare;
   const std::string na(sim::to_string(p.order())), nb(sim::to_string(q.order()));
   const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp;
-  if (!ImGui::BeginTable("##cmp_table", 4, flags)) return;
+  if (!ImGui::BeginTable("##cmp_table", 4, flags, ImVec2(width, 0))) return;
   ImGui::TableSetupColumn(("so far: event " + format_count(a.position)).c_str(), ImGuiTableColumnFlags_WidthStretch, 1.6f);
   ImGui::TableSetupColumn(na.c_str());
   ImGui::TableSetupColumn(nb.c_str());
@@ -98,7 +98,7 @@ void draw_compare(FrameContext& f, const Rect& r) {
     }
     ImGui::SetCursorScreenPos(ImVec2(pos.x, pos.y + lh + h + 6));
     if (f.frame && f.frame_compare) {
-      table(f, *f.frame, *f.frame_compare);
+      table(f, *f.frame, *f.frame_compare, avail.x);
     } else if (f.model.engine_compare) {
       ImGui::ProgressBar(static_cast<float>(f.model.engine_compare->progress()), ImVec2(200, 0),
                          "replaying the compare order");

@@ -195,12 +195,14 @@ void draw_matrices(FrameContext& f, const Rect& r) {
           const std::int32_t all = l2.hit_sectors + l2.miss_sectors;
           if (all > 0 && !m.current_is_store)
             caption += l2.miss_sectors == 0 ? ": L2 hit" : l2.hit_sectors == 0 ? ": L2 miss"
-                       : ": L2 " + format_percent(double(l2.hit_sectors) / all) + " hit";
+                       : ": " + std::to_string(100 * l2.hit_sectors / all) + "% hit";
         }
       }
       else if (m.operand == sim::Operand::c && f.model.problem.kernel() == sim::Kernel::matmul)
         caption = "acc " + std::to_string(static_cast<int>(std::lround(m.acc_fraction * f.model.problem.k_tiles()))) +
                   "/" + std::to_string(f.model.problem.k_tiles());
+      if (!caption.empty() && ImGui::GetItemRectMax().x - x0 + 12 + ImGui::CalcTextSize(caption.c_str()).x > w)
+        caption = caption.substr(0, caption.find(':'));
       if (!caption.empty()) {
         ImGui::SameLine();
         text_colored(palette::highlight, caption.c_str());
