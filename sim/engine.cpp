@@ -6,23 +6,6 @@
 
 namespace tilesim::sim {
 
-StepOp step_op(const Problem& p, std::int64_t step, std::int64_t* k) {
-  *k = -1;
-  if (step == 0) return StepOp::map;
-  switch (p.kernel()) {
-    case Kernel::copy: return step == 1 ? StepOp::load : StepOp::store;
-    case Kernel::transpose:
-      return step == 1 ? StepOp::load : step == 2 ? StepOp::transpose : StepOp::store;
-    case Kernel::matmul: {
-      if (step == 1 + 3 * p.k_tiles()) return StepOp::store;
-      *k = (step - 1) / 3;
-      const auto r = (step - 1) % 3;
-      return r == 0 ? StepOp::load_a : r == 1 ? StepOp::load_b : StepOp::dot;
-    }
-  }
-  return StepOp::map;
-}
-
 std::int64_t EngineCheckpoint::bytes() const {
   return static_cast<std::int64_t>(sizeof(*this) + l2.capacity() * sizeof(L2LineState) +
                                    (a_reuse.capacity() + b_reuse.capacity()) * sizeof(TileReuse));

@@ -135,8 +135,4 @@ ReplayResult replay(const Problem& p, const Machine& m, const Occupancy& occ,
                     const std::atomic<bool>* cancel = nullptr,
                     ScheduleKind schedule = kDefaultSchedule);
 
-// Op and K-iteration of step `step` (the same as program_step(p, pid, step).op, without building
-// the listing lines).
-StepOp step_op(const Problem& p, std::int64_t step, std::int64_t* k);
-
 }  // namespace tilesim::sim

@@ -35,7 +35,9 @@ Anchors anchors_for(Kernel kernel, Boundary boundary, StepOp op) {
   return {};
 }
 
-StepOp op_at(const Problem& p, std::int64_t step, std::int64_t* k) {
+}  // namespace
+
+StepOp step_op(const Problem& p, std::int64_t step, std::int64_t* k) {
   *k = -1;
   if (step == 0) return StepOp::map;
   switch (p.kernel()) {
@@ -51,8 +53,6 @@ StepOp op_at(const Problem& p, std::int64_t step, std::int64_t* k) {
   }
   return StepOp::map;
 }
-
-}  // namespace
 
 std::string_view to_string(StepOp op) {
   switch (op) {
@@ -120,7 +120,7 @@ Step program_step(const Problem& p, std::int64_t pid, std::int64_t step) {
     throw std::out_of_range("step = " + std::to_string(step) + " is out of range: allowed 0.." +
                             std::to_string(steps_per_program(p) - 1));
   Step s;
-  s.op = op_at(p, step, &s.k);
+  s.op = step_op(p, step, &s.k);
   const Listing& listing = kernel_listing(p);
   const Anchors a = anchors_for(p.kernel(), p.boundary(), s.op);
   s.line = listing.find(a.op);

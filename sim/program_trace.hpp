@@ -72,6 +72,9 @@ struct Step {
   double flops = 0;              // dot: 2 * BLOCK_M * BLOCK_N * BLOCK_K (full tiles, as issued)
 };
 
+// The operation of step `step` (same for every program) and, for matmul, its K-iteration in *k
+// (-1 otherwise); cheap enough for the replay's inner loop.
+StepOp step_op(const Problem& p, std::int64_t step, std::int64_t* k);
 // Number of steps every program has: copy 3, transpose 4, matmul 2 + 3 * k_tiles.
 std::int64_t steps_per_program(const Problem& p);
 // Step `step` of program `pid`; throws std::out_of_range outside [0, steps_per_program).

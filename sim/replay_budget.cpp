@@ -37,6 +37,7 @@ ReplayCost estimate_replay_cost(const Problem& p, const Machine& m) {
   const std::int64_t lines = static_cast<std::int64_t>(p.address_space_bytes() / 128);
   const std::int64_t tiles =
       p.kernel() == Kernel::matmul ? p.k_tiles() * (p.tiles_m() + p.tiles_n()) : p.programs();
+  c.address_space_bytes = static_cast<std::int64_t>(p.address_space_bytes());
   c.memory_bytes = lines * 4 + 4 * (m.l2_bytes / 128) * 4 + tiles * 32;
   c.seconds = static_cast<double>(c.line_ops) / kLineOpsPerSecond;
   return c;
@@ -45,7 +46,7 @@ ReplayCost estimate_replay_cost(const Problem& p, const Machine& m) {
 void check_replay_budget(const ReplayCost& c, const ReplayBudget& b) {
   if (c.memory_bytes > b.max_memory_bytes)
     throw BudgetExceeded("this replay would need about " + gib(c.memory_bytes) +
-                         " of memory for the L2 model of a " + gib(c.memory_bytes / 4.0 * 128) +
+                         " of memory for the L2 model of a " + gib(static_cast<double>(c.address_space_bytes)) +
                          " address space, over the budget of " + gib(b.max_memory_bytes) +
                          ": use smaller matrices (or raise --max-memory-gib)");
   if (c.seconds > b.max_seconds)
