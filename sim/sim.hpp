@@ -1,7 +1,17 @@
 // Umbrella header for the simulator library: include what you use where you can.
 #pragma once
+#include "sim/counters.hpp"
+#include "sim/engine.hpp"
 #include "sim/footprint.hpp"
+#include "sim/l2_cache.hpp"
 #include "sim/launch_order.hpp"
 #include "sim/listing.hpp"
+#include "sim/machine.hpp"
+#include "sim/occupancy.hpp"
 #include "sim/problem.hpp"
 #include "sim/program_trace.hpp"
+#include "sim/replay_budget.hpp"
+#include "sim/schedule.hpp"
+#include "sim/sweep.hpp"
+#include "sim/timeline.hpp"
+#include "sim/warp_access.hpp"
