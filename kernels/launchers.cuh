@@ -24,7 +24,9 @@ std::string launch_matmul_mma_sync(const LaunchArgs& args);          // 128 x 12
 std::string launch_matmul_mma_sync_bk64(const LaunchArgs& args);     // 128 x 128, K steps of 64
 std::string launch_matmul_mma_sync_128x256(const LaunchArgs& args);  // 128 x 256 tile
 std::string launch_matmul_mma_sync_warp64(const LaunchArgs& args);   // 128 x 128, 64 x 64 warp tiles
+std::string launch_matmul_mma_sync_swizzled(const LaunchArgs& args); // 128 x 256, swizzled shared tiles
 std::string launch_matmul_wgmma_tma(const LaunchArgs& args);
+std::string launch_matmul_wgmma_tma_store(const LaunchArgs& args);  // C leaves by TMA store
 
 // A kernel whose block `pid` writes the device tile_of(pid) to out[2 * pid], out[2 * pid + 1].
 void launch_tile_map(const GridMap& g, long long* out, cudaStream_t stream);

@@ -8,6 +8,11 @@
 //   B is read as B^T (N, K), K-major like A: the layout wgmma takes without transposition.
 //   TMA zero-fills out-of-range boxes (the mask); the epilogue stores masked. K % 8 != 0 takes a
 //   zero-padded copy of A and B^T first (TMA row strides must be multiples of 16 bytes).
+// version 6b matmul_wgmma_tma_store: the same K loop; the epilogue writes each consumer's 64 x 256
+//   half of C into shared memory (into its own A rows of the four stages, 128-byte swizzled, so
+//   the fragment stores are conflict-free and no other warpgroup needs to wait), then one thread
+//   hands the four 64 x 64 boxes to the copy engine (cp.async.bulk.tensor store, which clips at
+//   the matrix edge) instead of 64 4-byte stores per thread. N % 8 != 0: version 6's epilogue.
 #include "kernels/launchers.cuh"
 
 #if !defined(TILESIM_NO_HOPPER)
@@ -21,6 +26,7 @@ namespace tilesim::kernels::detail {
 std::string launch_matmul_wgmma_tma(const LaunchArgs&) {
   return "built without sm_90 in CMAKE_CUDA_ARCHITECTURES: no sm_90a code for the wgmma rung";
 }
+std::string launch_matmul_wgmma_tma_store(const LaunchArgs& a) { return launch_matmul_wgmma_tma(a); }
 #else
 namespace {
 
@@ -59,6 +65,13 @@ __device__ __forceinline__ void tma_load(void* dst, const CUtensorMap* map, int 
       " [%0], [%1, {%2, %3}], [%4];\n" ::"r"(smem_u32(dst)),
       "l"(reinterpret_cast<std::uint64_t>(map)), "r"(c0), "r"(c1), "r"(smem_u32(bar))
       : "memory");
+}
+// Box (c0 = column, c1 = row) of shared memory to a 2-D tensor map, as one bulk group.
+__device__ __forceinline__ void tma_store(const CUtensorMap* map, int c0, int c1, const void* src) {
+  asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%1, %2}], [%3];\n" ::"l"(
+                   reinterpret_cast<std::uint64_t>(map)),
+               "r"(c0), "r"(c1), "r"(smem_u32(src))
+               : "memory");
 }
 // Shared-memory matrix descriptor: K-major, 128-byte swizzle, 8-row groups 1024 bytes apart.
 __device__ __forceinline__ std::uint64_t smem_desc(const void* p) {
@@ -102,10 +115,10 @@ __device__ __forceinline__ void wgmma_m64n128k16<__nv_bfloat16>(float* d, std::u
 }
 #endif  // __CUDA_ARCH_FEAT_SM90_ALL
 
-template <class T>
+template <class T, bool kTmaStore>
 __global__ void __launch_bounds__(kThreads, 1)
     matmul_wgmma_tma_kernel(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
-                            T* __restrict__ c, std::int64_t m, std::int64_t n, std::int64_t k, GridMap g) {
+                            const __grid_constant__ CUtensorMap map_c, T* __restrict__ c, std::int64_t m, std::int64_t n, std::int64_t k, GridMap g) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
   extern __shared__ unsigned char smem_raw[];
   // 128-byte swizzled tiles must start on 1024-byte boundaries.
@@ -169,6 +182,34 @@ __global__ void __launch_bounds__(kThreads, 1)
     // Accumulator layout (per n8 chunk q of each n128 half): rows 16 * warp + lane / 4 (+ 8),
     // columns 8 q + 2 (lane % 4) (+ 1).
     const int warp = t / 32, lane = t % 32;
+    if constexpr (kTmaStore) {
+      // Column block cb (64 columns) of this warpgroup's half goes to stage cb's A rows
+      // (wg - 1) * 64.. (a (64, 64) box, 128-byte rows): only this warpgroup's wgmma read them,
+      // and all of those have completed. 16-byte chunk q % 8 of row r sits at chunk (q % 8) ^ (r % 8).
+      unsigned char* half = base + (wg - 1) * 64 * kBK * 2;
+#pragma unroll
+      for (int j = 0; j < kNSub; ++j)
+#pragma unroll
+        for (int q = 0; q < 16; ++q)
+#pragma unroll
+          for (int h = 0; h < 2; ++h) {
+            const int r = warp * 16 + lane / 4 + h * 8, cb = j * 2 + q / 8;
+            const T v0 = from_float<T>(acc[j][4 * q + 2 * h]), v1 = from_float<T>(acc[j][4 * q + 2 * h + 1]);
+            const unsigned pair = *reinterpret_cast<const unsigned short*>(&v0) |
+                                  (static_cast<unsigned>(*reinterpret_cast<const unsigned short*>(&v1)) << 16);
+            *reinterpret_cast<unsigned*>(half + cb * kStageBytesA + r * 128 + (((q % 8) ^ (r % 8)) << 4) +
+                                         (lane % 4) * 4) = pair;
+          }
+      asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");  // generic writes -> copy engine
+      asm volatile("bar.sync %0, 128;\n" ::"r"(wg) : "memory");       // this warpgroup only
+      if (t == 0) {
+#pragma unroll
+        for (int cb = 0; cb < kBN / 64; ++cb) tma_store(&map_c, col0 + cb * 64, row0 + (wg - 1) * 64, half + cb * kStageBytesA);
+        asm volatile("cp.async.bulk.commit_group;\n" ::: "memory");
+        asm volatile("cp.async.bulk.wait_group.read 0;\n" ::: "memory");  // shared memory stays until read
+      }
+      return;
+    }
     const bool pairs = n % 2 == 0;
 #pragma unroll
     for (int j = 0; j < kNSub; ++j)
@@ -220,20 +261,28 @@ CUtensorMap make_map(const void* p, sim::DType d, std::int64_t rows, std::int64_
   return map;
 }
 
-template <class T>
-void launch_typed(const LaunchArgs& a) {
+template <class T, bool kTmaStore>
+void launch_kernel(const LaunchArgs& a) {
   const CUtensorMap map_a = make_map(a.a, a.dtype, a.m, a.k, kBM);
   const CUtensorMap map_b = make_map(a.b, a.dtype, a.n, a.k, kBN);
-  TILESIM_CUDA_CHECK(cudaFuncSetAttribute(matmul_wgmma_tma_kernel<T>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                          static_cast<int>(kSmemBytes)));
-  matmul_wgmma_tma_kernel<T><<<grid_blocks(a.grid), kThreads, kSmemBytes, a.stream>>>(
-      map_a, map_b, static_cast<T*>(a.c), a.m, a.n, a.k, a.grid);
+  // C (M, N) in (64, 64) boxes; 64 columns of 2 bytes = the 128-byte swizzle span.
+  const CUtensorMap map_c = kTmaStore ? make_map(a.c, a.dtype, a.m, a.n, 64) : map_a;
+  auto* kernel = matmul_wgmma_tma_kernel<T, kTmaStore>;
+  TILESIM_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(kSmemBytes)));
+  kernel<<<grid_blocks(a.grid), kThreads, kSmemBytes, a.stream>>>(map_a, map_b, map_c, static_cast<T*>(a.c), a.m,
+                                                                  a.n, a.k, a.grid);
   TILESIM_CUDA_CHECK_LAUNCH();
+}
+// The TMA store needs C's row stride (N * 2 bytes) to be a multiple of 16.
+template <class T>
+void launch_typed(const LaunchArgs& a, bool tma_store) {
+  if (tma_store && a.n % 8 == 0) launch_kernel<T, true>(a);
+  else launch_kernel<T, false>(a);
 }
 
 }  // namespace
 
-std::string launch_matmul_wgmma_tma(const LaunchArgs& a) {
+static std::string launch_wgmma(const LaunchArgs& a, bool tma_store) {
   if (a.dtype == sim::DType::fp32) return "wgmma rung takes FP16 or BF16 inputs";
   if (!a.b_transposed) return "wgmma rung reads B^T (N, K), K-major";
   if (a.m > 0x7fffffff || a.n > 0x7fffffff) return "sizes exceed the tensor map's int coordinates";
@@ -242,8 +291,8 @@ std::string launch_matmul_wgmma_tma(const LaunchArgs& a) {
   TILESIM_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev));
   if (major != 9) return "wgmma and TMA need a Hopper GPU (compute capability 9.0, sm_90a code)";
   if (a.k % 8 == 0) {
-    if (a.dtype == sim::DType::fp16) launch_typed<__half>(a);
-    else launch_typed<__nv_bfloat16>(a);
+    if (a.dtype == sim::DType::fp16) launch_typed<__half>(a, tma_store);
+    else launch_typed<__nv_bfloat16>(a, tma_store);
     return "";
   }
   // TMA needs 16-byte row strides: when K % 8 != 0, A and B^T are first copied into zero-padded
@@ -260,12 +309,15 @@ std::string launch_matmul_wgmma_tma(const LaunchArgs& a) {
   TILESIM_CUDA_CHECK(cudaMemcpy2DAsync(pb, pitch, a.b, width, width, a.n, cudaMemcpyDeviceToDevice, a.stream));
   p.a = pa;
   p.b = pb;
-  if (a.dtype == sim::DType::fp16) launch_typed<__half>(p);
-  else launch_typed<__nv_bfloat16>(p);
+  if (a.dtype == sim::DType::fp16) launch_typed<__half>(p, tma_store);
+  else launch_typed<__nv_bfloat16>(p, tma_store);
   TILESIM_CUDA_CHECK(cudaFreeAsync(pa, a.stream));
   TILESIM_CUDA_CHECK(cudaFreeAsync(pb, a.stream));
   return "";
 }
+
+std::string launch_matmul_wgmma_tma(const LaunchArgs& a) { return launch_wgmma(a, false); }
+std::string launch_matmul_wgmma_tma_store(const LaunchArgs& a) { return launch_wgmma(a, true); }
 #endif  // TILESIM_NO_HOPPER
 
 }  // namespace tilesim::kernels::detail

@@ -94,6 +94,13 @@ std::vector<Variant> make_variants() {
   fixed(mma64w, 128, 128, 32);
   mma64w.b_layout = sim::BLayout::row_major;
   mma64w.min_cc = 80;
+  auto& mma_swz = rung("matmul_mma_sync_swizzled", Kernel::matmul, kHalf, "cublas_gemmex",
+                       "128 x 256 tile, 8 warps of 64 x 64: XOR-swizzled (unpadded) shared tiles so "
+                       "cp.async and ldmatrix are conflict-free, 32-bit shared offsets per thread, C "
+                       "stored through shared memory as 16-byte rows");
+  fixed(mma_swz, 128, 256, 32);
+  mma_swz.b_layout = sim::BLayout::row_major;
+  mma_swz.min_cc = 80;
   auto& wg = rung("matmul_wgmma_tma", Kernel::matmul, kHalf, "cublas_gemmex",
                   "Hopper: a producer warpgroup issues TMA bulk tensor copies into 128-byte "
                   "swizzled shared memory, two consumer warpgroups run wgmma from it; a 4-stage "
@@ -101,6 +108,12 @@ std::vector<Variant> make_variants() {
   fixed(wg, 128, 256, 64);
   wg.b_layout = sim::BLayout::transposed;  // K-major B, as wgmma reads it without transposing
   wg.min_cc = 90;
+  auto& wgs = rung("matmul_wgmma_tma_store", Kernel::matmul, kHalf, "cublas_gemmex",
+                   "the same K loop; C is staged in 128-byte swizzled shared memory and leaves "
+                   "through TMA bulk tensor stores instead of 4-byte stores from registers");
+  fixed(wgs, 128, 256, 64);
+  wgs.b_layout = sim::BLayout::transposed;
+  wgs.min_cc = 90;
   rung("cublas_sgemm", Kernel::matmul, kF32, "", "baseline: cuBLAS SGEMM, strict FP32")
       .kind = VariantKind::baseline;
   rung("cublas_tf32", Kernel::matmul, kF32, "cublas_sgemm",
