@@ -14,18 +14,25 @@
 namespace tilesim::kernels::detail {
 namespace {
 
-constexpr int kBM = 128, kBN = 256, kBK = 32, kStages = 4, kThreads = 256;
-constexpr unsigned kStageBytesA = kBM * kBK * 2;   // (BLOCK_M, BLOCK_K): 64-byte rows, 4 chunks
-constexpr unsigned kStageBytesB = kBK * kBN * 2;   // (BLOCK_K, BLOCK_N): 512-byte rows, 32 chunks
-constexpr unsigned kStageBytes = kStageBytesA + kStageBytesB;
-constexpr std::size_t kSmemBytes = std::size_t{kStages} * kStageBytes;  // 96 KiB
-static_assert(kBM * kBN * 2 <= kSmemBytes, "the epilogue's C tile reuses the stages");
+constexpr int kBM = 128, kBN = 256, kThreads = 256;
+template <int kBK>
+constexpr unsigned stage_bytes() { return (kBM * kBK + kBK * kBN) * 2; }
+template <int kBK, int kStages>
+constexpr std::size_t smem_bytes() { return std::size_t{kStages} * stage_bytes<kBK>(); }
 
-template <class T, bool kAligned>
+template <class T, bool kAligned, int kBK, int kStages>
 __global__ void __launch_bounds__(kThreads, 1)
     matmul_mma_sync_swizzled_kernel(const T* __restrict__ a, const T* __restrict__ b, T* __restrict__ c,
                                     std::int64_t m, std::int64_t n, std::int64_t k, GridMap g) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  // A (BLOCK_M, BLOCK_K): rows of kChunksA 16-byte chunks; B (BLOCK_K, BLOCK_N): 512-byte rows.
+  constexpr int kChunksA = kBK / 8, kRowStepA = kThreads / kChunksA, kLoadsA = kBM / kRowStepA;
+  constexpr int kLoadsB = kBK / 8;
+  constexpr unsigned kStageBytesA = kBM * kBK * 2, kStageBytes = stage_bytes<kBK>();
+  static_assert(kBM * kBN * 2 <= smem_bytes<kBK, kStages>(), "the epilogue's C tile reuses the stages");
+  static_assert(kChunksA == 4 || kChunksA == 8, "BLOCK_K of 32 or 64");
+  // A's swizzle key: which 128-byte line the chunk's row shares (two 64-byte rows, or one).
+  auto key_a = [](int row) { return kChunksA == 4 ? (row >> 1) & 3 : row & 7; };
   extern __shared__ __align__(128) unsigned char smem_raw[];
   const unsigned smem0 = smem_addr(smem_raw);
   std::int64_t pid_m, pid_n;
@@ -34,12 +41,12 @@ __global__ void __launch_bounds__(kThreads, 1)
   const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
   const int warp_m = warp >> 2, warp_n = warp & 3;
 
-  // Copy slots. A: rows a_r and a_r + 64, chunk a_c; B: rows b_r + 8u (u < 4), chunk b_c. The
-  // swizzle key depends only on the row's low bits, which the +64 / +8u steps keep.
-  const int a_r = tid >> 2, a_c = tid & 3, b_r = tid >> 5, b_c = tid & 31;
-  const unsigned a_st = a_r * 64 + ((a_c ^ ((a_r >> 1) & 3)) << 4);
+  // Copy slots. A: rows a_r + u * kRowStepA, chunk a_c; B: rows b_r + 8u, chunk b_c. The
+  // swizzle key depends only on the row's low bits, which those steps keep.
+  const int a_r = tid / kChunksA, a_c = tid % kChunksA, b_r = tid >> 5, b_c = tid & 31;
+  const unsigned a_st = a_r * kBK * 2 + ((a_c ^ key_a(a_r)) << 4);
   const unsigned b_st = kStageBytesA + b_r * 512 + ((b_c ^ b_r) << 4);
-  const bool a_ok0 = row0 + a_r < m, a_ok1 = row0 + a_r + 64 < m, b_ok = col0 + b_c * 8 < n;
+  const bool b_ok = col0 + b_c * 8 < n;
   const T* a_src = a + (row0 + a_r) * k + a_c * 8;  // advances BLOCK_K per K step
   const T* b_src = b + std::int64_t{b_r} * n + col0 + b_c * 8;  // advances BLOCK_K rows
   auto load_stage = [&](int s, int kt) {
@@ -48,24 +55,27 @@ __global__ void __launch_bounds__(kThreads, 1)
     if constexpr (kAligned) {
       const T* pa = a_src + k0;
       const bool ka = k0 + a_c * 8 < k;
-      cp_async_16_at(base + a_st, a_ok0 && ka ? pa : a, a_ok0 && ka);
-      cp_async_16_at(base + a_st + 64 * 64, a_ok1 && ka ? pa + 64 * k : a, a_ok1 && ka);
+#pragma unroll
+      for (int u = 0; u < kLoadsA; ++u) {
+        const bool ok = ka && row0 + a_r + u * kRowStepA < m;
+        cp_async_16_at(base + a_st + u * kRowStepA * kBK * 2, ok ? pa + u * kRowStepA * k : a, ok);
+      }
       const T* pb = b_src + k0 * n;
 #pragma unroll
-      for (int u = 0; u < 4; ++u) {
+      for (int u = 0; u < kLoadsB; ++u) {
         const bool ok = b_ok && k0 + b_r + 8 * u < k;
         cp_async_16_at(base + b_st + u * 8 * 512, ok ? pb + 8 * u * n : b, ok);
       }
     } else {
 #pragma unroll
-      for (int u = 0; u < 2; ++u) {
-        const std::int64_t row = row0 + a_r + 64 * u, kk = k0 + a_c * 8;
-        T* dst = reinterpret_cast<T*>(smem_raw + s * kStageBytes + a_st + u * 64 * 64);
+      for (int u = 0; u < kLoadsA; ++u) {
+        const std::int64_t row = row0 + a_r + kRowStepA * u, kk = k0 + a_c * 8;
+        T* dst = reinterpret_cast<T*>(smem_raw + s * kStageBytes + a_st + u * kRowStepA * kBK * 2);
 #pragma unroll
         for (int e = 0; e < 8; ++e) dst[e] = (row < m && kk + e < k) ? a[row * k + kk + e] : from_float<T>(0.f);
       }
 #pragma unroll
-      for (int u = 0; u < 4; ++u) {
+      for (int u = 0; u < kLoadsB; ++u) {
         const std::int64_t kk = k0 + b_r + 8 * u, col = col0 + b_c * 8;
         T* dst = reinterpret_cast<T*>(smem_raw + s * kStageBytes + b_st + u * 8 * 512);
 #pragma unroll
@@ -77,7 +87,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   // ldmatrix rows. A (x4): row warp_m*64 + mt*16 + lane%16, chunk 2 ks + lane/16; the k16 step
   // flips chunk bit 1 (byte bit 5). B (x4.trans): row 16 ks + lane%16, chunk
   // warp_n*8 + 2 np + lane/16; the n16 pair np flips chunk bits 1-2 (byte bits 5-6).
-  const unsigned a_ld = (warp_m * 64 + (lane & 15)) * 64 + (((lane >> 4) ^ ((lane >> 1) & 3)) << 4);
+  const unsigned a_ld = (warp_m * 64 + (lane & 15)) * kBK * 2 + (((lane >> 4) ^ key_a(lane & 15)) << 4);
   const unsigned b_ld = kStageBytesA + (lane & 15) * 512 + warp_n * 128 + (((lane >> 4) ^ (lane & 7)) << 4);
 
   float acc[4][8][4];  // (m16 tile, n8 tile, fragment): 64 x 64 per warp
@@ -91,7 +101,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   auto load_fragments = [&](int buf, int s, int ks) {
     const unsigned base = smem0 + s * kStageBytes;
 #pragma unroll
-    for (int mt = 0; mt < 4; ++mt) ldmatrix_x4_at(af[buf][mt], base + (a_ld ^ (ks << 5)) + mt * 16 * 64);
+    for (int mt = 0; mt < 4; ++mt) ldmatrix_x4_at(af[buf][mt], base + (a_ld ^ (ks << 5)) + mt * 16 * kBK * 2);
 #pragma unroll
     for (int np = 0; np < 4; ++np) {
       unsigned r[4];
@@ -177,18 +187,18 @@ __global__ void __launch_bounds__(kThreads, 1)
 #endif
 }
 
-template <class T, bool kAligned>
+template <class T, bool kAligned, int kBK, int kStages>
 void launch_typed(const LaunchArgs& a) {
-  auto* kernel = matmul_mma_sync_swizzled_kernel<T, kAligned>;
+  constexpr std::size_t kSmemBytes = smem_bytes<kBK, kStages>();
+  auto* kernel = matmul_mma_sync_swizzled_kernel<T, kAligned, kBK, kStages>;
   TILESIM_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(kSmemBytes)));
   kernel<<<grid_blocks(a.grid), kThreads, kSmemBytes, a.stream>>>(static_cast<const T*>(a.a), static_cast<const T*>(a.b),
                                                                   static_cast<T*>(a.c), a.m, a.n, a.k, a.grid);
   TILESIM_CUDA_CHECK_LAUNCH();
 }
 
-}  // namespace
-
-std::string launch_matmul_mma_sync_swizzled(const LaunchArgs& a) {
+template <int kBK, int kStages>
+std::string launch_swizzled(const LaunchArgs& a) {
   if (a.dtype == sim::DType::fp32) return "mma.sync rung takes FP16 or BF16 inputs";
   if (a.b_transposed) return "mma.sync rung reads B row-major (K, N)";
   int dev = 0, major = 0;
@@ -197,10 +207,15 @@ std::string launch_matmul_mma_sync_swizzled(const LaunchArgs& a) {
   if (major < 8) return "mma.sync m16n8k16 and cp.async need compute capability 8.0 or newer";
   const bool aligned = a.k % 8 == 0 && a.n % 8 == 0;  // every 16-byte chunk starts aligned
   if (a.dtype == sim::DType::fp16)
-    aligned ? launch_typed<__half, true>(a) : launch_typed<__half, false>(a);
+    aligned ? launch_typed<__half, true, kBK, kStages>(a) : launch_typed<__half, false, kBK, kStages>(a);
   else
-    aligned ? launch_typed<__nv_bfloat16, true>(a) : launch_typed<__nv_bfloat16, false>(a);
+    aligned ? launch_typed<__nv_bfloat16, true, kBK, kStages>(a) : launch_typed<__nv_bfloat16, false, kBK, kStages>(a);
   return "";
 }
+
+}  // namespace
+
+std::string launch_matmul_mma_sync_swizzled(const LaunchArgs& a) { return launch_swizzled<32, 4>(a); }
+std::string launch_matmul_mma_sync_swizzled_bk64(const LaunchArgs& a) { return launch_swizzled<64, 4>(a); }
 
 }  // namespace tilesim::kernels::detail
