@@ -115,6 +115,8 @@ int main(int argc, char** argv) {
   else if (o.panel && (*o.panel == PanelId::compare || *o.panel == PanelId::memory ||
                        *o.panel == PanelId::sweep || *o.panel == PanelId::warps || *o.panel == PanelId::gpu))
     ui.center_tab = *o.panel;
+  else if (!o.scenario)  // the default start: seed 004, grouped beside row-major
+    ui.center_tab = PanelId::compare;
   if (o.seek) model.engine->seek(*o.seek);
   const HelpText help = load_help();
   const auto measured = scenario::load_measured_dir(scenario::assets_dir() / "measured");

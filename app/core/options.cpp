@@ -58,7 +58,7 @@ ParsedOptions parse_options(const std::vector<std::string>& args) {
       const auto p = parse_panel(v);
       if (!p || !(*p == PanelId::launch_grid || *p == PanelId::compare || *p == PanelId::memory ||
                   *p == PanelId::sweep || *p == PanelId::warps || *p == PanelId::gpu)) {
-        r.error = "--tab '" + v + "' is not one of: launch_grid | compare | memory | sweep";
+        r.error = "--tab '" + v + "' is not one of: launch_grid | compare | memory | sweep | warps | gpu";
         return r;
       }
       o.tab = v;
