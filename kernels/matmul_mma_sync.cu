@@ -14,6 +14,7 @@
 // version 5d matmul_mma_sync_warp64: the 128 x 128 tile with 4 warps, each a 64 x 64 warp tile, and
 //   two register sets of fragments: step s + 1's ldmatrix is issued before step s's mma, across
 //   the stage barrier too, so the tensor cores do not wait on shared memory. 2 CTAs per SM.
+// version 5e matmul_mma_sync_swizzled: in matmul_mma_sync_swizzled.cu (XOR-swizzled shared tiles).
 #include "kernels/launchers.cuh"
 #include "kernels/mma_sync_ptx.cuh"
 

@@ -7,7 +7,8 @@
 //   offsets once; a 4-stage cp.async pipeline with one barrier per K step; fragments
 //   double-buffered across k16 steps (as in 5d). The epilogue goes through shared memory (swizzled
 //   the same way) and leaves as 16-byte row stores instead of 4-byte fragment pairs.
-//   K or N not a multiple of 8: element-wise loads and stores, same layout.
+//   K or N not a multiple of 8: element-wise loads and stores, same layout. The kernel also takes
+//   BLOCK_K = 64 (128-byte A rows, key row % 8): measured slower in 4 stages (docs/PERFORMANCE.md).
 #include "kernels/launchers.cuh"
 #include "kernels/mma_sync_ptx.cuh"
 
@@ -216,6 +217,5 @@ std::string launch_swizzled(const LaunchArgs& a) {
 }  // namespace
 
 std::string launch_matmul_mma_sync_swizzled(const LaunchArgs& a) { return launch_swizzled<32, 4>(a); }
-std::string launch_matmul_mma_sync_swizzled_bk64(const LaunchArgs& a) { return launch_swizzled<64, 4>(a); }
 
 }  // namespace tilesim::kernels::detail

@@ -101,11 +101,6 @@ std::vector<Variant> make_variants() {
   fixed(mma_swz, 128, 256, 32);
   mma_swz.b_layout = sim::BLayout::row_major;
   mma_swz.min_cc = 80;
-  auto& mma_swz64 = rung("matmul_mma_sync_swizzled_bk64", Kernel::matmul, kHalf, "cublas_gemmex",
-                         "the same with K steps of 64 in 4 stages (128-byte swizzled A rows): half the barriers");
-  fixed(mma_swz64, 128, 256, 64);
-  mma_swz64.b_layout = sim::BLayout::row_major;
-  mma_swz64.min_cc = 80;
   auto& wg = rung("matmul_wgmma_tma", Kernel::matmul, kHalf, "cublas_gemmex",
                   "Hopper: a producer warpgroup issues TMA bulk tensor copies into 128-byte "
                   "swizzled shared memory, two consumer warpgroups run wgmma from it; a 4-stage "
