@@ -14,7 +14,6 @@ using namespace tilesim;
 using namespace tilesim::app;
 
 namespace {
-sim::Problem seed004() { return sim::Problem(sim::ProblemSpec{}); }  // 574^3, 64^3, G = 3
 }  // namespace
 
 TEST(Commands, StepsFollowTheEnginesEventOrderAcrossResidentPrograms) {
