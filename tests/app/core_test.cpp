@@ -13,9 +13,6 @@
 using namespace tilesim;
 using namespace tilesim::app;
 
-namespace {
-}  // namespace
-
 TEST(Commands, StepsFollowTheEnginesEventOrderAcrossResidentPrograms) {
   AppModel m = make_model(default_scenario());  // seed 004 on an H100: 81 programs, one wave
   ASSERT_TRUE(m.engine->wait_settled(30));
