@@ -21,10 +21,10 @@ std::vector<const kernels::Variant*> gpu_variants(const sim::Problem& p) {
 std::string no_device_sentence(const kernels::DeviceInfo& d) {
   if (d.available) return {};
   if (!kernels::cuda_built())
-    return "This build of tilesim has no CUDA (" + d.reason +
-           "), so it cannot run kernels here; load a tilesim-bench --json file measured on a GPU instead.";
-  return "No CUDA device is visible to this process (" + d.reason +
-         "); load a tilesim-bench --json file measured on a GPU instead.";
+    return "This build cannot run kernels here, " + d.reason +
+           ", so the table shows a tilesim-bench --json file measured on a GPU.";
+  return "No GPU to run on here (" + d.reason +
+         "), so the table shows a tilesim-bench --json file measured on a GPU.";
 }
 
 double GpuRun::pct_of_baseline() const {
