@@ -143,7 +143,7 @@ int run_timing_ladder(const LadderOptions& o, bool full, kernels::BenchReport& r
   // FP16 / BF16 matmul
   items.push_back({"matmul_smem_tiled", spec(Kernel::matmul, mid, mid, mid, DType::fp16, 64, 64, 16, 8, G)});
   for (const char* v : {"matmul_mma_sync", "matmul_mma_sync_bk64", "matmul_mma_sync_128x256", "matmul_mma_sync_warp64",
-                        "matmul_mma_sync_swizzled", "matmul_mma_sync_swizzled_128x128", "matmul_wgmma_tma", "matmul_wgmma_tma_store"}) {
+                        "matmul_mma_sync_swizzled", "matmul_wgmma_tma", "matmul_wgmma_tma_store"}) {
     for (DType d : {DType::fp16, DType::bf16})
       for (auto order : {R, G})
         items.push_back({v, spec(Kernel::matmul, mid, mid, mid, d, 128, 128, 32, 8, order)});
@@ -230,7 +230,7 @@ void print_targets(const kernels::BenchReport& report) {
         w && (!rb || w->result.median_ms < rb->result.median_ms))
       rb = w;
     const auto* mm = best("matmul_mma_sync", Kernel::matmul, s, DType::fp16);
-    for (const char* v : {"matmul_mma_sync_bk64", "matmul_mma_sync_128x256", "matmul_mma_sync_warp64", "matmul_mma_sync_swizzled", "matmul_mma_sync_swizzled_128x128"})
+    for (const char* v : {"matmul_mma_sync_bk64", "matmul_mma_sync_128x256", "matmul_mma_sync_warp64", "matmul_mma_sync_swizzled"})
       if (const auto* w = best(v, Kernel::matmul, s, DType::fp16); w && (!mm || w->result.median_ms < mm->result.median_ms))
         mm = w;
     if (!rb && !mm) continue;
@@ -246,7 +246,7 @@ void print_targets(const kernels::BenchReport& report) {
     line(((w ? w->result.variant : std::string("matmul_wgmma_tma")) + " fp16 vs cuBLAS fp16, " + std::to_string(s) + "^3").c_str(), w, w ? w->pct_of_baseline : 0, 90);
   }
   for (const char* v : {"matmul_mma_sync", "matmul_mma_sync_bk64", "matmul_mma_sync_128x256", "matmul_mma_sync_warp64",
-                        "matmul_mma_sync_swizzled", "matmul_mma_sync_swizzled_128x128", "matmul_wgmma_tma", "matmul_wgmma_tma_store"})
+                        "matmul_mma_sync_swizzled", "matmul_wgmma_tma", "matmul_wgmma_tma_store"})
     for (std::int64_t s : {8192, 4096}) {
       const auto* g = best(v, Kernel::matmul, s, DType::fp16, LaunchOrder::grouped);
       const auto* r = best(v, Kernel::matmul, s, DType::fp16, LaunchOrder::row_major);

@@ -25,7 +25,6 @@ std::string launch_matmul_mma_sync_bk64(const LaunchArgs& args);     // 128 x 12
 std::string launch_matmul_mma_sync_128x256(const LaunchArgs& args);  // 128 x 256 tile
 std::string launch_matmul_mma_sync_warp64(const LaunchArgs& args);   // 128 x 128, 64 x 64 warp tiles
 std::string launch_matmul_mma_sync_swizzled(const LaunchArgs& args); // 128 x 256, swizzled shared tiles
-std::string launch_matmul_mma_sync_swizzled_128x128(const LaunchArgs& args); // 128 x 128, 2 CTAs per SM
 std::string launch_matmul_wgmma_tma(const LaunchArgs& args);
 std::string launch_matmul_wgmma_tma_store(const LaunchArgs& args);  // C leaves by TMA store
 

@@ -15,28 +15,22 @@
 namespace tilesim::kernels::detail {
 namespace {
 
-// BLOCK_N of 256 (8 warps, one CTA per SM) or 128 (4 warps, two CTAs per SM); warps 2 x kBN / 64.
-constexpr int kBM = 128;
-template <int kBN>
-constexpr int threads() { return kBN; }
-template <int kBN, int kBK>
+constexpr int kBM = 128, kBN = 256, kThreads = 256;
+template <int kBK>
 constexpr unsigned stage_bytes() { return (kBM * kBK + kBK * kBN) * 2; }
-template <int kBN, int kBK, int kStages>
-constexpr std::size_t smem_bytes() { return std::size_t{kStages} * stage_bytes<kBN, kBK>(); }
+template <int kBK, int kStages>
+constexpr std::size_t smem_bytes() { return std::size_t{kStages} * stage_bytes<kBK>(); }
 
-template <class T, bool kAligned, int kBN, int kBK, int kStages>
-__global__ void __launch_bounds__(threads<kBN>(), 256 / kBN)
+template <class T, bool kAligned, int kBK, int kStages>
+__global__ void __launch_bounds__(kThreads, 1)
     matmul_mma_sync_swizzled_kernel(const T* __restrict__ a, const T* __restrict__ b, T* __restrict__ c,
                                     std::int64_t m, std::int64_t n, std::int64_t k, GridMap g) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  // A (BLOCK_M, BLOCK_K): rows of kChunksA 16-byte chunks; B (BLOCK_K, BLOCK_N): kRowB-byte rows
-  // of kChunksB chunks. Either way the threads cover 8 rows of B (and of C) per pass.
-  constexpr int kThreads = threads<kBN>(), kWarpsN = kBN / 64;
+  // A (BLOCK_M, BLOCK_K): rows of kChunksA 16-byte chunks; B (BLOCK_K, BLOCK_N): 512-byte rows.
   constexpr int kChunksA = kBK / 8, kRowStepA = kThreads / kChunksA, kLoadsA = kBM / kRowStepA;
-  constexpr int kChunksB = kBN / 8, kRowB = kBN * 2, kLoadsB = kBK / 8;
-  constexpr unsigned kStageBytesA = kBM * kBK * 2, kStageBytes = stage_bytes<kBN, kBK>();
-  static_assert(kThreads / kChunksB == 8, "8 rows of B per pass");
-  static_assert(kBM * kBN * 2 <= smem_bytes<kBN, kBK, kStages>(), "the epilogue's C tile reuses the stages");
+  constexpr int kLoadsB = kBK / 8;
+  constexpr unsigned kStageBytesA = kBM * kBK * 2, kStageBytes = stage_bytes<kBK>();
+  static_assert(kBM * kBN * 2 <= smem_bytes<kBK, kStages>(), "the epilogue's C tile reuses the stages");
   static_assert(kChunksA == 4 || kChunksA == 8, "BLOCK_K of 32 or 64");
   // A's swizzle key: which 128-byte line the chunk's row shares (two 64-byte rows, or one).
   auto key_a = [](int row) { return kChunksA == 4 ? (row >> 1) & 3 : row & 7; };
@@ -46,13 +40,13 @@ __global__ void __launch_bounds__(threads<kBN>(), 256 / kBN)
   tile_of(g, blockIdx.x, pid_m, pid_n);
   const std::int64_t row0 = pid_m * kBM, col0 = pid_n * kBN;
   const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
-  const int warp_m = warp / kWarpsN, warp_n = warp % kWarpsN;
+  const int warp_m = warp >> 2, warp_n = warp & 3;
 
   // Copy slots. A: rows a_r + u * kRowStepA, chunk a_c; B: rows b_r + 8u, chunk b_c. The
   // swizzle key depends only on the row's low bits, which those steps keep.
-  const int a_r = tid / kChunksA, a_c = tid % kChunksA, b_r = tid / kChunksB, b_c = tid % kChunksB;
+  const int a_r = tid / kChunksA, a_c = tid % kChunksA, b_r = tid >> 5, b_c = tid & 31;
   const unsigned a_st = a_r * kBK * 2 + ((a_c ^ key_a(a_r)) << 4);
-  const unsigned b_st = kStageBytesA + b_r * kRowB + ((b_c ^ b_r) << 4);
+  const unsigned b_st = kStageBytesA + b_r * 512 + ((b_c ^ b_r) << 4);
   const bool b_ok = col0 + b_c * 8 < n;
   const T* a_src = a + (row0 + a_r) * k + a_c * 8;  // advances BLOCK_K per K step
   const T* b_src = b + std::int64_t{b_r} * n + col0 + b_c * 8;  // advances BLOCK_K rows
@@ -71,7 +65,7 @@ __global__ void __launch_bounds__(threads<kBN>(), 256 / kBN)
 #pragma unroll
       for (int u = 0; u < kLoadsB; ++u) {
         const bool ok = b_ok && k0 + b_r + 8 * u < k;
-        cp_async_16_at(base + b_st + u * 8 * kRowB, ok ? pb + 8 * u * n : b, ok);
+        cp_async_16_at(base + b_st + u * 8 * 512, ok ? pb + 8 * u * n : b, ok);
       }
     } else {
 #pragma unroll
@@ -84,7 +78,7 @@ __global__ void __launch_bounds__(threads<kBN>(), 256 / kBN)
 #pragma unroll
       for (int u = 0; u < kLoadsB; ++u) {
         const std::int64_t kk = k0 + b_r + 8 * u, col = col0 + b_c * 8;
-        T* dst = reinterpret_cast<T*>(smem_raw + s * kStageBytes + b_st + u * 8 * kRowB);
+        T* dst = reinterpret_cast<T*>(smem_raw + s * kStageBytes + b_st + u * 8 * 512);
 #pragma unroll
         for (int e = 0; e < 8; ++e) dst[e] = (kk < k && col + e < n) ? b[kk * n + col + e] : from_float<T>(0.f);
       }
@@ -95,7 +89,7 @@ __global__ void __launch_bounds__(threads<kBN>(), 256 / kBN)
   // flips chunk bit 1 (byte bit 5). B (x4.trans): row 16 ks + lane%16, chunk
   // warp_n*8 + 2 np + lane/16; the n16 pair np flips chunk bits 1-2 (byte bits 5-6).
   const unsigned a_ld = (warp_m * 64 + (lane & 15)) * kBK * 2 + (((lane >> 4) ^ key_a(lane & 15)) << 4);
-  const unsigned b_ld = kStageBytesA + (lane & 15) * kRowB + warp_n * 128 + (((lane >> 4) ^ (lane & 7)) << 4);
+  const unsigned b_ld = kStageBytesA + (lane & 15) * 512 + warp_n * 128 + (((lane >> 4) ^ (lane & 7)) << 4);
 
   float acc[4][8][4];  // (m16 tile, n8 tile, fragment): 64 x 64 per warp
 #pragma unroll
@@ -112,7 +106,7 @@ __global__ void __launch_bounds__(threads<kBN>(), 256 / kBN)
 #pragma unroll
     for (int np = 0; np < 4; ++np) {
       unsigned r[4];
-      ldmatrix_x4_trans_at(r, base + (b_ld ^ (np << 5)) + ks * 16 * kRowB);
+      ldmatrix_x4_trans_at(r, base + (b_ld ^ (np << 5)) + ks * 16 * 512);
       bf[buf][2 * np][0] = r[0];
       bf[buf][2 * np][1] = r[1];
       bf[buf][2 * np + 1][0] = r[2];
@@ -160,7 +154,7 @@ __global__ void __launch_bounds__(threads<kBN>(), 256 / kBN)
 
   // Fragment (mt, nt, h): row warp_m*64 + mt*16 + lane/4 + 8h, 4 bytes at column
   // warp_n*64 + nt*8 + 2 (lane%4), i.e. chunk warp_n*8 + nt stored at chunk ^ (lane/4).
-  const unsigned c_st = (warp_m * 64 + (lane >> 2)) * kRowB + warp_n * 128 + ((lane >> 2) << 4) + (lane & 3) * 4;
+  const unsigned c_st = (warp_m * 64 + (lane >> 2)) * 512 + warp_n * 128 + ((lane >> 2) << 4) + (lane & 3) * 4;
 #pragma unroll
   for (int mt = 0; mt < 4; ++mt)
 #pragma unroll
@@ -170,18 +164,17 @@ __global__ void __launch_bounds__(threads<kBN>(), 256 / kBN)
         const T v0 = from_float<T>(acc[mt][nt][2 * h]), v1 = from_float<T>(acc[mt][nt][2 * h + 1]);
         const unsigned pair = *reinterpret_cast<const unsigned short*>(&v0) |
                               (static_cast<unsigned>(*reinterpret_cast<const unsigned short*>(&v1)) << 16);
-        asm volatile("st.shared.b32 [%0], %1;\n" ::"r"(smem0 + (c_st ^ (nt << 4)) + mt * 16 * kRowB + h * 8 * kRowB),
+        asm volatile("st.shared.b32 [%0], %1;\n" ::"r"(smem0 + (c_st ^ (nt << 4)) + mt * 16 * 512 + h * 8 * 512),
                      "r"(pair));
       }
   __syncthreads();
-  // The threads store 8 rows of C per pass: row tid / kChunksB + 8i, chunk tid % kChunksB.
-  const int c_r = tid / kChunksB, c_c = tid % kChunksB;
+  // A warp stores one 512-byte row of C per pass: row warp + 8i, chunk lane.
 #pragma unroll 4
   for (int i = 0; i < kBM / 8; ++i) {
-    const int r = c_r + 8 * i;
-    const std::int64_t row = row0 + r, col = col0 + c_c * 8;
+    const int r = warp + 8 * i;
+    const std::int64_t row = row0 + r, col = col0 + lane * 8;
     if (row >= m || col >= n) continue;
-    const unsigned src = smem0 + r * kRowB + ((c_c ^ c_r) << 4);
+    const unsigned src = smem0 + r * 512 + ((lane ^ warp) << 4);
     uint4 v;
     asm volatile("ld.shared.v4.b32 {%0,%1,%2,%3}, [%4];\n" : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "r"(src));
     T* dst = c + row * n + col;
@@ -195,17 +188,17 @@ __global__ void __launch_bounds__(threads<kBN>(), 256 / kBN)
 #endif
 }
 
-template <class T, bool kAligned, int kBN, int kBK, int kStages>
+template <class T, bool kAligned, int kBK, int kStages>
 void launch_typed(const LaunchArgs& a) {
-  constexpr std::size_t kSmemBytes = smem_bytes<kBN, kBK, kStages>();
-  auto* kernel = matmul_mma_sync_swizzled_kernel<T, kAligned, kBN, kBK, kStages>;
+  constexpr std::size_t kSmemBytes = smem_bytes<kBK, kStages>();
+  auto* kernel = matmul_mma_sync_swizzled_kernel<T, kAligned, kBK, kStages>;
   TILESIM_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(kSmemBytes)));
-  kernel<<<grid_blocks(a.grid), threads<kBN>(), kSmemBytes, a.stream>>>(static_cast<const T*>(a.a), static_cast<const T*>(a.b),
+  kernel<<<grid_blocks(a.grid), kThreads, kSmemBytes, a.stream>>>(static_cast<const T*>(a.a), static_cast<const T*>(a.b),
                                                                   static_cast<T*>(a.c), a.m, a.n, a.k, a.grid);
   TILESIM_CUDA_CHECK_LAUNCH();
 }
 
-template <int kBN, int kBK, int kStages>
+template <int kBK, int kStages>
 std::string launch_swizzled(const LaunchArgs& a) {
   if (a.dtype == sim::DType::fp32) return "mma.sync rung takes FP16 or BF16 inputs";
   if (a.b_transposed) return "mma.sync rung reads B row-major (K, N)";
@@ -215,15 +208,14 @@ std::string launch_swizzled(const LaunchArgs& a) {
   if (major < 8) return "mma.sync m16n8k16 and cp.async need compute capability 8.0 or newer";
   const bool aligned = a.k % 8 == 0 && a.n % 8 == 0;  // every 16-byte chunk starts aligned
   if (a.dtype == sim::DType::fp16)
-    aligned ? launch_typed<__half, true, kBN, kBK, kStages>(a) : launch_typed<__half, false, kBN, kBK, kStages>(a);
+    aligned ? launch_typed<__half, true, kBK, kStages>(a) : launch_typed<__half, false, kBK, kStages>(a);
   else
-    aligned ? launch_typed<__nv_bfloat16, true, kBN, kBK, kStages>(a) : launch_typed<__nv_bfloat16, false, kBN, kBK, kStages>(a);
+    aligned ? launch_typed<__nv_bfloat16, true, kBK, kStages>(a) : launch_typed<__nv_bfloat16, false, kBK, kStages>(a);
   return "";
 }
 
 }  // namespace
 
-std::string launch_matmul_mma_sync_swizzled(const LaunchArgs& a) { return launch_swizzled<256, 32, 4>(a); }
-std::string launch_matmul_mma_sync_swizzled_128x128(const LaunchArgs& a) { return launch_swizzled<128, 32, 4>(a); }
+std::string launch_matmul_mma_sync_swizzled(const LaunchArgs& a) { return launch_swizzled<32, 4>(a); }
 
 }  // namespace tilesim::kernels::detail

@@ -203,7 +203,6 @@ Launcher launcher_for(std::string_view name) {
   if (name == "matmul_mma_sync_128x256") return launch_matmul_mma_sync_128x256;
   if (name == "matmul_mma_sync_warp64") return launch_matmul_mma_sync_warp64;
   if (name == "matmul_mma_sync_swizzled") return launch_matmul_mma_sync_swizzled;
-  if (name == "matmul_mma_sync_swizzled_128x128") return launch_matmul_mma_sync_swizzled_128x128;
   if (name == "matmul_wgmma_tma") return launch_matmul_wgmma_tma;
   if (name == "matmul_wgmma_tma_store") return launch_matmul_wgmma_tma_store;
   if (name == "cublas_sgemm") return [](const LaunchArgs& a) { return cublas_matmul(a, CublasMode::sgemm_strict); };

@@ -101,12 +101,6 @@ std::vector<Variant> make_variants() {
   fixed(mma_swz, 128, 256, 32);
   mma_swz.b_layout = sim::BLayout::row_major;
   mma_swz.min_cc = 80;
-  auto& mma_swz2 = rung("matmul_mma_sync_swizzled_128x128", Kernel::matmul, kHalf, "cublas_gemmex",
-                        "the swizzled kernel with a 128 x 128 tile and 4 warps: two CTAs per SM, so "
-                        "one CTA's barrier and epilogue overlap the other's mma");
-  fixed(mma_swz2, 128, 128, 32);
-  mma_swz2.b_layout = sim::BLayout::row_major;
-  mma_swz2.min_cc = 80;
   auto& wg = rung("matmul_wgmma_tma", Kernel::matmul, kHalf, "cublas_gemmex",
                   "Hopper: a producer warpgroup issues TMA bulk tensor copies into 128-byte "
                   "swizzled shared memory, two consumer warpgroups run wgmma from it; a 4-stage "
