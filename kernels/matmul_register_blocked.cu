@@ -1,13 +1,14 @@
-// Matmul, register-blocked FP32 on CUDA cores: a fixed 128 x 128 tile of C per program, K steps of 8 (or 16).
+// Matmul, register-blocked FP32 on CUDA cores: a 128 x 128 tile of C per program, K steps of 8/16.
 // version 4 matmul_register_blocked: 256 threads, each owning an 8 x 8 block of C in registers
 //   (as 2 x 2 pieces of 4 x 4). A warp is 4 x 8 threads over a 32 x 64 warp tile, so each of its
 //   16-byte shared reads touches 4 (A) or 8 (B) consecutive float4s: one wavefront, no conflict.
 //   Per K step a thread loads 8 A and 8 B values from shared memory and does 64 FMAs: 4 FMAs per
 //   shared load instead of the smem-tiled rung's 1/2. A is stored transposed in shared memory
 //   (BLOCK_K, BLOCK_M) so those 8 values are two float4 loads; the next K step's tiles are fetched
-//   into registers while this one computes, into the other of two shared buffers (one barrier a step).
+//   into registers while this one computes, into the other of two shared buffers (one barrier a
+//   step).
 // version 4b matmul_register_blocked_bk16: K steps of 16: half the barriers and loop overhead per
-//   FMA, for 8 more prefetch registers a thread.
+//   FMA, for 8 more prefetch registers a thread (ptxas spills 24 bytes of them at the 128 cap).
 // Launch order and GROUP_SIZE_M apply to this fixed 128 x 128 grid; every edge is masked.
 #include "kernels/launchers.cuh"
 
@@ -45,7 +46,8 @@ __global__ void __launch_bounds__(kThreads, 2)
   tile_of(g, blockIdx.x, pid_m, pid_n);
   const std::int64_t row0 = pid_m * kBM, col0 = pid_n * kBN;
   const int tid = threadIdx.x;
-  // Load u: A row a_r + u * kAStep, K columns a_k .. + 3; B K row b_k + u * kBStep, columns b_c .. + 3.
+  // Load u: A row a_r + u * kAStep, K columns a_k .. + 3; B K row b_k + u * kBStep, columns b_c ..
+  // + 3.
   constexpr int kAStep = kThreads / (kBK / 4), kBStep = kThreads / 32;
   const int a_r = tid / (kBK / 4), a_k = (tid % (kBK / 4)) * 4;
   const int b_k = tid >> 5, b_c = (tid & 31) * 4;
@@ -156,17 +158,22 @@ std::string launch_rb(const LaunchArgs& a) {
   if (a.dtype != sim::DType::fp32) return "register-blocked rung is FP32 only";
   if (a.b_transposed) return "register-blocked rung reads B row-major (K, N)";
   const bool vec = a.k % 4 == 0 && a.n % 4 == 0;  // 16-byte aligned rows of A, B and C
-  auto* kernel = vec ? matmul_register_blocked_kernel<kBK, true> : matmul_register_blocked_kernel<kBK, false>;
-  kernel<<<grid_blocks(a.grid), kThreads, 0, a.stream>>>(static_cast<const float*>(a.a),
-                                                         static_cast<const float*>(a.b),
-                                                         static_cast<float*>(a.c), a.m, a.n, a.k, a.grid);
+  auto* kernel =
+      vec ? matmul_register_blocked_kernel<kBK, true> : matmul_register_blocked_kernel<kBK, false>;
+  kernel<<<grid_blocks(a.grid), kThreads, 0, a.stream>>>(
+      static_cast<const float*>(a.a), static_cast<const float*>(a.b), static_cast<float*>(a.c), a.m,
+      a.n, a.k, a.grid);
   TILESIM_CUDA_CHECK_LAUNCH();
   return "";
 }
 
 }  // namespace
 
-std::string launch_matmul_register_blocked(const LaunchArgs& a) { return launch_rb<8>(a); }
-std::string launch_matmul_register_blocked_bk16(const LaunchArgs& a) { return launch_rb<16>(a); }
+std::string launch_matmul_register_blocked(const LaunchArgs& a) {
+  return launch_rb<8>(a);
+}
+std::string launch_matmul_register_blocked_bk16(const LaunchArgs& a) {
+  return launch_rb<16>(a);
+}
 
 }  // namespace tilesim::kernels::detail
