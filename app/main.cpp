@@ -125,7 +125,7 @@ int main(int argc, char** argv) {
   if (o.screenshot || o.frames) {
     // Headless: let worker results arrive (bounded), then time or capture.
     const auto t0 = std::chrono::steady_clock::now();
-    int frames = 0;
+    int frames = 0, settled_frames = 0;
     while (true) {
       plat.begin_frame();
       draw_frame(plat, model, ui, q, help, measured);
@@ -139,7 +139,11 @@ int main(int argc, char** argv) {
                                   model.engine_compare->position() != model.engine->position())));
       const bool busy = ui.sweep_job.pending() || ui.warps_job.pending() || engines_busy;
       const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-      if (frames >= 3 && (!busy || waited > 120)) break;
+      // ImGui sizes table columns and wrapped text from the previous frame's content, so keep
+      // drawing a few frames after the last worker result arrives before capturing.
+      if (busy) settled_frames = 0;
+      else ++settled_frames;
+      if (frames >= 3 && (settled_frames >= 3 || waited > 120)) break;
       if (busy) std::this_thread::sleep_for(std::chrono::milliseconds(5));
     }
     if (o.frames) {

@@ -8,6 +8,7 @@
 
 #include "scenario/scenario.hpp"
 #include "sim/replay_budget.hpp"
+#include "sim/format.hpp"
 #include "sim/problem.hpp"
 
 namespace tilesim::cli {
@@ -31,7 +32,6 @@ struct ProblemFlags {
   sim::ReplayBudget budget() const;
 };
 
-// Human-readable byte count: "1.57 MB" (decimal units, as GPU datasheets use).
-std::string format_bytes(double bytes);
+using sim::format_bytes;  // "1.57 MB": one function for the app, the CLI and the tests
 
 }  // namespace tilesim::cli

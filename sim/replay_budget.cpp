@@ -48,13 +48,13 @@ void check_replay_budget(const ReplayCost& c, const ReplayBudget& b) {
     throw BudgetExceeded("this replay would need about " + gib(c.memory_bytes) +
                          " of memory for the L2 model of a " + gib(static_cast<double>(c.address_space_bytes)) +
                          " address space, over the budget of " + gib(b.max_memory_bytes) +
-                         ": use smaller matrices (or raise --max-memory-gib)");
+                         ": use smaller matrices (tilesim-cli run --max-memory-gib raises the budget)");
   if (c.seconds > b.max_seconds)
     throw BudgetExceeded("this replay would take about " + secs(c.seconds) + " (" +
                          std::to_string(c.line_ops) + " L2 line look-ups at " +
                          std::to_string(static_cast<long long>(kLineOpsPerSecond)) +
                          "/s), over the budget of " + secs(b.max_seconds) +
-                         ": use larger blocks or smaller matrices (or raise --max-seconds)");
+                         ": use larger blocks or smaller matrices (tilesim-cli run --max-seconds raises the budget)");
 }
 
 }  // namespace tilesim::sim

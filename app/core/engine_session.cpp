@@ -2,6 +2,8 @@
 // UI thread only posts requests and reads immutable frames behind a mutex.
 #include "app/core/engine_session.hpp"
 
+#include "sim/replay_budget.hpp"
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -194,6 +196,9 @@ void EngineSession::build(const Build& b, std::uint64_t generation) {
     // Counters of the whole run without per-event records: the end state only.
     try {
       m_progress = 0;
+      // Same budget as `tilesim-cli run`: a replay estimated past 2 minutes or 4 GiB is refused
+      // with its figures instead of keeping a worker (and the laptop's memory) busy.
+      sim::check_replay_budget(sim::estimate_replay_cost(b.problem, b.machine), {});
       const auto r = sim::replay(b.problem, b.machine, b.occupancy,
                                  [this](double f) { m_progress = f; }, &m_cancel);
       auto f = std::make_shared<EngineFrame>();

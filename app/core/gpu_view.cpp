@@ -50,6 +50,8 @@ std::vector<const kernels::BenchRecord*> bench_matches(const kernels::BenchRepor
     return o == sim::LaunchOrder::grouped || o == sim::LaunchOrder::grouped_legacy;
   };
   for (const auto& rec : report.records) {
+    // The ladder's correctness sweep records results it checked but did not time: no time to show.
+    if (rec.result.timed_runs == 0) continue;
     const auto& a = rec.result.problem;
     const auto* v = kernels::find_variant(rec.result.variant);
     const bool blocks = !v || v->uses_problem_blocks;

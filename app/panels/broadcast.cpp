@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <string>
+#include <vector>
 
 #include "app/core/broadcast_view.hpp"
 #include "app/panels/panels.hpp"
@@ -134,11 +135,21 @@ void draw_broadcast(FrameContext& f, const Rect& r) {
     ImGui::PopFont();
     const float mx = side_by_side ? pos.x + table_w + 24 : pos.x;
     const float my = side_by_side ? pos.y : y_end + 6;
+    // Only the axes the listing masks: wrapped axes (% M, % N) need no comparison, and a load
+    // that wraps both has no mask at all (every lane on).
     std::string mask_s = v.mask_header;
-    if (a.has_mask)
-      mask_s += " = (" + a.row_expr + "[:, None] < " + std::to_string(a.span.row_extent) + ") & (" +
-                a.col_expr + "[None, :] < " + std::to_string(a.span.col_extent) + ")";
-    title(mx, my, mask_s, "left: rows in range, top: columns in range; cell = left & top");
+    std::vector<std::string> terms;
+    if (!a.span.wrap_rows)
+      terms.push_back(a.row_expr + "[:, None] < " + std::to_string(a.span.row_extent));
+    if (!a.span.wrap_cols)
+      terms.push_back(a.col_expr + "[None, :] < " + std::to_string(a.span.col_extent));
+    if (terms.size() == 2) mask_s += " = (" + terms[0] + ") & (" + terms[1] + ")";
+    else if (terms.size() == 1) mask_s += " = " + terms[0];
+    const char* legend = terms.size() == 2 ? "left: rows in range, top: columns in range; cell = left & top"
+                         : terms.empty()   ? "no mask: rows % M and columns % N keep every lane in range"
+                         : a.span.wrap_rows ? "rows wrap (% M), so only the columns are compared"
+                                            : "columns wrap (% N), so only the rows are compared";
+    title(mx, my, mask_s, legend);
     ImGui::PushFont(f.fonts.mono);
     y_end = draw_table(v, true, mx, my + 2 * text_h + 2, std::max(cell_w * 0.6f, ImGui::CalcTextSize("T").x + 16),
                        std::max(cell_w * 0.6f, ImGui::CalcTextSize("T").x + 20), cell_h, opc);

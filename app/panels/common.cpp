@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "app/panels/panels.hpp"
+#include "sim/format.hpp"
 #include "scenario/scenario.hpp"
 
 namespace tilesim::app {
@@ -169,17 +170,7 @@ std::string format_count(std::int64_t n) {
   return n < 0 ? "-" + s : s;
 }
 
-std::string format_bytes(double bytes) {
-  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-  int u = 0;
-  while (bytes >= 1024 && u < 4) {
-    bytes /= 1024;
-    ++u;
-  }
-  char buf[32];
-  std::snprintf(buf, sizeof buf, u == 0 ? "%.0f %s" : "%.2f %s", bytes, units[u]);
-  return buf;
-}
+std::string format_bytes(double bytes) { return sim::format_bytes(bytes); }
 
 Rgba class_color(std::int64_t cls) {
   return palette::classes[((cls % palette::class_count) + palette::class_count) % palette::class_count];

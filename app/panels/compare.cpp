@@ -6,6 +6,7 @@
 #include <string>
 
 #include "app/panels/panels.hpp"
+#include "sim/footprint.hpp"
 
 namespace tilesim::app {
 namespace {
@@ -15,6 +16,19 @@ std::string ratio_text(double a, double b) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.2f x", a / b);
   return buf;
+}
+
+// Programs that have run at least one step by `fr.position`: pids start in order, so it is the
+// count of pids whose first event lies before the position (binary search over pids).
+std::int64_t programs_started(const EngineFrame& fr, std::int64_t programs) {
+  if (!fr.schedule) return programs;
+  std::int64_t lo = 0, hi = programs;
+  while (lo < hi) {
+    const std::int64_t mid = lo + (hi - lo) / 2;
+    if (event_of(*fr.schedule, fr.slots, mid, 0) < fr.position) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 void table(FrameContext& f, const EngineFrame& a, const EngineFrame& b, float width) {
@@ -40,6 +54,16 @@ void table(FrameContext& f, const EngineFrame& a, const EngineFrame& b, float wi
     if (hl) text_colored(palette::highlight, ratio.c_str());
     else ImGui::TextUnformatted(ratio.c_str());
   };
+  // Triton's tutorial figure: the distinct input tiles the programs started so far need
+  // (9 x 9 tiles, first 9 programs: 90 row-major, 54 grouped with GROUP_SIZE_M = 3).
+  const std::int64_t started = programs_started(a, p.programs());
+  if (started > 0) {
+    const auto fa = sim::footprint(p, started), fb = sim::footprint(q, started);
+    const std::string what = "input tiles pids 0.." + format_count(started - 1) + " need";
+    row(what.c_str(), format_count(fa.tiles) + " (" + format_bytes(double(fa.bytes)) + ")",
+        format_count(fb.tiles) + " (" + format_bytes(double(fb.bytes)) + ")",
+        ratio_text(double(fb.tiles), double(fa.tiles)), true);
+  }
   const auto& ca = a.snapshot.counters;
   const auto& cb = b.snapshot.counters;
   const double da = double(ca.dram_read_bytes + ca.dram_write_bytes), db = double(cb.dram_read_bytes + cb.dram_write_bytes);

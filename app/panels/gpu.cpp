@@ -136,7 +136,7 @@ void draw_gpu(FrameContext& f, const Rect& r) {
       ImGui::EndTable();
     }
     if (f.ui.bench_report && bench_matches(*f.ui.bench_report, p.spec()).empty())
-      ImGui::TextDisabled("%s holds %zu records, none of this problem (same sizes, dtype, blocks, order).",
+      ImGui::TextDisabled("%s holds %zu records, none timed on this problem (same sizes, dtype, blocks, order).",
                           f.ui.bench_path.c_str(), f.ui.bench_report->records.size());
     ImGui::TextDisabled("simulator: roofline time of the engine's whole-run counters on %s (%s bound)",
                         f.model.machine.name.c_str(),

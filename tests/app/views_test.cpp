@@ -203,11 +203,15 @@ TEST(GpuView, LoadsABenchFileAndFindsTheRecordsOfThisProblem) {
   rec.result.device = "Test GPU";
   rec.result.problem = sim::ProblemSpec{};
   rec.result.median_ms = 0.5;
+  rec.result.timed_runs = 20;
   rec.result.throughput = 0.75;
   rec.result.throughput_unit = "TFLOP/s";
   rec.pct_of_baseline = 40;
   rep.records.push_back(rec);
   rec.result.problem.m = 1000;  // another problem
+  rep.records.push_back(rec);
+  rec.result.problem.m = 574;  // this problem, but only checked (the ladder's correctness sweep)
+  rec.result.timed_runs = 0;
   rep.records.push_back(rec);
   const auto path = std::filesystem::temp_directory_path() / "tilesim_bench_fixture.json";
   { std::ofstream(path) << kernels::to_json(rep); }
