@@ -18,6 +18,7 @@ Action add_footprint_command(CLI::App& app) {
   return [flags, programs]() {
     const auto s = flags->resolve();
     const sim::Problem p(s.problem);
+    check_enumerable(p, "footprint");
     if (*programs == 0 || *programs < -1 || *programs > p.programs())
       throw sim::InvalidField("programs", "programs = " + std::to_string(*programs) +
                                               " is out of range: allowed 1.." +

@@ -15,10 +15,12 @@ Action add_map_command(CLI::App& app) {
   auto flags = std::make_shared<ProblemFlags>();
   flags->add_to(*cmd);
   auto explain_pid = std::make_shared<std::int64_t>(-1);
-  cmd->add_option("--pid", *explain_pid, "Also show the formula evaluated for this pid");
+  cmd->add_option("--pid", *explain_pid, "Also show the formula evaluated for this pid")
+      ->check(CLI::Range(std::int64_t{0}, std::int64_t{1} << 32));
   return [flags, explain_pid]() {
     const auto s = flags->resolve();
     const sim::Problem p(s.problem);
+    check_enumerable(p, "map");
     const auto g = sim::grid_of(p);
     const auto mapping = sim::launch_mapping(p.order(), g);
     const auto cov = sim::check_coverage(g, mapping);

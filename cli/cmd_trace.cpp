@@ -54,8 +54,8 @@ Action add_trace_command(CLI::App& app) {
   auto pid = std::make_shared<std::int64_t>(0);
   auto only_step = std::make_shared<std::int64_t>(-1);
   auto full = std::make_shared<bool>(false);
-  cmd->add_option("--pid", *pid, "Program id (0..programs-1)")->required();
-  cmd->add_option("--step", *only_step, "Only this step (0..steps-1)");
+  cmd->add_option("--pid", *pid, "Program id (0..programs-1)")->required()->check(CLI::Range(std::int64_t{0}, std::int64_t{1} << 32));
+  cmd->add_option("--step", *only_step, "Only this step (0..steps-1)")->check(CLI::Range(std::int64_t{0}, std::int64_t{1} << 32));
   cmd->add_flag("--offsets", *full, "Text output: print a corner of each offset matrix and mask");
   return [flags, pid, only_step, full]() {
     const auto s = flags->resolve();

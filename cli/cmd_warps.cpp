@@ -22,6 +22,7 @@ Action add_warps_command(CLI::App& app) {
   return [flags, variant]() {
     const auto s = flags->resolve();
     const sim::Problem p(s.problem);
+    check_enumerable(p, "warps");
     sim::ThreadVariant v = p.kernel() == sim::Kernel::copy        ? sim::ThreadVariant::copy_tiled
                            : p.kernel() == sim::Kernel::transpose ? sim::ThreadVariant::transpose_naive
                                                                   : sim::ThreadVariant::matmul_smem_tiled;

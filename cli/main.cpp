@@ -29,7 +29,10 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    // --help and --version exit 0; every other parse error is bad input: exit 2, like a value
+    // out of range (CLI11's message names the flag).
+    const int code = app.exit(e);
+    return code == 0 ? 0 : 2;
   }
   try {
     for (auto& [cmd, action] : commands)

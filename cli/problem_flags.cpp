@@ -80,6 +80,15 @@ scenario::Scenario ProblemFlags::resolve() const {
   return s;
 }
 
+void check_enumerable(const sim::Problem& p, const char* command) {
+  if (p.programs() <= kMaxEnumeratedPrograms) return;
+  throw sim::InvalidField(
+      "programs", "this grid has " + std::to_string(p.programs()) + " programs (" +
+                      std::to_string(p.tiles_m()) + " x " + std::to_string(p.tiles_n()) +
+                      " tiles); `" + command + "` walks at most " +
+                      std::to_string(kMaxEnumeratedPrograms) + ": use larger blocks");
+}
+
 sim::ReplayBudget ProblemFlags::budget() const {
   sim::ReplayBudget b;
   b.max_seconds = max_seconds;

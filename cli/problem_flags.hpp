@@ -32,6 +32,11 @@ struct ProblemFlags {
   sim::ReplayBudget budget() const;
 };
 
-using sim::format_bytes;  // "1.57 MB": one function for the app, the CLI and the tests
+using sim::format_bytes;
+
+// Subcommands that walk every program (map, footprint, warps) refuse grids past this many
+// programs with a message naming the count, instead of exhausting memory or time.
+inline constexpr std::int64_t kMaxEnumeratedPrograms = std::int64_t{1} << 22;
+void check_enumerable(const sim::Problem& p, const char* command);  // "1.57 MB": one function for the app, the CLI and the tests
 
 }  // namespace tilesim::cli

@@ -43,14 +43,16 @@ nlohmann::json replay_json(const sim::Problem& p, const sim::Machine& m,
 std::string replay_text(const sim::Problem& p, const sim::Machine& m, const sim::ReplayResult& r) {
   const auto& c = r.counters;
   const auto& s = p.spec();
+  const double out_bytes =
+      static_cast<double>(p.shape(sim::Operand::c).elements()) * p.elem_bytes();
   char buf[2048];
   std::snprintf(
       buf, sizeof buf,
       "%s %lldx%lldx%lld %s, blocks %dx%dx%d, %s order (GROUP_SIZE_M = %lld), on %s\n"
-      "  programs        %lld in %lld waves of %lld (%d SMs x %d per SM; %s)\n"
+      "  programs        %lld in %lld wave%s of %lld (%d SMs x %d per SM; %s)\n"
       "  events          %lld (%lld tile loads, %lld tile stores)\n"
-      "  DRAM read       %s (compulsory: %s for inputs + output)\n"
-      "  DRAM written    %s\n"
+      "  DRAM read       %s (compulsory: %s, each input byte once)\n"
+      "  DRAM written    %s (compulsory: %s, the output once)\n"
       "  L2 served       %s to SMs, hit rate %.1f%% (loads %.1f%%)\n"
       "  shared memory   %s written, %s read; registers %s\n"
       "  FLOPs           %.4g, arithmetic intensity %.1f FLOP/B\n"
@@ -59,11 +61,12 @@ std::string replay_text(const sim::Problem& p, const sim::Machine& m, const sim:
       std::string(sim::to_string(s.kernel)).c_str(), (long long)s.m, (long long)s.n,
       (long long)s.k, std::string(sim::to_string(s.dtype)).c_str(), s.block_m, s.block_n,
       s.block_k, std::string(sim::to_string(s.order)).c_str(), (long long)s.group_size_m,
-      m.name.c_str(), (long long)p.programs(), (long long)r.waves,
+      m.name.c_str(), (long long)p.programs(), (long long)r.waves, r.waves == 1 ? "" : "s",
       (long long)m.sms * r.occupancy.programs_per_sm, m.sms, r.occupancy.programs_per_sm,
       r.occupancy.reason.c_str(), (long long)c.events, (long long)c.tile_loads,
       (long long)c.tile_stores, format_bytes(c.dram_read_bytes).c_str(),
-      format_bytes(p.compulsory_bytes()).c_str(), format_bytes(c.dram_write_bytes).c_str(),
+      format_bytes(p.compulsory_bytes() - out_bytes).c_str(),
+      format_bytes(c.dram_write_bytes).c_str(), format_bytes(out_bytes).c_str(),
       format_bytes(c.l2_read_bytes).c_str(), 100 * c.l2_hit_rate(), 100 * c.l2_load_hit_rate(),
       format_bytes(c.smem_write_bytes).c_str(), format_bytes(c.smem_read_bytes).c_str(),
       format_bytes(c.register_bytes).c_str(), c.flops, c.arithmetic_intensity(),
