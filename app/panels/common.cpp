@@ -118,9 +118,9 @@ void draw_legend(FrameContext& f, bool with_l2) {
   swatch(palette::highlight, "now");
   if (with_l2) {
     ImGui::SameLine(0, spacing);
-    swatch(palette::l2_hit, "L2 hit");
+    swatch(palette::l2_hit, "in L2 (a load hits)");
     ImGui::SameLine(0, spacing);
-    swatch(palette::l2_miss, "L2 miss");
+    swatch(palette::l2_miss, "not in L2 (misses)");
   }
   help_marker(f, "legend");
 }
