@@ -68,8 +68,10 @@ int main(int argc, char** argv) {
   app.add_option("--commit", commit, "source commit to record in the report");
   app.add_option("--only", only, "run only variants whose name contains this text");
   app.add_option("--check-max-elems", lo.check_max_elems, "correctness sweep: only cases with M*N*K up to this (for sanitizers)");
-  app.add_option("--repeats", lo.run.repeats, "timed launches per measurement (median reported)");
-  app.add_option("--warmup", lo.run.warmup, "untimed launches before timing");
+  app.add_option("--repeats", lo.run.repeats, "timed launches per measurement (median reported)")
+      ->check(CLI::Range(1, 100000));
+  app.add_option("--warmup", lo.run.warmup, "untimed launches before timing")
+      ->check(CLI::Range(0, 100000));
   app.add_option("--max-seconds", lo.run.max_seconds, "time budget per measurement");
   app.add_flag("!--warm-l2", lo.run.cold_l2, "do not flush L2 between timed launches");
   CLI11_PARSE(app, argc, argv);
@@ -91,9 +93,14 @@ int main(int argc, char** argv) {
   }
   lo.only = only;
   int failures = 0;
-  if (ladder == "check" || ladder == "quick" || ladder == "full") failures += bench::run_check_ladder(lo, report);
-  if (ladder == "quick" || ladder == "full") failures += bench::run_timing_ladder(lo, ladder == "full", report);
-  bench::print_targets(report);
+  try {
+    if (ladder == "check" || ladder == "quick" || ladder == "full") failures += bench::run_check_ladder(lo, report);
+    if (ladder == "quick" || ladder == "full") failures += bench::run_timing_ladder(lo, ladder == "full", report);
+    bench::print_targets(report);
+  } catch (const std::exception& e) {  // nothing may escape main: say what broke, keep the exit code
+    std::fprintf(stderr, "tilesim-bench: %s\n", e.what());
+    return 2;
+  }
   if (!json_path.empty()) {
     std::ofstream f(json_path);
     f << kernels::to_json(report) << "\n";

@@ -88,9 +88,12 @@ TimelineCost estimate_timeline_cost(const Problem& p, const Machine& m, const Oc
   return c;
 }
 
-Timeline::Timeline(const Problem& p, const Machine& m, const Occupancy& occ,
-                   const TimelineOptions& opt)
-    : m_engine(p, m, occ.programs_per_sm, opt.schedule), m_occupancy(occ) {
+namespace {
+
+// Refuses an over-budget timeline before the engine allocates anything (its per-tile counters
+// alone can be gigabytes); returns `p` so it can sit in the member initialiser list.
+const Problem& check_timeline_cost(const Problem& p, const Machine& m, const Occupancy& occ,
+                                   const TimelineOptions& opt) {
   const TimelineCost cost = estimate_timeline_cost(p, m, occ, opt);
   if (cost.total_bytes() > opt.memory_budget_bytes)
     throw TimelineTooLarge(
@@ -101,6 +104,15 @@ Timeline::Timeline(const Problem& p, const Machine& m, const Occupancy& occ,
         mib(opt.memory_budget_bytes) +
         ": use larger blocks or a smaller problem (`tilesim-cli run` gives the counters of any "
         "size)");
+  return p;
+}
+
+}  // namespace
+
+Timeline::Timeline(const Problem& p, const Machine& m, const Occupancy& occ,
+                   const TimelineOptions& opt)
+    : m_engine(check_timeline_cost(p, m, occ, opt), m, occ.programs_per_sm, opt.schedule),
+      m_occupancy(occ) {
   const std::int64_t total = m_engine.total_events();
   m_records.resize(static_cast<std::size_t>(total));
   m_checkpoints.push_back(m_engine.save());

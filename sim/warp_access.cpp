@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <array>
 #include <map>
+#include <stdexcept>
+#include <string>
 #include <tuple>
 #include <vector>
 
@@ -323,6 +325,10 @@ WarpAccessCounters warp_access_program(const Problem& p, ThreadVariant v, std::i
 }
 
 WarpAccessCounters warp_access(const Problem& p, ThreadVariant v) {
+  if (p.programs() > kMaxWarpPrograms)
+    throw std::invalid_argument("the warp model walks every program, and this grid has " +
+                                std::to_string(p.programs()) + " (more than " +
+                                std::to_string(kMaxWarpPrograms) + "): use larger blocks");
   // The launch order changes which SM runs a tile, not what its warps issue: count by tile.
   std::map<PatternKey, std::pair<std::int64_t, std::int64_t>> patterns;  // key -> (pid, count)
   for (std::int64_t pid = 0; pid < p.programs(); ++pid) {

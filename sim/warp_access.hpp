@@ -56,6 +56,9 @@ std::int64_t sectors_of_request(std::span<const std::uint64_t> addresses, int by
 std::int64_t wavefronts_of_request(std::span<const std::uint64_t> addresses);
 
 // Whole kernel: every program of the problem (programs with the same pattern are computed once).
+// Grids past kMaxWarpPrograms programs are refused (std::invalid_argument naming the count):
+// finding the patterns walks every program.
+inline constexpr std::int64_t kMaxWarpPrograms = std::int64_t{1} << 22;
 WarpAccessCounters warp_access(const Problem& p, ThreadVariant v);
 // One program (pid in launch order).
 WarpAccessCounters warp_access_program(const Problem& p, ThreadVariant v, std::int64_t pid);

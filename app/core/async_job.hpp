@@ -20,11 +20,14 @@ class AsyncJob {
   using Work = std::function<R(std::stop_token, std::atomic<double>& progress)>;
 
   // Starts `work` unless `key` is already running or finished.
+  // A key the user cancelled is not restarted by the frame loop asking for it again; any other
+  // key clears that.
   void request(const std::string& key, Work work) {
     {
       std::lock_guard lock(m_state->mutex);
-      if (key == m_state->wanted_key) return;
+      if (key == m_state->wanted_key || key == m_state->cancelled_key) return;
       m_state->wanted_key = key;
+      m_state->cancelled_key.clear();
     }
     cancel_running();
     auto run = std::make_shared<Run>();
@@ -32,13 +35,27 @@ class AsyncJob {
     m_run = run;
     auto state = m_state;
     std::jthread t([state, run, work = std::move(work)](std::stop_token st) {
-      R value = work(st, run->progress);
+      // An exception must not leave the thread (std::terminate): it becomes the job's error.
+      std::optional<R> value;
+      std::string error;
+      try {
+        value = work(st, run->progress);
+      } catch (const std::exception& e) {
+        error = e.what();
+      } catch (...) {
+        error = "unknown error";
+      }
       run->done = true;
       if (st.stop_requested()) return;
       std::lock_guard lock(state->mutex);
       if (state->wanted_key != run->key) return;
-      state->result = std::move(value);
-      state->result_key = run->key;
+      if (value) {
+        state->result = std::move(value);
+        state->result_key = run->key;
+        state->error.clear();
+      } else {
+        state->error = error;
+      }
     });
     run->stop = t.get_stop_source();
     t.detach();  // the shared state outlives the window; a superseded run just finishes
@@ -46,7 +63,13 @@ class AsyncJob {
   void cancel() {
     cancel_running();
     std::lock_guard lock(m_state->mutex);
+    m_state->cancelled_key = m_state->wanted_key;
     m_state->wanted_key.clear();
+  }
+  // Why the last requested computation failed ("" if it did not).
+  std::string error() const {
+    std::lock_guard lock(m_state->mutex);
+    return m_state->error;
   }
   bool pending() const { return m_run && !m_run->done && !m_run->stop.stop_requested(); }
   double progress() const { return m_run ? m_run->progress.load() : 0.0; }
@@ -69,8 +92,9 @@ class AsyncJob {
   };
   struct State {
     std::mutex mutex;
-    std::string wanted_key, result_key;
+    std::string wanted_key, result_key, cancelled_key;
     std::optional<R> result;
+    std::string error;
   };
   void cancel_running() {
     if (m_run && !m_run->done && m_run->stop.stop_possible()) m_run->stop.request_stop();

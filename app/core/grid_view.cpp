@@ -22,6 +22,7 @@ GridView make_grid_view(const sim::Problem& p, const EngineFrame* frame, GridCol
                         std::int64_t sms, std::int64_t slots) {
   GridView v;
   const auto g = sim::grid_of(p);
+  if (g.programs() > kMaxGridPrograms) return v;  // tiles 0 x 0: nothing to draw or look up
   v.tiles_m = g.tiles_m;
   v.tiles_n = g.tiles_n;
   v.cells.resize(static_cast<std::size_t>(g.programs()));

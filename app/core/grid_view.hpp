@@ -21,6 +21,10 @@ struct GridCell {
   bool current = false;    // ran the event at the cursor
 };
 
+// Grids past this many programs are not drawn (a frame would allocate and walk every program:
+// 65536^2 with 1 x 1 blocks is 4G); the launch grid says so instead.
+inline constexpr std::int64_t kMaxGridPrograms = std::int64_t{1} << 18;
+
 struct GridView {
   std::int64_t tiles_m = 0, tiles_n = 0;
   std::vector<GridCell> cells;  // row-major over (pid_m, pid_n)

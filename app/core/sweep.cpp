@@ -1,6 +1,8 @@
 // Sweep settings and their engine replays (see sweep.hpp).
 #include "app/core/sweep.hpp"
 
+#include "sim/replay_budget.hpp"
+
 #include <algorithm>
 
 #include "sim/sweep.hpp"
@@ -60,6 +62,20 @@ std::vector<SweepBar> sweep_bars(const sim::ProblemSpec& base, SweepAxis axis, c
   std::vector<SweepBar> out;
   const auto settings = sweep_settings(base, axis);
   constexpr std::size_t kChunk = 2;  // one replay per shared core; cancel is checked between chunks
+  // The CLI's budget: refuse (with the figures) a sweep whose replays would take past 2 minutes
+  // on kChunk cores or need past 4 GiB each, rather than keep workers busy for hours.
+  sim::ReplayCost total;
+  for (const auto& spec : settings) {
+    try {
+      const auto c = sim::estimate_replay_cost(sim::Problem(spec), m);
+      total.memory_bytes = std::max(total.memory_bytes, c.memory_bytes);
+      total.line_ops += c.line_ops;
+      total.seconds += c.seconds / double(kChunk);
+    } catch (const sim::InvalidField&) {
+      // reported on its bar
+    }
+  }
+  sim::check_replay_budget(total, {});
   for (std::size_t i = 0; i < settings.size(); i += kChunk) {
     if (stop.stop_requested()) return {};
     const std::vector<sim::ProblemSpec> chunk(settings.begin() + i,

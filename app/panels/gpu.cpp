@@ -76,7 +76,9 @@ void draw_gpu(FrameContext& f, const Rect& r) {
     if (const auto* v = kernels::find_variant(f.ui.gpu_variant); v && ImGui::IsItemHovered())
       ImGui::SetTooltip("%s", v->teaches.c_str());
     ImGui::SameLine();
-    if (!have_device) ImGui::BeginDisabled();
+    // One run at a time: overlapping runs would time each other and share one cuBLAS handle.
+    const bool can_run = have_device && !f.ui.gpu_job.pending();
+    if (!can_run) ImGui::BeginDisabled();
     if (ImGui::Button("Run on GPU")) {
       const std::string variant = f.ui.gpu_variant;
       f.ui.gpu_job.request("run" + std::to_string(++f.ui.gpu_runs), [p, variant](std::stop_token, std::atomic<double>& pr) {
@@ -85,7 +87,7 @@ void draw_gpu(FrameContext& f, const Rect& r) {
         return run;
       });
     }
-    if (!have_device) ImGui::EndDisabled();
+    if (!can_run) ImGui::EndDisabled();
     if (f.ui.gpu_job.pending()) {
       ImGui::SameLine();
       ImGui::TextDisabled("running (check, warm-up, timed launches)...");

@@ -24,6 +24,7 @@ Rgba mix(Rgba a, Rgba b, float t) {
 
 void draw_grid_canvas(FrameContext& f, const sim::Problem& p, const GridView& g, float x, float y,
                       float w, float h, bool interactive, const char* id) {
+  if (g.tiles_m <= 0 || g.tiles_n <= 0) return;  // not drawn (kMaxGridPrograms)
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const float label_w = ImGui::CalcTextSize("000").x + 6;  // room for pid_m labels on the left
   const float label_h = ImGui::GetTextLineHeight() + 2;
@@ -148,6 +149,9 @@ void draw_launch_grid(FrameContext& f, const Rect& r) {
                 std::string(sim::to_string(p.order())).c_str(),
                 grouped ? (", GROUP_SIZE_M = " + std::to_string(p.group_size_m())).c_str() : "");
     help_marker(f, "launch_grid");
+    if (p.programs() > kMaxGridPrograms)
+      text_colored(palette::l2_miss, ("Too many programs to draw one cell each (more than " +
+                                      format_count(kMaxGridPrograms) + "): use larger blocks.").c_str());
     ImGui::TextUnformatted("Colour by:");
     int mode = static_cast<int>(f.ui.coloring);
     ImGui::SameLine();

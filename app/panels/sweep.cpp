@@ -36,7 +36,9 @@ void draw_sweep(FrameContext& f, const Rect& r) {
     }
     ImGui::TextDisabled("each bar: one full engine replay on %s (%lld SMs, %s L2)", machine.name.c_str(),
                         (long long)machine.sms, format_bytes(double(machine.l2_bytes)).c_str());
-    const auto bars = f.ui.sweep_job.result();
+    if (const auto err = f.ui.sweep_job.error(); !err.empty() && !f.ui.sweep_job.pending())
+      text_colored(palette::l2_miss, ("Sweep refused: " + err).c_str());
+    const auto bars = f.ui.sweep_job.current() ? f.ui.sweep_job.result() : std::nullopt;
     if (!bars || bars->empty()) {
       ImGui::TextUnformatted(f.ui.sweep_job.pending() ? "computing..." : "press a setting to sweep");
       end_panel();

@@ -111,6 +111,8 @@ void draw_warps(FrameContext& f, const Rect& r) {
     if (rows) {
       if (f.measured) attach_measurements(*rows, *f.measured, p.spec(), f.model.machine.key);
       rows_table(f, *rows);
+    } else if (const auto err = f.ui.warps_job.error(); !err.empty() && !f.ui.warps_job.pending()) {
+      text_colored(palette::l2_miss, err.c_str());
     } else {
       ImGui::ProgressBar(static_cast<float>(f.ui.warps_job.progress()), ImVec2(200, 0), "modelling warps");
     }
