@@ -31,18 +31,21 @@ nlohmann::json mask_json(const sim::TileAccess& a) {
   return rows;
 }
 
-// A readable corner of a matrix: up to 4 rows and 6 columns, then ellipses.
-void print_corner(const sim::TileAccess& a, bool mask) {
+// A readable corner of a matrix: up to 4 rows and 6 columns, then ellipses; `far` shows the
+// bottom-right corner instead, where a boundary tile's masked lanes are.
+void print_corner(const sim::TileAccess& a, bool mask, bool far = false) {
   const int R = std::min(a.rows(), 4), C = std::min(a.cols(), 6);
-  for (int i = 0; i < R; ++i) {
-    std::printf("        [");
-    for (int j = 0; j < C; ++j) {
+  const int r0 = far ? a.rows() - R : 0, c0 = far ? a.cols() - C : 0;
+  if (far && r0 > 0) std::printf("        ...\n");
+  for (int i = r0; i < r0 + R; ++i) {
+    std::printf("        [%s", far && c0 > 0 ? " ...  " : "");
+    for (int j = c0; j < c0 + C; ++j) {
       if (mask) std::printf(" %s", a.valid(i, j) ? "T" : "F");
       else std::printf(" %8lld", (long long)a.offset(i, j));
     }
-    std::printf("%s ]\n", C < a.cols() ? "  ..." : "");
+    std::printf("%s ]\n", !far && C < a.cols() ? "  ..." : "");
   }
-  if (R < a.rows()) std::printf("        ...  (%d x %d)\n", a.rows(), a.cols());
+  if (!far && R < a.rows()) std::printf("        ...  (%d x %d)\n", a.rows(), a.cols());
 }
 
 }  // namespace
@@ -124,6 +127,11 @@ Action add_trace_command(CLI::App& app) {
         if (a.has_mask) {
           std::printf("      mask\n");
           print_corner(a, true);
+          if (st.span->lanes_on() < st.span->lanes()) {  // the boundary: show where lanes turn off
+            std::printf("      bottom-right corner, offsets and mask\n");
+            print_corner(a, false, true);
+            print_corner(a, true, true);
+          }
         }
       }
     }
