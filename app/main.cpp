@@ -1,16 +1,16 @@
 // tilesim: the desktop app. Each frame draws a snapshot of the model (panels/), then applies the
 // commands the panels pushed. Headless figures: --screenshot renders offscreen and exits, so
 // scripts/gallery can regenerate docs/gallery/ under Xvfb.
-#include <imgui.h>
 #include <GLFW/glfw3.h>
+#include <imgui.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <iostream>
 #include <numeric>
-#include <thread>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "app/core/commands.hpp"
@@ -34,7 +34,8 @@ void handle_keys(AppModel& m, UiState& ui, CommandQueue& q) {
     q.push(StepBy{shift ? StepUnit::program : ui.step_unit, -1});
   if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Home))) q.push(SeekHome{});
   if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_End))) q.push(SeekEnd{});
-  if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_S)) ui.capture = CaptureRequest{ui.figure_panel, {}};
+  if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_S))
+    ui.capture = CaptureRequest{ui.figure_panel, {}};
   (void)m;
 }
 
@@ -47,8 +48,18 @@ void draw_frame(Platform& plat, AppModel& m, UiState& ui, CommandQueue& q, const
   if (ui.center_tab == PanelId::compare || ui.focus == PanelId::compare) sync_sessions(m);
   const auto frame = m.engine->frame();
   const auto frame_cmp = m.engine_compare ? m.engine_compare->frame() : nullptr;
-  const GridView grid = make_grid_view(m.problem, frame.get(), ui.coloring, m.sms(), m.wave_programs());
-  FrameContext f{m, ui, q, plat.fonts(), help, grid, frame.get(), frame_cmp.get(), cursor_of(frame.get()), &measured};
+  const GridView grid =
+      make_grid_view(m.problem, frame.get(), ui.coloring, m.sms(), m.wave_programs());
+  FrameContext f{m,
+                 ui,
+                 q,
+                 plat.fonts(),
+                 help,
+                 grid,
+                 frame.get(),
+                 frame_cmp.get(),
+                 cursor_of(frame.get()),
+                 &measured};
   for (int i = 0; i < kPanelCount; ++i) {
     const auto id = static_cast<PanelId>(i);
     if (ui.layout.is_visible(id)) draw_panel(f, id, ui.layout.rect(id));
@@ -56,8 +67,8 @@ void draw_frame(Platform& plat, AppModel& m, UiState& ui, CommandQueue& q, const
 }
 
 std::string capture(Platform& plat, const AppModel& m, UiState& ui, const CaptureRequest& c) {
-  const std::string path = c.path.empty()
-      ? figure_file_name(m.scenario.name, m.position(), c.panel, ui.scale) : c.path;
+  const std::string path =
+      c.path.empty() ? figure_file_name(m.scenario.name, m.position(), c.panel, ui.scale) : c.path;
   std::optional<Rect> area;
   if (c.panel && !ui.focus && ui.layout.is_visible(*c.panel)) area = ui.layout.rect(*c.panel);
   const std::string err = plat.write_png(path, area);
@@ -95,7 +106,10 @@ int main(int argc, char** argv) {
       sc_path = *o.scenario;
     } else {
       const auto def = scenario::assets_dir() / "scenarios" / "seed004_574_grouped.json";
-      if (std::filesystem::exists(def)) { sc = scenario::load_scenario(def); sc_path = def; }
+      if (std::filesystem::exists(def)) {
+        sc = scenario::load_scenario(def);
+        sc_path = def;
+      }
     }
   } catch (const std::exception& e) {
     std::fprintf(stderr, "tilesim: %s\n", e.what());
@@ -111,9 +125,11 @@ int main(int argc, char** argv) {
   UiState ui;
   ui.scale = o.scale;
   ui.focus = o.panel;
-  if (o.tab) ui.center_tab = *parse_panel(*o.tab);
-  else if (o.panel && (*o.panel == PanelId::compare || *o.panel == PanelId::memory ||
-                       *o.panel == PanelId::sweep || *o.panel == PanelId::warps || *o.panel == PanelId::gpu))
+  if (o.tab)
+    ui.center_tab = *parse_panel(*o.tab);
+  else if (o.panel &&
+           (*o.panel == PanelId::compare || *o.panel == PanelId::memory ||
+            *o.panel == PanelId::sweep || *o.panel == PanelId::warps || *o.panel == PanelId::gpu))
     ui.center_tab = *o.panel;
   else if (!o.scenario)  // the default start: seed 004, grouped beside row-major
     ui.center_tab = PanelId::compare;
@@ -133,16 +149,21 @@ int main(int argc, char** argv) {
       q.pending.clear();  // headless figures show the state as given
       ++frames;
       if (ui.center_tab == PanelId::compare || ui.focus == PanelId::compare) sync_sessions(model);
-      const bool engines_busy = !model.engine->settled() ||
-                                (model.engine_compare && (!model.engine_compare->settled() ||
-                                 ((ui.center_tab == PanelId::compare || ui.focus == PanelId::compare) &&
-                                  model.engine_compare->position() != model.engine->position())));
+      const bool engines_busy =
+          !model.engine->settled() ||
+          (model.engine_compare &&
+           (!model.engine_compare->settled() ||
+            ((ui.center_tab == PanelId::compare || ui.focus == PanelId::compare) &&
+             model.engine_compare->position() != model.engine->position())));
       const bool busy = ui.sweep_job.pending() || ui.warps_job.pending() || engines_busy;
-      const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      const double waited =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       // ImGui sizes table columns and wrapped text from the previous frame's content, so keep
       // drawing a few frames after the last worker result arrives before capturing.
-      if (busy) settled_frames = 0;
-      else ++settled_frames;
+      if (busy)
+        settled_frames = 0;
+      else
+        ++settled_frames;
       if (frames >= 3 && (settled_frames >= 3 || waited > 120)) break;
       if (busy) std::this_thread::sleep_for(std::chrono::milliseconds(5));
     }
@@ -165,18 +186,20 @@ int main(int argc, char** argv) {
       auto report = [&](const char* what, std::vector<double> v) {
         std::sort(v.begin(), v.end());
         const double mean = std::accumulate(v.begin(), v.end(), 0.0) / v.size();
-        std::printf("  %-34s mean %6.2f  p50 %6.2f  p95 %6.2f  max %6.2f\n", what, mean, v[v.size() / 2],
-                    v[std::min(v.size() - 1, v.size() * 95 / 100)], v.back());
+        std::printf("  %-34s mean %6.2f  p50 %6.2f  p95 %6.2f  max %6.2f\n", what, mean,
+                    v[v.size() / 2], v[std::min(v.size() - 1, v.size() * 95 / 100)], v.back());
       };
-      std::printf("tilesim --frames %d (%dx%d, scale %.0f, scenario %s), CPU ms per frame:\n", *o.frames,
-                  o.width, o.height, o.scale, model.scenario.name.c_str());
+      std::printf("tilesim --frames %d (%dx%d, scale %.0f, scenario %s), CPU ms per frame:\n",
+                  *o.frames, o.width, o.height, o.scale, model.scenario.name.c_str());
       report("panels + view models (app code)", ui_ms);
       report("whole frame incl. GL submit", ms);
     }
     if (o.screenshot) {
-      const auto err = capture(plat, model, ui, CaptureRequest{std::nullopt, o.screenshot->string()});
+      const auto err =
+          capture(plat, model, ui, CaptureRequest{std::nullopt, o.screenshot->string()});
       if (!err.empty()) {
-        std::fprintf(stderr, "tilesim: could not write %s: %s\n", o.screenshot->string().c_str(), err.c_str());
+        std::fprintf(stderr, "tilesim: could not write %s: %s\n", o.screenshot->string().c_str(),
+                     err.c_str());
         return 1;
       }
       std::printf("wrote %s\n", o.screenshot->string().c_str());

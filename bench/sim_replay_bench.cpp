@@ -42,9 +42,8 @@ void bench_replay(const Problem& p, const Machine& m, int repeats) {
       "replay %lld^3 %-9s %s: %.3f s (best of %d) | %lld events, %.2f M events/s | %lld line "
       "ops, %lld sector look-ups, %.0f M sectors/s | DRAM read %.2f GB, hit rate %.3f\n",
       (long long)p.m(), std::string(to_string(p.order())).c_str(), m.name.c_str(), best, repeats,
-      (long long)c.events, c.events / best / 1e6, (long long)r.line_ops,
-      (long long)c.l2_sectors(), c.l2_sectors() / best / 1e6, c.dram_read_bytes / 1e9,
-      c.l2_hit_rate());
+      (long long)c.events, c.events / best / 1e6, (long long)r.line_ops, (long long)c.l2_sectors(),
+      c.l2_sectors() / best / 1e6, c.dram_read_bytes / 1e9, c.l2_hit_rate());
 }
 
 void bench_timeline(const Problem& p, const Machine& m) {
@@ -69,8 +68,7 @@ void bench_timeline(const Problem& p, const Machine& m) {
       "timeline %lld^3 %dx%dx%d %s: build %.3f s, %lld events, %.1f MiB | %d random seeks + "
       "snapshot: mean %.2f ms, worst %.2f ms\n",
       (long long)p.m(), p.block_m(), p.block_n(), p.block_k(), m.name.c_str(), build,
-      (long long)tl.events(), tl.memory_bytes() / 1048576.0, seeks, sum / seeks * 1e3,
-      worst * 1e3);
+      (long long)tl.events(), tl.memory_bytes() / 1048576.0, seeks, sum / seeks * 1e3, worst * 1e3);
 }
 
 }  // namespace

@@ -27,7 +27,8 @@ std::string utc_now() {
 }
 
 void print_list() {
-  std::printf("%-32s %-9s %-8s %-15s %-8s %s\n", "variant", "kernel", "kind", "dtypes", "tile", "teaches");
+  std::printf("%-32s %-9s %-8s %-15s %-8s %s\n", "variant", "kernel", "kind", "dtypes", "tile",
+              "teaches");
   for (const auto& v : kernels::variants()) {
     std::string d;
     for (auto x : v.dtypes) d += std::string(d.empty() ? "" : ",") + std::string(sim::to_string(x));
@@ -37,8 +38,8 @@ void print_list() {
                                                          std::to_string(v.fixed_block_k);
     std::printf("%-32s %-9s %-8s %-15s %-8s %s%s\n", v.name.c_str(),
                 std::string(sim::to_string(v.kernel)).c_str(),
-                v.kind == kernels::VariantKind::baseline ? "baseline" : "rung", d.c_str(), tile.c_str(),
-                v.implemented ? "" : "[MISSING] ", v.teaches.c_str());
+                v.kind == kernels::VariantKind::baseline ? "baseline" : "rung", d.c_str(),
+                tile.c_str(), v.implemented ? "" : "[MISSING] ", v.teaches.c_str());
   }
 }
 
@@ -47,10 +48,12 @@ void print_device(const kernels::DeviceInfo& d) {
     std::printf("device: none (%s)\n", d.reason.c_str());
     return;
   }
-  std::printf("device: %s, cc %d.%d, %d SMs, L2 %.1f MB, %.1f GB, SM clock %d MHz, DRAM %.0f GB/s "
-              "(datasheet), driver %d, runtime %d\n",
-              d.name.c_str(), d.cc_major, d.cc_minor, d.sm_count, d.l2_bytes / 1e6, d.global_mem_bytes / 1e9,
-              d.sm_clock_mhz, d.peak_dram_gbs, d.driver_version, d.runtime_version);
+  std::printf(
+      "device: %s, cc %d.%d, %d SMs, L2 %.1f MB, %.1f GB, SM clock %d MHz, DRAM %.0f GB/s "
+      "(datasheet), driver %d, runtime %d\n",
+      d.name.c_str(), d.cc_major, d.cc_minor, d.sm_count, d.l2_bytes / 1e6,
+      d.global_mem_bytes / 1e9, d.sm_clock_mhz, d.peak_dram_gbs, d.driver_version,
+      d.runtime_version);
 }
 
 }  // namespace
@@ -67,7 +70,8 @@ int main(int argc, char** argv) {
   app.add_option("--json", json_path, "also write the records as JSON to this file");
   app.add_option("--commit", commit, "source commit to record in the report");
   app.add_option("--only", only, "run only variants whose name contains this text");
-  app.add_option("--check-max-elems", lo.check_max_elems, "correctness sweep: only cases with M*N*K up to this (for sanitizers)");
+  app.add_option("--check-max-elems", lo.check_max_elems,
+                 "correctness sweep: only cases with M*N*K up to this (for sanitizers)");
   app.add_option("--repeats", lo.run.repeats, "timed launches per measurement (median reported)")
       ->check(CLI::Range(1, 100000));
   app.add_option("--warmup", lo.run.warmup, "untimed launches before timing")
@@ -94,10 +98,13 @@ int main(int argc, char** argv) {
   lo.only = only;
   int failures = 0;
   try {
-    if (ladder == "check" || ladder == "quick" || ladder == "full") failures += bench::run_check_ladder(lo, report);
-    if (ladder == "quick" || ladder == "full") failures += bench::run_timing_ladder(lo, ladder == "full", report);
+    if (ladder == "check" || ladder == "quick" || ladder == "full")
+      failures += bench::run_check_ladder(lo, report);
+    if (ladder == "quick" || ladder == "full")
+      failures += bench::run_timing_ladder(lo, ladder == "full", report);
     bench::print_targets(report);
-  } catch (const std::exception& e) {  // nothing may escape main: say what broke, keep the exit code
+  } catch (
+      const std::exception& e) {  // nothing may escape main: say what broke, keep the exit code
     std::fprintf(stderr, "tilesim-bench: %s\n", e.what());
     return 2;
   }

@@ -14,11 +14,11 @@ namespace {
 using sim::DType;
 using sim::Kernel;
 using sim::LaunchOrder;
-constexpr LaunchOrder kOrders[] = {LaunchOrder::row_major, LaunchOrder::column_major, LaunchOrder::grouped,
-                                   LaunchOrder::grouped_legacy};
+constexpr LaunchOrder kOrders[] = {LaunchOrder::row_major, LaunchOrder::column_major,
+                                   LaunchOrder::grouped, LaunchOrder::grouped_legacy};
 
-sim::ProblemSpec spec(Kernel kernel, std::int64_t m, std::int64_t n, std::int64_t k, DType d, int bm, int bn,
-                      int bk, std::int64_t g, LaunchOrder o) {
+sim::ProblemSpec spec(Kernel kernel, std::int64_t m, std::int64_t n, std::int64_t k, DType d,
+                      int bm, int bn, int bk, std::int64_t g, LaunchOrder o) {
   sim::ProblemSpec s;
   s.kernel = kernel;
   s.m = m;
@@ -36,14 +36,16 @@ sim::ProblemSpec spec(Kernel kernel, std::int64_t m, std::int64_t n, std::int64_
 std::string describe(const sim::ProblemSpec& p) {
   char buf[160];
   if (p.kernel == Kernel::matmul)
-    std::snprintf(buf, sizeof buf, "%lldx%lldx%lld %s %s G=%lld blk %dx%dx%d%s", (long long)p.m, (long long)p.n,
-                  (long long)p.k, std::string(sim::to_string(p.dtype)).c_str(),
-                  std::string(sim::to_string(p.order)).c_str(), (long long)p.group_size_m, p.block_m, p.block_n,
-                  p.block_k, p.b_layout == sim::BLayout::transposed ? " B^T" : "");
+    std::snprintf(buf, sizeof buf, "%lldx%lldx%lld %s %s G=%lld blk %dx%dx%d%s", (long long)p.m,
+                  (long long)p.n, (long long)p.k, std::string(sim::to_string(p.dtype)).c_str(),
+                  std::string(sim::to_string(p.order)).c_str(), (long long)p.group_size_m,
+                  p.block_m, p.block_n, p.block_k,
+                  p.b_layout == sim::BLayout::transposed ? " B^T" : "");
   else
-    std::snprintf(buf, sizeof buf, "%lldx%lld %s %s G=%lld blk %dx%d", (long long)p.m, (long long)p.n,
-                  std::string(sim::to_string(p.dtype)).c_str(), std::string(sim::to_string(p.order)).c_str(),
-                  (long long)p.group_size_m, p.block_m, p.block_n);
+    std::snprintf(buf, sizeof buf, "%lldx%lld %s %s G=%lld blk %dx%d", (long long)p.m,
+                  (long long)p.n, std::string(sim::to_string(p.dtype)).c_str(),
+                  std::string(sim::to_string(p.order)).c_str(), (long long)p.group_size_m,
+                  p.block_m, p.block_n);
   return buf;
 }
 
@@ -52,17 +54,20 @@ bool wanted(const kernels::Variant& v, const LadderOptions& o) {
 }
 
 void print_header() {
-  std::printf("%-32s %-52s %9s %12s %8s %9s %s\n", "variant", "problem", "ms", "throughput", "%base", "rel_err",
-              "ok");
+  std::printf("%-32s %-52s %9s %12s %8s %9s %s\n", "variant", "problem", "ms", "throughput",
+              "%base", "rel_err", "ok");
 }
 
 void print_row(const kernels::BenchRecord& b) {
   const auto& r = b.result;
   char thr[32] = "-", pct[16] = "-";
-  if (r.timed_runs) std::snprintf(thr, sizeof thr, "%.1f %s", r.throughput, r.throughput_unit == "GB/s" ? "GB/s" : "TF/s");
+  if (r.timed_runs)
+    std::snprintf(thr, sizeof thr, "%.1f %s", r.throughput,
+                  r.throughput_unit == "GB/s" ? "GB/s" : "TF/s");
   if (b.baseline_ms > 0) std::snprintf(pct, sizeof pct, "%.1f%%", b.pct_of_baseline);
-  std::printf("%-32s %-52s %9.4f %12s %8s %9.2e %s%s%s\n", r.variant.c_str(), describe(r.problem).c_str(), r.median_ms,
-              thr, pct, r.rel_error, r.ok ? "yes" : "NO", r.error.empty() ? "" : "  ", r.error.c_str());
+  std::printf("%-32s %-52s %9.4f %12s %8s %9.2e %s%s%s\n", r.variant.c_str(),
+              describe(r.problem).c_str(), r.median_ms, thr, pct, r.rel_error, r.ok ? "yes" : "NO",
+              r.error.empty() ? "" : "  ", r.error.c_str());
 }
 
 }  // namespace
@@ -75,17 +80,23 @@ int run_check_ladder(const LadderOptions& o, kernels::BenchReport& report) {
     std::int64_t g;
   };
   const std::vector<Case> cases = {
-      {Kernel::copy, 574, 574, 1, 64, 64, 1, 3},        {Kernel::copy, 1000, 777, 1, 64, 128, 1, 5},
-      {Kernel::copy, 37, 45, 1, 16, 32, 1, 2},          {Kernel::transpose, 574, 574, 1, 64, 64, 1, 3},
-      {Kernel::transpose, 1000, 777, 1, 32, 64, 1, 5}, {Kernel::transpose, 37, 45, 1, 16, 32, 1, 2},
-      {Kernel::matmul, 574, 574, 574, 64, 64, 64, 3},   {Kernel::matmul, 1000, 777, 333, 64, 64, 32, 5},
-      {Kernel::matmul, 37, 45, 29, 16, 32, 16, 2},      {Kernel::matmul, 1000, 1000, 1000, 64, 64, 32, 3},
+      {Kernel::copy, 574, 574, 1, 64, 64, 1, 3},
+      {Kernel::copy, 1000, 777, 1, 64, 128, 1, 5},
+      {Kernel::copy, 37, 45, 1, 16, 32, 1, 2},
+      {Kernel::transpose, 574, 574, 1, 64, 64, 1, 3},
+      {Kernel::transpose, 1000, 777, 1, 32, 64, 1, 5},
+      {Kernel::transpose, 37, 45, 1, 16, 32, 1, 2},
+      {Kernel::matmul, 574, 574, 574, 64, 64, 64, 3},
+      {Kernel::matmul, 1000, 777, 333, 64, 64, 32, 5},
+      {Kernel::matmul, 37, 45, 29, 16, 32, 16, 2},
+      {Kernel::matmul, 1000, 1000, 1000, 64, 64, 32, 3},
       {Kernel::matmul, 2000, 1000, 1504, 64, 64, 32, 4},
   };
   kernels::RunOptions ro = o.run;
   ro.time = false;
   int failures = 0;
-  std::printf("\n== correctness: odd sizes x 4 launch orders, fresh random inputs, poisoned outputs ==\n");
+  std::printf(
+      "\n== correctness: odd sizes x 4 launch orders, fresh random inputs, poisoned outputs ==\n");
   print_header();
   for (const auto& v : kernels::variants()) {
     if (!wanted(v, o)) continue;
@@ -99,7 +110,8 @@ int run_check_ladder(const LadderOptions& o, kernels::BenchReport& report) {
           kernels::BenchRecord b;
           b.result = kernels::run(p, v.name, ro);
           ++runs;
-          if (b.result.ok) ++passed;
+          if (b.result.ok)
+            ++passed;
           else {
             ++failures;
             print_row(b);
@@ -124,36 +136,46 @@ int run_timing_ladder(const LadderOptions& o, bool full, kernels::BenchReport& r
   // copy and transpose, FP32, cold L2
   for (auto [bm, bn] : {std::pair{64, 64}, std::pair{32, 128}})
     items.push_back({"copy_tiled", spec(Kernel::copy, big, big, 1, DType::fp32, bm, bn, 1, 1, R)});
-  for (auto [bm, bn] : {std::pair{64, 64}, std::pair{32, 128}, std::pair{128, 128}, std::pair{64, 256},
-                        std::pair{256, 256}})
-    items.push_back({"copy_vectorized", spec(Kernel::copy, big, big, 1, DType::fp32, bm, bn, 1, 1, R)});
-  for (std::int64_t s : full ? std::vector<std::int64_t>{8192, 16384} : std::vector<std::int64_t>{4096})
+  for (auto [bm, bn] : {std::pair{64, 64}, std::pair{32, 128}, std::pair{128, 128},
+                        std::pair{64, 256}, std::pair{256, 256}})
+    items.push_back(
+        {"copy_vectorized", spec(Kernel::copy, big, big, 1, DType::fp32, bm, bn, 1, 1, R)});
+  for (std::int64_t s :
+       full ? std::vector<std::int64_t>{8192, 16384} : std::vector<std::int64_t>{4096})
     for (auto [bm, bn] : {std::pair{64, 64}, std::pair{32, 32}})
       for (const char* v : {"transpose_naive", "transpose_smem_tiled", "transpose_smem_padded",
                             "transpose_smem_padded_vectorized"})
         items.push_back({v, spec(Kernel::transpose, s, s, 1, DType::fp32, bm, bn, 1, 1, R)});
   // FP32 matmul at mid^3
-  items.push_back({"matmul_naive", spec(Kernel::matmul, mid / 2, mid / 2, mid / 2, DType::fp32, 32, 32, 32, 8, G)});
-  items.push_back({"matmul_smem_tiled", spec(Kernel::matmul, mid, mid, mid, DType::fp32, 64, 64, 16, 8, G)});
-  items.push_back({"matmul_smem_tiled_b_transposed", spec(Kernel::matmul, mid, mid, mid, DType::fp32, 64, 64, 16, 8, G)});
+  items.push_back({"matmul_naive",
+                   spec(Kernel::matmul, mid / 2, mid / 2, mid / 2, DType::fp32, 32, 32, 32, 8, G)});
+  items.push_back(
+      {"matmul_smem_tiled", spec(Kernel::matmul, mid, mid, mid, DType::fp32, 64, 64, 16, 8, G)});
+  items.push_back({"matmul_smem_tiled_b_transposed",
+                   spec(Kernel::matmul, mid, mid, mid, DType::fp32, 64, 64, 16, 8, G)});
   for (const char* v : {"matmul_register_blocked", "matmul_register_blocked_bk16"})
     for (auto order : {R, G})
       items.push_back({v, spec(Kernel::matmul, mid, mid, mid, DType::fp32, 128, 128, 8, 8, order)});
-  items.push_back({"cublas_tf32", spec(Kernel::matmul, mid, mid, mid, DType::fp32, 128, 128, 32, 8, G)});
+  items.push_back(
+      {"cublas_tf32", spec(Kernel::matmul, mid, mid, mid, DType::fp32, 128, 128, 32, 8, G)});
   // FP16 / BF16 matmul
-  items.push_back({"matmul_smem_tiled", spec(Kernel::matmul, mid, mid, mid, DType::fp16, 64, 64, 16, 8, G)});
-  for (const char* v : {"matmul_mma_sync", "matmul_mma_sync_bk64", "matmul_mma_sync_128x256", "matmul_mma_sync_warp64",
-                        "matmul_mma_sync_swizzled", "matmul_wgmma_tma", "matmul_wgmma_tma_store"}) {
+  items.push_back(
+      {"matmul_smem_tiled", spec(Kernel::matmul, mid, mid, mid, DType::fp16, 64, 64, 16, 8, G)});
+  for (const char* v : {"matmul_mma_sync", "matmul_mma_sync_bk64", "matmul_mma_sync_128x256",
+                        "matmul_mma_sync_warp64", "matmul_mma_sync_swizzled", "matmul_wgmma_tma",
+                        "matmul_wgmma_tma_store"}) {
     for (DType d : {DType::fp16, DType::bf16})
       for (auto order : {R, G})
         items.push_back({v, spec(Kernel::matmul, mid, mid, mid, d, 128, 128, 32, 8, order)});
     for (auto order : {R, C, G})
-      items.push_back({v, spec(Kernel::matmul, big, big, big, DType::fp16, 128, 128, 32, 8, order)});
+      items.push_back(
+          {v, spec(Kernel::matmul, big, big, big, DType::fp16, 128, 128, 32, 8, order)});
   }
 
   std::map<std::string, double> baseline_ms;  // key: baseline + sizes + dtype
   int failures = 0;
-  std::printf("\n== timing: median of CUDA-event times after warm-up%s ==\n", o.run.cold_l2 ? ", L2 flushed before each" : "");
+  std::printf("\n== timing: median of CUDA-event times after warm-up%s ==\n",
+              o.run.cold_l2 ? ", L2 flushed before each" : "");
   print_header();
   for (auto& it : items) {
     const kernels::Variant* v = kernels::find_variant(it.variant);
@@ -166,8 +188,9 @@ int run_timing_ladder(const LadderOptions& o, bool full, kernels::BenchReport& r
       if (bp.kernel == Kernel::transpose) bp.kernel = Kernel::copy;
       bp.b_layout = sim::BLayout::row_major;
       const std::string key = base + "/" + describe(bp);
-      const std::string key_sizes = base + "/" + std::to_string(bp.m) + "x" + std::to_string(bp.n) + "x" +
-                                    std::to_string(bp.k) + std::string(sim::to_string(bp.dtype));
+      const std::string key_sizes = base + "/" + std::to_string(bp.m) + "x" + std::to_string(bp.n) +
+                                    "x" + std::to_string(bp.k) +
+                                    std::string(sim::to_string(bp.dtype));
       if (!baseline_ms.count(key_sizes)) {
         kernels::BenchRecord bb;
         bb.result = kernels::run(sim::Problem(bp), base, o.run);
@@ -180,7 +203,8 @@ int run_timing_ladder(const LadderOptions& o, bool full, kernels::BenchReport& r
       b.baseline_ms = baseline_ms[key_sizes];
     }
     b.result = kernels::run(sim::Problem(it.p), it.variant, o.run);
-    if (b.baseline_ms > 0 && b.result.median_ms > 0) b.pct_of_baseline = 100.0 * b.baseline_ms / b.result.median_ms;
+    if (b.baseline_ms > 0 && b.result.median_ms > 0)
+      b.pct_of_baseline = 100.0 * b.baseline_ms / b.result.median_ms;
     if (!b.result.ok) ++failures;
     print_row(b);
     std::fflush(stdout);
@@ -195,8 +219,9 @@ void print_targets(const kernels::BenchReport& report) {
     const kernels::BenchRecord* out = nullptr;
     for (const auto& b : report.records) {
       const auto& r = b.result;
-      if (r.variant != variant || r.problem.kernel != k || r.problem.m != m || r.problem.dtype != d ||
-          !r.ok || r.timed_runs == 0 || (order && r.problem.order != *order))
+      if (r.variant != variant || r.problem.kernel != k || r.problem.m != m ||
+          r.problem.dtype != d || !r.ok || r.timed_runs == 0 ||
+          (order && r.problem.order != *order))
         continue;
       if (!out || r.median_ms < out->result.median_ms) out = &b;
     }
@@ -208,12 +233,14 @@ void print_targets(const kernels::BenchReport& report) {
       std::printf("%-58s not measured\n", what);
       return;
     }
-    std::printf("%-58s %6.1f%% (target >= %.0f%%): %s\n", what, pct, target, pct >= target ? "met" : "MISSED");
+    std::printf("%-58s %6.1f%% (target >= %.0f%%): %s\n", what, pct, target,
+                pct >= target ? "met" : "MISSED");
   };
   for (std::int64_t s : {8192, 4096}) {
     const auto* cv = best("copy_vectorized", Kernel::copy, s, DType::fp32);
     if (!cv) continue;
-    line(("copy_vectorized vs cudaMemcpy D2D, " + std::to_string(s) + "^2 fp32").c_str(), cv, cv->pct_of_baseline, 95);
+    line(("copy_vectorized vs cudaMemcpy D2D, " + std::to_string(s) + "^2 fp32").c_str(), cv,
+         cv->pct_of_baseline, 95);
     for (const char* v : {"transpose_smem_padded", "transpose_smem_padded_vectorized"})
       if (const auto* tp = best(v, Kernel::transpose, s, DType::fp32))
         line((std::string(v) + " vs copy_vectorized, " + std::to_string(s) + "^2").c_str(), tp,
@@ -230,30 +257,43 @@ void print_targets(const kernels::BenchReport& report) {
         w && (!rb || w->result.median_ms < rb->result.median_ms))
       rb = w;
     const auto* mm = best("matmul_mma_sync", Kernel::matmul, s, DType::fp16);
-    for (const char* v : {"matmul_mma_sync_bk64", "matmul_mma_sync_128x256", "matmul_mma_sync_warp64", "matmul_mma_sync_swizzled"})
-      if (const auto* w = best(v, Kernel::matmul, s, DType::fp16); w && (!mm || w->result.median_ms < mm->result.median_ms))
+    for (const char* v : {"matmul_mma_sync_bk64", "matmul_mma_sync_128x256",
+                          "matmul_mma_sync_warp64", "matmul_mma_sync_swizzled"})
+      if (const auto* w = best(v, Kernel::matmul, s, DType::fp16);
+          w && (!mm || w->result.median_ms < mm->result.median_ms))
         mm = w;
     if (!rb && !mm) continue;
     const std::string n = std::to_string(s) + "^3";
-    line(((rb ? rb->result.variant : std::string("matmul_register_blocked")) + " vs cuBLAS SGEMM, " + n).c_str(), rb, rb ? rb->pct_of_baseline : 0, 80);
-    line(((mm ? mm->result.variant : std::string("matmul_mma_sync")) + " fp16 vs cuBLAS fp16, " + n).c_str(), mm, mm ? mm->pct_of_baseline : 0, 60);
+    line(((rb ? rb->result.variant : std::string("matmul_register_blocked")) +
+          " vs cuBLAS SGEMM, " + n)
+             .c_str(),
+         rb, rb ? rb->pct_of_baseline : 0, 80);
+    line(((mm ? mm->result.variant : std::string("matmul_mma_sync")) + " fp16 vs cuBLAS fp16, " + n)
+             .c_str(),
+         mm, mm ? mm->pct_of_baseline : 0, 60);
     break;
   }
   for (std::int64_t s : {4096, 8192}) {
     const auto* w = best("matmul_wgmma_tma", Kernel::matmul, s, DType::fp16);
-    if (const auto* x = best("matmul_wgmma_tma_store", Kernel::matmul, s, DType::fp16); x && (!w || x->result.median_ms < w->result.median_ms))
+    if (const auto* x = best("matmul_wgmma_tma_store", Kernel::matmul, s, DType::fp16);
+        x && (!w || x->result.median_ms < w->result.median_ms))
       w = x;
-    line(((w ? w->result.variant : std::string("matmul_wgmma_tma")) + " fp16 vs cuBLAS fp16, " + std::to_string(s) + "^3").c_str(), w, w ? w->pct_of_baseline : 0, 90);
+    line(((w ? w->result.variant : std::string("matmul_wgmma_tma")) + " fp16 vs cuBLAS fp16, " +
+          std::to_string(s) + "^3")
+             .c_str(),
+         w, w ? w->pct_of_baseline : 0, 90);
   }
-  for (const char* v : {"matmul_mma_sync", "matmul_mma_sync_bk64", "matmul_mma_sync_128x256", "matmul_mma_sync_warp64",
-                        "matmul_mma_sync_swizzled", "matmul_wgmma_tma", "matmul_wgmma_tma_store"})
+  for (const char* v : {"matmul_mma_sync", "matmul_mma_sync_bk64", "matmul_mma_sync_128x256",
+                        "matmul_mma_sync_warp64", "matmul_mma_sync_swizzled", "matmul_wgmma_tma",
+                        "matmul_wgmma_tma_store"})
     for (std::int64_t s : {8192, 4096}) {
       const auto* g = best(v, Kernel::matmul, s, DType::fp16, LaunchOrder::grouped);
       const auto* r = best(v, Kernel::matmul, s, DType::fp16, LaunchOrder::row_major);
       if (!g || !r) continue;
-      std::printf("%-58s %.3fx (row-major %.3f ms, grouped %.3f ms)\n",
-                  ("grouped vs row-major, " + std::string(v) + " " + std::to_string(s) + "^3 fp16").c_str(),
-                  r->result.median_ms / g->result.median_ms, r->result.median_ms, g->result.median_ms);
+      std::printf(
+          "%-58s %.3fx (row-major %.3f ms, grouped %.3f ms)\n",
+          ("grouped vs row-major, " + std::string(v) + " " + std::to_string(s) + "^3 fp16").c_str(),
+          r->result.median_ms / g->result.median_ms, r->result.median_ms, g->result.median_ms);
       break;
     }
 }

@@ -10,7 +10,7 @@ namespace tilesim::bench {
 
 struct LadderOptions {
   kernels::RunOptions run;
-  std::string only;  // substring filter on variant names ("" = all)
+  std::string only;            // substring filter on variant names ("" = all)
   double check_max_elems = 0;  // correctness sweep: skip cases with M*N*K over this (0 = all)
 };
 

@@ -26,9 +26,9 @@ Action add_footprint_command(CLI::App& app) {
     const auto P = *programs < 0 ? p.programs() : *programs;
     const auto f = sim::footprint(p, P);
     if (flags->json) {
-      nlohmann::json j{{"programs", P},          {"order", sim::to_string(p.order())},
-                       {"a_tiles", f.a_tiles},   {"b_tiles", f.b_tiles},
-                       {"tiles", f.tiles},       {"bytes", f.bytes}};
+      nlohmann::json j{{"programs", P},        {"order", sim::to_string(p.order())},
+                       {"a_tiles", f.a_tiles}, {"b_tiles", f.b_tiles},
+                       {"tiles", f.tiles},     {"bytes", f.bytes}};
       std::printf("%s\n", j.dump(2).c_str());
       return 0;
     }

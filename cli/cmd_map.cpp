@@ -95,8 +95,7 @@ Action add_map_command(CLI::App& app) {
       std::printf("  %-15s %s", std::string(sim::to_string(o)).c_str(),
                   c.bijective ? "bijective" : "NOT bijective");
       if (!c.bijective)
-        std::printf(" (%zu tiles twice or more, %zu never)", c.duplicates.size(),
-                    c.misses.size());
+        std::printf(" (%zu tiles twice or more, %zu never)", c.duplicates.size(), c.misses.size());
       std::printf("\n");
     }
     return cov.bijective ? 0 : 3;

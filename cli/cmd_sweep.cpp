@@ -1,11 +1,12 @@
 // `tilesim-cli sweep`: the replay over lists of GROUP_SIZE_M, block sizes, stages and launch
 // orders (comma-separated flags), on all CPU cores, as a table or --json.
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstdio>
-#include <thread>
 #include <memory>
 #include <sstream>
-#include <unistd.h>
+#include <thread>
 
 #include "cli/commands.hpp"
 #include "cli/problem_flags.hpp"
@@ -40,7 +41,8 @@ Action add_sweep_command(CLI::App& app) {
   auto flags = std::make_shared<ProblemFlags>();
   flags->add_to(*cmd, /*with_machine=*/true);
   // The single-value problem flags become lists here.
-  for (const char* name : {"--block-m", "--block-n", "--block-k", "--group-m", "--stages", "--order"})
+  for (const char* name :
+       {"--block-m", "--block-n", "--block-k", "--group-m", "--stages", "--order"})
     cmd->remove_option(cmd->get_option(name));
   flags->o_bm = flags->o_bn = flags->o_bk = flags->o_gm = flags->o_stages = nullptr;
   auto lists = std::make_shared<SweepLists>();
@@ -49,7 +51,8 @@ Action add_sweep_command(CLI::App& app) {
   cmd->add_option("--block-k", lists->block_k, "BLOCK_K values")->delimiter(',');
   cmd->add_option("--group-m", lists->group_m, "GROUP_SIZE_M values, e.g. 1,2,4,8")->delimiter(',');
   cmd->add_option("--stages", lists->stages, "Pipeline stages values")->delimiter(',');
-  cmd->add_option("--order", lists->orders, "Launch orders, e.g. row-major,grouped")->delimiter(',');
+  cmd->add_option("--order", lists->orders, "Launch orders, e.g. row-major,grouped")
+      ->delimiter(',');
   cmd->add_option("--threads", lists->threads, "Worker threads (default: all cores)");
   return [flags, lists]() {
     const auto s = flags->resolve();
@@ -81,9 +84,8 @@ Action add_sweep_command(CLI::App& app) {
         // reported on its row
       }
     }
-    const unsigned workers =
-        lists->threads > 0 ? static_cast<unsigned>(lists->threads)
-                           : std::max(1u, std::thread::hardware_concurrency());
+    const unsigned workers = lists->threads > 0 ? static_cast<unsigned>(lists->threads)
+                                                : std::max(1u, std::thread::hardware_concurrency());
     total.seconds /= std::min<double>(workers, std::max<std::size_t>(1, specs.size()));
     sim::check_replay_budget(total, flags->budget());
     const auto rows = sim::run_sweep(specs, m, s.programs_per_sm, lists->threads, draw_progress);
@@ -105,9 +107,9 @@ Action add_sweep_command(CLI::App& app) {
       std::printf("%s\n", out.dump(2).c_str());
       return 0;
     }
-    std::printf("%-14s %6s %5s %5s %5s %3s %4s %5s %11s %11s %7s %8s %10s %s\n", "order",
-                "GROUP", "BM", "BN", "BK", "st", "/SM", "waves", "DRAM read", "DRAM write",
-                "L2 hit", "FLOP/B", "time", "bound");
+    std::printf("%-14s %6s %5s %5s %5s %3s %4s %5s %11s %11s %7s %8s %10s %s\n", "order", "GROUP",
+                "BM", "BN", "BK", "st", "/SM", "waves", "DRAM read", "DRAM write", "L2 hit",
+                "FLOP/B", "time", "bound");
     for (const auto& row : rows) {
       const auto& sp = row.spec;
       std::printf("%-14s %6lld %5d %5d %5d %3d ", std::string(sim::to_string(sp.order)).c_str(),

@@ -40,8 +40,10 @@ void print_corner(const sim::TileAccess& a, bool mask, bool far = false) {
   for (int i = r0; i < r0 + R; ++i) {
     std::printf("        [%s", far && c0 > 0 ? " ...  " : "");
     for (int j = c0; j < c0 + C; ++j) {
-      if (mask) std::printf(" %s", a.valid(i, j) ? "T" : "F");
-      else std::printf(" %8lld", (long long)a.offset(i, j));
+      if (mask)
+        std::printf(" %s", a.valid(i, j) ? "T" : "F");
+      else
+        std::printf(" %8lld", (long long)a.offset(i, j));
     }
     std::printf("%s ]\n", !far && C < a.cols() ? "  ..." : "");
   }
@@ -57,8 +59,11 @@ Action add_trace_command(CLI::App& app) {
   auto pid = std::make_shared<std::int64_t>(0);
   auto only_step = std::make_shared<std::int64_t>(-1);
   auto full = std::make_shared<bool>(false);
-  cmd->add_option("--pid", *pid, "Program id (0..programs-1)")->required()->check(CLI::Range(std::int64_t{0}, std::int64_t{1} << 32));
-  cmd->add_option("--step", *only_step, "Only this step (0..steps-1)")->check(CLI::Range(std::int64_t{0}, std::int64_t{1} << 32));
+  cmd->add_option("--pid", *pid, "Program id (0..programs-1)")
+      ->required()
+      ->check(CLI::Range(std::int64_t{0}, std::int64_t{1} << 32));
+  cmd->add_option("--step", *only_step, "Only this step (0..steps-1)")
+      ->check(CLI::Range(std::int64_t{0}, std::int64_t{1} << 32));
   cmd->add_flag("--offsets", *full, "Text output: print a corner of each offset matrix and mask");
   return [flags, pid, only_step, full]() {
     const auto s = flags->resolve();
@@ -77,8 +82,10 @@ Action add_trace_command(CLI::App& app) {
     const std::int64_t first = *only_step < 0 ? 0 : *only_step;
     const std::int64_t last = *only_step < 0 ? n : *only_step + 1;
     if (flags->json) {
-      nlohmann::json j{{"pid", *pid},        {"pid_m", tile.pid_m},
-                       {"pid_n", tile.pid_n}, {"store_lanes", lanes.lanes},
+      nlohmann::json j{{"pid", *pid},
+                       {"pid_m", tile.pid_m},
+                       {"pid_n", tile.pid_n},
+                       {"store_lanes", lanes.lanes},
                        {"valid_store_lanes", lanes.valid}};
       auto& steps = j["steps"] = nlohmann::json::array();
       for (std::int64_t i = first; i < last; ++i) {
@@ -110,8 +117,10 @@ Action add_trace_command(CLI::App& app) {
       const auto st = sim::program_step(p, *pid, i);
       std::printf("  step %4lld  line %2d  %-9s", (long long)i, st.line,
                   std::string(sim::to_string(st.op)).c_str());
-      if (st.k >= 0) std::printf(" k=%-4lld", (long long)st.k);
-      else std::printf("       ");
+      if (st.k >= 0)
+        std::printf(" k=%-4lld", (long long)st.k);
+      else
+        std::printf("       ");
       if (st.span)
         std::printf(" %lld of %lld lanes on, %s", (long long)st.span->lanes_on(),
                     (long long)st.span->lanes(), format_bytes(st.bytes).c_str());
@@ -121,8 +130,8 @@ Action add_trace_command(CLI::App& app) {
         const auto a = sim::tile_access(p, st.op, tile, st.k);
         std::printf("      %s[:, None] * %s + %s[None, :] * %s  (%s = %lld, %s = %lld)\n",
                     a.row_expr.c_str(), a.row_stride_name.c_str(), a.col_expr.c_str(),
-                    a.col_stride_name.c_str(), a.row_stride_name.c_str(),
-                    (long long)a.stride_row, a.col_stride_name.c_str(), (long long)a.stride_col);
+                    a.col_stride_name.c_str(), a.row_stride_name.c_str(), (long long)a.stride_row,
+                    a.col_stride_name.c_str(), (long long)a.stride_col);
         print_corner(a, false);
         if (a.has_mask) {
           std::printf("      mask\n");

@@ -23,9 +23,10 @@ Action add_warps_command(CLI::App& app) {
     const auto s = flags->resolve();
     const sim::Problem p(s.problem);
     check_enumerable(p, "warps");
-    sim::ThreadVariant v = p.kernel() == sim::Kernel::copy        ? sim::ThreadVariant::copy_tiled
-                           : p.kernel() == sim::Kernel::transpose ? sim::ThreadVariant::transpose_naive
-                                                                  : sim::ThreadVariant::matmul_smem_tiled;
+    sim::ThreadVariant v = p.kernel() == sim::Kernel::copy ? sim::ThreadVariant::copy_tiled
+                           : p.kernel() == sim::Kernel::transpose
+                               ? sim::ThreadVariant::transpose_naive
+                               : sim::ThreadVariant::matmul_smem_tiled;
     if (!variant->empty()) {
       const auto parsed = sim::parse_thread_variant(*variant);
       if (!parsed || !sim::variant_fits(*parsed, p.kernel()))
@@ -55,8 +56,9 @@ Action add_warps_command(CLI::App& app) {
     }
     std::printf("%s, %d threads per program\n", std::string(sim::to_string(v)).c_str(),
                 sim::threads_per_program(p, v));
-    std::printf("  global loads : %12lld requests, %6.2f sectors per request (4 is coalesced fp32)\n",
-                (long long)c.global_ld_requests, c.ld_sectors_per_request());
+    std::printf(
+        "  global loads : %12lld requests, %6.2f sectors per request (4 is coalesced fp32)\n",
+        (long long)c.global_ld_requests, c.ld_sectors_per_request());
     std::printf("  global stores: %12lld requests, %6.2f sectors per request\n",
                 (long long)c.global_st_requests, c.st_sectors_per_request());
     std::printf("  shared loads : %12lld requests, %12lld bank conflicts\n",

@@ -34,7 +34,8 @@ void ProblemFlags::add_to(CLI::App& cmd, bool with_machine) {
   cmd.add_option("--order", order, "row-major | column-major | grouped | grouped-legacy");
   cmd.add_option("--boundary", boundary, "mask | wrap");
   cmd.add_option("--b-layout", b_layout, "row-major | transposed (seed 003's coalesced B)");
-  o_stages = cmd.add_option("--stages", stages, "Pipeline stages of A/B tiles in shared memory (1..8)");
+  o_stages =
+      cmd.add_option("--stages", stages, "Pipeline stages of A/B tiles in shared memory (1..8)");
   if (with_machine) {
     cmd.add_option("--machine", machine, "Machine preset: t4 | a100 | h100 | h200");
     o_pps = cmd.add_option("--programs-per-sm", programs_per_sm,
@@ -70,9 +71,9 @@ scenario::Scenario ProblemFlags::resolve() const {
   if (!machine.empty()) s.machine = machine;
   if (o_pps && o_pps->count()) {
     if (programs_per_sm < 1 || programs_per_sm > 64)
-      throw sim::InvalidField("programs_per_sm", "programs_per_sm = " +
-                                                     std::to_string(programs_per_sm) +
-                                                     " is out of range: allowed 1..64");
+      throw sim::InvalidField("programs_per_sm",
+                              "programs_per_sm = " + std::to_string(programs_per_sm) +
+                                  " is out of range: allowed 1..64");
     s.programs_per_sm = programs_per_sm;
   }
   sim::Problem checked(p);  // throws InvalidField naming the field
@@ -82,11 +83,11 @@ scenario::Scenario ProblemFlags::resolve() const {
 
 void check_enumerable(const sim::Problem& p, const char* command) {
   if (p.programs() <= kMaxEnumeratedPrograms) return;
-  throw sim::InvalidField(
-      "programs", "this grid has " + std::to_string(p.programs()) + " programs (" +
-                      std::to_string(p.tiles_m()) + " x " + std::to_string(p.tiles_n()) +
-                      " tiles); `" + command + "` walks at most " +
-                      std::to_string(kMaxEnumeratedPrograms) + ": use larger blocks");
+  throw sim::InvalidField("programs",
+                          "this grid has " + std::to_string(p.programs()) + " programs (" +
+                              std::to_string(p.tiles_m()) + " x " + std::to_string(p.tiles_n()) +
+                              " tiles); `" + command + "` walks at most " +
+                              std::to_string(kMaxEnumeratedPrograms) + ": use larger blocks");
 }
 
 sim::ReplayBudget ProblemFlags::budget() const {
@@ -95,6 +96,5 @@ sim::ReplayBudget ProblemFlags::budget() const {
   b.max_memory_bytes = static_cast<std::int64_t>(max_memory_gib * double(1ll << 30));
   return b;
 }
-
 
 }  // namespace tilesim::cli

@@ -7,9 +7,9 @@
 #include <string>
 
 #include "scenario/scenario.hpp"
-#include "sim/replay_budget.hpp"
 #include "sim/format.hpp"
 #include "sim/problem.hpp"
+#include "sim/replay_budget.hpp"
 #include "sim/warp_access.hpp"
 
 namespace tilesim::cli {
@@ -38,6 +38,8 @@ using sim::format_bytes;
 // Subcommands that walk every program (map, footprint, warps) refuse grids past this many
 // programs with a message naming the count, instead of exhausting memory or time.
 inline constexpr std::int64_t kMaxEnumeratedPrograms = sim::kMaxWarpPrograms;
-void check_enumerable(const sim::Problem& p, const char* command);  // "1.57 MB": one function for the app, the CLI and the tests
+void check_enumerable(
+    const sim::Problem& p,
+    const char* command);  // "1.57 MB": one function for the app, the CLI and the tests
 
 }  // namespace tilesim::cli

@@ -58,10 +58,10 @@ std::string replay_text(const sim::Problem& p, const sim::Machine& m, const sim:
       "  FLOPs           %.4g, arithmetic intensity %.1f FLOP/B\n"
       "  store lanes     %lld, valid %lld\n"
       "  roofline        %.3g s, %s bound (DRAM %.3g s, compute %.3g s)\n",
-      std::string(sim::to_string(s.kernel)).c_str(), (long long)s.m, (long long)s.n,
-      (long long)s.k, std::string(sim::to_string(s.dtype)).c_str(), s.block_m, s.block_n,
-      s.block_k, std::string(sim::to_string(s.order)).c_str(), (long long)s.group_size_m,
-      m.name.c_str(), (long long)p.programs(), (long long)r.waves, r.waves == 1 ? "" : "s",
+      std::string(sim::to_string(s.kernel)).c_str(), (long long)s.m, (long long)s.n, (long long)s.k,
+      std::string(sim::to_string(s.dtype)).c_str(), s.block_m, s.block_n, s.block_k,
+      std::string(sim::to_string(s.order)).c_str(), (long long)s.group_size_m, m.name.c_str(),
+      (long long)p.programs(), (long long)r.waves, r.waves == 1 ? "" : "s",
       (long long)m.sms * r.occupancy.programs_per_sm, m.sms, r.occupancy.programs_per_sm,
       r.occupancy.reason.c_str(), (long long)c.events, (long long)c.tile_loads,
       (long long)c.tile_stores, format_bytes(c.dram_read_bytes).c_str(),

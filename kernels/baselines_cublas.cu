@@ -11,7 +11,8 @@ namespace {
 
 void check_cublas(cublasStatus_t s, const char* what) {
   if (s != CUBLAS_STATUS_SUCCESS)
-    throw CudaError(std::string(what) + " failed: cuBLAS status " + std::to_string(static_cast<int>(s)));
+    throw CudaError(std::string(what) + " failed: cuBLAS status " +
+                    std::to_string(static_cast<int>(s)));
 }
 
 // One handle per process, created on first use and destroyed at exit (so leak checks stay clean).
@@ -27,9 +28,12 @@ cublasHandle_t handle() {
 
 cudaDataType_t cuda_type(sim::DType d) {
   switch (d) {
-    case sim::DType::fp16: return CUDA_R_16F;
-    case sim::DType::bf16: return CUDA_R_16BF;
-    case sim::DType::fp32: return CUDA_R_32F;
+    case sim::DType::fp16:
+      return CUDA_R_16F;
+    case sim::DType::bf16:
+      return CUDA_R_16BF;
+    case sim::DType::fp32:
+      return CUDA_R_32F;
   }
   return CUDA_R_32F;
 }

@@ -12,10 +12,17 @@ namespace {
 using nlohmann::json;
 
 json problem_json(const sim::ProblemSpec& p) {
-  return {{"kernel", sim::to_string(p.kernel)}, {"m", p.m}, {"n", p.n}, {"k", p.k},
-          {"dtype", sim::to_string(p.dtype)}, {"b_layout", sim::to_string(p.b_layout)},
-          {"block_m", p.block_m}, {"block_n", p.block_n}, {"block_k", p.block_k},
-          {"group_size_m", p.group_size_m}, {"boundary", sim::to_string(p.boundary)},
+  return {{"kernel", sim::to_string(p.kernel)},
+          {"m", p.m},
+          {"n", p.n},
+          {"k", p.k},
+          {"dtype", sim::to_string(p.dtype)},
+          {"b_layout", sim::to_string(p.b_layout)},
+          {"block_m", p.block_m},
+          {"block_n", p.block_n},
+          {"block_k", p.block_k},
+          {"group_size_m", p.group_size_m},
+          {"boundary", sim::to_string(p.boundary)},
           {"order", sim::to_string(p.order)}};
 }
 
@@ -53,26 +60,47 @@ std::string to_json(const BenchReport& r, int indent) {
   j["date"] = r.date;
   j["commit"] = r.commit;
   const DeviceInfo& d = r.device;
-  j["device"] = {{"available", d.available}, {"reason", d.reason}, {"name", d.name},
-                 {"compute_capability", std::to_string(d.cc_major) + "." + std::to_string(d.cc_minor)},
-                 {"sm_count", d.sm_count}, {"l2_bytes", d.l2_bytes},
-                 {"global_mem_bytes", d.global_mem_bytes}, {"sm_clock_mhz", d.sm_clock_mhz},
-                 {"mem_clock_mhz", d.mem_clock_mhz}, {"mem_bus_bits", d.mem_bus_bits},
-                 {"peak_dram_gbs", d.peak_dram_gbs}, {"driver_version", d.driver_version},
-                 {"runtime_version", d.runtime_version}};
-  j["options"] = {{"warmup", r.options.warmup}, {"repeats", r.options.repeats},
-                  {"cold_l2", r.options.cold_l2}, {"check", r.options.check}};
+  j["device"] = {
+      {"available", d.available},
+      {"reason", d.reason},
+      {"name", d.name},
+      {"compute_capability", std::to_string(d.cc_major) + "." + std::to_string(d.cc_minor)},
+      {"sm_count", d.sm_count},
+      {"l2_bytes", d.l2_bytes},
+      {"global_mem_bytes", d.global_mem_bytes},
+      {"sm_clock_mhz", d.sm_clock_mhz},
+      {"mem_clock_mhz", d.mem_clock_mhz},
+      {"mem_bus_bits", d.mem_bus_bits},
+      {"peak_dram_gbs", d.peak_dram_gbs},
+      {"driver_version", d.driver_version},
+      {"runtime_version", d.runtime_version}};
+  j["options"] = {{"warmup", r.options.warmup},
+                  {"repeats", r.options.repeats},
+                  {"cold_l2", r.options.cold_l2},
+                  {"check", r.options.check}};
   json recs = json::array();
   for (const auto& b : r.records) {
     const RunResult& x = b.result;
-    recs.push_back({{"variant", x.variant}, {"problem", problem_json(x.problem)},
-                    {"programs", x.programs}, {"ok", x.ok}, {"error", x.error},
-                    {"median_ms", x.median_ms}, {"min_ms", x.min_ms}, {"max_ms", x.max_ms},
-                    {"timed_runs", x.timed_runs}, {"throughput", x.throughput},
-                    {"throughput_unit", x.throughput_unit}, {"checked", x.checked},
-                    {"correct", x.correct}, {"rel_error", x.rel_error}, {"tolerance", x.tolerance},
-                    {"unwritten", x.unwritten}, {"reference", x.reference}, {"note", x.note},
-                    {"baseline", b.baseline}, {"baseline_ms", b.baseline_ms},
+    recs.push_back({{"variant", x.variant},
+                    {"problem", problem_json(x.problem)},
+                    {"programs", x.programs},
+                    {"ok", x.ok},
+                    {"error", x.error},
+                    {"median_ms", x.median_ms},
+                    {"min_ms", x.min_ms},
+                    {"max_ms", x.max_ms},
+                    {"timed_runs", x.timed_runs},
+                    {"throughput", x.throughput},
+                    {"throughput_unit", x.throughput_unit},
+                    {"checked", x.checked},
+                    {"correct", x.correct},
+                    {"rel_error", x.rel_error},
+                    {"tolerance", x.tolerance},
+                    {"unwritten", x.unwritten},
+                    {"reference", x.reference},
+                    {"note", x.note},
+                    {"baseline", b.baseline},
+                    {"baseline_ms", b.baseline_ms},
                     {"pct_of_baseline", b.pct_of_baseline}});
   }
   j["records"] = std::move(recs);
@@ -102,7 +130,8 @@ BenchReport parse_bench_json(std::string_view text) {
     r.device.name = d.value("name", "");
     const std::string cc = d.value("compute_capability", "0.0");
     r.device.cc_major = std::atoi(cc.c_str());
-    r.device.cc_minor = cc.find('.') == std::string::npos ? 0 : std::atoi(cc.c_str() + cc.find('.') + 1);
+    r.device.cc_minor =
+        cc.find('.') == std::string::npos ? 0 : std::atoi(cc.c_str() + cc.find('.') + 1);
     r.device.sm_count = d.value("sm_count", 0);
     r.device.l2_bytes = d.value("l2_bytes", std::int64_t{0});
     r.device.global_mem_bytes = d.value("global_mem_bytes", std::int64_t{0});

@@ -13,16 +13,16 @@ namespace tilesim::kernels {
 
 struct BenchRecord {
   RunResult result;
-  std::string baseline;         // variant name of the baseline ("" for a baseline itself)
-  double baseline_ms = 0;       // the baseline's median on the same problem, same run (0: none)
-  double pct_of_baseline = 0;   // 100 * baseline_ms / median_ms (speed relative to the baseline)
+  std::string baseline;        // variant name of the baseline ("" for a baseline itself)
+  double baseline_ms = 0;      // the baseline's median on the same problem, same run (0: none)
+  double pct_of_baseline = 0;  // 100 * baseline_ms / median_ms (speed relative to the baseline)
 };
 
 struct BenchReport {
   int format_version = 1;
   std::string tool = "tilesim-bench";
-  std::string date;             // ISO 8601, when the run started (UTC)
-  std::string commit;           // the source commit the binary was built from, if known
+  std::string date;    // ISO 8601, when the run started (UTC)
+  std::string commit;  // the source commit the binary was built from, if known
   DeviceInfo device;
   RunOptions options;
   std::vector<BenchRecord> records;

@@ -47,10 +47,12 @@ __global__ void copy_vectorized_kernel(const W* __restrict__ in, W* __restrict__
     for (int u = 0; u < kInFlight; ++u) {
       const int i = base + u * stride;
       const std::int64_t row = row0 + (i >> chunks_per_row_shift);
-      const std::int64_t col = col0 + static_cast<std::int64_t>(i & ((1 << chunks_per_row_shift) - 1)) * V;
+      const std::int64_t col =
+          col0 + static_cast<std::int64_t>(i & ((1 << chunks_per_row_shift) - 1)) * V;
       off[u] = row * n + col;
       full[u] = aligned && i < chunks && row < m && col + V <= n;
-      if (full[u]) v[u] = __ldcs(reinterpret_cast<const uint4*>(in + off[u]));
+      if (full[u])
+        v[u] = __ldcs(reinterpret_cast<const uint4*>(in + off[u]));
       else if (i < chunks && row < m)
         for (int e = 0; e < V; ++e)
           if (col + e < n) out[off[u] + e] = in[off[u] + e];
@@ -89,7 +91,8 @@ std::string launch_vectorized(const LaunchArgs& a) {
 }  // namespace
 
 std::string launch_copy_tiled(const LaunchArgs& a) {
-  return a.dtype == sim::DType::fp32 ? launch_tiled<std::uint32_t>(a) : launch_tiled<std::uint16_t>(a);
+  return a.dtype == sim::DType::fp32 ? launch_tiled<std::uint32_t>(a)
+                                     : launch_tiled<std::uint16_t>(a);
 }
 
 std::string launch_copy_vectorized(const LaunchArgs& a) {

@@ -25,7 +25,8 @@ inline void check_cuda(cudaError_t e, const char* what, const char* file, int li
     throw CudaError(std::string(what) + " failed at " + file + ":" + std::to_string(line) + ": " +
                     cudaGetErrorString(e));
 }
-#define TILESIM_CUDA_CHECK(expr) ::tilesim::kernels::detail::check_cuda((expr), #expr, __FILE__, __LINE__)
+#define TILESIM_CUDA_CHECK(expr) \
+  ::tilesim::kernels::detail::check_cuda((expr), #expr, __FILE__, __LINE__)
 // After every launch: a bad configuration shows here, a fault at the next synchronisation.
 #define TILESIM_CUDA_CHECK_LAUNCH() TILESIM_CUDA_CHECK(cudaGetLastError())
 
@@ -40,7 +41,8 @@ static_assert(static_cast<int>(sim::LaunchOrder::column_major) == 1);
 static_assert(static_cast<int>(sim::LaunchOrder::grouped) == 2);
 static_assert(static_cast<int>(sim::LaunchOrder::grouped_legacy) == 3);
 
-// sim::tile_of, line for line (sim/launch_order.cpp). Tested exhaustively against it on small grids.
+// sim::tile_of, line for line (sim/launch_order.cpp). Tested exhaustively against it on small
+// grids.
 __host__ __device__ inline void tile_of(const GridMap& g, std::int64_t pid, std::int64_t& pid_m,
                                         std::int64_t& pid_n) {
   switch (g.order) {
@@ -82,15 +84,25 @@ struct LaunchArgs {
 };
 
 // Element types: fp16/bf16 stored, FP32 arithmetic.
-__device__ __forceinline__ float to_float(float x) { return x; }
-__device__ __forceinline__ float to_float(__half x) { return __half2float(x); }
-__device__ __forceinline__ float to_float(__nv_bfloat16 x) { return __bfloat162float(x); }
+__device__ __forceinline__ float to_float(float x) {
+  return x;
+}
+__device__ __forceinline__ float to_float(__half x) {
+  return __half2float(x);
+}
+__device__ __forceinline__ float to_float(__nv_bfloat16 x) {
+  return __bfloat162float(x);
+}
 template <class T>
 __device__ __forceinline__ T from_float(float x);
 template <>
-__device__ __forceinline__ float from_float<float>(float x) { return x; }
+__device__ __forceinline__ float from_float<float>(float x) {
+  return x;
+}
 template <>
-__device__ __forceinline__ __half from_float<__half>(float x) { return __float2half_rn(x); }
+__device__ __forceinline__ __half from_float<__half>(float x) {
+  return __float2half_rn(x);
+}
 template <>
 __device__ __forceinline__ __nv_bfloat16 from_float<__nv_bfloat16>(float x) {
   return __float2bfloat16_rn(x);
@@ -99,7 +111,8 @@ __device__ __forceinline__ __nv_bfloat16 from_float<__nv_bfloat16>(float x) {
 inline int log2_exact(int v) {  // blocks are powers of two (sim::Problem checks)
   int s = 0;
   while ((1 << s) < v) ++s;
-  if ((1 << s) != v) throw std::invalid_argument("block size " + std::to_string(v) + " is not a power of two");
+  if ((1 << s) != v)
+    throw std::invalid_argument("block size " + std::to_string(v) + " is not a power of two");
   return s;
 }
 

@@ -17,14 +17,15 @@ std::string launch_transpose_smem_padded(const LaunchArgs& args);
 std::string launch_transpose_smem_padded_vectorized(const LaunchArgs& args);
 
 std::string launch_matmul_naive(const LaunchArgs& args);
-std::string launch_matmul_smem_tiled(const LaunchArgs& args);  // honours args.b_transposed
-std::string launch_matmul_register_blocked(const LaunchArgs& args);       // K steps of 8
+std::string launch_matmul_smem_tiled(const LaunchArgs& args);        // honours args.b_transposed
+std::string launch_matmul_register_blocked(const LaunchArgs& args);  // K steps of 8
 std::string launch_matmul_register_blocked_bk16(const LaunchArgs& args);  // K steps of 16
-std::string launch_matmul_mma_sync(const LaunchArgs& args);          // 128 x 128 tile
+std::string launch_matmul_mma_sync(const LaunchArgs& args);               // 128 x 128 tile
 std::string launch_matmul_mma_sync_bk64(const LaunchArgs& args);     // 128 x 128, K steps of 64
 std::string launch_matmul_mma_sync_128x256(const LaunchArgs& args);  // 128 x 256 tile
-std::string launch_matmul_mma_sync_warp64(const LaunchArgs& args);   // 128 x 128, 64 x 64 warp tiles
-std::string launch_matmul_mma_sync_swizzled(const LaunchArgs& args); // 128 x 256, swizzled shared tiles
+std::string launch_matmul_mma_sync_warp64(const LaunchArgs& args);  // 128 x 128, 64 x 64 warp tiles
+std::string launch_matmul_mma_sync_swizzled(
+    const LaunchArgs& args);  // 128 x 256, swizzled shared tiles
 std::string launch_matmul_wgmma_tma(const LaunchArgs& args);
 std::string launch_matmul_wgmma_tma_store(const LaunchArgs& args);  // C leaves by TMA store
 

@@ -25,13 +25,21 @@ constexpr int kBM = 128, kThreads = 256;
 // Shared row strides, in elements: BLOCK_K + 8 for A (80 or 144 bytes) and BLOCK_N + 8 for B
 // (272 or 528 bytes): consecutive rows start 4 banks apart, so ldmatrix's 8 rows hit 32 banks.
 template <int kBK>
-constexpr int ld_a() { return kBK + 8; }
+constexpr int ld_a() {
+  return kBK + 8;
+}
 template <int kBN>
-constexpr int ld_b() { return kBN + 8; }
+constexpr int ld_b() {
+  return kBN + 8;
+}
 template <int kBN, int kBK>
-constexpr int stage_elems() { return kBM * ld_a<kBK>() + kBK * ld_b<kBN>(); }
+constexpr int stage_elems() {
+  return kBM * ld_a<kBK>() + kBK * ld_b<kBN>();
+}
 template <int kBN, int kBK, int kStages>
-constexpr std::size_t smem_bytes() { return sizeof(std::uint16_t) * stage_elems<kBN, kBK>() * kStages; }
+constexpr std::size_t smem_bytes() {
+  return sizeof(std::uint16_t) * stage_elems<kBN, kBK>() * kStages;
+}
 
 #if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
 // One K step of A (BLOCK_M, BLOCK_K) and B (BLOCK_K, BLOCK_N) into shared stage `s`, in 8-element
@@ -78,8 +86,8 @@ __device__ __forceinline__ void load_stage(T* as, T* bs, const T* __restrict__ a
 // Two neighbouring outputs (row, col) and (row, col + 1) of an accumulator fragment, as one 4-byte
 // store when N is even (col is even, so the pair is aligned) and both are in range.
 template <class T>
-__device__ __forceinline__ void store_pair(T* __restrict__ c, std::int64_t n, std::int64_t row, std::int64_t col,
-                                           float x0, float x1, bool pairs) {
+__device__ __forceinline__ void store_pair(T* __restrict__ c, std::int64_t n, std::int64_t row,
+                                           std::int64_t col, float x0, float x1, bool pairs) {
   const T v0 = from_float<T>(x0), v1 = from_float<T>(x1);
   T* q = c + row * n + col;
   if (pairs && col + 1 < n) {
@@ -123,7 +131,8 @@ __global__ void __launch_bounds__(kThreads, kBN == 128 ? 2 : 1)
 #pragma unroll
   for (int s = 0; s < kStages - 1; ++s) {
     if (s < k_tiles)
-      load_stage<T, kAligned, kBN, kBK>(stage_a(s), stage_b(s), a, b, m, n, k, row0, col0, std::int64_t{s} * kBK);
+      load_stage<T, kAligned, kBN, kBK>(stage_a(s), stage_b(s), a, b, m, n, k, row0, col0,
+                                        std::int64_t{s} * kBK);
     cp_async_commit();
   }
   for (int kt = 0; kt < k_tiles; ++kt) {
@@ -131,8 +140,8 @@ __global__ void __launch_bounds__(kThreads, kBN == 128 ? 2 : 1)
     __syncthreads();  // stage kt landed for everyone; stage kt - 1 is no longer read by anyone
     const int next = kt + kStages - 1;
     if (next < k_tiles)
-      load_stage<T, kAligned, kBN, kBK>(stage_a(next % kStages), stage_b(next % kStages), a, b, m, n, k, row0,
-                              col0, std::int64_t{next} * kBK);
+      load_stage<T, kAligned, kBN, kBK>(stage_a(next % kStages), stage_b(next % kStages), a, b, m,
+                                        n, k, row0, col0, std::int64_t{next} * kBK);
     cp_async_commit();
     const T* as = stage_a(kt % kStages);
     const T* bs = stage_b(kt % kStages);
@@ -141,11 +150,13 @@ __global__ void __launch_bounds__(kThreads, kBN == 128 ? 2 : 1)
       unsigned af[4][4], bf[kNT][2];
 #pragma unroll
       for (int mt = 0; mt < 4; ++mt)
-        ldmatrix_x4(af[mt], as + (warp_m * 64 + mt * 16 + (lane & 15)) * kLdA + kk + (lane >> 4) * 8);
+        ldmatrix_x4(af[mt],
+                    as + (warp_m * 64 + mt * 16 + (lane & 15)) * kLdA + kk + (lane >> 4) * 8);
 #pragma unroll
       for (int np = 0; np < kNT / 2; ++np) {
         unsigned r[4];
-        ldmatrix_x4_trans(r, bs + (kk + (lane & 15)) * kLdB + warp_n * kWarpN + np * 16 + (lane >> 4) * 8);
+        ldmatrix_x4_trans(
+            r, bs + (kk + (lane & 15)) * kLdB + warp_n * kWarpN + np * 16 + (lane >> 4) * 8);
         bf[2 * np][0] = r[0];
         bf[2 * np][1] = r[1];
         bf[2 * np + 1][0] = r[2];
@@ -174,19 +185,21 @@ __global__ void __launch_bounds__(kThreads, kBN == 128 ? 2 : 1)
 #endif
 }
 
-// Version 5d: 4 warps as 2 x 2, each owning a 64 x 64 warp tile of the 128 x 128 tile (8 ldmatrix.x4
-// feed 32 mma per k16 step), and two register sets of fragments: the ldmatrix of k16 step s + 1
-// (of the next stage, across the barrier, at a stage's last step) is issued before the mma of
-// step s, so the tensor cores never wait on shared memory. 2 CTAs (8 warps) per SM.
+// Version 5d: 4 warps as 2 x 2, each owning a 64 x 64 warp tile of the 128 x 128 tile (8
+// ldmatrix.x4 feed 32 mma per k16 step), and two register sets of fragments: the ldmatrix of k16
+// step s + 1 (of the next stage, across the barrier, at a stage's last step) is issued before the
+// mma of step s, so the tensor cores never wait on shared memory. 2 CTAs (8 warps) per SM.
 constexpr int kThreads64 = 128;
 
 template <class T, bool kAligned, int kBK, int kStages>
 __global__ void __launch_bounds__(kThreads64, 2)
-    matmul_mma_sync_warp64_kernel(const T* __restrict__ a, const T* __restrict__ b, T* __restrict__ c,
-                                  std::int64_t m, std::int64_t n, std::int64_t k, GridMap g) {
+    matmul_mma_sync_warp64_kernel(const T* __restrict__ a, const T* __restrict__ b,
+                                  T* __restrict__ c, std::int64_t m, std::int64_t n, std::int64_t k,
+                                  GridMap g) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
   constexpr int kBN = 128, kSteps = kBK / 16;
-  static_assert(kSteps % 2 == 0, "fragment buffers alternate per k16 step, and each stage starts on buffer 0");
+  static_assert(kSteps % 2 == 0,
+                "fragment buffers alternate per k16 step, and each stage starts on buffer 0");
   extern __shared__ __align__(128) unsigned char smem_raw[];
   T* smem = reinterpret_cast<T*>(smem_raw);
   std::int64_t pid_m, pid_n;
@@ -211,11 +224,13 @@ __global__ void __launch_bounds__(kThreads64, 2)
     const T* bs = stage_b(s);
 #pragma unroll
     for (int mt = 0; mt < 4; ++mt)
-      ldmatrix_x4(af[buf][mt], as + (warp_m * 64 + mt * 16 + (lane & 15)) * kLdA + kk + (lane >> 4) * 8);
+      ldmatrix_x4(af[buf][mt],
+                  as + (warp_m * 64 + mt * 16 + (lane & 15)) * kLdA + kk + (lane >> 4) * 8);
 #pragma unroll
     for (int np = 0; np < 4; ++np) {
       unsigned r[4];
-      ldmatrix_x4_trans(r, bs + (kk + (lane & 15)) * kLdB + warp_n * 64 + np * 16 + (lane >> 4) * 8);
+      ldmatrix_x4_trans(r,
+                        bs + (kk + (lane & 15)) * kLdB + warp_n * 64 + np * 16 + (lane >> 4) * 8);
       bf[buf][2 * np][0] = r[0];
       bf[buf][2 * np][1] = r[1];
       bf[buf][2 * np + 1][0] = r[2];
@@ -227,8 +242,8 @@ __global__ void __launch_bounds__(kThreads64, 2)
 #pragma unroll
   for (int s = 0; s < kStages - 1; ++s) {
     if (s < k_tiles)
-      load_stage<T, kAligned, kBN, kBK, kThreads64>(stage_a(s), stage_b(s), a, b, m, n, k, row0, col0,
-                                                    std::int64_t{s} * kBK);
+      load_stage<T, kAligned, kBN, kBK, kThreads64>(stage_a(s), stage_b(s), a, b, m, n, k, row0,
+                                                    col0, std::int64_t{s} * kBK);
     cp_async_commit();
   }
   cp_async_wait<kStages - 2>();
@@ -245,12 +260,14 @@ __global__ void __launch_bounds__(kThreads64, 2)
         __syncthreads();
       }
       if (!last || kt + 1 < k_tiles)
-        load_fragments((ks + 1) & 1, last ? (kt + 1) % kStages : kt % kStages, last ? 0 : (ks + 1) * 16);
+        load_fragments((ks + 1) & 1, last ? (kt + 1) % kStages : kt % kStages,
+                       last ? 0 : (ks + 1) * 16);
       if (ks == 0) {
         const int next = kt + kStages - 1;
         if (next < k_tiles)
-          load_stage<T, kAligned, kBN, kBK, kThreads64>(stage_a(next % kStages), stage_b(next % kStages), a, b, m,
-                                                        n, k, row0, col0, std::int64_t{next} * kBK);
+          load_stage<T, kAligned, kBN, kBK, kThreads64>(stage_a(next % kStages),
+                                                        stage_b(next % kStages), a, b, m, n, k,
+                                                        row0, col0, std::int64_t{next} * kBK);
         cp_async_commit();
       }
 #pragma unroll
@@ -279,9 +296,11 @@ template <class T, bool kAligned, int kBK, int kStages>
 void launch_warp64_typed(const LaunchArgs& a) {
   constexpr std::size_t bytes = smem_bytes<128, kBK, kStages>();
   auto* kernel = matmul_mma_sync_warp64_kernel<T, kAligned, kBK, kStages>;
-  TILESIM_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)));
-  kernel<<<grid_blocks(a.grid), kThreads64, bytes, a.stream>>>(static_cast<const T*>(a.a), static_cast<const T*>(a.b),
-                                                               static_cast<T*>(a.c), a.m, a.n, a.k, a.grid);
+  TILESIM_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                          static_cast<int>(bytes)));
+  kernel<<<grid_blocks(a.grid), kThreads64, bytes, a.stream>>>(
+      static_cast<const T*>(a.a), static_cast<const T*>(a.b), static_cast<T*>(a.c), a.m, a.n, a.k,
+      a.grid);
   TILESIM_CUDA_CHECK_LAUNCH();
 }
 
@@ -289,10 +308,12 @@ template <class T, bool kAligned, int kBN, int kBK, int kStages>
 void launch_typed(const LaunchArgs& a) {
   constexpr std::size_t bytes = smem_bytes<kBN, kBK, kStages>();
   TILESIM_CUDA_CHECK(cudaFuncSetAttribute(matmul_mma_sync_kernel<T, kAligned, kBN, kBK, kStages>,
-                                          cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)));
-  matmul_mma_sync_kernel<T, kAligned, kBN, kBK, kStages><<<grid_blocks(a.grid), kThreads, bytes, a.stream>>>(
-      static_cast<const T*>(a.a), static_cast<const T*>(a.b), static_cast<T*>(a.c), a.m, a.n, a.k,
-      a.grid);
+                                          cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                          static_cast<int>(bytes)));
+  matmul_mma_sync_kernel<T, kAligned, kBN, kBK, kStages>
+      <<<grid_blocks(a.grid), kThreads, bytes, a.stream>>>(
+          static_cast<const T*>(a.a), static_cast<const T*>(a.b), static_cast<T*>(a.c), a.m, a.n,
+          a.k, a.grid);
   TILESIM_CUDA_CHECK_LAUNCH();
 }
 
@@ -308,20 +329,32 @@ std::string launch_mma(const LaunchArgs& a) {
   const bool aligned = a.k % 8 == 0 && a.n % 8 == 0;  // every 16-byte chunk starts aligned
   auto go = [&]<class T>() {
     if constexpr (kWarp64)
-      aligned ? launch_warp64_typed<T, true, kBK, kStages>(a) : launch_warp64_typed<T, false, kBK, kStages>(a);
+      aligned ? launch_warp64_typed<T, true, kBK, kStages>(a)
+              : launch_warp64_typed<T, false, kBK, kStages>(a);
     else
-      aligned ? launch_typed<T, true, kBN, kBK, kStages>(a) : launch_typed<T, false, kBN, kBK, kStages>(a);
+      aligned ? launch_typed<T, true, kBN, kBK, kStages>(a)
+              : launch_typed<T, false, kBN, kBK, kStages>(a);
   };
-  if (a.dtype == sim::DType::fp16) go.template operator()<__half>();
-  else go.template operator()<__nv_bfloat16>();
+  if (a.dtype == sim::DType::fp16)
+    go.template operator()<__half>();
+  else
+    go.template operator()<__nv_bfloat16>();
   return "";
 }
 
 }  // namespace
 
-std::string launch_matmul_mma_sync(const LaunchArgs& a) { return launch_mma<128, 32, 4>(a); }
-std::string launch_matmul_mma_sync_bk64(const LaunchArgs& a) { return launch_mma<128, 64, 3>(a); }
-std::string launch_matmul_mma_sync_128x256(const LaunchArgs& a) { return launch_mma<256, 32, 4>(a); }
-std::string launch_matmul_mma_sync_warp64(const LaunchArgs& a) { return launch_mma<128, 32, 4, true>(a); }
+std::string launch_matmul_mma_sync(const LaunchArgs& a) {
+  return launch_mma<128, 32, 4>(a);
+}
+std::string launch_matmul_mma_sync_bk64(const LaunchArgs& a) {
+  return launch_mma<128, 64, 3>(a);
+}
+std::string launch_matmul_mma_sync_128x256(const LaunchArgs& a) {
+  return launch_mma<256, 32, 4>(a);
+}
+std::string launch_matmul_mma_sync_warp64(const LaunchArgs& a) {
+  return launch_mma<128, 32, 4, true>(a);
+}
 
 }  // namespace tilesim::kernels::detail

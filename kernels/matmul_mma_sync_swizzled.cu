@@ -17,20 +17,26 @@ namespace {
 
 constexpr int kBM = 128, kBN = 256, kThreads = 256;
 template <int kBK>
-constexpr unsigned stage_bytes() { return (kBM * kBK + kBK * kBN) * 2; }
+constexpr unsigned stage_bytes() {
+  return (kBM * kBK + kBK * kBN) * 2;
+}
 template <int kBK, int kStages>
-constexpr std::size_t smem_bytes() { return std::size_t{kStages} * stage_bytes<kBK>(); }
+constexpr std::size_t smem_bytes() {
+  return std::size_t{kStages} * stage_bytes<kBK>();
+}
 
 template <class T, bool kAligned, int kBK, int kStages>
 __global__ void __launch_bounds__(kThreads, 1)
-    matmul_mma_sync_swizzled_kernel(const T* __restrict__ a, const T* __restrict__ b, T* __restrict__ c,
-                                    std::int64_t m, std::int64_t n, std::int64_t k, GridMap g) {
+    matmul_mma_sync_swizzled_kernel(const T* __restrict__ a, const T* __restrict__ b,
+                                    T* __restrict__ c, std::int64_t m, std::int64_t n,
+                                    std::int64_t k, GridMap g) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
   // A (BLOCK_M, BLOCK_K): rows of kChunksA 16-byte chunks; B (BLOCK_K, BLOCK_N): 512-byte rows.
   constexpr int kChunksA = kBK / 8, kRowStepA = kThreads / kChunksA, kLoadsA = kBM / kRowStepA;
   constexpr int kLoadsB = kBK / 8;
   constexpr unsigned kStageBytesA = kBM * kBK * 2, kStageBytes = stage_bytes<kBK>();
-  static_assert(kBM * kBN * 2 <= smem_bytes<kBK, kStages>(), "the epilogue's C tile reuses the stages");
+  static_assert(kBM * kBN * 2 <= smem_bytes<kBK, kStages>(),
+                "the epilogue's C tile reuses the stages");
   static_assert(kChunksA == 4 || kChunksA == 8, "BLOCK_K of 32 or 64");
   // A's swizzle key: which 128-byte line the chunk's row shares (two 64-byte rows, or one).
   auto key_a = [](int row) { return kChunksA == 4 ? (row >> 1) & 3 : row & 7; };
@@ -48,7 +54,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   const unsigned a_st = a_r * kBK * 2 + ((a_c ^ key_a(a_r)) << 4);
   const unsigned b_st = kStageBytesA + b_r * 512 + ((b_c ^ b_r) << 4);
   const bool b_ok = col0 + b_c * 8 < n;
-  const T* a_src = a + (row0 + a_r) * k + a_c * 8;  // advances BLOCK_K per K step
+  const T* a_src = a + (row0 + a_r) * k + a_c * 8;              // advances BLOCK_K per K step
   const T* b_src = b + std::int64_t{b_r} * n + col0 + b_c * 8;  // advances BLOCK_K rows
   auto load_stage = [&](int s, int kt) {
     const unsigned base = smem0 + s * kStageBytes;
@@ -73,14 +79,16 @@ __global__ void __launch_bounds__(kThreads, 1)
         const std::int64_t row = row0 + a_r + kRowStepA * u, kk = k0 + a_c * 8;
         T* dst = reinterpret_cast<T*>(smem_raw + s * kStageBytes + a_st + u * kRowStepA * kBK * 2);
 #pragma unroll
-        for (int e = 0; e < 8; ++e) dst[e] = (row < m && kk + e < k) ? a[row * k + kk + e] : from_float<T>(0.f);
+        for (int e = 0; e < 8; ++e)
+          dst[e] = (row < m && kk + e < k) ? a[row * k + kk + e] : from_float<T>(0.f);
       }
 #pragma unroll
       for (int u = 0; u < kLoadsB; ++u) {
         const std::int64_t kk = k0 + b_r + 8 * u, col = col0 + b_c * 8;
         T* dst = reinterpret_cast<T*>(smem_raw + s * kStageBytes + b_st + u * 8 * 512);
 #pragma unroll
-        for (int e = 0; e < 8; ++e) dst[e] = (kk < k && col + e < n) ? b[kk * n + col + e] : from_float<T>(0.f);
+        for (int e = 0; e < 8; ++e)
+          dst[e] = (kk < k && col + e < n) ? b[kk * n + col + e] : from_float<T>(0.f);
       }
     }
   };
@@ -88,8 +96,10 @@ __global__ void __launch_bounds__(kThreads, 1)
   // ldmatrix rows. A (x4): row warp_m*64 + mt*16 + lane%16, chunk 2 ks + lane/16; the k16 step
   // flips chunk bit 1 (byte bit 5). B (x4.trans): row 16 ks + lane%16, chunk
   // warp_n*8 + 2 np + lane/16; the n16 pair np flips chunk bits 1-2 (byte bits 5-6).
-  const unsigned a_ld = (warp_m * 64 + (lane & 15)) * kBK * 2 + (((lane >> 4) ^ key_a(lane & 15)) << 4);
-  const unsigned b_ld = kStageBytesA + (lane & 15) * 512 + warp_n * 128 + (((lane >> 4) ^ (lane & 7)) << 4);
+  const unsigned a_ld =
+      (warp_m * 64 + (lane & 15)) * kBK * 2 + (((lane >> 4) ^ key_a(lane & 15)) << 4);
+  const unsigned b_ld =
+      kStageBytesA + (lane & 15) * 512 + warp_n * 128 + (((lane >> 4) ^ (lane & 7)) << 4);
 
   float acc[4][8][4];  // (m16 tile, n8 tile, fragment): 64 x 64 per warp
 #pragma unroll
@@ -102,7 +112,8 @@ __global__ void __launch_bounds__(kThreads, 1)
   auto load_fragments = [&](int buf, int s, int ks) {
     const unsigned base = smem0 + s * kStageBytes;
 #pragma unroll
-    for (int mt = 0; mt < 4; ++mt) ldmatrix_x4_at(af[buf][mt], base + (a_ld ^ (ks << 5)) + mt * 16 * kBK * 2);
+    for (int mt = 0; mt < 4; ++mt)
+      ldmatrix_x4_at(af[buf][mt], base + (a_ld ^ (ks << 5)) + mt * 16 * kBK * 2);
 #pragma unroll
     for (int np = 0; np < 4; ++np) {
       unsigned r[4];
@@ -136,7 +147,8 @@ __global__ void __launch_bounds__(kThreads, 1)
         cp_async_wait<kStages - 2>();
         __syncthreads();
       }
-      if (!last || kt + 1 < k_tiles) load_fragments((ks + 1) & 1, last ? next_stage : stage, last ? 0 : ks + 1);
+      if (!last || kt + 1 < k_tiles)
+        load_fragments((ks + 1) & 1, last ? next_stage : stage, last ? 0 : ks + 1);
       if (ks == 0) {
         const int next = kt + kStages - 1;  // into the stage that kt - 1 used
         if (next < k_tiles) load_stage(stage == 0 ? kStages - 1 : stage - 1, next);
@@ -154,7 +166,8 @@ __global__ void __launch_bounds__(kThreads, 1)
 
   // Fragment (mt, nt, h): row warp_m*64 + mt*16 + lane/4 + 8h, 4 bytes at column
   // warp_n*64 + nt*8 + 2 (lane%4), i.e. chunk warp_n*8 + nt stored at chunk ^ (lane/4).
-  const unsigned c_st = (warp_m * 64 + (lane >> 2)) * 512 + warp_n * 128 + ((lane >> 2) << 4) + (lane & 3) * 4;
+  const unsigned c_st =
+      (warp_m * 64 + (lane >> 2)) * 512 + warp_n * 128 + ((lane >> 2) << 4) + (lane & 3) * 4;
 #pragma unroll
   for (int mt = 0; mt < 4; ++mt)
 #pragma unroll
@@ -162,9 +175,11 @@ __global__ void __launch_bounds__(kThreads, 1)
 #pragma unroll
       for (int h = 0; h < 2; ++h) {
         const T v0 = from_float<T>(acc[mt][nt][2 * h]), v1 = from_float<T>(acc[mt][nt][2 * h + 1]);
-        const unsigned pair = *reinterpret_cast<const unsigned short*>(&v0) |
-                              (static_cast<unsigned>(*reinterpret_cast<const unsigned short*>(&v1)) << 16);
-        asm volatile("st.shared.b32 [%0], %1;\n" ::"r"(smem0 + (c_st ^ (nt << 4)) + mt * 16 * 512 + h * 8 * 512),
+        const unsigned pair =
+            *reinterpret_cast<const unsigned short*>(&v0) |
+            (static_cast<unsigned>(*reinterpret_cast<const unsigned short*>(&v1)) << 16);
+        asm volatile("st.shared.b32 [%0], %1;\n" ::"r"(smem0 + (c_st ^ (nt << 4)) + mt * 16 * 512 +
+                                                       h * 8 * 512),
                      "r"(pair));
       }
   __syncthreads();
@@ -176,7 +191,9 @@ __global__ void __launch_bounds__(kThreads, 1)
     if (row >= m || col >= n) continue;
     const unsigned src = smem0 + r * 512 + ((lane ^ warp) << 4);
     uint4 v;
-    asm volatile("ld.shared.v4.b32 {%0,%1,%2,%3}, [%4];\n" : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "r"(src));
+    asm volatile("ld.shared.v4.b32 {%0,%1,%2,%3}, [%4];\n"
+                 : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
+                 : "r"(src));
     T* dst = c + row * n + col;
     if (kAligned) {
       *reinterpret_cast<uint4*>(dst) = v;
@@ -192,9 +209,11 @@ template <class T, bool kAligned, int kBK, int kStages>
 void launch_typed(const LaunchArgs& a) {
   constexpr std::size_t kSmemBytes = smem_bytes<kBK, kStages>();
   auto* kernel = matmul_mma_sync_swizzled_kernel<T, kAligned, kBK, kStages>;
-  TILESIM_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(kSmemBytes)));
-  kernel<<<grid_blocks(a.grid), kThreads, kSmemBytes, a.stream>>>(static_cast<const T*>(a.a), static_cast<const T*>(a.b),
-                                                                  static_cast<T*>(a.c), a.m, a.n, a.k, a.grid);
+  TILESIM_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                          static_cast<int>(kSmemBytes)));
+  kernel<<<grid_blocks(a.grid), kThreads, kSmemBytes, a.stream>>>(
+      static_cast<const T*>(a.a), static_cast<const T*>(a.b), static_cast<T*>(a.c), a.m, a.n, a.k,
+      a.grid);
   TILESIM_CUDA_CHECK_LAUNCH();
 }
 
@@ -208,14 +227,18 @@ std::string launch_swizzled(const LaunchArgs& a) {
   if (major < 8) return "mma.sync m16n8k16 and cp.async need compute capability 8.0 or newer";
   const bool aligned = a.k % 8 == 0 && a.n % 8 == 0;  // every 16-byte chunk starts aligned
   if (a.dtype == sim::DType::fp16)
-    aligned ? launch_typed<__half, true, kBK, kStages>(a) : launch_typed<__half, false, kBK, kStages>(a);
+    aligned ? launch_typed<__half, true, kBK, kStages>(a)
+            : launch_typed<__half, false, kBK, kStages>(a);
   else
-    aligned ? launch_typed<__nv_bfloat16, true, kBK, kStages>(a) : launch_typed<__nv_bfloat16, false, kBK, kStages>(a);
+    aligned ? launch_typed<__nv_bfloat16, true, kBK, kStages>(a)
+            : launch_typed<__nv_bfloat16, false, kBK, kStages>(a);
   return "";
 }
 
 }  // namespace
 
-std::string launch_matmul_mma_sync_swizzled(const LaunchArgs& a) { return launch_swizzled<32, 4>(a); }
+std::string launch_matmul_mma_sync_swizzled(const LaunchArgs& a) {
+  return launch_swizzled<32, 4>(a);
+}
 
 }  // namespace tilesim::kernels::detail

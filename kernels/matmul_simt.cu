@@ -140,18 +140,24 @@ std::string smem_bt(const LaunchArgs& a) {
 
 std::string launch_matmul_naive(const LaunchArgs& a) {
   switch (a.dtype) {
-    case sim::DType::fp32: return naive_bt<float>(a);
-    case sim::DType::fp16: return naive_bt<__half>(a);
-    case sim::DType::bf16: return naive_bt<__nv_bfloat16>(a);
+    case sim::DType::fp32:
+      return naive_bt<float>(a);
+    case sim::DType::fp16:
+      return naive_bt<__half>(a);
+    case sim::DType::bf16:
+      return naive_bt<__nv_bfloat16>(a);
   }
   return "unknown dtype";
 }
 
 std::string launch_matmul_smem_tiled(const LaunchArgs& a) {
   switch (a.dtype) {
-    case sim::DType::fp32: return smem_bt<float>(a);
-    case sim::DType::fp16: return smem_bt<__half>(a);
-    case sim::DType::bf16: return smem_bt<__nv_bfloat16>(a);
+    case sim::DType::fp32:
+      return smem_bt<float>(a);
+    case sim::DType::fp16:
+      return smem_bt<__half>(a);
+    case sim::DType::bf16:
+      return smem_bt<__nv_bfloat16>(a);
   }
   return "unknown dtype";
 }

@@ -4,10 +4,11 @@
 //   B^T (256, 64) tiles of a stage, which land 128-byte swizzled and signal a "full" mbarrier.
 //   Warpgroups 1 and 2 consume: each issues wgmma.m64n128k16 (twice per k16, for the two halves of
 //   N) straight from shared memory, FP32 accumulators in registers, and frees a stage on an
-//   "empty" mbarrier once the next step's wgmma is issued (one wgmma group stays in flight). The copy engine fills stage s + 3 while the tensor cores work on stage s.
-//   B is read as B^T (N, K), K-major like A: the layout wgmma takes without transposition.
-//   TMA zero-fills out-of-range boxes (the mask); the epilogue stores masked. K % 8 != 0 takes a
-//   zero-padded copy of A and B^T first (TMA row strides must be multiples of 16 bytes).
+//   "empty" mbarrier once the next step's wgmma is issued (one wgmma group stays in flight). The
+//   copy engine fills stage s + 3 while the tensor cores work on stage s. B is read as B^T (N, K),
+//   K-major like A: the layout wgmma takes without transposition. TMA zero-fills out-of-range boxes
+//   (the mask); the epilogue stores masked. K % 8 != 0 takes a zero-padded copy of A and B^T first
+//   (TMA row strides must be multiples of 16 bytes).
 // version 6b matmul_wgmma_tma_store: the same K loop; the epilogue writes each consumer's 64 x 256
 //   half of C into shared memory (into its own A rows of the four stages, 128-byte swizzled, so
 //   the fragment stores are conflict-free and no other warpgroup needs to wait), then one thread
@@ -26,7 +27,9 @@ namespace tilesim::kernels::detail {
 std::string launch_matmul_wgmma_tma(const LaunchArgs&) {
   return "built without sm_90 in CMAKE_CUDA_ARCHITECTURES: no sm_90a code for the wgmma rung";
 }
-std::string launch_matmul_wgmma_tma_store(const LaunchArgs& a) { return launch_matmul_wgmma_tma(a); }
+std::string launch_matmul_wgmma_tma_store(const LaunchArgs& a) {
+  return launch_matmul_wgmma_tma(a);
+}
 #else
 namespace {
 
@@ -44,7 +47,8 @@ __device__ __forceinline__ void mbar_init(std::uint64_t* bar, unsigned count) {
   asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(smem_u32(bar)), "r"(count));
 }
 __device__ __forceinline__ void mbar_expect_tx(std::uint64_t* bar, unsigned bytes) {
-  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(smem_u32(bar)), "r"(bytes)
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(smem_u32(bar)),
+               "r"(bytes)
                : "memory");
 }
 __device__ __forceinline__ void mbar_arrive(std::uint64_t* bar) {
@@ -59,7 +63,8 @@ __device__ __forceinline__ void mbar_wait(std::uint64_t* bar, unsigned parity) {
       : "memory");
 }
 // Box (c0 = K index, c1 = row) of a 2-D tensor map into shared memory, completing on `bar`.
-__device__ __forceinline__ void tma_load(void* dst, const CUtensorMap* map, int c0, int c1, std::uint64_t* bar) {
+__device__ __forceinline__ void tma_load(void* dst, const CUtensorMap* map, int c0, int c1,
+                                         std::uint64_t* bar) {
   asm volatile(
       "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
       " [%0], [%1, {%2, %3}], [%4];\n" ::"r"(smem_u32(dst)),
@@ -68,46 +73,52 @@ __device__ __forceinline__ void tma_load(void* dst, const CUtensorMap* map, int 
 }
 // Box (c0 = column, c1 = row) of shared memory to a 2-D tensor map, as one bulk group.
 __device__ __forceinline__ void tma_store(const CUtensorMap* map, int c0, int c1, const void* src) {
-  asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%1, %2}], [%3];\n" ::"l"(
-                   reinterpret_cast<std::uint64_t>(map)),
-               "r"(c0), "r"(c1), "r"(smem_u32(src))
-               : "memory");
+  asm volatile(
+      "cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%1, %2}], [%3];\n" ::"l"(
+          reinterpret_cast<std::uint64_t>(map)),
+      "r"(c0), "r"(c1), "r"(smem_u32(src))
+      : "memory");
 }
 // Shared-memory matrix descriptor: K-major, 128-byte swizzle, 8-row groups 1024 bytes apart.
 __device__ __forceinline__ std::uint64_t smem_desc(const void* p) {
   const std::uint64_t addr = smem_u32(p);
-  return ((addr & 0x3FFFF) >> 4) | (std::uint64_t{16 >> 4} << 16) | (std::uint64_t{1024 >> 4} << 32) |
-         (std::uint64_t{1} << 62);
+  return ((addr & 0x3FFFF) >> 4) | (std::uint64_t{16 >> 4} << 16) |
+         (std::uint64_t{1024 >> 4} << 32) | (std::uint64_t{1} << 62);
 }
 
 template <class T>
 __device__ __forceinline__ void wgmma_m64n128k16(float* d, std::uint64_t da, std::uint64_t db);
 
-#define TILESIM_WGMMA_REGS                                                                          \
-  "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, " \
-  "%21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, "  \
-  "%40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, "  \
+#define TILESIM_WGMMA_REGS                                                                      \
+  "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, " \
+  "%20, "                                                                                       \
+  "%21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, "  \
+  "%39, "                                                                                       \
+  "%40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, "  \
+  "%58, "                                                                                       \
   "%59, %60, %61, %62, %63}"
-#define TILESIM_WGMMA_OUTS(d)                                                                         \
-  "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),     \
-      "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]),        \
-      "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]),      \
-      "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]),      \
-      "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]),      \
-      "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]),      \
-      "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), "+f"(d[49]),      \
-      "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), "+f"(d[56]),      \
+#define TILESIM_WGMMA_OUTS(d)                                                                     \
+  "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), \
+      "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]),    \
+      "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]),  \
+      "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]),  \
+      "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]),  \
+      "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]),  \
+      "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), "+f"(d[49]),  \
+      "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), "+f"(d[56]),  \
       "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
 
 template <>
-__device__ __forceinline__ void wgmma_m64n128k16<__half>(float* d, std::uint64_t da, std::uint64_t db) {
+__device__ __forceinline__ void wgmma_m64n128k16<__half>(float* d, std::uint64_t da,
+                                                         std::uint64_t db) {
   asm volatile("wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 " TILESIM_WGMMA_REGS
                ", %64, %65, 1, 1, 1, 0, 0;\n"
                : TILESIM_WGMMA_OUTS(d)
                : "l"(da), "l"(db));
 }
 template <>
-__device__ __forceinline__ void wgmma_m64n128k16<__nv_bfloat16>(float* d, std::uint64_t da, std::uint64_t db) {
+__device__ __forceinline__ void wgmma_m64n128k16<__nv_bfloat16>(float* d, std::uint64_t da,
+                                                                std::uint64_t db) {
   asm volatile("wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 " TILESIM_WGMMA_REGS
                ", %64, %65, 1, 1, 1, 0, 0;\n"
                : TILESIM_WGMMA_OUTS(d)
@@ -117,14 +128,17 @@ __device__ __forceinline__ void wgmma_m64n128k16<__nv_bfloat16>(float* d, std::u
 
 template <class T, bool kTmaStore>
 __global__ void __launch_bounds__(kThreads, 1)
-    matmul_wgmma_tma_kernel(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
-                            const __grid_constant__ CUtensorMap map_c, T* __restrict__ c, std::int64_t m, std::int64_t n, std::int64_t k, GridMap g) {
+    matmul_wgmma_tma_kernel(const __grid_constant__ CUtensorMap map_a,
+                            const __grid_constant__ CUtensorMap map_b,
+                            const __grid_constant__ CUtensorMap map_c, T* __restrict__ c,
+                            std::int64_t m, std::int64_t n, std::int64_t k, GridMap g) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
   extern __shared__ unsigned char smem_raw[];
   // 128-byte swizzled tiles must start on 1024-byte boundaries.
-  unsigned char* base = reinterpret_cast<unsigned char*>((reinterpret_cast<std::uintptr_t>(smem_raw) + 1023) & ~std::uintptr_t{1023});
-  T* as = reinterpret_cast<T*>(base);                                 // (stages, BM, BK)
-  T* bs = reinterpret_cast<T*>(base + kStages * kStageBytesA);        // (stages, BN, BK)
+  unsigned char* base = reinterpret_cast<unsigned char*>(
+      (reinterpret_cast<std::uintptr_t>(smem_raw) + 1023) & ~std::uintptr_t{1023});
+  T* as = reinterpret_cast<T*>(base);                           // (stages, BM, BK)
+  T* bs = reinterpret_cast<T*>(base + kStages * kStageBytesA);  // (stages, BN, BK)
   auto* full = reinterpret_cast<std::uint64_t*>(base + kStages * (kStageBytesA + kStageBytesB));
   std::uint64_t* empty = full + kStages;
 
@@ -172,7 +186,8 @@ __global__ void __launch_bounds__(kThreads, 1)
       for (int kk = 0; kk < kBK / 16; ++kk)
 #pragma unroll
         for (int j = 0; j < kNSub; ++j)
-          wgmma_m64n128k16<T>(acc[j], smem_desc(a_tile + kk * 16), smem_desc(b_tile + j * 128 * kBK + kk * 16));
+          wgmma_m64n128k16<T>(acc[j], smem_desc(a_tile + kk * 16),
+                              smem_desc(b_tile + j * 128 * kBK + kk * 16));
       asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
       // Keep this step's wgmma in flight; the previous step's has finished reading its stage.
       asm volatile("wgmma.wait_group.sync.aligned 1;\n" ::: "memory");
@@ -185,7 +200,8 @@ __global__ void __launch_bounds__(kThreads, 1)
     if constexpr (kTmaStore) {
       // Column block cb (64 columns) of this warpgroup's half goes to stage cb's A rows
       // (wg - 1) * 64.. (a (64, 64) box, 128-byte rows): only this warpgroup's wgmma read them,
-      // and all of those have completed. 16-byte chunk q % 8 of row r sits at chunk (q % 8) ^ (r % 8).
+      // and all of those have completed. 16-byte chunk q % 8 of row r sits at chunk (q % 8) ^ (r %
+      // 8).
       unsigned char* half = base + (wg - 1) * 64 * kBK * 2;
 #pragma unroll
       for (int j = 0; j < kNSub; ++j)
@@ -194,19 +210,24 @@ __global__ void __launch_bounds__(kThreads, 1)
 #pragma unroll
           for (int h = 0; h < 2; ++h) {
             const int r = warp * 16 + lane / 4 + h * 8, cb = j * 2 + q / 8;
-            const T v0 = from_float<T>(acc[j][4 * q + 2 * h]), v1 = from_float<T>(acc[j][4 * q + 2 * h + 1]);
-            const unsigned pair = *reinterpret_cast<const unsigned short*>(&v0) |
-                                  (static_cast<unsigned>(*reinterpret_cast<const unsigned short*>(&v1)) << 16);
-            *reinterpret_cast<unsigned*>(half + cb * kStageBytesA + r * 128 + (((q % 8) ^ (r % 8)) << 4) +
-                                         (lane % 4) * 4) = pair;
+            const T v0 = from_float<T>(acc[j][4 * q + 2 * h]),
+                    v1 = from_float<T>(acc[j][4 * q + 2 * h + 1]);
+            const unsigned pair =
+                *reinterpret_cast<const unsigned short*>(&v0) |
+                (static_cast<unsigned>(*reinterpret_cast<const unsigned short*>(&v1)) << 16);
+            *reinterpret_cast<unsigned*>(half + cb * kStageBytesA + r * 128 +
+                                         (((q % 8) ^ (r % 8)) << 4) + (lane % 4) * 4) = pair;
           }
-      asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");  // generic writes -> copy engine
-      asm volatile("bar.sync %0, 128;\n" ::"r"(wg) : "memory");       // this warpgroup only
+      asm volatile("fence.proxy.async.shared::cta;\n" ::
+                       : "memory");                              // generic writes -> copy engine
+      asm volatile("bar.sync %0, 128;\n" ::"r"(wg) : "memory");  // this warpgroup only
       if (t == 0) {
 #pragma unroll
-        for (int cb = 0; cb < kBN / 64; ++cb) tma_store(&map_c, col0 + cb * 64, row0 + (wg - 1) * 64, half + cb * kStageBytesA);
+        for (int cb = 0; cb < kBN / 64; ++cb)
+          tma_store(&map_c, col0 + cb * 64, row0 + (wg - 1) * 64, half + cb * kStageBytesA);
         asm volatile("cp.async.bulk.commit_group;\n" ::: "memory");
-        asm volatile("cp.async.bulk.wait_group.read 0;\n" ::: "memory");  // shared memory stays until read
+        asm volatile("cp.async.bulk.wait_group.read 0;\n" ::
+                         : "memory");  // shared memory stays until read
       }
       return;
     }
@@ -220,7 +241,8 @@ __global__ void __launch_bounds__(kThreads, 1)
           const std::int64_t row = row0 + (wg - 1) * 64 + warp * 16 + lane / 4 + h * 8;
           const std::int64_t col = col0 + j * 128 + q * 8 + (lane % 4) * 2;
           if (row >= m) continue;
-          const T v0 = from_float<T>(acc[j][4 * q + 2 * h]), v1 = from_float<T>(acc[j][4 * q + 2 * h + 1]);
+          const T v0 = from_float<T>(acc[j][4 * q + 2 * h]),
+                  v1 = from_float<T>(acc[j][4 * q + 2 * h + 1]);
           T* p = c + row * n + col;
           if (pairs && col + 1 < n) {
             const unsigned short lo = *reinterpret_cast<const unsigned short*>(&v0);
@@ -239,8 +261,10 @@ PFN_cuTensorMapEncodeTiled_v12000 encode_fn() {
   static PFN_cuTensorMapEncodeTiled_v12000 fn = [] {
     void* p = nullptr;
     cudaDriverEntryPointQueryResult q{};
-    TILESIM_CUDA_CHECK(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &p, 12000, cudaEnableDefault, &q));
-    if (q != cudaDriverEntryPointSuccess || !p) throw CudaError("cuTensorMapEncodeTiled not found in the driver");
+    TILESIM_CUDA_CHECK(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &p, 12000,
+                                                        cudaEnableDefault, &q));
+    if (q != cudaDriverEntryPointSuccess || !p)
+      throw CudaError("cuTensorMapEncodeTiled not found in the driver");
     return reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(p);
   }();
   return fn;
@@ -253,11 +277,15 @@ CUtensorMap make_map(const void* p, sim::DType d, std::int64_t rows, std::int64_
   const cuuint64_t strides[1] = {static_cast<cuuint64_t>(k * 2)};
   const cuuint32_t box[2] = {kBK, static_cast<cuuint32_t>(box_rows)};
   const cuuint32_t elem[2] = {1, 1};
-  const CUresult r = encode_fn()(&map, d == sim::DType::fp16 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16 : CU_TENSOR_MAP_DATA_TYPE_BFLOAT16,
-                                 2, const_cast<void*>(p), dims, strides, box, elem, CU_TENSOR_MAP_INTERLEAVE_NONE,
-                                 CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
-                                 CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
-  if (r != CUDA_SUCCESS) throw CudaError("cuTensorMapEncodeTiled failed: CUresult " + std::to_string(static_cast<int>(r)));
+  const CUresult r = encode_fn()(
+      &map,
+      d == sim::DType::fp16 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16 : CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2,
+      const_cast<void*>(p), dims, strides, box, elem, CU_TENSOR_MAP_INTERLEAVE_NONE,
+      CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+      CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  if (r != CUDA_SUCCESS)
+    throw CudaError("cuTensorMapEncodeTiled failed: CUresult " +
+                    std::to_string(static_cast<int>(r)));
   return map;
 }
 
@@ -268,16 +296,19 @@ void launch_kernel(const LaunchArgs& a) {
   // C (M, N) in (64, 64) boxes; 64 columns of 2 bytes = the 128-byte swizzle span.
   const CUtensorMap map_c = kTmaStore ? make_map(a.c, a.dtype, a.m, a.n, 64) : map_a;
   auto* kernel = matmul_wgmma_tma_kernel<T, kTmaStore>;
-  TILESIM_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(kSmemBytes)));
-  kernel<<<grid_blocks(a.grid), kThreads, kSmemBytes, a.stream>>>(map_a, map_b, map_c, static_cast<T*>(a.c), a.m,
-                                                                  a.n, a.k, a.grid);
+  TILESIM_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                          static_cast<int>(kSmemBytes)));
+  kernel<<<grid_blocks(a.grid), kThreads, kSmemBytes, a.stream> > >(
+      map_a, map_b, map_c, static_cast<T*>(a.c), a.m, a.n, a.k, a.grid);
   TILESIM_CUDA_CHECK_LAUNCH();
 }
 // The TMA store needs C's row stride (N * 2 bytes) to be a multiple of 16.
 template <class T>
 void launch_typed(const LaunchArgs& a, bool tma_store) {
-  if (tma_store && a.n % 8 == 0) launch_kernel<T, true>(a);
-  else launch_kernel<T, false>(a);
+  if (tma_store && a.n % 8 == 0)
+    launch_kernel<T, true>(a);
+  else
+    launch_kernel<T, false>(a);
 }
 
 }  // namespace
@@ -291,8 +322,10 @@ static std::string launch_wgmma(const LaunchArgs& a, bool tma_store) {
   TILESIM_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev));
   if (major != 9) return "wgmma and TMA need a Hopper GPU (compute capability 9.0, sm_90a code)";
   if (a.k % 8 == 0) {
-    if (a.dtype == sim::DType::fp16) launch_typed<__half>(a, tma_store);
-    else launch_typed<__nv_bfloat16>(a, tma_store);
+    if (a.dtype == sim::DType::fp16)
+      launch_typed<__half>(a, tma_store);
+    else
+      launch_typed<__nv_bfloat16>(a, tma_store);
     return "";
   }
   // TMA needs 16-byte row strides: when K % 8 != 0, A and B^T are first copied into zero-padded
@@ -305,19 +338,27 @@ static std::string launch_wgmma(const LaunchArgs& a, bool tma_store) {
   TILESIM_CUDA_CHECK(cudaMallocAsync(&pb, pitch * a.n, a.stream));
   TILESIM_CUDA_CHECK(cudaMemsetAsync(pa, 0, pitch * a.m, a.stream));
   TILESIM_CUDA_CHECK(cudaMemsetAsync(pb, 0, pitch * a.n, a.stream));
-  TILESIM_CUDA_CHECK(cudaMemcpy2DAsync(pa, pitch, a.a, width, width, a.m, cudaMemcpyDeviceToDevice, a.stream));
-  TILESIM_CUDA_CHECK(cudaMemcpy2DAsync(pb, pitch, a.b, width, width, a.n, cudaMemcpyDeviceToDevice, a.stream));
+  TILESIM_CUDA_CHECK(
+      cudaMemcpy2DAsync(pa, pitch, a.a, width, width, a.m, cudaMemcpyDeviceToDevice, a.stream));
+  TILESIM_CUDA_CHECK(
+      cudaMemcpy2DAsync(pb, pitch, a.b, width, width, a.n, cudaMemcpyDeviceToDevice, a.stream));
   p.a = pa;
   p.b = pb;
-  if (a.dtype == sim::DType::fp16) launch_typed<__half>(p, tma_store);
-  else launch_typed<__nv_bfloat16>(p, tma_store);
+  if (a.dtype == sim::DType::fp16)
+    launch_typed<__half>(p, tma_store);
+  else
+    launch_typed<__nv_bfloat16>(p, tma_store);
   TILESIM_CUDA_CHECK(cudaFreeAsync(pa, a.stream));
   TILESIM_CUDA_CHECK(cudaFreeAsync(pb, a.stream));
   return "";
 }
 
-std::string launch_matmul_wgmma_tma(const LaunchArgs& a) { return launch_wgmma(a, false); }
-std::string launch_matmul_wgmma_tma_store(const LaunchArgs& a) { return launch_wgmma(a, true); }
+std::string launch_matmul_wgmma_tma(const LaunchArgs& a) {
+  return launch_wgmma(a, false);
+}
+std::string launch_matmul_wgmma_tma_store(const LaunchArgs& a) {
+  return launch_wgmma(a, true);
+}
 #endif  // TILESIM_NO_HOPPER
 
 }  // namespace tilesim::kernels::detail

@@ -24,8 +24,8 @@ std::vector<float> matmul_reference_fp64(const std::vector<float>& a, const std:
       for (std::int64_t j = 0; j < n; ++j) c[i * n + j] = static_cast<float>(acc[j]);
     }
   };
-  const std::int64_t threads =
-      std::clamp<std::int64_t>(std::thread::hardware_concurrency(), 1, std::max<std::int64_t>(1, m));
+  const std::int64_t threads = std::clamp<std::int64_t>(std::thread::hardware_concurrency(), 1,
+                                                        std::max<std::int64_t>(1, m));
   std::vector<std::thread> pool;
   for (std::int64_t t = 0; t < threads; ++t)
     pool.emplace_back(rows, m * t / threads, m * (t + 1) / threads);

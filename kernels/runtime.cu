@@ -21,7 +21,9 @@ namespace {
 struct DeviceBuffer {
   void* p = nullptr;
   std::size_t bytes = 0;
-  explicit DeviceBuffer(std::size_t n) : bytes(n) { TILESIM_CUDA_CHECK(cudaMalloc(&p, std::max<std::size_t>(n, 16))); }
+  explicit DeviceBuffer(std::size_t n) : bytes(n) {
+    TILESIM_CUDA_CHECK(cudaMalloc(&p, std::max<std::size_t>(n, 16)));
+  }
   ~DeviceBuffer() { cudaFree(p); }
   DeviceBuffer(const DeviceBuffer&) = delete;
   DeviceBuffer& operator=(const DeviceBuffer&) = delete;
@@ -39,7 +41,8 @@ template <class T>
 __global__ void fill_uniform_kernel(T* p, std::int64_t count, std::uint64_t seed) {
   for (std::int64_t i = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; i < count;
        i += std::int64_t{gridDim.x} * blockDim.x) {
-    const float u = static_cast<float>(mix(seed ^ (i * 0xD1B54A32D192ED03ull)) >> 40) * (1.f / 16777216.f);
+    const float u =
+        static_cast<float>(mix(seed ^ (i * 0xD1B54A32D192ED03ull)) >> 40) * (1.f / 16777216.f);
     p[i] = from_float<T>(2.f * u - 1.f);
   }
 }
@@ -54,8 +57,9 @@ __global__ void to_f32_kernel(const T* in, float* out, std::int64_t count) {
 // out (rows, cols) against ref (rows, cols), or against ref^T stored (cols, rows).
 // sums[0] += (out - ref)^2, sums[1] += ref^2, counts[0] += elements not finite (the NaN poison).
 template <class TOut, class TRef>
-__global__ void compare_kernel(const TOut* out, const TRef* ref, std::int64_t rows, std::int64_t cols,
-                               bool ref_transposed, double* sums, unsigned long long* bad) {
+__global__ void compare_kernel(const TOut* out, const TRef* ref, std::int64_t rows,
+                               std::int64_t cols, bool ref_transposed, double* sums,
+                               unsigned long long* bad) {
   double d2 = 0, r2 = 0;
   unsigned long long nb = 0;
   const std::int64_t count = rows * cols;
@@ -95,9 +99,15 @@ constexpr unsigned kStreamBlocks = 2048;
 template <class F>
 void by_dtype(sim::DType d, F&& f) {
   switch (d) {
-    case sim::DType::fp32: f(float{}); break;
-    case sim::DType::fp16: f(__half{}); break;
-    case sim::DType::bf16: f(__nv_bfloat16{}); break;
+    case sim::DType::fp32:
+      f(float{});
+      break;
+    case sim::DType::fp16:
+      f(__half{});
+      break;
+    case sim::DType::bf16:
+      f(__nv_bfloat16{});
+      break;
   }
 }
 
@@ -115,8 +125,8 @@ struct Comparison {
 };
 
 // out in dtype `d`; ref in dtype `ref_d` (the input for copies, FP32 for matmul references).
-Comparison compare(const void* out, sim::DType d, const void* ref, sim::DType ref_d, std::int64_t rows,
-                   std::int64_t cols, bool ref_transposed) {
+Comparison compare(const void* out, sim::DType d, const void* ref, sim::DType ref_d,
+                   std::int64_t rows, std::int64_t cols, bool ref_transposed) {
   DeviceBuffer acc(2 * sizeof(double) + sizeof(unsigned long long));
   TILESIM_CUDA_CHECK(cudaMemset(acc.p, 0, acc.bytes));
   auto* sums = static_cast<double*>(acc.p);
@@ -155,7 +165,8 @@ F32View as_f32(const void* src, sim::DType d, std::int64_t count) {
   v.owned = std::make_unique<DeviceBuffer>(count * sizeof(float));
   by_dtype(d, [&](auto t) {
     using T = decltype(t);
-    to_f32_kernel<T><<<kStreamBlocks, 256>>>(static_cast<const T*>(src), static_cast<float*>(v.owned->p), count);
+    to_f32_kernel<T><<<kStreamBlocks, 256>>>(static_cast<const T*>(src),
+                                             static_cast<float*>(v.owned->p), count);
   });
   TILESIM_CUDA_CHECK_LAUNCH();
   v.p = static_cast<const float*>(v.owned->p);
@@ -172,9 +183,12 @@ double tolerance_for(const Variant& v, sim::DType d) {
   if (v.kernel != sim::Kernel::matmul) return 0.0;  // copies are exact
   if (v.name == "cublas_tf32") return 5e-3;
   switch (d) {
-    case sim::DType::fp32: return 1e-4;
-    case sim::DType::fp16: return 5e-3;  // output rounding alone is ~3e-4
-    case sim::DType::bf16: return 2e-2;  // output rounding alone is ~2e-3
+    case sim::DType::fp32:
+      return 1e-4;
+    case sim::DType::fp16:
+      return 5e-3;  // output rounding alone is ~3e-4
+    case sim::DType::bf16:
+      return 2e-2;  // output rounding alone is ~2e-3
   }
   return 0.0;
 }
@@ -186,7 +200,8 @@ Launcher launcher_for(std::string_view name) {
   if (name == "copy_vectorized") return launch_copy_vectorized;
   if (name == "copy_memcpy_d2d")
     return [](const LaunchArgs& a) {
-      const std::size_t bytes = static_cast<std::size_t>(a.m * a.n) * (a.dtype == sim::DType::fp32 ? 4 : 2);
+      const std::size_t bytes =
+          static_cast<std::size_t>(a.m * a.n) * (a.dtype == sim::DType::fp32 ? 4 : 2);
       TILESIM_CUDA_CHECK(cudaMemcpyAsync(a.c, a.a, bytes, cudaMemcpyDeviceToDevice, a.stream));
       return std::string();
     };
@@ -195,7 +210,8 @@ Launcher launcher_for(std::string_view name) {
   if (name == "transpose_smem_padded") return launch_transpose_smem_padded;
   if (name == "transpose_smem_padded_vectorized") return launch_transpose_smem_padded_vectorized;
   if (name == "matmul_naive") return launch_matmul_naive;
-  if (name == "matmul_smem_tiled" || name == "matmul_smem_tiled_b_transposed") return launch_matmul_smem_tiled;
+  if (name == "matmul_smem_tiled" || name == "matmul_smem_tiled_b_transposed")
+    return launch_matmul_smem_tiled;
   if (name == "matmul_register_blocked") return launch_matmul_register_blocked;
   if (name == "matmul_register_blocked_bk16") return launch_matmul_register_blocked_bk16;
   if (name == "matmul_mma_sync") return launch_matmul_mma_sync;
@@ -205,9 +221,12 @@ Launcher launcher_for(std::string_view name) {
   if (name == "matmul_mma_sync_swizzled") return launch_matmul_mma_sync_swizzled;
   if (name == "matmul_wgmma_tma") return launch_matmul_wgmma_tma;
   if (name == "matmul_wgmma_tma_store") return launch_matmul_wgmma_tma_store;
-  if (name == "cublas_sgemm") return [](const LaunchArgs& a) { return cublas_matmul(a, CublasMode::sgemm_strict); };
-  if (name == "cublas_tf32") return [](const LaunchArgs& a) { return cublas_matmul(a, CublasMode::tf32); };
-  if (name == "cublas_gemmex") return [](const LaunchArgs& a) { return cublas_matmul(a, CublasMode::gemmex_half); };
+  if (name == "cublas_sgemm")
+    return [](const LaunchArgs& a) { return cublas_matmul(a, CublasMode::sgemm_strict); };
+  if (name == "cublas_tf32")
+    return [](const LaunchArgs& a) { return cublas_matmul(a, CublasMode::tf32); };
+  if (name == "cublas_gemmex")
+    return [](const LaunchArgs& a) { return cublas_matmul(a, CublasMode::gemmex_half); };
   return {};
 }
 
@@ -217,18 +236,21 @@ double median(std::vector<double> v) {
   return v.size() % 2 ? v[h] : 0.5 * (v[h - 1] + v[h]);
 }
 
-void run_checked(const sim::Problem& problem, const Variant& v, const RunOptions& opt, RunResult& r) {
+void run_checked(const sim::Problem& problem, const Variant& v, const RunOptions& opt,
+                 RunResult& r) {
   const DeviceInfo dev = query_device();
   r.device = dev.name;
   if (!dev.available) throw CudaError(dev.reason);
   if (!v.implemented) throw std::invalid_argument(v.name + " is not written yet: " + v.teaches);
   if (v.kernel != problem.kernel())
-    throw std::invalid_argument(v.name + " runs " + std::string(sim::to_string(v.kernel)) + " problems, not " +
-                                std::string(sim::to_string(problem.kernel())));
+    throw std::invalid_argument(v.name + " runs " + std::string(sim::to_string(v.kernel)) +
+                                " problems, not " + std::string(sim::to_string(problem.kernel())));
   if (std::find(v.dtypes.begin(), v.dtypes.end(), problem.spec().dtype) == v.dtypes.end())
-    throw std::invalid_argument(v.name + " does not take " + std::string(sim::to_string(problem.spec().dtype)));
+    throw std::invalid_argument(v.name + " does not take " +
+                                std::string(sim::to_string(problem.spec().dtype)));
   if (dev.cc_major * 10 + dev.cc_minor < v.min_cc)
-    throw std::invalid_argument(v.name + " needs compute capability " + std::to_string(v.min_cc / 10) + "." +
+    throw std::invalid_argument(v.name + " needs compute capability " +
+                                std::to_string(v.min_cc / 10) + "." +
                                 std::to_string(v.min_cc % 10) + ", this device is " +
                                 std::to_string(dev.cc_major) + "." + std::to_string(dev.cc_minor));
 
@@ -251,8 +273,8 @@ void run_checked(const sim::Problem& problem, const Variant& v, const RunOptions
   a.block_m = spec.block_m;
   a.block_n = spec.block_n;
   a.block_k = spec.block_k;
-  a.grid = GridMap{sim::cdiv(spec.m, spec.block_m), sim::cdiv(spec.n, spec.block_n), spec.group_size_m,
-                   static_cast<int>(spec.order)};
+  a.grid = GridMap{sim::cdiv(spec.m, spec.block_m), sim::cdiv(spec.n, spec.block_n),
+                   spec.group_size_m, static_cast<int>(spec.order)};
   a.dtype = spec.dtype;
   a.b_transposed = spec.b_layout == sim::BLayout::transposed;
   r.programs = a.grid.programs();
@@ -265,7 +287,8 @@ void run_checked(const sim::Problem& problem, const Variant& v, const RunOptions
   const std::size_t flush_bytes = opt.cold_l2 ? static_cast<std::size_t>(2 * dev.l2_bytes) : 0;
   std::size_t free_b = 0, total_b = 0;
   TILESIM_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
-  const std::size_t need = (a_elems + b_elems + c_elems) * eb + flush_bytes + (mm ? 4 * (a_elems + b_elems + 2 * c_elems) : 0);
+  const std::size_t need = (a_elems + b_elems + c_elems) * eb + flush_bytes +
+                           (mm ? 4 * (a_elems + b_elems + 2 * c_elems) : 0);
   if (need > free_b * 0.9)
     throw std::invalid_argument("needs " + std::to_string(need >> 20) + " MiB of device memory, " +
                                 std::to_string(free_b >> 20) + " MiB free");
@@ -277,7 +300,8 @@ void run_checked(const sim::Problem& problem, const Variant& v, const RunOptions
   a.b = in_b.p;
   a.c = out_c.p;
 
-  const std::uint64_t seed = opt.seed ? opt.seed : (std::uint64_t{std::random_device{}()} << 32) ^ std::random_device{}();
+  const std::uint64_t seed =
+      opt.seed ? opt.seed : (std::uint64_t{std::random_device{}()} << 32) ^ std::random_device{}();
   fill_uniform(in_a.p, a_elems, spec.dtype, seed);
   if (b_elems) fill_uniform(in_b.p, b_elems, spec.dtype, seed * 0x9E3779B97F4A7C15ull + 1);
 
@@ -294,16 +318,20 @@ void run_checked(const sim::Problem& problem, const Variant& v, const RunOptions
     Comparison cmp;
     if (!mm) {
       r.reference = "exact";
-      cmp = compare(out_c.p, spec.dtype, in_a.p, spec.dtype, spec.kernel == sim::Kernel::transpose ? a.n : a.m,
-                    spec.kernel == sim::Kernel::transpose ? a.m : a.n, spec.kernel == sim::Kernel::transpose);
+      cmp = compare(out_c.p, spec.dtype, in_a.p, spec.dtype,
+                    spec.kernel == sim::Kernel::transpose ? a.n : a.m,
+                    spec.kernel == sim::Kernel::transpose ? a.m : a.n,
+                    spec.kernel == sim::Kernel::transpose);
     } else {
-      const F32View a32 = as_f32(in_a.p, spec.dtype, a_elems), b32 = as_f32(in_b.p, spec.dtype, b_elems);
+      const F32View a32 = as_f32(in_a.p, spec.dtype, a_elems),
+                    b32 = as_f32(in_b.p, spec.dtype, b_elems);
       DeviceBuffer ref(c_elems * sizeof(float));
       if (static_cast<double>(a.m) * a.n * a.k <= opt.cpu_reference_max_macs) {
         r.reference = "cpu-fp64";
-        const auto h = matmul_reference_fp64(download(a32.p, a_elems), download(b32.p, b_elems), a.m, a.n,
-                                             a.k, a.b_transposed);
-        TILESIM_CUDA_CHECK(cudaMemcpy(ref.p, h.data(), h.size() * sizeof(float), cudaMemcpyHostToDevice));
+        const auto h = matmul_reference_fp64(download(a32.p, a_elems), download(b32.p, b_elems),
+                                             a.m, a.n, a.k, a.b_transposed);
+        TILESIM_CUDA_CHECK(
+            cudaMemcpy(ref.p, h.data(), h.size() * sizeof(float), cudaMemcpyHostToDevice));
       } else {
         r.reference = "cublas-sgemm-fp32";
         LaunchArgs ra = a;
@@ -338,7 +366,8 @@ void run_checked(const sim::Problem& problem, const Variant& v, const RunOptions
       float t = 0;
       TILESIM_CUDA_CHECK(cudaEventElapsedTime(&t, start, stop));
       if (i >= opt.warmup) ms.push_back(t);
-      const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      const double spent =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       if (ms.size() >= 3 && spent > opt.max_seconds) break;
     }
     cudaEventDestroy(start);
@@ -371,7 +400,9 @@ void launch_tile_map(const GridMap& g, long long* out, cudaStream_t stream) {
 
 }  // namespace detail
 
-bool cuda_built() { return true; }
+bool cuda_built() {
+  return true;
+}
 
 DeviceInfo query_device() {
   DeviceInfo d;
@@ -406,8 +437,10 @@ DeviceInfo query_device() {
   d.smem_per_block_optin_bytes = static_cast<std::int64_t>(p.sharedMemPerBlockOptin);
   d.mem_bus_bits = p.memoryBusWidth;
   int khz = 0;
-  if (cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, dev) == cudaSuccess) d.sm_clock_mhz = khz / 1000;
-  if (cudaDeviceGetAttribute(&khz, cudaDevAttrMemoryClockRate, dev) == cudaSuccess) d.mem_clock_mhz = khz / 1000;
+  if (cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, dev) == cudaSuccess)
+    d.sm_clock_mhz = khz / 1000;
+  if (cudaDeviceGetAttribute(&khz, cudaDevAttrMemoryClockRate, dev) == cudaSuccess)
+    d.mem_clock_mhz = khz / 1000;
   d.peak_dram_gbs = 2.0 * d.mem_clock_mhz * 1e6 * (d.mem_bus_bits / 8.0) / 1e9;
   cudaDriverGetVersion(&d.driver_version);
   cudaRuntimeGetVersion(&d.runtime_version);
@@ -432,7 +465,8 @@ RunResult run(const sim::Problem& problem, std::string_view variant, const RunOp
   return r;
 }
 
-std::optional<std::vector<sim::TileCoord>> device_launch_mapping(sim::LaunchOrder order, const sim::GridShape& g,
+std::optional<std::vector<sim::TileCoord>> device_launch_mapping(sim::LaunchOrder order,
+                                                                 const sim::GridShape& g,
                                                                  std::string* why) {
   const DeviceInfo dev = query_device();
   if (!dev.available) {
@@ -444,7 +478,8 @@ std::optional<std::vector<sim::TileCoord>> device_launch_mapping(sim::LaunchOrde
     detail::DeviceBuffer out(2 * sizeof(long long) * gm.programs());
     detail::launch_tile_map(gm, static_cast<long long*>(out.p), nullptr);
     std::vector<long long> h(2 * gm.programs());
-    TILESIM_CUDA_CHECK(cudaMemcpy(h.data(), out.p, h.size() * sizeof(long long), cudaMemcpyDeviceToHost));
+    TILESIM_CUDA_CHECK(
+        cudaMemcpy(h.data(), out.p, h.size() * sizeof(long long), cudaMemcpyDeviceToHost));
     std::vector<sim::TileCoord> t(gm.programs());
     for (std::int64_t i = 0; i < gm.programs(); ++i) t[i] = {h[2 * i], h[2 * i + 1]};
     return t;

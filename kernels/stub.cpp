@@ -4,10 +4,13 @@
 
 namespace tilesim::kernels {
 namespace {
-constexpr const char* kNotBuilt = "not built with CUDA (no nvcc at configure time, or TILESIM_WITH_CUDA=OFF)";
+constexpr const char* kNotBuilt =
+    "not built with CUDA (no nvcc at configure time, or TILESIM_WITH_CUDA=OFF)";
 }
 
-bool cuda_built() { return false; }
+bool cuda_built() {
+  return false;
+}
 
 DeviceInfo query_device() {
   DeviceInfo d;
@@ -19,11 +22,13 @@ RunResult run(const sim::Problem& problem, std::string_view variant, const RunOp
   RunResult r;
   r.variant = std::string(variant);
   r.problem = problem.spec();
-  r.error = find_variant(variant) ? std::string(kNotBuilt) : "unknown variant '" + std::string(variant) + "'";
+  r.error = find_variant(variant) ? std::string(kNotBuilt)
+                                  : "unknown variant '" + std::string(variant) + "'";
   return r;
 }
 
-std::optional<std::vector<sim::TileCoord>> device_launch_mapping(sim::LaunchOrder, const sim::GridShape&,
+std::optional<std::vector<sim::TileCoord>> device_launch_mapping(sim::LaunchOrder,
+                                                                 const sim::GridShape&,
                                                                  std::string* why) {
   if (why) *why = kNotBuilt;
   return std::nullopt;

@@ -1,5 +1,6 @@
-// Transpose: in (M, N) row-major -> out (N, M) row-major, one program per (BLOCK_M, BLOCK_N) tile of in.
-// version 1 transpose_naive: reads along a row of `in` (coalesced), writes down a column of `out`:
+// Transpose: in (M, N) row-major -> out (N, M) row-major, one program per (BLOCK_M, BLOCK_N) tile
+// of in. version 1 transpose_naive: reads along a row of `in` (coalesced), writes down a column of
+// `out`:
 //   a warp's 32 stores land M elements apart, 32 memory transactions for 128 useful bytes.
 // version 2 transpose_smem_tiled: the tile is staged in shared memory, so both the global reads and
 //   the global writes run along rows; the column read of the shared tile puts a warp's 32 lanes
@@ -35,9 +36,9 @@ __global__ void transpose_naive_kernel(const W* __restrict__ in, W* __restrict__
 // Thread t keeps one column of the tile (t % BLOCK_N) and steps down rows by blockDim / BLOCK_N,
 // so the loop carries one pointer increment per element instead of index arithmetic.
 template <class W>
-__global__ void transpose_smem_kernel(const W* __restrict__ in, W* __restrict__ out,
-                                      std::int64_t m, std::int64_t n, int block_m_shift,
-                                      int block_n_shift, int pad, GridMap g) {
+__global__ void transpose_smem_kernel(const W* __restrict__ in, W* __restrict__ out, std::int64_t m,
+                                      std::int64_t n, int block_m_shift, int block_n_shift, int pad,
+                                      GridMap g) {
   extern __shared__ __align__(16) unsigned char smem_raw[];
   W* tile = reinterpret_cast<W*>(smem_raw);
   std::int64_t pid_m, pid_n;
@@ -111,7 +112,8 @@ __global__ void transpose_smem_vectorized_kernel(const W* __restrict__ in, W* __
     }
   }
   __syncthreads();
-  // Store: chunk i covers out row (tile column) i / (BLOCK_M / V), tile rows (i % ...) * V .. + V - 1.
+  // Store: chunk i covers out row (tile column) i / (BLOCK_M / V), tile rows (i % ...) * V .. + V
+  // - 1.
   const int out_shift = block_m_shift - kVShift;
 #pragma unroll 4
   for (int i = threadIdx.x; i < (block_n << out_shift); i += blockDim.x) {
@@ -133,21 +135,23 @@ template <class W>
 std::string launch_vectorized(const LaunchArgs& a) {
   constexpr int V = 16 / sizeof(W), pad = 4 / sizeof(W);
   if (a.block_m < V || a.block_n < V)
-    return "BLOCK_M and BLOCK_N must each hold one 16-byte access (" + std::to_string(V) + " elements)";
+    return "BLOCK_M and BLOCK_N must each hold one 16-byte access (" + std::to_string(V) +
+           " elements)";
   const std::size_t bytes = static_cast<std::size_t>(a.block_m) * (a.block_n + pad) * sizeof(W);
   int dev = 0, optin = 0;
   TILESIM_CUDA_CHECK(cudaGetDevice(&dev));
   TILESIM_CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
   if (bytes > static_cast<std::size_t>(optin))
-    return "the shared tile needs " + std::to_string(bytes) + " bytes, over the " + std::to_string(optin) +
-           " a block may have";
+    return "the shared tile needs " + std::to_string(bytes) + " bytes, over the " +
+           std::to_string(optin) + " a block may have";
   if (bytes > 48 * 1024)
     TILESIM_CUDA_CHECK(cudaFuncSetAttribute(transpose_smem_vectorized_kernel<W>,
-                                            cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)));
+                                            cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                            static_cast<int>(bytes)));
   const int threads = std::min(256, std::max(32, a.block_m * a.block_n / V));
   transpose_smem_vectorized_kernel<W><<<grid_blocks(a.grid), threads, bytes, a.stream>>>(
-      static_cast<const W*>(a.a), static_cast<W*>(a.c), a.m, a.n, log2_exact(a.block_m), log2_exact(a.block_n),
-      a.grid);
+      static_cast<const W*>(a.a), static_cast<W*>(a.c), a.m, a.n, log2_exact(a.block_m),
+      log2_exact(a.block_n), a.grid);
   TILESIM_CUDA_CHECK_LAUNCH();
   return "";
 }
@@ -188,10 +192,12 @@ std::string launch_smem(const LaunchArgs& a, bool padded) {
 }  // namespace
 
 std::string launch_transpose_smem_padded_vectorized(const LaunchArgs& a) {
-  return a.dtype == sim::DType::fp32 ? launch_vectorized<std::uint32_t>(a) : launch_vectorized<std::uint16_t>(a);
+  return a.dtype == sim::DType::fp32 ? launch_vectorized<std::uint32_t>(a)
+                                     : launch_vectorized<std::uint16_t>(a);
 }
 std::string launch_transpose_naive(const LaunchArgs& a) {
-  return a.dtype == sim::DType::fp32 ? launch_naive<std::uint32_t>(a) : launch_naive<std::uint16_t>(a);
+  return a.dtype == sim::DType::fp32 ? launch_naive<std::uint32_t>(a)
+                                     : launch_naive<std::uint16_t>(a);
 }
 std::string launch_transpose_smem_tiled(const LaunchArgs& a) {
   return a.dtype == sim::DType::fp32 ? launch_smem<std::uint32_t>(a, false)

@@ -88,16 +88,18 @@ std::vector<Variant> make_variants() {
   fixed(mma_wide, 128, 256, 32);
   mma_wide.b_layout = sim::BLayout::row_major;
   mma_wide.min_cc = 80;
-  auto& mma64w = rung("matmul_mma_sync_warp64", Kernel::matmul, kHalf, "cublas_gemmex",
-                      "4 warps with 64 x 64 warp tiles (8 ldmatrix feed 32 mma) and two fragment "
-                      "register sets: the next k16 step's ldmatrix is issued before this step's mma");
+  auto& mma64w =
+      rung("matmul_mma_sync_warp64", Kernel::matmul, kHalf, "cublas_gemmex",
+           "4 warps with 64 x 64 warp tiles (8 ldmatrix feed 32 mma) and two fragment "
+           "register sets: the next k16 step's ldmatrix is issued before this step's mma");
   fixed(mma64w, 128, 128, 32);
   mma64w.b_layout = sim::BLayout::row_major;
   mma64w.min_cc = 80;
-  auto& mma_swz = rung("matmul_mma_sync_swizzled", Kernel::matmul, kHalf, "cublas_gemmex",
-                       "128 x 256 tile, 8 warps of 64 x 64: XOR-swizzled (unpadded) shared tiles so "
-                       "cp.async and ldmatrix are conflict-free, 32-bit shared offsets per thread, C "
-                       "stored through shared memory as 16-byte rows");
+  auto& mma_swz =
+      rung("matmul_mma_sync_swizzled", Kernel::matmul, kHalf, "cublas_gemmex",
+           "128 x 256 tile, 8 warps of 64 x 64: XOR-swizzled (unpadded) shared tiles so "
+           "cp.async and ldmatrix are conflict-free, 32-bit shared offsets per thread, C "
+           "stored through shared memory as 16-byte rows");
   fixed(mma_swz, 128, 256, 32);
   mma_swz.b_layout = sim::BLayout::row_major;
   mma_swz.min_cc = 80;
@@ -114,8 +116,8 @@ std::vector<Variant> make_variants() {
   fixed(wgs, 128, 256, 64);
   wgs.b_layout = sim::BLayout::transposed;
   wgs.min_cc = 90;
-  rung("cublas_sgemm", Kernel::matmul, kF32, "", "baseline: cuBLAS SGEMM, strict FP32")
-      .kind = VariantKind::baseline;
+  rung("cublas_sgemm", Kernel::matmul, kF32, "", "baseline: cuBLAS SGEMM, strict FP32").kind =
+      VariantKind::baseline;
   rung("cublas_tf32", Kernel::matmul, kF32, "cublas_sgemm",
        "baseline: cuBLAS SGEMM with TF32 tensor cores (CUBLAS_COMPUTE_32F_FAST_TF32)")
       .kind = VariantKind::baseline;
@@ -137,7 +139,8 @@ const std::vector<Variant>& variants() {
 
 const Variant* find_variant(std::string_view name) {
   const auto& v = variants();
-  const auto it = std::find_if(v.begin(), v.end(), [&](const Variant& x) { return x.name == name; });
+  const auto it =
+      std::find_if(v.begin(), v.end(), [&](const Variant& x) { return x.name == name; });
   return it == v.end() ? nullptr : &*it;
 }
 

@@ -8,7 +8,9 @@ namespace {
 
 using nlohmann::json;
 
-std::string field(const std::string& key) { return "custom_machine." + key; }
+std::string field(const std::string& key) {
+  return "custom_machine." + key;
+}
 
 double number(const json& v, const std::string& key) {
   if (!v.is_number()) throw sim::InvalidField(field(key), field(key) + " must be a number");
@@ -29,7 +31,8 @@ std::int64_t integer(const json& v, const std::string& key) {
 int small(const json& v, const std::string& key) {
   const auto x = integer(v, key);
   if (x < 0 || x > (1 << 30))
-    throw sim::InvalidField(field(key), field(key) + " = " + std::to_string(x) + " is out of range");
+    throw sim::InvalidField(field(key),
+                            field(key) + " = " + std::to_string(x) + " is out of range");
   return static_cast<int>(x);
 }
 
@@ -45,9 +48,11 @@ sim::Machine parse_machine_json(std::string_view json_text) {
   try {
     j = json::parse(json_text);
   } catch (const json::exception& e) {
-    throw sim::InvalidField("custom_machine", std::string("custom_machine is not JSON: ") + e.what());
+    throw sim::InvalidField("custom_machine",
+                            std::string("custom_machine is not JSON: ") + e.what());
   }
-  if (!j.is_object()) throw sim::InvalidField("custom_machine", "custom_machine must be a JSON object");
+  if (!j.is_object())
+    throw sim::InvalidField("custom_machine", "custom_machine must be a JSON object");
   std::string base = "h100";
   if (j.contains("base")) base = text(j["base"], "base");
   auto preset = sim::find_machine(base);
@@ -58,21 +63,36 @@ sim::Machine parse_machine_json(std::string_view json_text) {
   m.key = "custom";
   m.name = "custom (" + preset->name + ")";
   for (const auto& [key, v] : j.items()) {
-    if (key == "base") continue;
-    else if (key == "name") m.name = text(v, key);
-    else if (key == "source") m.source = text(v, key);
-    else if (key == "sms") m.sms = small(v, key);
-    else if (key == "l2_bytes") m.l2_bytes = integer(v, key);
-    else if (key == "l2_ways") m.l2_ways = small(v, key);
-    else if (key == "l2_partitions") m.l2_partitions = small(v, key);
-    else if (key == "dram_bytes_per_s") m.dram_bytes_per_s = number(v, key);
-    else if (key == "fp32_flops_per_s") m.fp32_flops_per_s = number(v, key);
-    else if (key == "fp16_tensor_flops_per_s") m.fp16_tensor_flops_per_s = number(v, key);
-    else if (key == "smem_per_sm_bytes") m.smem_per_sm_bytes = integer(v, key);
-    else if (key == "smem_per_block_bytes") m.smem_per_block_bytes = integer(v, key);
-    else if (key == "registers_per_sm") m.registers_per_sm = integer(v, key);
-    else if (key == "max_threads_per_sm") m.max_threads_per_sm = small(v, key);
-    else if (key == "max_programs_per_sm") m.max_programs_per_sm = small(v, key);
+    if (key == "base")
+      continue;
+    else if (key == "name")
+      m.name = text(v, key);
+    else if (key == "source")
+      m.source = text(v, key);
+    else if (key == "sms")
+      m.sms = small(v, key);
+    else if (key == "l2_bytes")
+      m.l2_bytes = integer(v, key);
+    else if (key == "l2_ways")
+      m.l2_ways = small(v, key);
+    else if (key == "l2_partitions")
+      m.l2_partitions = small(v, key);
+    else if (key == "dram_bytes_per_s")
+      m.dram_bytes_per_s = number(v, key);
+    else if (key == "fp32_flops_per_s")
+      m.fp32_flops_per_s = number(v, key);
+    else if (key == "fp16_tensor_flops_per_s")
+      m.fp16_tensor_flops_per_s = number(v, key);
+    else if (key == "smem_per_sm_bytes")
+      m.smem_per_sm_bytes = integer(v, key);
+    else if (key == "smem_per_block_bytes")
+      m.smem_per_block_bytes = integer(v, key);
+    else if (key == "registers_per_sm")
+      m.registers_per_sm = integer(v, key);
+    else if (key == "max_threads_per_sm")
+      m.max_threads_per_sm = small(v, key);
+    else if (key == "max_programs_per_sm")
+      m.max_programs_per_sm = small(v, key);
     else
       throw sim::InvalidField(field(key), field(key) + " is not a machine field");
   }
@@ -83,8 +103,8 @@ sim::Machine parse_machine_json(std::string_view json_text) {
 sim::Machine machine_of(const Scenario& s) {
   if (!s.custom_machine_json.empty()) return parse_machine_json(s.custom_machine_json);
   if (auto m = sim::find_machine(s.machine)) return *m;
-  throw sim::InvalidField("machine", "machine = \"" + s.machine + "\" is unknown: allowed " +
-                                         sim::machine_names());
+  throw sim::InvalidField(
+      "machine", "machine = \"" + s.machine + "\" is unknown: allowed " + sim::machine_names());
 }
 
 }  // namespace tilesim::scenario

@@ -4,10 +4,9 @@
 #include <algorithm>
 #include <cctype>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <stdexcept>
-
-#include <nlohmann/json.hpp>
 
 #include "sim/machine.hpp"
 
@@ -17,11 +16,14 @@ namespace {
 using nlohmann::json;
 
 std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+  std::transform(s.begin(), s.end(), s.begin(),
+                 [](unsigned char c) { return char(std::tolower(c)); });
   return s;
 }
 
-std::string text_of(const json& v) { return v.is_string() ? v.get<std::string>() : v.dump(); }
+std::string text_of(const json& v) {
+  return v.is_string() ? v.get<std::string>() : v.dump();
+}
 
 std::int64_t int_of(const json& v, const std::string& where) {
   try {
@@ -53,14 +55,22 @@ sim::ProblemSpec spec_of(const json& p, const std::string& where) {
       const auto b = sim::parse_b_layout(t);
       if (!b) throw std::runtime_error(w + ": unknown b_layout " + t);
       s.b_layout = *b;
-    } else if (key == "m") s.m = int_of(v, w);
-    else if (key == "n") s.n = int_of(v, w);
-    else if (key == "k") s.k = int_of(v, w);
-    else if (key == "block_m") s.block_m = int(int_of(v, w));
-    else if (key == "block_n") s.block_n = int(int_of(v, w));
-    else if (key == "block_k") s.block_k = int(int_of(v, w));
-    else if (key == "group_m" || key == "group_size_m") s.group_size_m = int_of(v, w);
-    else if (key == "stages") s.stages = int(int_of(v, w));
+    } else if (key == "m")
+      s.m = int_of(v, w);
+    else if (key == "n")
+      s.n = int_of(v, w);
+    else if (key == "k")
+      s.k = int_of(v, w);
+    else if (key == "block_m")
+      s.block_m = int(int_of(v, w));
+    else if (key == "block_n")
+      s.block_n = int(int_of(v, w));
+    else if (key == "block_k")
+      s.block_k = int(int_of(v, w));
+    else if (key == "group_m" || key == "group_size_m")
+      s.group_size_m = int_of(v, w);
+    else if (key == "stages")
+      s.stages = int(int_of(v, w));
     // other keys (machine, schedule, ...) do not change the configuration compared
   }
   return s;
@@ -107,7 +117,8 @@ MeasuredSet parse_measured_json(std::string_view text, const std::string& source
     rec.id = r.value("id", "");
     rec.variant = r.value("variant", "");
     rec.spec = spec_of(r["problem"], where + ".problem");
-    if (r.contains("programs_per_sm")) rec.programs_per_sm = int(int_of(r["programs_per_sm"], where + ".programs_per_sm"));
+    if (r.contains("programs_per_sm"))
+      rec.programs_per_sm = int(int_of(r["programs_per_sm"], where + ".programs_per_sm"));
     if (r.contains("measured")) rec.measured = numbers_of(r["measured"]);
     if (r.contains("predicted")) rec.predicted = numbers_of(r["predicted"]);
     s.records.push_back(std::move(rec));
@@ -123,7 +134,8 @@ MeasuredSet load_measured(const std::filesystem::path& path) {
   return parse_measured_json(ss.str(), path.string());
 }
 
-std::vector<MeasuredSet> load_measured_dir(const std::filesystem::path& dir, std::vector<std::string>* errors) {
+std::vector<MeasuredSet> load_measured_dir(const std::filesystem::path& dir,
+                                           std::vector<std::string>* errors) {
   std::vector<std::filesystem::path> files;
   std::error_code ec;
   for (const auto& e : std::filesystem::directory_iterator(dir, ec))
@@ -153,7 +165,8 @@ bool same_configuration(const sim::ProblemSpec& a, const sim::ProblemSpec& b) {
 }
 
 std::vector<MeasuredMatch> find_measured(const std::vector<MeasuredSet>& sets,
-                                         const sim::ProblemSpec& spec, std::string_view machine_key) {
+                                         const sim::ProblemSpec& spec,
+                                         std::string_view machine_key) {
   std::vector<MeasuredMatch> out;
   for (const auto& s : sets) {
     if (lower(s.machine_key) != lower(std::string(machine_key))) continue;

@@ -49,6 +49,7 @@ struct MeasuredMatch {
 bool same_configuration(const sim::ProblemSpec& a, const sim::ProblemSpec& b);
 // Records measured on `machine_key` ("h200") for `spec`, in file order.
 std::vector<MeasuredMatch> find_measured(const std::vector<MeasuredSet>& sets,
-                                         const sim::ProblemSpec& spec, std::string_view machine_key);
+                                         const sim::ProblemSpec& spec,
+                                         std::string_view machine_key);
 
 }  // namespace tilesim::scenario

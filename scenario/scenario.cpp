@@ -1,12 +1,13 @@
 // Strict JSON (de)serialisation of scenarios with nlohmann::json.
 #include "scenario/scenario.hpp"
 
+#include <unistd.h>
+
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
-#include <unistd.h>
 
 namespace tilesim::scenario {
 namespace {
@@ -29,12 +30,12 @@ std::string where(std::string_view text, std::size_t byte) {
 template <class E>
 E enum_field(const json& v, const char* key, std::optional<E> (*parse)(std::string_view)) {
   if (!v.is_string())
-    throw sim::InvalidField(key, std::string(key) + " must be a string: one of " +
-                                     sim::allowed_names<E>());
+    throw sim::InvalidField(
+        key, std::string(key) + " must be a string: one of " + sim::allowed_names<E>());
   const auto s = v.get<std::string>();
   if (auto e = parse(s)) return *e;
-  throw sim::InvalidField(key, std::string(key) + " = \"" + s + "\" is unknown: allowed " +
-                                   sim::allowed_names<E>());
+  throw sim::InvalidField(
+      key, std::string(key) + " = \"" + s + "\" is unknown: allowed " + sim::allowed_names<E>());
 }
 
 std::int64_t int_field(const json& v, const char* key) {
@@ -49,8 +50,8 @@ std::int64_t int_field(const json& v, const char* key) {
 int small_int(const json& v, const char* key) {
   const auto x = int_field(v, key);
   if (x < INT32_MIN || x > INT32_MAX)
-    throw sim::InvalidField(key, std::string(key) + " = " + std::to_string(x) +
-                                     " is far out of range");
+    throw sim::InvalidField(key,
+                            std::string(key) + " = " + std::to_string(x) + " is far out of range");
   return static_cast<int>(x);
 }
 
@@ -80,41 +81,57 @@ Scenario parse_scenario(std::string_view text, const std::string& source) {
   try {
     for (const auto& [key, v] : j.items()) {
       const char* k = key.c_str();
-      if (key == "name") s.name = string_field(v, k);
-      else if (key == "title") s.title = string_field(v, k);
-      else if (key == "description") s.description = string_field(v, k);
-      else if (key == "kernel") p.kernel = enum_field<sim::Kernel>(v, k, sim::parse_kernel);
-      else if (key == "dtype") p.dtype = enum_field<sim::DType>(v, k, sim::parse_dtype);
-      else if (key == "b_layout") p.b_layout = enum_field<sim::BLayout>(v, k, sim::parse_b_layout);
-      else if (key == "boundary") p.boundary = enum_field<sim::Boundary>(v, k, sim::parse_boundary);
-      else if (key == "order") p.order = enum_field<sim::LaunchOrder>(v, k, sim::parse_launch_order);
+      if (key == "name")
+        s.name = string_field(v, k);
+      else if (key == "title")
+        s.title = string_field(v, k);
+      else if (key == "description")
+        s.description = string_field(v, k);
+      else if (key == "kernel")
+        p.kernel = enum_field<sim::Kernel>(v, k, sim::parse_kernel);
+      else if (key == "dtype")
+        p.dtype = enum_field<sim::DType>(v, k, sim::parse_dtype);
+      else if (key == "b_layout")
+        p.b_layout = enum_field<sim::BLayout>(v, k, sim::parse_b_layout);
+      else if (key == "boundary")
+        p.boundary = enum_field<sim::Boundary>(v, k, sim::parse_boundary);
+      else if (key == "order")
+        p.order = enum_field<sim::LaunchOrder>(v, k, sim::parse_launch_order);
       else if (key == "compare_order") {
         if (!v.is_null())
           s.compare_order = enum_field<sim::LaunchOrder>(v, k, sim::parse_launch_order);
-      } else if (key == "m") p.m = int_field(v, k);
-      else if (key == "n") p.n = int_field(v, k);
-      else if (key == "k") p.k = int_field(v, k);
-      else if (key == "block_m") p.block_m = small_int(v, k);
-      else if (key == "block_n") p.block_n = small_int(v, k);
-      else if (key == "block_k") p.block_k = small_int(v, k);
-      else if (key == "group_size_m") p.group_size_m = int_field(v, k);
-      else if (key == "stages") p.stages = small_int(v, k);
-      else if (key == "machine") s.machine = string_field(v, k);
+      } else if (key == "m")
+        p.m = int_field(v, k);
+      else if (key == "n")
+        p.n = int_field(v, k);
+      else if (key == "k")
+        p.k = int_field(v, k);
+      else if (key == "block_m")
+        p.block_m = small_int(v, k);
+      else if (key == "block_n")
+        p.block_n = small_int(v, k);
+      else if (key == "block_k")
+        p.block_k = small_int(v, k);
+      else if (key == "group_size_m")
+        p.group_size_m = int_field(v, k);
+      else if (key == "stages")
+        p.stages = small_int(v, k);
+      else if (key == "machine")
+        s.machine = string_field(v, k);
       else if (key == "custom_machine") {
         if (!v.is_object()) throw sim::InvalidField(k, "custom_machine must be a JSON object");
         s.custom_machine_json = v.dump();
-      }
-      else if (key == "programs_per_sm") {
+      } else if (key == "programs_per_sm") {
         if (!v.is_null()) {
           const int x = small_int(v, k);
           if (x < 1 || x > 64)
-            throw sim::InvalidField(k, "programs_per_sm = " + std::to_string(x) +
-                                           " is out of range: allowed 1..64");
+            throw sim::InvalidField(
+                k, "programs_per_sm = " + std::to_string(x) + " is out of range: allowed 1..64");
           s.programs_per_sm = x;
         }
       } else {
-        throw sim::InvalidField(key, "unknown field \"" + key +
-                                         "\" (see assets/scenarios/README.md for the fields)");
+        throw sim::InvalidField(
+            key, "unknown field \"" + key + "\" (see assets/scenarios/README.md for the fields)");
       }
     }
     sim::Problem checked(p);  // validates every field

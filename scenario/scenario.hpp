@@ -21,8 +21,8 @@ struct Scenario {
   std::string title;        // one line shown in the app, e.g. "Seed 004: 574x574 matmul"
   std::string description;  // what the scenario teaches
   sim::ProblemSpec problem;
-  std::string machine = "h100";  // preset name (see sim/machine.hpp)
-  std::optional<int> programs_per_sm;  // override of the occupancy calculation
+  std::string machine = "h100";                   // preset name (see sim/machine.hpp)
+  std::optional<int> programs_per_sm;             // override of the occupancy calculation
   std::optional<sim::LaunchOrder> compare_order;  // the app's compare mode: second order
   // A machine described field by field instead of a preset: the JSON object, kept as text so
   // that this header stays free of JSON types; parsed where machines are built.

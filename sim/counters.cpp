@@ -44,7 +44,9 @@ static_assert(sizeof(Counters) == 22 * 8, "each_field() must list every Counters
 double Counters::l2_hit_rate() const {
   return ratio(l2_load_hit_sectors + l2_store_sectors, l2_sectors());
 }
-double Counters::l2_load_hit_rate() const { return ratio(l2_load_hit_sectors, l2_load_sectors); }
+double Counters::l2_load_hit_rate() const {
+  return ratio(l2_load_hit_sectors, l2_load_sectors);
+}
 double Counters::arithmetic_intensity() const {
   const auto bytes = dram_read_bytes + dram_write_bytes;
   return bytes == 0 ? 0.0 : flops / static_cast<double>(bytes);
@@ -61,12 +63,14 @@ Counters Counters::operator-(const Counters& o) const {
   return d;
 }
 
-std::string_view to_string(Bound b) { return b == Bound::dram ? "dram" : "compute"; }
+std::string_view to_string(Bound b) {
+  return b == Bound::dram ? "dram" : "compute";
+}
 
 Roofline roofline(const Counters& c, const Problem& p, const Machine& m) {
   Roofline r;
-  r.peak_flops_per_s = p.spec().dtype == DType::fp32 ? m.fp32_flops_per_s
-                                                     : m.fp16_tensor_flops_per_s;
+  r.peak_flops_per_s =
+      p.spec().dtype == DType::fp32 ? m.fp32_flops_per_s : m.fp16_tensor_flops_per_s;
   r.dram_time_s = static_cast<double>(c.dram_read_bytes + c.dram_write_bytes) / m.dram_bytes_per_s;
   r.compute_time_s = c.flops / r.peak_flops_per_s;
   r.ridge_flops_per_byte = r.peak_flops_per_s / m.dram_bytes_per_s;

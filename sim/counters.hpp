@@ -28,8 +28,8 @@ struct Counters {
   std::int64_t dram_read_bytes = 0;
   std::int64_t dram_write_bytes = 0;
   std::int64_t dram_flush_bytes = 0;  // part of dram_write_bytes written by the final flush
-  std::int64_t l2_read_bytes = 0;   // bytes L2 served to SMs for loads (sector granularity)
-  std::int64_t l2_write_bytes = 0;  // bytes SMs stored into L2 (sector granularity)
+  std::int64_t l2_read_bytes = 0;     // bytes L2 served to SMs for loads (sector granularity)
+  std::int64_t l2_write_bytes = 0;    // bytes SMs stored into L2 (sector granularity)
   std::int64_t load_lane_bytes = 0, store_lane_bytes = 0;  // bytes of valid lanes (no rounding)
 
   // On-chip traffic (model): loads write tiles to shared memory (matmul, transpose) or registers
@@ -38,9 +38,9 @@ struct Counters {
   std::int64_t smem_write_bytes = 0, smem_read_bytes = 0;
   std::int64_t register_bytes = 0;
 
-  double flops = 0;                      // tl.dot as issued: 2 * BM * BN * BK per dot
-  std::int64_t store_lanes = 0;          // lanes of stored tiles
-  std::int64_t valid_store_lanes = 0;    // lanes the store mask keeps (adds up to M * N)
+  double flops = 0;                    // tl.dot as issued: 2 * BM * BN * BK per dot
+  std::int64_t store_lanes = 0;        // lanes of stored tiles
+  std::int64_t valid_store_lanes = 0;  // lanes the store mask keeps (adds up to M * N)
 
   std::int64_t l2_sectors() const { return l2_load_sectors + l2_store_sectors; }
   std::int64_t l2_hit_sectors() const { return l2_load_hit_sectors + l2_store_hit_sectors; }

@@ -29,7 +29,9 @@ Engine::Engine(const Problem& p, const Machine& m, int programs_per_sm, Schedule
   set_cursor();
 }
 
-std::int64_t Engine::waves() const { return cdiv(m_problem.programs(), m_slots); }
+std::int64_t Engine::waves() const {
+  return cdiv(m_problem.programs(), m_slots);
+}
 
 std::int64_t Engine::wave_begin(std::int64_t wave) const {
   if (wave >= waves()) return total_events();
@@ -44,7 +46,8 @@ EventInfo Engine::event_info(std::int64_t e) const {
   EventInfo info;
   info.index = e;
   info.round = m_schedule.round_of(e);
-  const std::int64_t slot = m_schedule.active(info.round).at(e - m_schedule.round_begin(info.round));
+  const std::int64_t slot =
+      m_schedule.active(info.round).at(e - m_schedule.round_begin(info.round));
   info.slot = static_cast<int>(slot);
   info.sm = info.slot % m_machine.sms;
   info.pid = m_schedule.pid(slot, info.round);
@@ -140,15 +143,16 @@ AccessResult Engine::memory_step(StepOp op, TileCoord tile, std::int64_t k) {
   const std::int64_t inner0 = along_cols ? s.col0 : s.row0;
   const std::int64_t inner_extent = along_cols ? s.col_extent : s.row_extent;
   const bool inner_wrap = along_cols ? s.wrap_cols : s.wrap_rows;
-  const std::uint64_t outer_stride = static_cast<std::uint64_t>(
-      along_cols ? shape.stride_row : shape.stride_col);
+  const std::uint64_t outer_stride =
+      static_cast<std::uint64_t>(along_cols ? shape.stride_row : shape.stride_col);
   const bool outer_contiguous = !(along_cols ? s.wrap_rows : s.wrap_cols);
   if (!inner_wrap && outer_contiguous) {
     // The common case: rows (or columns) outer0 .. outer0 + outer_on - 1, one run each.
     const std::int64_t outer_on = along_cols ? s.rows_on() : s.cols_on();
     const std::int64_t outer0 = along_cols ? s.row0 : s.col0;
-    const std::uint64_t first =
-        base + (static_cast<std::uint64_t>(outer0) * outer_stride + static_cast<std::uint64_t>(inner0)) * e;
+    const std::uint64_t first = base + (static_cast<std::uint64_t>(outer0) * outer_stride +
+                                        static_cast<std::uint64_t>(inner0)) *
+                                           e;
     const std::uint64_t run = static_cast<std::uint64_t>(inner_on) * e;
     if (inner_on > 0 && outer_on > 0) {
       m_l2.access_rows(first, outer_stride * e, outer_on, run, write, &r);
@@ -241,8 +245,7 @@ ReplayResult replay(const Problem& p, const Machine& m, const Occupancy& occ,
   // Chunks of ~1/256 of the work keep progress and cancel responsive at any size.
   const std::int64_t chunk = std::max<std::int64_t>(1, total / 256);
   while (!engine.done()) {
-    if (cancel && cancel->load(std::memory_order_relaxed))
-      throw std::runtime_error("cancelled");
+    if (cancel && cancel->load(std::memory_order_relaxed)) throw std::runtime_error("cancelled");
     engine.run(chunk);
     if (progress) progress(static_cast<double>(engine.position()) / static_cast<double>(total));
   }

@@ -33,12 +33,12 @@ struct EventInfo {
   std::int64_t pid = 0;
   std::int64_t wave = 0;   // pid / slots: which program of its slot this is
   std::int64_t round = 0;  // rounds: each resident program runs one step per round
-  int slot = 0;             // 0 .. slots-1; the program's place on its SM is slot / SMs
-  int sm = 0;               // slot % SMs
-  std::int64_t step = 0;    // step within the program (program_step(p, pid, step))
+  int slot = 0;            // 0 .. slots-1; the program's place on its SM is slot / SMs
+  int sm = 0;              // slot % SMs
+  std::int64_t step = 0;   // step within the program (program_step(p, pid, step))
   StepOp op = StepOp::map;
-  std::int64_t k = -1;      // K-iteration for load_a / load_b / dot, else -1
-  TileCoord tile;           // the program's output tile
+  std::int64_t k = -1;  // K-iteration for load_a / load_b / dot, else -1
+  TileCoord tile;       // the program's output tile
 };
 
 // Per input tile, so far: how often it was loaded and where its sectors came from.
@@ -56,7 +56,7 @@ struct EngineCheckpoint {
   Counters counters;
   std::vector<L2LineState> l2;  // resident lines, LRU first
   std::vector<TileReuse> a_reuse, b_reuse;
-  std::int64_t bytes() const;   // memory this checkpoint holds
+  std::int64_t bytes() const;  // memory this checkpoint holds
 };
 
 class Engine {

@@ -45,8 +45,9 @@ L2Cache::L2Cache(std::uint64_t address_space_bytes, std::int64_t capacity_bytes,
   } else {
     const std::uint64_t live = std::min<std::uint64_t>(m_capacity_lines, lines);
     if (live > static_cast<std::uint64_t>(kMaxAssociativeLines))
-      throw std::invalid_argument("L2Cache: a fully associative L2 holds at most 2^22 lines "
-                                  "(512 MiB) of a problem this large; use l2_ways");
+      throw std::invalid_argument(
+          "L2Cache: a fully associative L2 holds at most 2^22 lines "
+          "(512 MiB) of a problem this large; use l2_ways");
     // Compaction moves the live entries: leave room for ~8 touches per resident line between two
     // compactions so that it costs about one extra (sequential) pass per 7 touches.
     m_queue_limit = std::min<std::size_t>(8 * static_cast<std::size_t>(live) + 4096, kMaxQueue);
@@ -198,7 +199,8 @@ void L2Cache::access_rows(std::uint64_t first, std::uint64_t row_stride, std::in
   const std::uint64_t line0 = first / kLineBytes, stride = row_stride / kLineBytes;
   // Rows are far apart: prefetch the line state of row i + kAhead while row i is processed.
   constexpr std::int64_t kAhead = 12;
-  for (std::int64_t i = 0; i < std::min(kAhead, rows); ++i) prefetch((line0 + i * stride) * kLineBytes);
+  for (std::int64_t i = 0; i < std::min(kAhead, rows); ++i)
+    prefetch((line0 + i * stride) * kLineBytes);
   std::uint64_t hits = 0, misses = 0;
   for (std::int64_t i = 0; i < rows; ++i) {
     if (i + kAhead < rows) prefetch((line0 + (i + kAhead) * stride) * kLineBytes);
@@ -240,7 +242,8 @@ std::vector<L2LineState> L2Cache::save() const {
     for (std::size_t w = m_queue_head / 64; w * 64 < n; ++w) {
       std::uint64_t bits = m_live[w];
       if (w == m_queue_head / 64) bits &= ~std::uint64_t{0} << (m_queue_head % 64);
-      for (; bits; bits &= bits - 1) add(m_queue[w * 64 + static_cast<std::size_t>(__builtin_ctzll(bits))]);
+      for (; bits; bits &= bits - 1)
+        add(m_queue[w * 64 + static_cast<std::size_t>(__builtin_ctzll(bits))]);
     }
   } else {
     std::vector<std::pair<std::uint64_t, std::uint32_t>> lines;  // (stamp, line)

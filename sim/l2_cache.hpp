@@ -63,7 +63,8 @@ class L2Cache {
   // Hint that bytes at `address` will be accessed soon (the replay prefetches rows ahead).
   void prefetch(std::uint64_t address) const {
 #if defined(__GNUC__)
-    if (address / kLineBytes < m_state.size()) __builtin_prefetch(&m_state[address / kLineBytes], 1);
+    if (address / kLineBytes < m_state.size())
+      __builtin_prefetch(&m_state[address / kLineBytes], 1);
 #else
     (void)address;
 #endif

@@ -5,7 +5,9 @@
 
 namespace tilesim::sim {
 
-GridShape grid_of(const Problem& p) { return {p.tiles_m(), p.tiles_n(), p.group_size_m()}; }
+GridShape grid_of(const Problem& p) {
+  return {p.tiles_m(), p.tiles_n(), p.group_size_m()};
+}
 
 TileCoord tile_of(LaunchOrder order, const GridShape& g, std::int64_t pid) {
   switch (order) {
@@ -24,8 +26,8 @@ TileCoord tile_of(LaunchOrder order, const GridShape& g, std::int64_t pid) {
       // the legacy one from the pid itself. Both cycle through the group's rows, so both are
       // bijections, but when num_pid_in_group is not a multiple of the last group's height the
       // legacy formula starts that group on another row.
-      const std::int64_t row = order == LaunchOrder::grouped ? local % group_size_m
-                                                             : pid % group_size_m;
+      const std::int64_t row =
+          order == LaunchOrder::grouped ? local % group_size_m : pid % group_size_m;
       return {first_pid_m + row, local / group_size_m};
     }
   }
@@ -71,8 +73,8 @@ Coverage check_coverage(const GridShape& g, std::span<const TileCoord> mapping) 
 std::vector<std::string> explain_tile_of(LaunchOrder order, const GridShape& g, std::int64_t pid) {
   const auto s = [](std::int64_t v) { return std::to_string(v); };
   std::vector<std::string> out;
-  out.push_back("pid = " + s(pid) + ", num_pid_m = " + s(g.tiles_m) + ", num_pid_n = " +
-                s(g.tiles_n));
+  out.push_back("pid = " + s(pid) + ", num_pid_m = " + s(g.tiles_m) +
+                ", num_pid_n = " + s(g.tiles_n));
   switch (order) {
     case LaunchOrder::row_major:
       out.push_back("pid_m = pid // num_pid_n = " + s(pid) + " // " + s(g.tiles_n) + " = " +
@@ -94,8 +96,8 @@ std::vector<std::string> explain_tile_of(LaunchOrder order, const GridShape& g, 
       const std::int64_t first = gid * G;
       const std::int64_t gsm = std::min(g.tiles_m - first, G);
       const std::int64_t local = pid % npig;
-      out.push_back("num_pid_in_group = GROUP_SIZE_M * num_pid_n = " + s(G) + " * " +
-                    s(g.tiles_n) + " = " + s(npig));
+      out.push_back("num_pid_in_group = GROUP_SIZE_M * num_pid_n = " + s(G) + " * " + s(g.tiles_n) +
+                    " = " + s(npig));
       out.push_back("group_id = pid // num_pid_in_group = " + s(pid) + " // " + s(npig) + " = " +
                     s(gid));
       out.push_back("first_pid_m = group_id * GROUP_SIZE_M = " + s(gid) + " * " + s(G) + " = " +

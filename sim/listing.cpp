@@ -19,10 +19,14 @@ std::vector<std::string> split_lines(std::string_view text) {
 
 std::string order_file(LaunchOrder o) {
   switch (o) {
-    case LaunchOrder::row_major: return "launch_orders/row_major.py";
-    case LaunchOrder::column_major: return "launch_orders/column_major.py";
-    case LaunchOrder::grouped: return "launch_orders/grouped.py";
-    case LaunchOrder::grouped_legacy: return "launch_orders/grouped_legacy.py";
+    case LaunchOrder::row_major:
+      return "launch_orders/row_major.py";
+    case LaunchOrder::column_major:
+      return "launch_orders/column_major.py";
+    case LaunchOrder::grouped:
+      return "launch_orders/grouped.py";
+    case LaunchOrder::grouped_legacy:
+      return "launch_orders/grouped_legacy.py";
   }
   return {};
 }

@@ -28,9 +28,9 @@
 namespace tilesim::sim {
 namespace {
 
-Machine make(std::string key, std::string name, int sms, std::int64_t l2, double dram,
-             double fp32, double fp16, std::int64_t smem_sm, std::int64_t smem_block,
-             int threads, int blocks, std::string source) {
+Machine make(std::string key, std::string name, int sms, std::int64_t l2, double dram, double fp32,
+             double fp16, std::int64_t smem_sm, std::int64_t smem_block, int threads, int blocks,
+             std::string source) {
   Machine m;
   m.key = std::move(key);
   m.name = std::move(name);
@@ -55,8 +55,8 @@ const std::array<Machine, 4>& presets() {
   static const std::array<Machine, 4> kPresets{
       make("t4", "T4", 40, 4 * MiB, 320e9, 8.1e12, 65e12, 64 * KiB, 64 * KiB, 1024, 16,
            "NVIDIA T4 datasheet; Turing TU104 whitepaper; Turing tuning guide"),
-      make("a100", "A100-80GB", 108, 40 * MiB, 2039e9, 19.5e12, 312e12, 164 * KiB, 163 * KiB,
-           2048, 32, "NVIDIA A100 datasheet (SXM 80GB); A100 whitepaper; Ampere tuning guide"),
+      make("a100", "A100-80GB", 108, 40 * MiB, 2039e9, 19.5e12, 312e12, 164 * KiB, 163 * KiB, 2048,
+           32, "NVIDIA A100 datasheet (SXM 80GB); A100 whitepaper; Ampere tuning guide"),
       make("h100", "H100-SXM", 132, 50 * MiB, 3.35e12, 67e12, 989e12, 228 * KiB, 227 * KiB, 2048,
            32, "NVIDIA H100 datasheet (SXM5); Hopper whitepaper; Hopper tuning guide"),
       make("h200", "H200", 132, 60 * MiB, 4.8e12, 67e12, 989e12, 228 * KiB, 227 * KiB, 2048, 32,
@@ -79,7 +79,9 @@ void check(bool ok, const char* field, const std::string& message) {
 
 }  // namespace
 
-std::span<const Machine> machine_presets() { return presets(); }
+std::span<const Machine> machine_presets() {
+  return presets();
+}
 
 std::int64_t effective_l2_bytes(const Machine& m) {
   return m.l2_bytes / std::max(1, m.l2_partitions);

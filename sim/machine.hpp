@@ -12,13 +12,13 @@
 namespace tilesim::sim {
 
 struct Machine {
-  std::string key;   // preset key used by --machine and scenarios: "h100"
-  std::string name;  // display name: "H100-SXM"
-  int sms = 132;                                  // streaming multiprocessors
-  std::int64_t l2_bytes = 50ll << 20;             // L2 capacity in bytes
-  int l2_line_bytes = 128;                        // tag granularity (the model needs 128)
-  int l2_sector_bytes = 32;                       // fill granularity (the model needs 32)
-  int l2_ways = 0;                                // 0: fully associative LRU, else N-way LRU
+  std::string key;                     // preset key used by --machine and scenarios: "h100"
+  std::string name;                    // display name: "H100-SXM"
+  int sms = 132;                       // streaming multiprocessors
+  std::int64_t l2_bytes = 50ll << 20;  // L2 capacity in bytes
+  int l2_line_bytes = 128;             // tag granularity (the model needs 128)
+  int l2_sector_bytes = 32;            // fill granularity (the model needs 32)
+  int l2_ways = 0;                     // 0: fully associative LRU, else N-way LRU
   // L2 partitions (A100, H100, H200: 2). Each partition caches the data its side's SMs access,
   // so a tile read by SMs on both sides is held twice: shared data sees l2_bytes / partitions.
   int l2_partitions = 1;
@@ -29,8 +29,8 @@ struct Machine {
   std::int64_t smem_per_block_bytes = 227 << 10;  // largest shared memory one program may use
   std::int64_t registers_per_sm = 65536;          // 32-bit registers
   int max_threads_per_sm = 2048;
-  int max_programs_per_sm = 32;                   // resident thread blocks per SM
-  std::string source;                             // where the figures come from
+  int max_programs_per_sm = 32;  // resident thread blocks per SM
+  std::string source;            // where the figures come from
   bool operator==(const Machine&) const = default;
 };
 

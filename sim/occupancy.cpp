@@ -16,17 +16,24 @@ std::string kib(std::int64_t bytes) {
   return buf;
 }
 
-int clamp_int(std::int64_t v) { return static_cast<int>(std::min<std::int64_t>(v, 1 << 20)); }
+int clamp_int(std::int64_t v) {
+  return static_cast<int>(std::min<std::int64_t>(v, 1 << 20));
+}
 
 }  // namespace
 
 std::string_view to_string(OccupancyLimit v) {
   switch (v) {
-    case OccupancyLimit::shared_memory: return "shared memory";
-    case OccupancyLimit::registers: return "registers";
-    case OccupancyLimit::threads: return "threads";
-    case OccupancyLimit::programs: return "programs per SM";
-    case OccupancyLimit::override_value: return "override";
+    case OccupancyLimit::shared_memory:
+      return "shared memory";
+    case OccupancyLimit::registers:
+      return "registers";
+    case OccupancyLimit::threads:
+      return "threads";
+    case OccupancyLimit::programs:
+      return "programs per SM";
+    case OccupancyLimit::override_value:
+      return "override";
   }
   return "?";
 }

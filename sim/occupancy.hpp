@@ -20,7 +20,7 @@ std::string_view to_string(OccupancyLimit v);
 inline constexpr int kThreadsPerProgram = 128;
 
 struct Occupancy {
-  int programs_per_sm = 1;          // what the engine uses
+  int programs_per_sm = 1;  // what the engine uses
   OccupancyLimit limit = OccupancyLimit::shared_memory;
   std::int64_t smem_per_program = 0;       // bytes: matmul (BM*BK + BK*BN) * elem * stages,
                                            //        copy/transpose BM*BN*elem

@@ -17,7 +17,8 @@ constexpr NameTable<DType, 3> kDTypeNames{
     {{DType::fp16, "fp16"}, {DType::bf16, "bf16"}, {DType::fp32, "fp32"}}};
 constexpr NameTable<BLayout, 2> kBLayoutNames{
     {{BLayout::row_major, "row-major"}, {BLayout::transposed, "transposed"}}};
-constexpr NameTable<Boundary, 2> kBoundaryNames{{{Boundary::mask, "mask"}, {Boundary::wrap, "wrap"}}};
+constexpr NameTable<Boundary, 2> kBoundaryNames{
+    {{Boundary::mask, "mask"}, {Boundary::wrap, "wrap"}}};
 constexpr NameTable<LaunchOrder, 4> kOrderNames{{{LaunchOrder::row_major, "row-major"},
                                                  {LaunchOrder::column_major, "column-major"},
                                                  {LaunchOrder::grouped, "grouped"},
@@ -65,39 +66,71 @@ void check_block(const char* field, const char* dim_name, int block, std::int64_
                                   std::to_string(dim) + " needs at most " + std::to_string(cover));
 }
 
-std::uint64_t align_up(std::uint64_t v, std::uint64_t a) { return (v + a - 1) / a * a; }
+std::uint64_t align_up(std::uint64_t v, std::uint64_t a) {
+  return (v + a - 1) / a * a;
+}
 
 }  // namespace
 
-std::string_view to_string(Kernel v) { return name_of(kKernelNames, v); }
-std::string_view to_string(DType v) { return name_of(kDTypeNames, v); }
-std::string_view to_string(BLayout v) { return name_of(kBLayoutNames, v); }
-std::string_view to_string(Boundary v) { return name_of(kBoundaryNames, v); }
-std::string_view to_string(LaunchOrder v) { return name_of(kOrderNames, v); }
+std::string_view to_string(Kernel v) {
+  return name_of(kKernelNames, v);
+}
+std::string_view to_string(DType v) {
+  return name_of(kDTypeNames, v);
+}
+std::string_view to_string(BLayout v) {
+  return name_of(kBLayoutNames, v);
+}
+std::string_view to_string(Boundary v) {
+  return name_of(kBoundaryNames, v);
+}
+std::string_view to_string(LaunchOrder v) {
+  return name_of(kOrderNames, v);
+}
 
-std::optional<Kernel> parse_kernel(std::string_view s) { return parse_in(kKernelNames, s); }
-std::optional<DType> parse_dtype(std::string_view s) { return parse_in(kDTypeNames, s); }
-std::optional<BLayout> parse_b_layout(std::string_view s) { return parse_in(kBLayoutNames, s); }
-std::optional<Boundary> parse_boundary(std::string_view s) { return parse_in(kBoundaryNames, s); }
+std::optional<Kernel> parse_kernel(std::string_view s) {
+  return parse_in(kKernelNames, s);
+}
+std::optional<DType> parse_dtype(std::string_view s) {
+  return parse_in(kDTypeNames, s);
+}
+std::optional<BLayout> parse_b_layout(std::string_view s) {
+  return parse_in(kBLayoutNames, s);
+}
+std::optional<Boundary> parse_boundary(std::string_view s) {
+  return parse_in(kBoundaryNames, s);
+}
 std::optional<LaunchOrder> parse_launch_order(std::string_view s) {
   return parse_in(kOrderNames, s);
 }
 
 template <>
-std::string allowed_names<Kernel>() { return join_names(kKernelNames); }
+std::string allowed_names<Kernel>() {
+  return join_names(kKernelNames);
+}
 template <>
-std::string allowed_names<DType>() { return join_names(kDTypeNames); }
+std::string allowed_names<DType>() {
+  return join_names(kDTypeNames);
+}
 template <>
-std::string allowed_names<BLayout>() { return join_names(kBLayoutNames); }
+std::string allowed_names<BLayout>() {
+  return join_names(kBLayoutNames);
+}
 template <>
-std::string allowed_names<Boundary>() { return join_names(kBoundaryNames); }
+std::string allowed_names<Boundary>() {
+  return join_names(kBoundaryNames);
+}
 template <>
-std::string allowed_names<LaunchOrder>() { return join_names(kOrderNames); }
+std::string allowed_names<LaunchOrder>() {
+  return join_names(kOrderNames);
+}
 
 InvalidField::InvalidField(std::string field, const std::string& message)
     : std::invalid_argument(message), m_field(std::move(field)) {}
 
-std::int64_t cdiv(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
+std::int64_t cdiv(std::int64_t a, std::int64_t b) {
+  return (a + b - 1) / b;
+}
 
 Problem::Problem(const ProblemSpec& spec) : m_spec(spec) {
   check_range("m", spec.m, 1, kMaxDim);
@@ -110,9 +143,15 @@ Problem::Problem(const ProblemSpec& spec) : m_spec(spec) {
   check_range("stages", spec.stages, 1, kMaxStages);
 }
 
-int Problem::elem_bytes() const { return m_spec.dtype == DType::fp32 ? 4 : 2; }
-std::int64_t Problem::tiles_m() const { return cdiv(m_spec.m, m_spec.block_m); }
-std::int64_t Problem::tiles_n() const { return cdiv(m_spec.n, m_spec.block_n); }
+int Problem::elem_bytes() const {
+  return m_spec.dtype == DType::fp32 ? 4 : 2;
+}
+std::int64_t Problem::tiles_m() const {
+  return cdiv(m_spec.m, m_spec.block_m);
+}
+std::int64_t Problem::tiles_n() const {
+  return cdiv(m_spec.n, m_spec.block_n);
+}
 std::int64_t Problem::k_tiles() const {
   return m_spec.kernel == Kernel::matmul ? cdiv(m_spec.k, m_spec.block_k) : 0;
 }
@@ -142,9 +181,12 @@ std::uint64_t Problem::base_address(Operand op) const {
   };
   const bool has_b = m_spec.kernel == Kernel::matmul;
   switch (op) {
-    case Operand::a: return 0;
-    case Operand::b: return bytes(Operand::a);
-    case Operand::c: return bytes(Operand::a) + (has_b ? bytes(Operand::b) : 0);
+    case Operand::a:
+      return 0;
+    case Operand::b:
+      return bytes(Operand::a);
+    case Operand::c:
+      return bytes(Operand::a) + (has_b ? bytes(Operand::b) : 0);
   }
   return 0;
 }

@@ -47,8 +47,8 @@ class InvalidField : public std::invalid_argument {
 };
 
 // Limits shared by every input path (CLI, scenario files, app fields).
-inline constexpr std::int64_t kMaxDim = 65536;      // M, N, K
-inline constexpr int kMaxBlock = 256;               // BLOCK_M/N/K, powers of two
+inline constexpr std::int64_t kMaxDim = 65536;  // M, N, K
+inline constexpr int kMaxBlock = 256;           // BLOCK_M/N/K, powers of two
 inline constexpr std::int64_t kMaxGroupSizeM = 65536;
 inline constexpr int kMaxStages = 8;
 
@@ -92,10 +92,10 @@ class Problem {
   LaunchOrder order() const { return m_spec.order; }
   Boundary boundary() const { return m_spec.boundary; }
 
-  int elem_bytes() const;                 // 2 for fp16/bf16, 4 for fp32
-  std::int64_t tiles_m() const;           // cdiv(M, BLOCK_M)
-  std::int64_t tiles_n() const;           // cdiv(N, BLOCK_N)
-  std::int64_t k_tiles() const;           // cdiv(K, BLOCK_K) for matmul, else 0
+  int elem_bytes() const;        // 2 for fp16/bf16, 4 for fp32
+  std::int64_t tiles_m() const;  // cdiv(M, BLOCK_M)
+  std::int64_t tiles_n() const;  // cdiv(N, BLOCK_N)
+  std::int64_t k_tiles() const;  // cdiv(K, BLOCK_K) for matmul, else 0
   std::int64_t programs() const { return tiles_m() * tiles_n(); }
   // Group size actually used: GROUP_SIZE_M as given (the formulas clamp the last group).
   std::int64_t group_size_m() const { return m_spec.group_size_m; }

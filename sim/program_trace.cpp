@@ -20,11 +20,16 @@ struct Anchors {
 Anchors anchors_for(Kernel kernel, Boundary boundary, StepOp op) {
   const bool wrap = boundary == Boundary::wrap;
   switch (op) {
-    case StepOp::map: return {"pid_n =", nullptr, nullptr};
-    case StepOp::load_a: return {"a = tl.load(", "a_ptrs =", "a_mask ="};
-    case StepOp::load_b: return {"b = tl.load(", "b_ptrs =", "b_mask ="};
-    case StepOp::dot: return {"acc += tl.dot(", nullptr, nullptr};
-    case StepOp::transpose: return {"tile_t = tl.trans(", nullptr, nullptr};
+    case StepOp::map:
+      return {"pid_n =", nullptr, nullptr};
+    case StepOp::load_a:
+      return {"a = tl.load(", "a_ptrs =", "a_mask ="};
+    case StepOp::load_b:
+      return {"b = tl.load(", "b_ptrs =", "b_mask ="};
+    case StepOp::dot:
+      return {"acc += tl.dot(", nullptr, nullptr};
+    case StepOp::transpose:
+      return {"tile_t = tl.trans(", nullptr, nullptr};
     case StepOp::load:
       if (wrap) return {"tile = tl.load(", "in_ptrs =", nullptr};
       return {"tile = tl.load(", "in_ptrs =", kernel == Kernel::copy ? "mask =" : "in_mask ="};
@@ -41,7 +46,8 @@ StepOp step_op(const Problem& p, std::int64_t step, std::int64_t* k) {
   *k = -1;
   if (step == 0) return StepOp::map;
   switch (p.kernel()) {
-    case Kernel::copy: return step == 1 ? StepOp::load : StepOp::store;
+    case Kernel::copy:
+      return step == 1 ? StepOp::load : StepOp::store;
     case Kernel::transpose:
       return step == 1 ? StepOp::load : step == 2 ? StepOp::transpose : StepOp::store;
     case Kernel::matmul: {
@@ -56,13 +62,20 @@ StepOp step_op(const Problem& p, std::int64_t step, std::int64_t* k) {
 
 std::string_view to_string(StepOp op) {
   switch (op) {
-    case StepOp::map: return "map";
-    case StepOp::load_a: return "load_a";
-    case StepOp::load_b: return "load_b";
-    case StepOp::dot: return "dot";
-    case StepOp::load: return "load";
-    case StepOp::transpose: return "transpose";
-    case StepOp::store: return "store";
+    case StepOp::map:
+      return "map";
+    case StepOp::load_a:
+      return "load_a";
+    case StepOp::load_b:
+      return "load_b";
+    case StepOp::dot:
+      return "dot";
+    case StepOp::load:
+      return "load";
+    case StepOp::transpose:
+      return "transpose";
+    case StepOp::store:
+      return "store";
   }
   return "?";
 }
@@ -78,9 +91,12 @@ std::int64_t TileSpan::cols_on() const {
 
 std::int64_t steps_per_program(const Problem& p) {
   switch (p.kernel()) {
-    case Kernel::copy: return 3;
-    case Kernel::transpose: return 4;
-    case Kernel::matmul: return 2 + 3 * p.k_tiles();
+    case Kernel::copy:
+      return 3;
+    case Kernel::transpose:
+      return 4;
+    case Kernel::matmul:
+      return 2 + 3 * p.k_tiles();
   }
   return 0;
 }

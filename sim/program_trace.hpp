@@ -26,8 +26,8 @@ inline bool is_memory_op(StepOp op) {
 // Lane (i, j) touches element (row(i), col(j)); its mask is on iff row_on(i) && col_on(j).
 struct TileSpan {
   Operand operand = Operand::a;
-  std::int64_t row0 = 0, col0 = 0;  // unwrapped index of lane (0, 0)
-  int rows = 0, cols = 0;           // tile shape, e.g. (BLOCK_M, BLOCK_K)
+  std::int64_t row0 = 0, col0 = 0;              // unwrapped index of lane (0, 0)
+  int rows = 0, cols = 0;                       // tile shape, e.g. (BLOCK_M, BLOCK_K)
   std::int64_t row_extent = 0, col_extent = 0;  // the matrix's rows and cols
   bool wrap_rows = false, wrap_cols = false;    // index % extent instead of a mask
   std::int64_t row(int i) const { return wrap_rows ? (row0 + i) % row_extent : row0 + i; }
@@ -45,8 +45,8 @@ struct TileSpan {
 // offset matrix and mask they produce. Shapes: row_index (rows,), col_index (cols,).
 struct TileAccess {
   TileSpan span;
-  std::string matrix_name;       // "A", "B", "C", "in", "out"
-  std::string row_expr, col_expr;  // "offs_m", "offs_k"
+  std::string matrix_name;                       // "A", "B", "C", "in", "out"
+  std::string row_expr, col_expr;                // "offs_m", "offs_k"
   std::string row_stride_name, col_stride_name;  // "stride_am", "stride_ak"
   std::int64_t stride_row = 0, stride_col = 0;   // elements
   bool has_mask = true;  // false where the listing loads without a mask (wrap on both axes)
@@ -63,9 +63,9 @@ struct TileAccess {
 
 struct Step {
   StepOp op = StepOp::map;
-  int line = 0;       // the listing line of the operation (1-based)
-  int ptr_line = 0;   // the line building its pointers (0 if none)
-  int mask_line = 0;  // the line building its mask (0 if none)
+  int line = 0;                  // the listing line of the operation (1-based)
+  int ptr_line = 0;              // the line building its pointers (0 if none)
+  int mask_line = 0;             // the line building its mask (0 if none)
   std::int64_t k = -1;           // K-iteration (matmul load_a, load_b, dot), else -1
   std::optional<TileSpan> span;  // memory operations only
   std::int64_t bytes = 0;        // bytes the valid lanes move

@@ -18,9 +18,12 @@ std::string gib(double bytes) {
 
 std::string secs(double s) {
   char buf[48];
-  if (s < 120) std::snprintf(buf, sizeof buf, "%.0f s", s);
-  else if (s < 7200) std::snprintf(buf, sizeof buf, "%.0f min", s / 60);
-  else std::snprintf(buf, sizeof buf, "%.0f h", s / 3600);
+  if (s < 120)
+    std::snprintf(buf, sizeof buf, "%.0f s", s);
+  else if (s < 7200)
+    std::snprintf(buf, sizeof buf, "%.0f min", s / 60);
+  else
+    std::snprintf(buf, sizeof buf, "%.0f h", s / 3600);
   return buf;
 }
 
@@ -45,16 +48,18 @@ ReplayCost estimate_replay_cost(const Problem& p, const Machine& m) {
 
 void check_replay_budget(const ReplayCost& c, const ReplayBudget& b) {
   if (c.memory_bytes > b.max_memory_bytes)
-    throw BudgetExceeded("this replay would need about " + gib(c.memory_bytes) +
-                         " of memory for the L2 model of a " + gib(static_cast<double>(c.address_space_bytes)) +
-                         " address space, over the budget of " + gib(b.max_memory_bytes) +
-                         ": use smaller matrices (tilesim-cli run --max-memory-gib raises the budget)");
+    throw BudgetExceeded(
+        "this replay would need about " + gib(c.memory_bytes) +
+        " of memory for the L2 model of a " + gib(static_cast<double>(c.address_space_bytes)) +
+        " address space, over the budget of " + gib(b.max_memory_bytes) +
+        ": use smaller matrices (tilesim-cli run --max-memory-gib raises the budget)");
   if (c.seconds > b.max_seconds)
     throw BudgetExceeded("this replay would take about " + secs(c.seconds) + " (" +
                          std::to_string(c.line_ops) + " L2 line look-ups at " +
                          std::to_string(static_cast<long long>(kLineOpsPerSecond)) +
                          "/s), over the budget of " + secs(b.max_seconds) +
-                         ": use larger blocks or smaller matrices (tilesim-cli run --max-seconds raises the budget)");
+                         ": use larger blocks or smaller matrices (tilesim-cli run --max-seconds "
+                         "raises the budget)");
 }
 
 }  // namespace tilesim::sim

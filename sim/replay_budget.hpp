@@ -14,10 +14,10 @@ namespace tilesim::sim {
 
 struct ReplayCost {
   std::int64_t events = 0;
-  std::int64_t line_ops = 0;       // 128-byte line look-ups of the L2 model
-  std::int64_t memory_bytes = 0;   // L2 state over the address space + per-tile counters
+  std::int64_t line_ops = 0;             // 128-byte line look-ups of the L2 model
+  std::int64_t memory_bytes = 0;         // L2 state over the address space + per-tile counters
   std::int64_t address_space_bytes = 0;  // A, B and C (or in and out), 4 KiB aligned
-  double seconds = 0;              // at kLineOpsPerSecond on one core
+  double seconds = 0;                    // at kLineOpsPerSecond on one core
 };
 
 struct ReplayBudget {

@@ -39,7 +39,8 @@ SlotSchedule::SlotSchedule(std::int64_t programs, std::int64_t slots, std::int64
   std::int64_t active = 0;
   for (std::int64_t r = 0; r < last; ++r) {
     active += diff[static_cast<std::size_t>(r)];
-    m_round_begin[static_cast<std::size_t>(r) + 1] = m_round_begin[static_cast<std::size_t>(r)] + active;
+    m_round_begin[static_cast<std::size_t>(r) + 1] =
+        m_round_begin[static_cast<std::size_t>(r)] + active;
   }
 }
 
@@ -50,7 +51,8 @@ RoundSlots SlotSchedule::active(std::int64_t r) const {
   // whose offset is <= r - qT run their q-th program (q = r / T), the rest their (q-1)-th.
   const auto a = std::upper_bound(m_offset.begin(), m_offset.end(), r) - m_offset.begin();
   const std::int64_t q = r / m_steps;
-  const auto b = std::upper_bound(m_offset.begin(), m_offset.end(), r - q * m_steps) - m_offset.begin();
+  const auto b =
+      std::upper_bound(m_offset.begin(), m_offset.end(), r - q * m_steps) - m_offset.begin();
   out.lo0 = 0;
   out.hi0 = std::clamp<std::int64_t>(m_programs - q * m_slots, 0, b);
   out.lo1 = b;
@@ -59,7 +61,8 @@ RoundSlots SlotSchedule::active(std::int64_t r) const {
 }
 
 std::int64_t SlotSchedule::round_of(std::int64_t e) const {
-  return std::upper_bound(m_round_begin.begin(), m_round_begin.end(), e) - m_round_begin.begin() - 1;
+  return std::upper_bound(m_round_begin.begin(), m_round_begin.end(), e) - m_round_begin.begin() -
+         1;
 }
 
 std::int64_t SlotSchedule::steps_before(std::int64_t slot, std::int64_t round) const {

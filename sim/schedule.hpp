@@ -44,7 +44,9 @@ class SlotSchedule {
   ScheduleKind kind() const { return m_kind; }
   std::int64_t rounds() const { return static_cast<std::int64_t>(m_round_begin.size()) - 1; }
   std::int64_t events() const { return m_round_begin.back(); }
-  std::int64_t round_begin(std::int64_t r) const { return m_round_begin[static_cast<std::size_t>(r)]; }
+  std::int64_t round_begin(std::int64_t r) const {
+    return m_round_begin[static_cast<std::size_t>(r)];
+  }
   std::int64_t offset(std::int64_t slot) const { return m_offset[static_cast<std::size_t>(slot)]; }
   RoundSlots active(std::int64_t round) const;
   // Round of event e (0 <= e < events()).

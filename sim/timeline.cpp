@@ -11,7 +11,9 @@ namespace {
 // Checkpoint at least this often in events too, so that event overhead alone stays bounded.
 constexpr std::int64_t kMaxEventsPerCheckpoint = 1 << 16;
 
-std::int64_t lines_per_run(std::int64_t bytes) { return cdiv(bytes, 128); }
+std::int64_t lines_per_run(std::int64_t bytes) {
+  return cdiv(bytes, 128);
+}
 
 // Line operations of one program's memory steps (aligned runs; an estimate for the budget).
 std::int64_t line_ops_per_program(const Problem& p) {
@@ -43,12 +45,13 @@ std::pair<std::int64_t, std::int64_t> tile_sectors(const Problem& p, const L2Cac
   const std::int64_t inner_on = along_cols ? s.cols_on() : s.rows_on();
   const std::int64_t outer0 = along_cols ? s.row0 : s.col0;
   const std::int64_t inner0 = along_cols ? s.col0 : s.row0;
-  const std::uint64_t stride = static_cast<std::uint64_t>(along_cols ? shape.stride_row
-                                                                     : shape.stride_col);
+  const std::uint64_t stride =
+      static_cast<std::uint64_t>(along_cols ? shape.stride_row : shape.stride_col);
   std::int64_t resident = 0, total = 0;
   for (std::int64_t i = 0; i < outer_on && inner_on > 0; ++i) {
-    const std::uint64_t b = base + (static_cast<std::uint64_t>(outer0 + i) * stride +
-                                    static_cast<std::uint64_t>(inner0)) * e;
+    const std::uint64_t b =
+        base +
+        (static_cast<std::uint64_t>(outer0 + i) * stride + static_cast<std::uint64_t>(inner0)) * e;
     const std::uint64_t end = b + static_cast<std::uint64_t>(inner_on) * e;
     resident += l2.resident_sectors(b, end);
     total += static_cast<std::int64_t>((end - 1) / 32 - b / 32 + 1);
@@ -60,10 +63,14 @@ std::pair<std::int64_t, std::int64_t> tile_sectors(const Problem& p, const L2Cac
 
 std::string_view to_string(Granularity g) {
   switch (g) {
-    case Granularity::event: return "event";
-    case Granularity::k_iteration: return "k-iteration";
-    case Granularity::program: return "program";
-    case Granularity::wave: return "wave";
+    case Granularity::event:
+      return "event";
+    case Granularity::k_iteration:
+      return "k-iteration";
+    case Granularity::program:
+      return "program";
+    case Granularity::wave:
+      return "wave";
   }
   return "?";
 }
@@ -78,13 +85,11 @@ TimelineCost estimate_timeline_cost(const Problem& p, const Machine& m, const Oc
                   c.events / kMaxEventsPerCheckpoint;
   const std::int64_t lines = std::min<std::int64_t>(
       m.l2_bytes / 128, static_cast<std::int64_t>(p.address_space_bytes() / 128));
-  const std::int64_t tiles = p.kernel() == Kernel::matmul
-                                 ? p.k_tiles() * (p.tiles_m() + p.tiles_n())
-                                 : p.programs();
-  c.checkpoint_bytes =
-      c.checkpoints * (lines * static_cast<std::int64_t>(sizeof(L2LineState)) +
-                       tiles * static_cast<std::int64_t>(sizeof(TileReuse)) +
-                       static_cast<std::int64_t>(sizeof(EngineCheckpoint)));
+  const std::int64_t tiles =
+      p.kernel() == Kernel::matmul ? p.k_tiles() * (p.tiles_m() + p.tiles_n()) : p.programs();
+  c.checkpoint_bytes = c.checkpoints * (lines * static_cast<std::int64_t>(sizeof(L2LineState)) +
+                                        tiles * static_cast<std::int64_t>(sizeof(TileReuse)) +
+                                        static_cast<std::int64_t>(sizeof(EngineCheckpoint)));
   return c;
 }
 
@@ -152,8 +157,9 @@ void Timeline::seek(std::int64_t target) {
   if (target == position() && m_snapshot) return;
   m_snapshot.reset();
   // Latest checkpoint at or before the target.
-  auto it = std::upper_bound(m_checkpoints.begin(), m_checkpoints.end(), target,
-                             [](std::int64_t t, const EngineCheckpoint& c) { return t < c.position; });
+  auto it =
+      std::upper_bound(m_checkpoints.begin(), m_checkpoints.end(), target,
+                       [](std::int64_t t, const EngineCheckpoint& c) { return t < c.position; });
   const EngineCheckpoint& c = *std::prev(it);
   if (!(position() >= c.position && position() <= target)) m_engine.restore(c);
   m_engine.run(target - position());
@@ -161,7 +167,8 @@ void Timeline::seek(std::int64_t target) {
 
 std::int64_t Timeline::neighbour(Granularity g, int direction) const {
   const std::int64_t pos = position(), total = events();
-  if (g == Granularity::event) return std::clamp<std::int64_t>(pos + (direction >= 0 ? 1 : -1), 0, total);
+  if (g == Granularity::event)
+    return std::clamp<std::int64_t>(pos + (direction >= 0 ? 1 : -1), 0, total);
   const SlotSchedule& sc = m_engine.schedule();
   const std::int64_t T = m_engine.steps_per_program(), R = sc.rounds();
   if (g == Granularity::wave) {
@@ -233,8 +240,8 @@ void Timeline::build_snapshot() {
       // Steps this slot has run: all rounds before the next event's, and this round's if it
       // comes before the next event's slot. A finished program's slot already holds the next
       // pid, which has not run a step yet; a slot that has not started holds its first pid.
-      const std::int64_t done = sc.steps_before(j, next.round) +
-                                (active.contains(j) && j < next.slot ? 1 : 0);
+      const std::int64_t done =
+          sc.steps_before(j, next.round) + (active.contains(j) && j < next.slot ? 1 : 0);
       ResidentProgram r;
       r.slot = static_cast<int>(j);
       r.sm = r.slot % machine().sms;

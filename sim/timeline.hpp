@@ -44,7 +44,7 @@ struct CurrentEvent {
 struct Snapshot {
   std::int64_t position = 0;  // events executed, 0 .. events
   std::int64_t events = 0;
-  std::int64_t wave = 0;      // wave of the next event (waves at the end)
+  std::int64_t wave = 0;                   // wave of the next event (waves at the end)
   std::vector<ResidentProgram> residents;  // sorted by slot; empty at the end
   // Input tiles, row-major: A (a_rows = tiles_m, a_cols = k_tiles) for matmul or the input
   // (tiles_m, tiles_n) for copy/transpose; B (b_rows = k_tiles, b_cols = tiles_n) or empty.
@@ -63,8 +63,8 @@ class TimelineTooLarge : public std::runtime_error {
 
 struct TimelineCost {
   std::int64_t events = 0;
-  std::int64_t line_ops = 0;          // estimated replay work
-  std::int64_t record_bytes = 0;      // per-event records
+  std::int64_t line_ops = 0;      // estimated replay work
+  std::int64_t record_bytes = 0;  // per-event records
   std::int64_t checkpoints = 0;
   std::int64_t checkpoint_bytes = 0;  // upper estimate
   std::int64_t total_bytes() const { return record_bytes + checkpoint_bytes; }
@@ -119,7 +119,7 @@ class Timeline {
 
   Engine m_engine;
   Occupancy m_occupancy;
-  std::vector<AccessResult> m_records;   // (events,)
+  std::vector<AccessResult> m_records;          // (events,)
   std::vector<EngineCheckpoint> m_checkpoints;  // sorted by position, first at 0
   Counters m_final;
   std::optional<Snapshot> m_snapshot;

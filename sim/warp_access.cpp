@@ -77,12 +77,14 @@ void run_elementwise(const Program& g, bool transpose, Tally& tally) {
   for (int warp0 = 0; warp0 < g.threads; warp0 += kWarpSize)
     for (int base = warp0; base < count; base += g.threads) {
       Request ld, st;
-      for (int lane = 0; lane < kWarpSize && base + lane < count && warp0 + lane < g.threads; ++lane) {
+      for (int lane = 0; lane < kWarpSize && base + lane < count && warp0 + lane < g.threads;
+           ++lane) {
         const int i = base + lane;
         const std::int64_t row = row0 + (i >> bn_shift), col = col0 + (i & (bn - 1));
         if (row >= M || col >= N) continue;
         ld.add(in_base + static_cast<std::uint64_t>(row * N + col) * e);
-        st.add(out_base + static_cast<std::uint64_t>(transpose ? col * M + row : row * N + col) * e);
+        st.add(out_base +
+               static_cast<std::uint64_t>(transpose ? col * M + row : row * N + col) * e);
       }
       tally.global_ld(ld);
       tally.global_st(st);
@@ -103,7 +105,8 @@ void run_transpose_smem(const Program& g, bool padded, Tally& tally) {
     for (int warp0 = 0; warp0 < g.threads; warp0 += kWarpSize)
       for (int base = warp0; base < count; base += g.threads) {
         Request global, shared;
-        for (int lane = 0; lane < kWarpSize && base + lane < count && warp0 + lane < g.threads; ++lane) {
+        for (int lane = 0; lane < kWarpSize && base + lane < count && warp0 + lane < g.threads;
+             ++lane) {
           const int i = base + lane;
           const int r = phase == 0 ? i >> bn_shift : i & (bm - 1);
           const int c = phase == 0 ? i & (bn - 1) : i >> bm_shift;
@@ -211,7 +214,8 @@ PatternKey pattern_of(const Problem& p, TileCoord t) {
     case Kernel::copy:
       return {rows, cols, sector_offset(row0 * p.n() + col0), 0, 0};
     case Kernel::transpose:
-      return {rows, cols, sector_offset(row0 * p.n() + col0), sector_offset(col0 * p.m() + row0), 0};
+      return {rows, cols, sector_offset(row0 * p.n() + col0), sector_offset(col0 * p.m() + row0),
+              0};
     case Kernel::matmul: {
       const bool bt = p.spec().b_layout == BLayout::transposed;
       return {rows, cols, sector_offset(row0 * p.k()), sector_offset(bt ? col0 * p.k() : col0),
@@ -225,11 +229,16 @@ PatternKey pattern_of(const Problem& p, TileCoord t) {
 
 std::string_view to_string(ThreadVariant v) {
   switch (v) {
-    case ThreadVariant::copy_tiled: return "copy_tiled";
-    case ThreadVariant::transpose_naive: return "transpose_naive";
-    case ThreadVariant::transpose_smem_tiled: return "transpose_smem_tiled";
-    case ThreadVariant::transpose_smem_padded: return "transpose_smem_padded";
-    case ThreadVariant::matmul_smem_tiled: return "matmul_smem_tiled";
+    case ThreadVariant::copy_tiled:
+      return "copy_tiled";
+    case ThreadVariant::transpose_naive:
+      return "transpose_naive";
+    case ThreadVariant::transpose_smem_tiled:
+      return "transpose_smem_tiled";
+    case ThreadVariant::transpose_smem_padded:
+      return "transpose_smem_padded";
+    case ThreadVariant::matmul_smem_tiled:
+      return "matmul_smem_tiled";
   }
   return "?";
 }
@@ -245,9 +254,12 @@ std::optional<ThreadVariant> parse_thread_variant(std::string_view name) {
 
 bool variant_fits(ThreadVariant v, Kernel k) {
   switch (v) {
-    case ThreadVariant::copy_tiled: return k == Kernel::copy;
-    case ThreadVariant::matmul_smem_tiled: return k == Kernel::matmul;
-    default: return k == Kernel::transpose;
+    case ThreadVariant::copy_tiled:
+      return k == Kernel::copy;
+    case ThreadVariant::matmul_smem_tiled:
+      return k == Kernel::matmul;
+    default:
+      return k == Kernel::transpose;
   }
 }
 
@@ -315,11 +327,21 @@ WarpAccessCounters warp_access_program(const Problem& p, ThreadVariant v, std::i
   Tally tally{&c, p.elem_bytes()};
   const Program g{p, tile_of(p, pid), threads_per_program(p, v)};
   switch (v) {
-    case ThreadVariant::copy_tiled: run_elementwise(g, false, tally); break;
-    case ThreadVariant::transpose_naive: run_elementwise(g, true, tally); break;
-    case ThreadVariant::transpose_smem_tiled: run_transpose_smem(g, false, tally); break;
-    case ThreadVariant::transpose_smem_padded: run_transpose_smem(g, true, tally); break;
-    case ThreadVariant::matmul_smem_tiled: run_matmul_smem(g, tally); break;
+    case ThreadVariant::copy_tiled:
+      run_elementwise(g, false, tally);
+      break;
+    case ThreadVariant::transpose_naive:
+      run_elementwise(g, true, tally);
+      break;
+    case ThreadVariant::transpose_smem_tiled:
+      run_transpose_smem(g, false, tally);
+      break;
+    case ThreadVariant::transpose_smem_padded:
+      run_transpose_smem(g, true, tally);
+      break;
+    case ThreadVariant::matmul_smem_tiled:
+      run_matmul_smem(g, tally);
+      break;
   }
   return c;
 }

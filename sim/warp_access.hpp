@@ -14,7 +14,7 @@
 namespace tilesim::sim {
 
 inline constexpr int kWarpSize = 32;
-inline constexpr int kSharedBanks = 32;      // banks of 4 bytes
+inline constexpr int kSharedBanks = 32;  // banks of 4 bytes
 inline constexpr int kSectorBytes = 32;
 
 // The thread-level programs tilesim's CUDA kernels use (kernels/*.cu, same names). Each mirrors

@@ -25,19 +25,19 @@ struct FieldError {
 };
 
 struct AppModel {
-  scenario::Scenario scenario;        // as loaded or edited; scenario.problem is the last valid spec
+  scenario::Scenario scenario;  // as loaded or edited; scenario.problem is the last valid spec
   sim::Problem problem{sim::ProblemSpec{}};
   std::optional<sim::Problem> compare;  // same problem in scenario.compare_order
   std::optional<FieldError> field_error;
-  std::filesystem::path path;          // where the scenario came from / was saved to
-  sim::Machine machine;                // the scenario's preset or custom machine
-  sim::Occupancy occupancy;            // programs per SM (computed or the scenario's override)
-  std::shared_ptr<EngineSession> engine;          // timeline of `problem`
+  std::filesystem::path path;             // where the scenario came from / was saved to
+  sim::Machine machine;                   // the scenario's preset or custom machine
+  sim::Occupancy occupancy;               // programs per SM (computed or the scenario's override)
+  std::shared_ptr<EngineSession> engine;  // timeline of `problem`
   std::shared_ptr<EngineSession> engine_compare;  // timeline of `compare`, same position
   bool playing = false;
-  double speed = 8.0;                  // events per second while playing
-  double play_accum = 0.0;             // fractional events carried between frames
-  std::string status;                  // last message for the status line
+  double speed = 8.0;       // events per second while playing
+  double play_accum = 0.0;  // fractional events carried between frames
+  std::string status;       // last message for the status line
   bool status_is_error = false;
 
   // From the machine and sim::occupancy (the scenario may override programs per SM).

@@ -24,10 +24,14 @@ std::vector<int> shown_lanes(int count, int max_shown, int tail) {
 std::int64_t inspected_step(const sim::Problem& p, std::int64_t step) {
   const auto op = sim::program_step(p, 0, step).op;
   switch (op) {
-    case sim::StepOp::map: return 1;
-    case sim::StepOp::dot: return step - 1;
-    case sim::StepOp::transpose: return step - 1;
-    default: return step;
+    case sim::StepOp::map:
+      return 1;
+    case sim::StepOp::dot:
+      return step - 1;
+    case sim::StepOp::transpose:
+      return step - 1;
+    default:
+      return step;
   }
 }
 

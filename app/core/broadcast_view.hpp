@@ -17,8 +17,8 @@ namespace tilesim::app {
 std::vector<int> shown_lanes(int count, int max_shown, int tail = 2);
 
 struct BroadcastView {
-  bool available = false;       // false when the problem has no memory step to inspect
-  std::string step_label;       // "pid 29, k = 2: a = tl.load(a_ptrs, mask=a_mask)"
+  bool available = false;  // false when the problem has no memory step to inspect
+  std::string step_label;  // "pid 29, k = 2: a = tl.load(a_ptrs, mask=a_mask)"
   sim::StepOp op = sim::StepOp::load_a;
   sim::TileAccess access;
   std::vector<int> rows, cols;  // shown_lanes of each axis

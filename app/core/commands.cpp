@@ -13,7 +13,9 @@ namespace tilesim::app {
 namespace {
 
 template <class... Fs>
-struct Overloaded : Fs... { using Fs::operator()...; };
+struct Overloaded : Fs... {
+  using Fs::operator()...;
+};
 template <class... Fs>
 Overloaded(Fs...) -> Overloaded<Fs...>;
 
@@ -107,11 +109,20 @@ void apply_command(AppModel& m, const Command& c) {
             m.scenario.machine = e.machine;
             rebuild(m, m.problem);
           },
-          [&](const StepBy& e) { m.engine->step(e.unit, e.dir); m.playing = false; },
+          [&](const StepBy& e) {
+            m.engine->step(e.unit, e.dir);
+            m.playing = false;
+          },
           [&](const Seek& e) { m.engine->seek(e.position); },
           [&](const SeekPid& e) { m.engine->seek_pid(e.pid); },
-          [&](const SeekHome&) { m.engine->seek(0); m.playing = false; },
-          [&](const SeekEnd&) { m.engine->seek(m.events()); m.playing = false; },
+          [&](const SeekHome&) {
+            m.engine->seek(0);
+            m.playing = false;
+          },
+          [&](const SeekEnd&) {
+            m.engine->seek(m.events());
+            m.playing = false;
+          },
           [&](const TogglePlay&) {
             if (!m.playing && m.position() >= m.events()) m.engine->seek(0);
             m.playing = !m.playing;

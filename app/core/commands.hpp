@@ -14,20 +14,44 @@
 
 namespace tilesim::app {
 
-struct SetSpec { sim::ProblemSpec spec; std::string changed_field; };
-struct SetCompareOrder { std::optional<sim::LaunchOrder> order; };
-struct SetProgramsPerSm { std::optional<int> programs_per_sm; };
-struct SetMachine { std::string machine; };
-struct StepBy { StepUnit unit = StepUnit::event; int dir = 1; };
-struct Seek { std::int64_t position = 0; };
-struct SeekPid { std::int64_t pid = 0; };
+struct SetSpec {
+  sim::ProblemSpec spec;
+  std::string changed_field;
+};
+struct SetCompareOrder {
+  std::optional<sim::LaunchOrder> order;
+};
+struct SetProgramsPerSm {
+  std::optional<int> programs_per_sm;
+};
+struct SetMachine {
+  std::string machine;
+};
+struct StepBy {
+  StepUnit unit = StepUnit::event;
+  int dir = 1;
+};
+struct Seek {
+  std::int64_t position = 0;
+};
+struct SeekPid {
+  std::int64_t pid = 0;
+};
 struct SeekHome {};
 struct SeekEnd {};
 struct TogglePlay {};
-struct SetSpeed { double events_per_second = 8.0; };
-struct Advance { double seconds = 0; };  // time passing while playing
-struct LoadScenario { std::filesystem::path path; };
-struct SaveScenario { std::filesystem::path path; };
+struct SetSpeed {
+  double events_per_second = 8.0;
+};
+struct Advance {
+  double seconds = 0;
+};  // time passing while playing
+struct LoadScenario {
+  std::filesystem::path path;
+};
+struct SaveScenario {
+  std::filesystem::path path;
+};
 struct Reset {};
 
 using Command = std::variant<SetSpec, SetCompareOrder, SetProgramsPerSm, SetMachine, StepBy, Seek,

@@ -2,8 +2,6 @@
 // UI thread only posts requests and reads immutable frames behind a mutex.
 #include "app/core/engine_session.hpp"
 
-#include "sim/replay_budget.hpp"
-
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -11,6 +9,7 @@
 
 #include "sim/engine.hpp"
 #include "sim/program_trace.hpp"
+#include "sim/replay_budget.hpp"
 
 namespace tilesim::app {
 
@@ -38,7 +37,8 @@ HitRateSeries hit_rate_series(const sim::Timeline& t, int buckets) {
   return s;
 }
 
-std::int64_t event_of(const sim::SlotSchedule& s, std::int64_t slots, std::int64_t pid, std::int64_t step) {
+std::int64_t event_of(const sim::SlotSchedule& s, std::int64_t slots, std::int64_t pid,
+                      std::int64_t step) {
   const std::int64_t round = s.round_of_step(pid, step);
   return s.round_begin(round) + s.active(round).rank(pid % slots);
 }
@@ -199,8 +199,8 @@ void EngineSession::build(const Build& b, std::uint64_t generation) {
       // Same budget as `tilesim-cli run`: a replay estimated past 2 minutes or 4 GiB is refused
       // with its figures instead of keeping a worker (and the laptop's memory) busy.
       sim::check_replay_budget(sim::estimate_replay_cost(b.problem, b.machine), {});
-      const auto r = sim::replay(b.problem, b.machine, b.occupancy,
-                                 [this](double f) { m_progress = f; }, &m_cancel);
+      const auto r = sim::replay(
+          b.problem, b.machine, b.occupancy, [this](double f) { m_progress = f; }, &m_cancel);
       auto f = std::make_shared<EngineFrame>();
       f->counters_only = true;
       f->events = f->position = b.problem.programs() * sim::steps_per_program(b.problem);
@@ -236,8 +236,12 @@ void EngineSession::build(const Build& b, std::uint64_t generation) {
 void EngineSession::apply(const Op& op) {
   sim::Timeline& t = *m_timeline;
   switch (op.kind) {
-    case Op::seek: t.seek(op.value); return;
-    case Op::step: t.step(op.g, op.dir); return;
+    case Op::seek:
+      t.seek(op.value);
+      return;
+    case Op::step:
+      t.step(op.g, op.dir);
+      return;
     case Op::seek_pid:
       if (op.value >= 0 && op.value < t.problem().programs())
         t.seek(event_of(*m_schedule, t.slots(), op.value, 0) + 1);

@@ -34,12 +34,13 @@ struct EngineFrame {
   std::int64_t position = 0, events = 0;  // events executed, 0 .. events
   std::int64_t slots = 1, waves = 1;      // SMs x programs per SM; cdiv(programs, slots)
   sim::Snapshot snapshot;
-  sim::Counters final_counters;           // at the end of the run (flush included)
-  bool counters_only = false;             // no timeline: snapshot is the end of a replay
+  sim::Counters final_counters;  // at the end of the run (flush included)
+  bool counters_only = false;    // no timeline: snapshot is the end of a replay
   std::shared_ptr<const sim::SlotSchedule> schedule;  // the timeline's (null: counters only)
 };
 // The event in which `pid` runs `step` under schedule `s` (slots = SMs x programs per SM).
-std::int64_t event_of(const sim::SlotSchedule& s, std::int64_t slots, std::int64_t pid, std::int64_t step);
+std::int64_t event_of(const sim::SlotSchedule& s, std::int64_t slots, std::int64_t pid,
+                      std::int64_t step);
 
 enum class EnginePhase { empty, building, ready, counters_only, failed };
 
@@ -60,7 +61,7 @@ class EngineSession {
   // Requests, applied in order on the worker (a seek drops pending steps).
   void seek(std::int64_t position);  // clamped to 0 .. events()
   void step(sim::Granularity g, int direction);
-  void seek_pid(std::int64_t pid);   // just after the program's first step
+  void seek_pid(std::int64_t pid);  // just after the program's first step
 
   std::int64_t events() const { return m_events; }
   // The position the session is at or heading to (steps resolve on the worker within ms).
@@ -106,10 +107,10 @@ class EngineSession {
   std::atomic<double> m_progress{0};
   std::atomic<bool> m_cancel{false};
   std::atomic<std::int64_t> m_budget{sim::TimelineOptions{}.memory_budget_bytes};
-  std::unique_ptr<sim::Timeline> m_timeline;  // worker only
+  std::unique_ptr<sim::Timeline> m_timeline;            // worker only
   std::shared_ptr<const sim::SlotSchedule> m_schedule;  // worker only
-  sim::Counters m_final;                      // worker only
-  std::jthread m_worker;                      // last: starts after everything above exists
+  sim::Counters m_final;                                // worker only
+  std::jthread m_worker;  // last: starts after everything above exists
 };
 
 }  // namespace tilesim::app

@@ -12,9 +12,10 @@ std::vector<const kernels::Variant*> gpu_variants(const sim::Problem& p) {
     if (std::find(v.dtypes.begin(), v.dtypes.end(), p.spec().dtype) == v.dtypes.end()) continue;
     out.push_back(&v);
   }
-  std::stable_sort(out.begin(), out.end(), [](const kernels::Variant* a, const kernels::Variant* b) {
-    return a->kind == kernels::VariantKind::rung && b->kind != kernels::VariantKind::rung;
-  });
+  std::stable_sort(
+      out.begin(), out.end(), [](const kernels::Variant* a, const kernels::Variant* b) {
+        return a->kind == kernels::VariantKind::rung && b->kind != kernels::VariantKind::rung;
+      });
   return out;
 }
 
@@ -55,8 +56,8 @@ std::vector<const kernels::BenchRecord*> bench_matches(const kernels::BenchRepor
     const auto& a = rec.result.problem;
     const auto* v = kernels::find_variant(rec.result.variant);
     const bool blocks = !v || v->uses_problem_blocks;
-    const bool same = a.kernel == spec.kernel && a.m == spec.m && a.n == spec.n && (!mm || a.k == spec.k) &&
-                      a.dtype == spec.dtype && a.order == spec.order &&
+    const bool same = a.kernel == spec.kernel && a.m == spec.m && a.n == spec.n &&
+                      (!mm || a.k == spec.k) && a.dtype == spec.dtype && a.order == spec.order &&
                       (!grouped(a.order) || a.group_size_m == spec.group_size_m) &&
                       (!blocks || (a.block_m == spec.block_m && a.block_n == spec.block_n &&
                                    (!mm || a.block_k == spec.block_k)));

@@ -20,10 +20,11 @@ std::string no_device_sentence(const kernels::DeviceInfo& d);
 // A live run and its baseline, measured in the same process.
 struct GpuRun {
   kernels::RunResult result;
-  kernels::RunResult baseline;  // not ok when there is none
+  kernels::RunResult baseline;     // not ok when there is none
   double pct_of_baseline() const;  // 100 * baseline / median (0 without a baseline)
 };
-GpuRun run_on_gpu(const sim::Problem& p, const std::string& variant, const kernels::RunOptions& o = {});
+GpuRun run_on_gpu(const sim::Problem& p, const std::string& variant,
+                  const kernels::RunOptions& o = {});
 
 // Records of `report` that ran `spec` (blocks compared only for variants that use the problem's
 // blocks; fixed-tile variants match on sizes, dtype and launch order).

@@ -10,10 +10,13 @@ namespace tilesim::app {
 std::int64_t launch_group_of(const sim::Problem& p, std::int64_t pid) {
   const auto g = sim::grid_of(p);
   switch (p.order()) {
-    case sim::LaunchOrder::row_major: return pid / g.tiles_n;
-    case sim::LaunchOrder::column_major: return pid / g.tiles_m;
+    case sim::LaunchOrder::row_major:
+      return pid / g.tiles_n;
+    case sim::LaunchOrder::column_major:
+      return pid / g.tiles_m;
     case sim::LaunchOrder::grouped:
-    case sim::LaunchOrder::grouped_legacy: return pid / (g.group_size_m * g.tiles_n);
+    case sim::LaunchOrder::grouped_legacy:
+      return pid / (g.group_size_m * g.tiles_n);
   }
   return 0;
 }
@@ -47,9 +50,15 @@ GridView make_grid_view(const sim::Problem& p, const EngineFrame* frame, GridCol
     GridCell& c = v.cells[idx];
     c.pid = pid;
     switch (coloring) {
-      case GridColoring::group: c.group = launch_group_of(p, pid); break;
-      case GridColoring::wave: c.group = pid / slots; break;
-      case GridColoring::sm: c.group = (pid % slots) % std::max<std::int64_t>(1, sms); break;
+      case GridColoring::group:
+        c.group = launch_group_of(p, pid);
+        break;
+      case GridColoring::wave:
+        c.group = pid / slots;
+        break;
+      case GridColoring::sm:
+        c.group = (pid % slots) % std::max<std::int64_t>(1, sms);
+        break;
     }
     c.resident = resident[static_cast<std::size_t>(pid)] != 0;
     if (frame && frame->schedule)

@@ -8,11 +8,13 @@
 namespace tilesim::app {
 namespace {
 constexpr std::array<std::string_view, kPanelCount> kNames = {
-    "controls", "launch_grid", "matrices", "broadcast", "code", "memory", "compare", "sweep",
-    "warps",    "gpu"};
+    "controls", "launch_grid", "matrices", "broadcast", "code",
+    "memory",   "compare",     "sweep",    "warps",     "gpu"};
 }
 
-std::string_view panel_name(PanelId id) { return kNames[static_cast<int>(id)]; }
+std::string_view panel_name(PanelId id) {
+  return kNames[static_cast<int>(id)];
+}
 
 std::optional<PanelId> parse_panel(std::string_view name) {
   std::string n(name);

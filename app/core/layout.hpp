@@ -9,11 +9,22 @@
 
 namespace tilesim::app {
 
-enum class PanelId { controls, launch_grid, matrices, broadcast, code, memory, compare, sweep, warps, gpu };
+enum class PanelId {
+  controls,
+  launch_grid,
+  matrices,
+  broadcast,
+  code,
+  memory,
+  compare,
+  sweep,
+  warps,
+  gpu
+};
 inline constexpr int kPanelCount = 10;
-std::string_view panel_name(PanelId id);                  // "launch_grid"
+std::string_view panel_name(PanelId id);                    // "launch_grid"
 std::optional<PanelId> parse_panel(std::string_view name);  // also accepts "launch-grid"
-std::string panel_names();                                 // "controls | launch_grid | ..."
+std::string panel_names();                                  // "controls | launch_grid | ..."
 
 struct Rect {
   float x = 0, y = 0, w = 0, h = 0;

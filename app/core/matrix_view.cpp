@@ -67,8 +67,9 @@ std::vector<MatrixPanelModel> make_matrix_models(const sim::Problem& p, CursorPo
     m.stride_row = shape.stride_row;
     m.stride_col = shape.stride_col;
     if (mm) {
-      m.name = op == Operand::a ? shape_name("A", "M", "K")
-             : op == Operand::b ? shape_name("B", "K", "N") : shape_name("C", "M", "N");
+      m.name = op == Operand::a   ? shape_name("A", "M", "K")
+               : op == Operand::b ? shape_name("B", "K", "N")
+                                  : shape_name("C", "M", "N");
       m.tile_rows = op == Operand::b ? p.block_k() : p.block_m();
       m.tile_cols = op == Operand::a ? p.block_k() : p.block_n();
     } else {
@@ -84,21 +85,23 @@ std::vector<MatrixPanelModel> make_matrix_models(const sim::Problem& p, CursorPo
     }
     // The program's whole region: A's row panel, B's column panel, the output tile.
     if (mm && op != Operand::c) {
-      const auto first = span_pieces(sim::step_span(
-          p, op == Operand::a ? sim::StepOp::load_a : sim::StepOp::load_b, tile, 0));
+      const auto first = span_pieces(
+          sim::step_span(p, op == Operand::a ? sim::StepOp::load_a : sim::StepOp::load_b, tile, 0));
       ElemRect r = first.tile;
-      if (op == Operand::a) r.c1 = double(p.k_tiles()) * p.block_k();
-      else r.r1 = double(p.k_tiles()) * p.block_k();
+      if (op == Operand::a)
+        r.c1 = double(p.k_tiles()) * p.block_k();
+      else
+        r.r1 = double(p.k_tiles()) * p.block_k();
       m.program_region = r;
     } else {
-      const auto sop = op == Operand::c ? sim::StepOp::store
-                                        : (mm ? sim::StepOp::load_a : sim::StepOp::load);
+      const auto sop =
+          op == Operand::c ? sim::StepOp::store : (mm ? sim::StepOp::load_a : sim::StepOp::load);
       m.program_region = span_pieces(sim::step_span(p, sop, tile, 0)).tile;
     }
     if (mm && op == Operand::c) {
       const std::int64_t k_done = step.op == sim::StepOp::store ? p.k_tiles()
                                   : step.op == sim::StepOp::dot ? step.k + 1
-                                  : std::max<std::int64_t>(0, step.k);
+                                                                : std::max<std::int64_t>(0, step.k);
       m.acc_fraction = double(k_done) / double(std::max<std::int64_t>(1, p.k_tiles()));
     }
     out.push_back(std::move(m));
@@ -110,8 +113,8 @@ ViewXform view_xform(const Viewport& v, const Rect& canvas, std::int64_t rows, s
   ViewXform x;
   if (v.fitted) {
     const double margin = 0.04;  // leave room for hatched lanes past the edge
-    const double s = std::min(canvas.w / (cols * (1 + 2 * margin)),
-                              canvas.h / (rows * (1 + 2 * margin)));
+    const double s =
+        std::min(canvas.w / (cols * (1 + 2 * margin)), canvas.h / (rows * (1 + 2 * margin)));
     x.scale = s;
     x.ox = canvas.x + (canvas.w - cols * s) / 2;
     x.oy = canvas.y + (canvas.h - rows * s) / 2;
@@ -160,8 +163,10 @@ Detail detail_for(double ppe, double value_text_width) {
 
 IndexRange visible_range(double origin, double scale, double lo, double hi, std::int64_t n) {
   IndexRange r;
-  r.first = std::clamp<std::int64_t>(static_cast<std::int64_t>(std::floor((lo - origin) / scale)), 0, n);
-  r.last = std::clamp<std::int64_t>(static_cast<std::int64_t>(std::ceil((hi - origin) / scale)), 0, n);
+  r.first =
+      std::clamp<std::int64_t>(static_cast<std::int64_t>(std::floor((lo - origin) / scale)), 0, n);
+  r.last =
+      std::clamp<std::int64_t>(static_cast<std::int64_t>(std::ceil((hi - origin) / scale)), 0, n);
   return r;
 }
 

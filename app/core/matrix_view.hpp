@@ -31,11 +31,11 @@ SpanPieces span_pieces(const sim::TileSpan& s);
 
 struct MatrixPanelModel {
   sim::Operand operand = sim::Operand::a;
-  std::string name;            // "A (M x K)", "in (M x N)"
+  std::string name;  // "A (M x K)", "in (M x N)"
   std::int64_t rows = 0, cols = 0;
   std::int64_t stride_row = 0, stride_col = 0;
-  int tile_rows = 1, tile_cols = 1;        // tile grid drawn on this matrix
-  std::optional<SpanPieces> current;       // the access at the cursor, if on this matrix
+  int tile_rows = 1, tile_cols = 1;   // tile grid drawn on this matrix
+  std::optional<SpanPieces> current;  // the access at the cursor, if on this matrix
   bool current_is_store = false;
   std::optional<ElemRect> program_region;  // everything this program reads/writes here
   double acc_fraction = 0;                 // C: share of K accumulated in the current tile
@@ -71,7 +71,9 @@ enum class Detail { tiles, cells, values };
 Detail detail_for(double pixels_per_element, double value_text_width);
 
 // The index range [first, last) of rows (or cols) visible in [lo, hi) pixels, clamped to n.
-struct IndexRange { std::int64_t first = 0, last = 0; };
+struct IndexRange {
+  std::int64_t first = 0, last = 0;
+};
 IndexRange visible_range(double origin, double scale, double lo, double hi, std::int64_t n);
 
 }  // namespace tilesim::app

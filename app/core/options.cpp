@@ -19,8 +19,11 @@ bool parse_number(const std::string& s, T& out) {
 std::string usage() {
   return "usage: tilesim [--scenario FILE] [--seek STEP] [--panel NAME] [--tab NAME]\n"
          "               [--size WxH] [--scale 1|2] [--screenshot OUT.png] [--frames N]\n"
-         "  --panel NAME   one panel fills the window: " + panel_names() + "\n"
-         "  --tab NAME     centre region shows launch_grid | compare | memory | sweep | warps | gpu\n"
+         "  --panel NAME   one panel fills the window: " +
+         panel_names() +
+         "\n"
+         "  --tab NAME     centre region shows launch_grid | compare | memory | sweep | warps | "
+         "gpu\n"
          "  --screenshot   render one frame to OUT.png and exit (works under xvfb-run)\n"
          "  --frames N     render N frames and print CPU milliseconds per frame\n";
 }
@@ -47,18 +50,25 @@ ParsedOptions parse_options(const std::vector<std::string>& args) {
     } else if (a == "--seek") {
       if (!value(v)) return r;
       std::int64_t s = 0;
-      if (!parse_number(v, s) || s < 0) { r.error = "--seek wants a step number >= 0, got '" + v + "'"; return r; }
+      if (!parse_number(v, s) || s < 0) {
+        r.error = "--seek wants a step number >= 0, got '" + v + "'";
+        return r;
+      }
       o.seek = s;
     } else if (a == "--panel") {
       if (!value(v)) return r;
       o.panel = parse_panel(v);
-      if (!o.panel) { r.error = "--panel '" + v + "' is not one of: " + panel_names(); return r; }
+      if (!o.panel) {
+        r.error = "--panel '" + v + "' is not one of: " + panel_names();
+        return r;
+      }
     } else if (a == "--tab") {
       if (!value(v)) return r;
       const auto p = parse_panel(v);
       if (!p || !(*p == PanelId::launch_grid || *p == PanelId::compare || *p == PanelId::memory ||
                   *p == PanelId::sweep || *p == PanelId::warps || *p == PanelId::gpu)) {
-        r.error = "--tab '" + v + "' is not one of: launch_grid | compare | memory | sweep | warps | gpu";
+        r.error =
+            "--tab '" + v + "' is not one of: launch_grid | compare | memory | sweep | warps | gpu";
         return r;
       }
       o.tab = v;
@@ -76,7 +86,10 @@ ParsedOptions parse_options(const std::vector<std::string>& args) {
     } else if (a == "--scale") {
       if (!value(v)) return r;
       int s = 0;
-      if (!parse_number(v, s) || s < 1 || s > 3) { r.error = "--scale wants 1, 2 or 3, got '" + v + "'"; return r; }
+      if (!parse_number(v, s) || s < 1 || s > 3) {
+        r.error = "--scale wants 1, 2 or 3, got '" + v + "'";
+        return r;
+      }
       o.scale = static_cast<float>(s);
     } else if (a == "--screenshot") {
       if (!value(v)) return r;
@@ -84,7 +97,10 @@ ParsedOptions parse_options(const std::vector<std::string>& args) {
     } else if (a == "--frames") {
       if (!value(v)) return r;
       int n = 0;
-      if (!parse_number(v, n) || n < 1 || n > 100000) { r.error = "--frames wants 1..100000, got '" + v + "'"; return r; }
+      if (!parse_number(v, n) || n < 1 || n > 100000) {
+        r.error = "--frames wants 1..100000, got '" + v + "'";
+        return r;
+      }
       o.frames = n;
     } else {
       r.error = "unknown argument '" + a + "'";

@@ -19,7 +19,7 @@ struct Options {
   int width = 1600, height = 900;
   float scale = 1.0f;
   std::optional<std::filesystem::path> screenshot;
-  std::optional<int> frames;  // render N frames and report CPU ms per frame
+  std::optional<int> frames;       // render N frames and report CPU ms per frame
   std::optional<std::string> tab;  // centre tab: launch_grid | compare | memory | sweep
   bool help = false;
 };

@@ -1,10 +1,9 @@
 // Sweep settings and their engine replays (see sweep.hpp).
 #include "app/core/sweep.hpp"
 
-#include "sim/replay_budget.hpp"
-
 #include <algorithm>
 
+#include "sim/replay_budget.hpp"
 #include "sim/sweep.hpp"
 
 namespace tilesim::app {
@@ -51,14 +50,15 @@ std::vector<sim::ProblemSpec> sweep_settings(const sim::ProblemSpec& base, Sweep
 
 std::string sweep_label(const sim::ProblemSpec& s, SweepAxis axis) {
   if (axis == SweepAxis::group_size_m)
-    return s.order == sim::LaunchOrder::row_major ? "row-major" : "G=" + std::to_string(s.group_size_m);
+    return s.order == sim::LaunchOrder::row_major ? "row-major"
+                                                  : "G=" + std::to_string(s.group_size_m);
   return std::to_string(s.block_m) + "x" + std::to_string(s.block_n) +
          (s.kernel == sim::Kernel::matmul ? "x" + std::to_string(s.block_k) : "");
 }
 
-std::vector<SweepBar> sweep_bars(const sim::ProblemSpec& base, SweepAxis axis, const sim::Machine& m,
-                                 std::optional<int> programs_per_sm, std::stop_token stop,
-                                 std::atomic<double>& progress) {
+std::vector<SweepBar> sweep_bars(const sim::ProblemSpec& base, SweepAxis axis,
+                                 const sim::Machine& m, std::optional<int> programs_per_sm,
+                                 std::stop_token stop, std::atomic<double>& progress) {
   std::vector<SweepBar> out;
   const auto settings = sweep_settings(base, axis);
   constexpr std::size_t kChunk = 2;  // one replay per shared core; cancel is checked between chunks
@@ -78,11 +78,13 @@ std::vector<SweepBar> sweep_bars(const sim::ProblemSpec& base, SweepAxis axis, c
   sim::check_replay_budget(total, {});
   for (std::size_t i = 0; i < settings.size(); i += kChunk) {
     if (stop.stop_requested()) return {};
-    const std::vector<sim::ProblemSpec> chunk(settings.begin() + i,
-                                              settings.begin() + std::min(settings.size(), i + kChunk));
-    const auto rows = sim::run_sweep(chunk, m, programs_per_sm, int(chunk.size()), [&](int done, int total) {
-      progress = (double(i) + double(done) / double(total) * double(chunk.size())) / double(settings.size());
-    });
+    const std::vector<sim::ProblemSpec> chunk(
+        settings.begin() + i, settings.begin() + std::min(settings.size(), i + kChunk));
+    const auto rows =
+        sim::run_sweep(chunk, m, programs_per_sm, int(chunk.size()), [&](int done, int total) {
+          progress = (double(i) + double(done) / double(total) * double(chunk.size())) /
+                     double(settings.size());
+        });
     for (const auto& r : rows) {
       SweepBar b;
       b.spec = r.spec;
@@ -111,7 +113,8 @@ std::string sweep_key(const sim::ProblemSpec& b, SweepAxis axis, const std::stri
          std::to_string(b.block_n) + "," + std::to_string(b.block_k) + ":" +
          std::to_string(b.group_size_m) + ":" + std::to_string(int(b.order)) + ":" +
          std::to_string(int(b.boundary)) + ":" + std::to_string(b.stages) + ":" +
-         std::to_string(int(axis)) + ":" + machine + ":" + std::to_string(programs_per_sm.value_or(0));
+         std::to_string(int(axis)) + ":" + machine + ":" +
+         std::to_string(programs_per_sm.value_or(0));
 }
 
 }  // namespace tilesim::app

@@ -18,9 +18,9 @@ namespace tilesim::app {
 enum class SweepAxis { group_size_m, block_size };
 
 struct SweepBar {
-  std::string label;        // "G=8", "row-major" or "64x64x32"
+  std::string label;  // "G=8", "row-major" or "64x64x32"
   sim::ProblemSpec spec;
-  std::string error;        // the setting cannot run (e.g. shared memory); numbers are zero
+  std::string error;            // the setting cannot run (e.g. shared memory); numbers are zero
   std::int64_t dram_bytes = 0;  // predicted DRAM read + write bytes of the whole run
   std::int64_t dram_read_bytes = 0;
   double l2_hit_rate = 0;
@@ -33,9 +33,9 @@ struct SweepBar {
 // The settings a sweep visits (valid problems only).
 std::vector<sim::ProblemSpec> sweep_settings(const sim::ProblemSpec& base, SweepAxis axis);
 std::string sweep_label(const sim::ProblemSpec& s, SweepAxis axis);
-std::vector<SweepBar> sweep_bars(const sim::ProblemSpec& base, SweepAxis axis, const sim::Machine& m,
-                                 std::optional<int> programs_per_sm, std::stop_token stop,
-                                 std::atomic<double>& progress);
+std::vector<SweepBar> sweep_bars(const sim::ProblemSpec& base, SweepAxis axis,
+                                 const sim::Machine& m, std::optional<int> programs_per_sm,
+                                 std::stop_token stop, std::atomic<double>& progress);
 std::string sweep_key(const sim::ProblemSpec& base, SweepAxis axis, const std::string& machine,
                       std::optional<int> programs_per_sm);
 

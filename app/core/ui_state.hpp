@@ -39,7 +39,7 @@ struct UiState {
   std::optional<sim::ProblemSpec> synced_spec;
   StepUnit step_unit = StepUnit::event;
   std::optional<PanelId> figure_panel;  // what the "Save PNG" button captures
-  std::string last_figure;  // path of the last PNG written
+  std::string last_figure;              // path of the last PNG written
   bool show_help = false;
   Layout layout;
   AsyncJob<std::vector<SweepBar>> sweep_job;
@@ -47,9 +47,9 @@ struct UiState {
   // GPU panel: the device (queried once, off the UI thread), a live run, a loaded bench file.
   AsyncJob<kernels::DeviceInfo> device_job;
   AsyncJob<GpuRun> gpu_job;
-  int gpu_runs = 0;                   // makes each "Run on GPU" click a new job
-  std::string gpu_variant;            // chosen variant ("" = the first that fits)
-  std::string bench_path;             // the tilesim-bench --json file to load
+  int gpu_runs = 0;         // makes each "Run on GPU" click a new job
+  std::string gpu_variant;  // chosen variant ("" = the first that fits)
+  std::string bench_path;   // the tilesim-bench --json file to load
   std::optional<kernels::BenchReport> bench_report;
   std::string bench_error;
   bool quit = false;

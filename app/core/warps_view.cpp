@@ -35,17 +35,21 @@ void attach_measurements(std::vector<WarpRow>& rows, const std::vector<scenario:
       WarpMeasured w;
       w.device = m.set->device.substr(0, m.set->device.find(','));
       w.date = m.set->date;
-      w.ld_sectors_per_request = per("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum");
-      w.st_sectors_per_request = per("l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum");
+      w.ld_sectors_per_request = per("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
+                                     "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum");
+      w.st_sectors_per_request = per("l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
+                                     "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum");
       // Per instruction: SASS wavefronts minus shared instructions. The l1tex__data_bank_conflicts
       // counters also count arbitration with concurrent global traffic (docs/MODEL.md), so they
       // are the fallback for measurements taken before the SASS metrics were collected.
       const auto conflicts = [&](const char* op) {
-        const std::string wf = std::string("sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_") + op + ".sum";
+        const std::string wf =
+            std::string("sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_") + op + ".sum";
         const std::string inst = std::string("sm__sass_inst_executed_op_shared_") + op + ".sum";
         const double w = r.metric(wf, -1), i = r.metric(inst, -1);
         if (w >= 0 && i >= 0) return w - i;
-        return r.metric(std::string("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_") + op + ".sum", 0);
+        return r.metric(
+            std::string("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_") + op + ".sum", 0);
       };
       w.shared_ld_conflicts = conflicts("ld");
       w.shared_st_conflicts = conflicts("st");
@@ -59,7 +63,8 @@ BankPicture column_read_banks(int row_words, int column) {
   b.row_words = row_words;
   std::array<std::uint64_t, sim::kWarpSize> addr{};
   for (int lane = 0; lane < sim::kWarpSize; ++lane) {
-    const std::uint64_t word = std::uint64_t(lane) * std::uint64_t(row_words) + std::uint64_t(column);
+    const std::uint64_t word =
+        std::uint64_t(lane) * std::uint64_t(row_words) + std::uint64_t(column);
     addr[lane] = word * 4;
     b.bank_of_lane[lane] = int(word % sim::kSharedBanks);
   }

@@ -22,8 +22,8 @@ struct WarpMeasured {
 
 struct WarpRow {
   sim::ThreadVariant variant = sim::ThreadVariant::copy_tiled;
-  std::string name;   // "transpose_smem_padded"
-  int threads = 0;    // threads per program
+  std::string name;                  // "transpose_smem_padded"
+  int threads = 0;                   // threads per program
   sim::WarpAccessCounters counters;  // whole kernel
   std::optional<WarpMeasured> measured;
 };

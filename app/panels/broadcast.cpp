@@ -20,8 +20,8 @@ struct GridGeom {
 constexpr const char* kVDots = "\x01v";  // drawn as three dots down
 constexpr const char* kDDots = "\x01d";  // drawn as three dots diagonally
 
-void cell(ImDrawList* dl, float x, float y, float w, float h, const std::string& s, Rgba bg, Rgba fg,
-          bool hatch = false) {
+void cell(ImDrawList* dl, float x, float y, float w, float h, const std::string& s, Rgba bg,
+          Rgba fg, bool hatch = false) {
   const ImVec2 a(x + 1, y + 1), b(x + w - 1, y + h - 1);
   dl->AddRectFilled(a, b, bg.packed(), 2);
   if (hatch) draw_hatch(dl, a, b, palette::mask_off.with_alpha(150), 5);
@@ -44,33 +44,37 @@ float draw_table(const BroadcastView& v, bool mask, float x, float y, float cell
   // Header row: offs_k values (times stride for offsets; validity for the mask).
   for (std::size_t j = 0; j < v.cols.size(); ++j) {
     const int c = v.cols[j];
-    std::string s = c < 0 ? "\xE2\x80\xA6"
-                  : mask ? (a.col_valid[c] ? "T" : "F")
-                         : std::to_string(a.col_index[c] * a.stride_col);
+    std::string s = c < 0  ? "\xE2\x80\xA6"
+                    : mask ? (a.col_valid[c] ? "T" : "F")
+                           : std::to_string(a.col_index[c] * a.stride_col);
     const bool f = mask && c >= 0 && !a.col_valid[c];
-    cell(dl, x + head_w + j * cell_w, y, cell_w, cell_h, s, f ? palette::mask_false.with_alpha(150) : head_bg,
-         palette::text);
+    cell(dl, x + head_w + j * cell_w, y, cell_w, cell_h, s,
+         f ? palette::mask_false.with_alpha(150) : head_bg, palette::text);
   }
   for (std::size_t i = 0; i < v.rows.size(); ++i) {
     const int r = v.rows[i];
     const float yy = y + (i + 1) * cell_h + 4;
-    std::string s = r < 0 ? kVDots
-                  : mask ? (a.row_valid[r] ? "T" : "F")
-                         : std::to_string(a.row_index[r] * a.stride_row);
+    std::string s = r < 0  ? kVDots
+                    : mask ? (a.row_valid[r] ? "T" : "F")
+                           : std::to_string(a.row_index[r] * a.stride_row);
     const bool f = mask && r >= 0 && !a.row_valid[r];
-    cell(dl, x, yy, head_w - 4, cell_h, s, f ? palette::mask_false.with_alpha(150) : head_bg, palette::text);
+    cell(dl, x, yy, head_w - 4, cell_h, s, f ? palette::mask_false.with_alpha(150) : head_bg,
+         palette::text);
     for (std::size_t j = 0; j < v.cols.size(); ++j) {
       const int c = v.cols[j];
       const float xx = x + head_w + j * cell_w;
       if (r < 0 || c < 0) {
-        cell(dl, xx, yy, cell_w, cell_h, r < 0 && c < 0 ? kDDots : r < 0 ? kVDots : "\xE2\x80\xA6",
+        cell(dl, xx, yy, cell_w, cell_h,
+             r < 0 && c < 0 ? kDDots
+             : r < 0        ? kVDots
+                            : "\xE2\x80\xA6",
              Rgba{40, 43, 52}, palette::text_dim);
         continue;
       }
       const bool on = a.valid(r, c);
       if (mask)
-        cell(dl, xx, yy, cell_w, cell_h, on ? "T" : "F", on ? body_bg : palette::mask_false.with_alpha(170),
-             palette::text, !on);
+        cell(dl, xx, yy, cell_w, cell_h, on ? "T" : "F",
+             on ? body_bg : palette::mask_false.with_alpha(170), palette::text, !on);
       else
         cell(dl, xx, yy, cell_w, cell_h, std::to_string(a.offset(r, c)), on ? body_bg : off_bg,
              on ? palette::text : palette::text_dim, !on);
@@ -99,7 +103,8 @@ void draw_broadcast(FrameContext& f, const Rect& r) {
     }
     std::int64_t widest = 0;
     for (int i : {0, probe.access.rows() - 1})
-      for (int j : {0, probe.access.cols() - 1}) widest = std::max(widest, probe.access.offset(i, j));
+      for (int j : {0, probe.access.cols() - 1})
+        widest = std::max(widest, probe.access.offset(i, j));
     const float cell_w = ImGui::CalcTextSize(std::to_string(widest).c_str()).x + 12;
     const float head_w = cell_w + 6;
     const float table_w = side_by_side ? (avail0.x - 24) / 2 : avail0.x;
@@ -116,7 +121,8 @@ void draw_broadcast(FrameContext& f, const Rect& r) {
     ImGui::PopFont();
     help_marker(f, "broadcast");
     ImGui::TextDisabled("%s is %d x %d lanes; %lld of %lld on", v.access.matrix_name.c_str(),
-                        v.access.rows(), v.access.cols(), (long long)v.lanes_on, (long long)v.lanes);
+                        v.access.rows(), v.access.cols(), (long long)v.lanes_on,
+                        (long long)v.lanes);
 
     const ImVec2 pos = ImGui::GetCursorScreenPos();
     const auto& a = v.access;
@@ -143,15 +149,19 @@ void draw_broadcast(FrameContext& f, const Rect& r) {
       terms.push_back(a.row_expr + "[:, None] < " + std::to_string(a.span.row_extent));
     if (!a.span.wrap_cols)
       terms.push_back(a.col_expr + "[None, :] < " + std::to_string(a.span.col_extent));
-    if (terms.size() == 2) mask_s += " = (" + terms[0] + ") & (" + terms[1] + ")";
-    else if (terms.size() == 1) mask_s += " = " + terms[0];
-    const char* legend = terms.size() == 2 ? "left: rows in range, top: columns in range; cell = left & top"
-                         : terms.empty()   ? "no mask: rows % M and columns % N keep every lane in range"
-                         : a.span.wrap_rows ? "rows wrap (% M), so only the columns are compared"
-                                            : "columns wrap (% N), so only the rows are compared";
+    if (terms.size() == 2)
+      mask_s += " = (" + terms[0] + ") & (" + terms[1] + ")";
+    else if (terms.size() == 1)
+      mask_s += " = " + terms[0];
+    const char* legend =
+        terms.size() == 2  ? "left: rows in range, top: columns in range; cell = left & top"
+        : terms.empty()    ? "no mask: rows % M and columns % N keep every lane in range"
+        : a.span.wrap_rows ? "rows wrap (% M), so only the columns are compared"
+                           : "columns wrap (% N), so only the rows are compared";
     title(mx, my, mask_s, legend);
     ImGui::PushFont(f.fonts.mono);
-    y_end = draw_table(v, true, mx, my + 2 * text_h + 2, std::max(cell_w * 0.6f, ImGui::CalcTextSize("T").x + 16),
+    y_end = draw_table(v, true, mx, my + 2 * text_h + 2,
+                       std::max(cell_w * 0.6f, ImGui::CalcTextSize("T").x + 16),
                        std::max(cell_w * 0.6f, ImGui::CalcTextSize("T").x + 20), cell_h, opc);
     ImGui::PopFont();
     ImGui::SetCursorScreenPos(ImVec2(pos.x, std::max(y_end, pos.y)));

@@ -36,22 +36,35 @@ void draw_code(FrameContext& f, const Rect& r) {
     ImGui::PushFont(f.fonts.mono);
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const float lh = ImGui::GetTextLineHeight();
-    const float w = std::max(ImGui::GetContentRegionAvail().x, ImGui::CalcTextSize(std::string(100, 'x').c_str()).x);
+    const float w = std::max(ImGui::GetContentRegionAvail().x,
+                             ImGui::CalcTextSize(std::string(100, 'x').c_str()).x);
     static std::int64_t last_line_key = -1;
     for (std::size_t i = 0; i < listing.lines.size(); ++i) {
       const int n = static_cast<int>(i) + 1;
       const ImVec2 pos = ImGui::GetCursorScreenPos();
       Rgba bg{0, 0, 0, 0};
       const char* tag = nullptr;
-      if (n == step.line) { bg = palette::code_line.with_alpha(70); tag = "now"; }
-      else if (n == step.ptr_line) { bg = palette::code_ptr.with_alpha(60); tag = "pointers"; }
-      else if (n == step.mask_line) { bg = palette::code_mask.with_alpha(70); tag = "mask"; }
+      if (n == step.line) {
+        bg = palette::code_line.with_alpha(70);
+        tag = "now";
+      } else if (n == step.ptr_line) {
+        bg = palette::code_ptr.with_alpha(60);
+        tag = "pointers";
+      } else if (n == step.mask_line) {
+        bg = palette::code_mask.with_alpha(70);
+        tag = "mask";
+      }
       if (bg.a) {
-        dl->AddRectFilled(ImVec2(pos.x - 4, pos.y - 1), ImVec2(pos.x + w, pos.y + lh + 1), bg.packed());
-        if (n == step.line) dl->AddRectFilled(ImVec2(pos.x - 4, pos.y - 1), ImVec2(pos.x - 1, pos.y + lh + 1), palette::code_line.packed());
+        dl->AddRectFilled(ImVec2(pos.x - 4, pos.y - 1), ImVec2(pos.x + w, pos.y + lh + 1),
+                          bg.packed());
+        if (n == step.line)
+          dl->AddRectFilled(ImVec2(pos.x - 4, pos.y - 1), ImVec2(pos.x - 1, pos.y + lh + 1),
+                            palette::code_line.packed());
       }
       if (tag) {
-        const Rgba tc = n == step.line ? palette::highlight : n == step.ptr_line ? palette::code_ptr : Rgba{230, 110, 120};
+        const Rgba tc = n == step.line       ? palette::highlight
+                        : n == step.ptr_line ? palette::code_ptr
+                                             : Rgba{230, 110, 120};
         char num[16];
         std::snprintf(num, sizeof num, "%3d", n);
         text_colored(tc, num);

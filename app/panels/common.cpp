@@ -8,8 +8,8 @@
 #include <sstream>
 
 #include "app/panels/panels.hpp"
-#include "sim/format.hpp"
 #include "scenario/scenario.hpp"
+#include "sim/format.hpp"
 
 namespace tilesim::app {
 
@@ -41,7 +41,9 @@ bool begin_panel(FrameContext& f, PanelId id, const char* title, const Rect& r) 
   return ImGui::Begin(title, nullptr, flags);
 }
 
-void end_panel() { ImGui::End(); }
+void end_panel() {
+  ImGui::End();
+}
 
 void help_marker(FrameContext& f, const std::string& key) {
   const auto it = f.help.find(key);
@@ -61,8 +63,8 @@ void center_tabs(FrameContext& f) {
   if (f.ui.focus) return;
   static constexpr PanelId tabs[] = {PanelId::launch_grid, PanelId::compare, PanelId::memory,
                                      PanelId::sweep,       PanelId::warps,   PanelId::gpu};
-  static constexpr const char* names[] = {"Launch grid", "Compare orders", "Memory", "Sweep",
-                                          "Warps", "GPU"};
+  static constexpr const char* names[] = {"Launch grid", "Compare orders", "Memory",
+                                          "Sweep",       "Warps",          "GPU"};
   for (int i = 0; i < 6; ++i) {
     if (i) ImGui::SameLine();
     const bool on = f.ui.center_tab == tabs[i];
@@ -146,7 +148,8 @@ bool engine_status_line(FrameContext& f) {
       text_colored(palette::l2_miss, ("No timeline: " + e.message()).c_str());
       ImGui::PopTextWrapPos();
       return false;
-    default: return f.frame != nullptr;
+    default:
+      return f.frame != nullptr;
   }
 }
 
@@ -158,9 +161,12 @@ std::string format_percent(double fraction) {
 
 std::string format_seconds(double s) {
   char buf[32];
-  if (s < 1e-3) std::snprintf(buf, sizeof buf, "%.1f us", s * 1e6);
-  else if (s < 1) std::snprintf(buf, sizeof buf, "%.2f ms", s * 1e3);
-  else std::snprintf(buf, sizeof buf, "%.2f s", s);
+  if (s < 1e-3)
+    std::snprintf(buf, sizeof buf, "%.1f us", s * 1e6);
+  else if (s < 1)
+    std::snprintf(buf, sizeof buf, "%.2f ms", s * 1e3);
+  else
+    std::snprintf(buf, sizeof buf, "%.2f s", s);
   return buf;
 }
 
@@ -170,33 +176,59 @@ std::string format_count(std::int64_t n) {
   return n < 0 ? "-" + s : s;
 }
 
-std::string format_bytes(double bytes) { return sim::format_bytes(bytes); }
+std::string format_bytes(double bytes) {
+  return sim::format_bytes(bytes);
+}
 
 Rgba class_color(std::int64_t cls) {
-  return palette::classes[((cls % palette::class_count) + palette::class_count) % palette::class_count];
+  return palette::classes[((cls % palette::class_count) + palette::class_count) %
+                          palette::class_count];
 }
 
 Rgba operand_color(sim::Operand op) {
   switch (op) {
-    case sim::Operand::a: return palette::a;
-    case sim::Operand::b: return palette::b;
-    case sim::Operand::c: return palette::c;
+    case sim::Operand::a:
+      return palette::a;
+    case sim::Operand::b:
+      return palette::b;
+    case sim::Operand::c:
+      return palette::c;
   }
   return palette::a;
 }
 
 void draw_panel(FrameContext& f, PanelId id, const Rect& r) {
   switch (id) {
-    case PanelId::controls: draw_controls(f, r); break;
-    case PanelId::launch_grid: draw_launch_grid(f, r); break;
-    case PanelId::matrices: draw_matrices(f, r); break;
-    case PanelId::broadcast: draw_broadcast(f, r); break;
-    case PanelId::code: draw_code(f, r); break;
-    case PanelId::memory: draw_memory(f, r); break;
-    case PanelId::compare: draw_compare(f, r); break;
-    case PanelId::sweep: draw_sweep(f, r); break;
-    case PanelId::warps: draw_warps(f, r); break;
-    case PanelId::gpu: draw_gpu(f, r); break;
+    case PanelId::controls:
+      draw_controls(f, r);
+      break;
+    case PanelId::launch_grid:
+      draw_launch_grid(f, r);
+      break;
+    case PanelId::matrices:
+      draw_matrices(f, r);
+      break;
+    case PanelId::broadcast:
+      draw_broadcast(f, r);
+      break;
+    case PanelId::code:
+      draw_code(f, r);
+      break;
+    case PanelId::memory:
+      draw_memory(f, r);
+      break;
+    case PanelId::compare:
+      draw_compare(f, r);
+      break;
+    case PanelId::sweep:
+      draw_sweep(f, r);
+      break;
+    case PanelId::warps:
+      draw_warps(f, r);
+      break;
+    case PanelId::gpu:
+      draw_gpu(f, r);
+      break;
   }
 }
 

@@ -25,8 +25,10 @@ std::int64_t programs_started(const EngineFrame& fr, std::int64_t programs) {
   std::int64_t lo = 0, hi = programs;
   while (lo < hi) {
     const std::int64_t mid = lo + (hi - lo) / 2;
-    if (event_of(*fr.schedule, fr.slots, mid, 0) < fr.position) lo = mid + 1;
-    else hi = mid;
+    if (event_of(*fr.schedule, fr.slots, mid, 0) < fr.position)
+      lo = mid + 1;
+    else
+      hi = mid;
   }
   return lo;
 }
@@ -35,14 +37,17 @@ void table(FrameContext& f, const EngineFrame& a, const EngineFrame& b, float wi
   const auto& p = f.model.problem;
   const auto& q = *f.model.compare;
   const std::string na(sim::to_string(p.order())), nb(sim::to_string(q.order()));
-  const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp;
+  const ImGuiTableFlags flags =
+      ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp;
   if (!ImGui::BeginTable("##cmp_table", 4, flags, ImVec2(width, 0))) return;
-  ImGui::TableSetupColumn(("so far: event " + format_count(a.position)).c_str(), ImGuiTableColumnFlags_WidthStretch, 1.6f);
+  ImGui::TableSetupColumn(("so far: event " + format_count(a.position)).c_str(),
+                          ImGuiTableColumnFlags_WidthStretch, 1.6f);
   ImGui::TableSetupColumn(na.c_str());
   ImGui::TableSetupColumn(nb.c_str());
   ImGui::TableSetupColumn((nb + " / " + na).c_str());
   ImGui::TableHeadersRow();
-  auto row = [&](const char* what, const std::string& x, const std::string& y, const std::string& ratio, bool hl) {
+  auto row = [&](const char* what, const std::string& x, const std::string& y,
+                 const std::string& ratio, bool hl) {
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(what);
@@ -51,8 +56,10 @@ void table(FrameContext& f, const EngineFrame& a, const EngineFrame& b, float wi
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(y.c_str());
     ImGui::TableNextColumn();
-    if (hl) text_colored(palette::highlight, ratio.c_str());
-    else ImGui::TextUnformatted(ratio.c_str());
+    if (hl)
+      text_colored(palette::highlight, ratio.c_str());
+    else
+      ImGui::TextUnformatted(ratio.c_str());
   };
   // Triton's tutorial figure: the distinct input tiles the programs started so far need
   // (9 x 9 tiles, first 9 programs: 90 row-major, 54 grouped with GROUP_SIZE_M = 3).
@@ -66,14 +73,19 @@ void table(FrameContext& f, const EngineFrame& a, const EngineFrame& b, float wi
   }
   const auto& ca = a.snapshot.counters;
   const auto& cb = b.snapshot.counters;
-  const double da = double(ca.dram_read_bytes + ca.dram_write_bytes), db = double(cb.dram_read_bytes + cb.dram_write_bytes);
-  row("DRAM bytes so far (read + write)", format_bytes(da), format_bytes(db), ratio_text(db, da), true);
-  row("L2 hit rate so far", format_percent(ca.l2_hit_rate()), format_percent(cb.l2_hit_rate()), "", false);
+  const double da = double(ca.dram_read_bytes + ca.dram_write_bytes),
+               db = double(cb.dram_read_bytes + cb.dram_write_bytes);
+  row("DRAM bytes so far (read + write)", format_bytes(da), format_bytes(db), ratio_text(db, da),
+      true);
+  row("L2 hit rate so far", format_percent(ca.l2_hit_rate()), format_percent(cb.l2_hit_rate()), "",
+      false);
   const auto& fa = a.final_counters;
   const auto& fb = b.final_counters;
-  const double ta = double(fa.dram_read_bytes + fa.dram_write_bytes), tb = double(fb.dram_read_bytes + fb.dram_write_bytes);
+  const double ta = double(fa.dram_read_bytes + fa.dram_write_bytes),
+               tb = double(fb.dram_read_bytes + fb.dram_write_bytes);
   row("DRAM bytes, whole run", format_bytes(ta), format_bytes(tb), ratio_text(tb, ta), true);
-  row("L2 hit rate, whole run", format_percent(fa.l2_hit_rate()), format_percent(fb.l2_hit_rate()), "", false);
+  row("L2 hit rate, whole run", format_percent(fa.l2_hit_rate()), format_percent(fb.l2_hit_rate()),
+      "", false);
   const auto ra = sim::roofline(fa, p, f.model.machine), rb = sim::roofline(fb, q, f.model.machine);
   auto time = [](const sim::Roofline& rf) {
     return format_seconds(rf.time_s) + " (" + std::string(sim::to_string(rf.bound)) + " bound)";
@@ -90,14 +102,16 @@ void draw_compare(FrameContext& f, const Rect& r) {
     const auto& p = f.model.problem;
     help_marker(f, "compare");
     if (!f.model.compare) {
-      ImGui::TextWrapped("Choose a compare order in the controls (\"compare with\") to see two "
-                         "launch orders side by side.");
+      ImGui::TextWrapped(
+          "Choose a compare order in the controls (\"compare with\") to see two "
+          "launch orders side by side.");
       end_panel();
       return;
     }
     engine_status_line(f);
     const auto& q = *f.model.compare;
-    const GridView gq = make_grid_view(q, f.frame_compare, f.ui.coloring, f.model.sms(), f.model.wave_programs());
+    const GridView gq =
+        make_grid_view(q, f.frame_compare, f.ui.coloring, f.model.sms(), f.model.wave_programs());
     const ImVec2 pos = ImGui::GetCursorScreenPos();
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     const float lh = ImGui::GetTextLineHeightWithSpacing();
@@ -115,10 +129,12 @@ void draw_compare(FrameContext& f, const Rect& r) {
       if (frames[i]) {
         ImGui::SameLine();
         const auto& c = frames[i]->snapshot.counters;
-        ImGui::TextDisabled("DRAM %s, L2 hit %s", format_bytes(double(c.dram_read_bytes + c.dram_write_bytes)).c_str(),
+        ImGui::TextDisabled("DRAM %s, L2 hit %s",
+                            format_bytes(double(c.dram_read_bytes + c.dram_write_bytes)).c_str(),
                             format_percent(c.l2_hit_rate()).c_str());
       }
-      draw_grid_canvas(f, *probs[i], *grids[i], x, pos.y + lh, w, h, i == 0, i == 0 ? "##cmp0" : "##cmp1");
+      draw_grid_canvas(f, *probs[i], *grids[i], x, pos.y + lh, w, h, i == 0,
+                       i == 0 ? "##cmp0" : "##cmp1");
     }
     ImGui::SetCursorScreenPos(ImVec2(pos.x, pos.y + lh + h + 6));
     if (f.frame && f.frame_compare) {

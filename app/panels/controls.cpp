@@ -56,7 +56,8 @@ void field_error(const FrameContext& f, const char* field) {
 std::vector<std::filesystem::path> scenario_files() {
   std::vector<std::filesystem::path> out;
   std::error_code ec;
-  for (const auto& e : std::filesystem::directory_iterator(scenario::assets_dir() / "scenarios", ec))
+  for (const auto& e :
+       std::filesystem::directory_iterator(scenario::assets_dir() / "scenarios", ec))
     if (e.path().extension() == ".json") out.push_back(e.path());
   std::sort(out.begin(), out.end());
   return out;
@@ -74,7 +75,8 @@ void draw_controls(FrameContext& f, const Rect& r) {
   if (begin_panel(f, PanelId::controls, "tilesim", r)) {
     ImGui::PushFont(f.fonts.title);
     ImGui::PushTextWrapPos(0);
-    ImGui::TextUnformatted(m.scenario.title.empty() ? m.scenario.name.c_str() : m.scenario.title.c_str());
+    ImGui::TextUnformatted(m.scenario.title.empty() ? m.scenario.name.c_str()
+                                                    : m.scenario.title.c_str());
     ImGui::PopTextWrapPos();
     ImGui::PopFont();
     if (!m.scenario.description.empty()) {
@@ -92,18 +94,21 @@ void draw_controls(FrameContext& f, const Rect& r) {
       ImGui::SameLine();
       text_colored(palette::highlight, std::string(sim::to_string(step.op)).c_str());
     } else {
-      ImGui::Text("event %s / %s", format_count(m.position()).c_str(), format_count(m.events()).c_str());
+      ImGui::Text("event %s / %s", format_count(m.position()).c_str(),
+                  format_count(m.events()).c_str());
     }
     help_marker(f, "controls");
     if (f.frame && !f.frame->counters_only)
-      ImGui::TextDisabled("wave %lld of %lld, %zu programs resident", (long long)std::min(f.frame->snapshot.wave + 1, f.frame->waves),
+      ImGui::TextDisabled("wave %lld of %lld, %zu programs resident",
+                          (long long)std::min(f.frame->snapshot.wave + 1, f.frame->waves),
                           (long long)f.frame->waves, f.frame->snapshot.residents.size());
     engine_status_line(f);
     if (ImGui::Button("|<")) f.cmds.push(SeekHome{});
     ImGui::SameLine();
     if (ImGui::Button("<")) f.cmds.push(StepBy{ui.step_unit, -1});
     ImGui::SameLine();
-    if (ImGui::Button(m.playing ? "Pause" : "Play", ImVec2(ImGui::GetFontSize() * 4, 0))) f.cmds.push(TogglePlay{});
+    if (ImGui::Button(m.playing ? "Pause" : "Play", ImVec2(ImGui::GetFontSize() * 4, 0)))
+      f.cmds.push(TogglePlay{});
     ImGui::SameLine();
     if (ImGui::Button(">")) f.cmds.push(StepBy{ui.step_unit, +1});
     ImGui::SameLine();
@@ -125,7 +130,8 @@ void draw_controls(FrameContext& f, const Rect& r) {
     if (ImGui::SliderFloat("events/s", &speed, 0.5f, 5000.0f, "%.1f", ImGuiSliderFlags_Logarithmic))
       f.cmds.push(SetSpeed{speed});
     ImGui::PushTextWrapPos(0);
-    ImGui::TextDisabled("Keys: Space play/pause, Left/Right step, Shift+Left/Right program, Home/End");
+    ImGui::TextDisabled(
+        "Keys: Space play/pause, Left/Right step, Shift+Left/Right program, Home/End");
     ImGui::PopTextWrapPos();
 
     // --- Problem --------------------------------------------------------------------------
@@ -134,11 +140,15 @@ void draw_controls(FrameContext& f, const Rect& r) {
     bool changed = false;
     std::string field;
     auto mark = [&](bool c, const char* name) {
-      if (c) { changed = true; field = name; }
+      if (c) {
+        changed = true;
+        field = name;
+      }
     };
     const float item_w = ImGui::GetContentRegionAvail().x * 0.55f;
     ImGui::PushItemWidth(item_w);
-    static constexpr sim::Kernel kernels[] = {sim::Kernel::copy, sim::Kernel::transpose, sim::Kernel::matmul};
+    static constexpr sim::Kernel kernels[] = {sim::Kernel::copy, sim::Kernel::transpose,
+                                              sim::Kernel::matmul};
     mark(enum_combo("kernel", e.kernel, kernels), "kernel");
     const bool mm = e.kernel == sim::Kernel::matmul;
     const std::int64_t step1 = 1, step64 = 64;
@@ -160,10 +170,12 @@ void draw_controls(FrameContext& f, const Rect& r) {
       mark(block_combo("BLOCK_K", e.block_k), "block_k");
       field_error(f, "block_k");
     }
-    static constexpr sim::LaunchOrder orders[] = {sim::LaunchOrder::row_major, sim::LaunchOrder::column_major,
-                                                  sim::LaunchOrder::grouped, sim::LaunchOrder::grouped_legacy};
+    static constexpr sim::LaunchOrder orders[] = {
+        sim::LaunchOrder::row_major, sim::LaunchOrder::column_major, sim::LaunchOrder::grouped,
+        sim::LaunchOrder::grouped_legacy};
     mark(enum_combo("launch order", e.order, orders), "order");
-    mark(ImGui::InputScalar("GROUP_SIZE_M", ImGuiDataType_S64, &e.group_size_m, &step1), "group_size_m");
+    mark(ImGui::InputScalar("GROUP_SIZE_M", ImGuiDataType_S64, &e.group_size_m, &step1),
+         "group_size_m");
     field_error(f, "group_size_m");
     static constexpr sim::Boundary bounds[] = {sim::Boundary::mask, sim::Boundary::wrap};
     mark(enum_combo("boundary", e.boundary, bounds), "boundary");
@@ -181,16 +193,20 @@ void draw_controls(FrameContext& f, const Rect& r) {
     int cmp = m.scenario.compare_order ? static_cast<int>(*m.scenario.compare_order) + 1 : 0;
     const char* cmp_names[] = {"(none)", "row-major", "column-major", "grouped", "grouped-legacy"};
     if (ImGui::Combo("compare with", &cmp, cmp_names, 5))
-      f.cmds.push(SetCompareOrder{cmp == 0 ? std::nullopt : std::optional(static_cast<sim::LaunchOrder>(cmp - 1))});
+      f.cmds.push(SetCompareOrder{
+          cmp == 0 ? std::nullopt : std::optional(static_cast<sim::LaunchOrder>(cmp - 1))});
     if (ImGui::BeginCombo("machine", m.scenario.machine.c_str())) {
       for (const auto& preset : sim::machine_presets())
-        if (ImGui::Selectable((preset.key + "  (" + preset.name + ", " + std::to_string(preset.sms) + " SMs)").c_str(),
-                              preset.key == m.scenario.machine))
+        if (ImGui::Selectable(
+                (preset.key + "  (" + preset.name + ", " + std::to_string(preset.sms) + " SMs)")
+                    .c_str(),
+                preset.key == m.scenario.machine))
           f.cmds.push(SetMachine{preset.key});
       ImGui::EndCombo();
     }
     int pps = static_cast<int>(m.programs_per_sm());
-    if (ImGui::InputInt("programs/SM", &pps) && pps >= 1 && pps <= 64) f.cmds.push(SetProgramsPerSm{pps});
+    if (ImGui::InputInt("programs/SM", &pps) && pps >= 1 && pps <= 64)
+      f.cmds.push(SetProgramsPerSm{pps});
     ImGui::TextDisabled("wave = %lld SMs x %lld = %lld programs", (long long)m.sms(),
                         (long long)m.programs_per_sm(), (long long)m.wave_programs());
     ImGui::PopItemWidth();
@@ -205,7 +221,8 @@ void draw_controls(FrameContext& f, const Rect& r) {
       ImGui::EndCombo();
     }
     if (ui.save_path.empty())
-      ui.save_path = (m.path.empty() ? std::filesystem::path(m.scenario.name + ".json") : m.path).string();
+      ui.save_path =
+          (m.path.empty() ? std::filesystem::path(m.scenario.name + ".json") : m.path).string();
     char buf[512];
     std::snprintf(buf, sizeof buf, "%s", ui.save_path.c_str());
     ImGui::SetNextItemWidth(-1);

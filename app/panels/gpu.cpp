@@ -1,10 +1,10 @@
 // GPU panel: the open problem's kernel run for real (kernels::run, same order and blocks) on a
 // worker thread, beside the simulator's predicted time; without a device, one sentence says
 // why, and a `tilesim-bench --json` file measured elsewhere can be loaded instead.
-#include <filesystem>
 #include <imgui.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <string>
 
 #include "app/panels/panels.hpp"
@@ -27,8 +27,10 @@ void result_row(const char* source, const kernels::RunResult& r, double pct, dou
   ImGui::TableNextColumn();
   ImGui::Text("%.1f %s", r.throughput, r.throughput_unit.c_str());
   ImGui::TableNextColumn();
-  if (pct > 0) ImGui::Text("%.0f %%", pct);
-  else ImGui::TextDisabled("-");
+  if (pct > 0)
+    ImGui::Text("%.0f %%", pct);
+  else
+    ImGui::TextDisabled("-");
   ImGui::TableNextColumn();
   if (r.checked) {
     char b[48];
@@ -48,7 +50,8 @@ void draw_gpu(FrameContext& f, const Rect& r) {
     center_tabs(f);
     help_marker(f, "gpu");
     const auto& p = f.model.problem;
-    f.ui.device_job.request("device", [](std::stop_token, std::atomic<double>&) { return kernels::query_device(); });
+    f.ui.device_job.request(
+        "device", [](std::stop_token, std::atomic<double>&) { return kernels::query_device(); });
     const auto dev = f.ui.device_job.result();
     bool have_device = false;
     if (!dev) {
@@ -65,12 +68,14 @@ void draw_gpu(FrameContext& f, const Rect& r) {
     // Variant chooser, filtered to this kernel and dtype.
     const auto vars = gpu_variants(p);
     if (!vars.empty() && (f.ui.gpu_variant.empty() ||
-                          std::none_of(vars.begin(), vars.end(), [&](auto* v) { return v->name == f.ui.gpu_variant; })))
+                          std::none_of(vars.begin(), vars.end(),
+                                       [&](auto* v) { return v->name == f.ui.gpu_variant; })))
       f.ui.gpu_variant = vars.front()->name;
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 16);
     if (ImGui::BeginCombo("variant", f.ui.gpu_variant.c_str())) {
       for (const auto* v : vars)
-        if (ImGui::Selectable(v->name.c_str(), v->name == f.ui.gpu_variant)) f.ui.gpu_variant = v->name;
+        if (ImGui::Selectable(v->name.c_str(), v->name == f.ui.gpu_variant))
+          f.ui.gpu_variant = v->name;
       ImGui::EndCombo();
     }
     if (const auto* v = kernels::find_variant(f.ui.gpu_variant); v && ImGui::IsItemHovered())
@@ -81,11 +86,12 @@ void draw_gpu(FrameContext& f, const Rect& r) {
     if (!can_run) ImGui::BeginDisabled();
     if (ImGui::Button("Run on GPU")) {
       const std::string variant = f.ui.gpu_variant;
-      f.ui.gpu_job.request("run" + std::to_string(++f.ui.gpu_runs), [p, variant](std::stop_token, std::atomic<double>& pr) {
-        auto run = run_on_gpu(p, variant);
-        pr = 1;
-        return run;
-      });
+      f.ui.gpu_job.request("run" + std::to_string(++f.ui.gpu_runs),
+                           [p, variant](std::stop_token, std::atomic<double>& pr) {
+                             auto run = run_on_gpu(p, variant);
+                             pr = 1;
+                             return run;
+                           });
     }
     if (!can_run) ImGui::EndDisabled();
     if (f.ui.gpu_job.pending()) {
@@ -121,15 +127,18 @@ void draw_gpu(FrameContext& f, const Rect& r) {
     }
     if (!f.ui.bench_error.empty()) text_colored(palette::l2_miss, f.ui.bench_error.c_str());
 
-    const double predicted = f.frame ? sim::roofline(f.frame->final_counters, p, f.model.machine).time_s : 0;
-    const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp;
+    const double predicted =
+        f.frame ? sim::roofline(f.frame->final_counters, p, f.model.machine).time_s : 0;
+    const ImGuiTableFlags flags =
+        ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp;
     if (ImGui::BeginTable("##gpu", 7, flags)) {
-      for (const char* h : {"measured on", "variant", "time (median)", "throughput", "% of baseline", "rel. error",
-                            "simulator predicts"})
+      for (const char* h : {"measured on", "variant", "time (median)", "throughput",
+                            "% of baseline", "rel. error", "simulator predicts"})
         ImGui::TableSetupColumn(h);
       ImGui::TableHeadersRow();
       if (const auto run = f.ui.gpu_job.result())
-        result_row(("live: " + run->result.device).c_str(), run->result, run->pct_of_baseline(), predicted);
+        result_row(("live: " + run->result.device).c_str(), run->result, run->pct_of_baseline(),
+                   predicted);
       if (f.ui.bench_report) {
         const std::string label = bench_label(*f.ui.bench_report);
         for (const auto* rec : bench_matches(*f.ui.bench_report, p.spec()))
@@ -138,11 +147,16 @@ void draw_gpu(FrameContext& f, const Rect& r) {
       ImGui::EndTable();
     }
     if (f.ui.bench_report && bench_matches(*f.ui.bench_report, p.spec()).empty())
-      ImGui::TextDisabled("%s holds %zu records, none timed on this problem (same sizes, dtype, blocks, order).",
-                          f.ui.bench_path.c_str(), f.ui.bench_report->records.size());
-    ImGui::TextDisabled("simulator: roofline time of the engine's whole-run counters on %s (%s bound)",
-                        f.model.machine.name.c_str(),
-                        f.frame ? std::string(sim::to_string(sim::roofline(f.frame->final_counters, p, f.model.machine).bound)).c_str() : "-");
+      ImGui::TextDisabled(
+          "%s holds %zu records, none timed on this problem (same sizes, dtype, blocks, order).",
+          f.ui.bench_path.c_str(), f.ui.bench_report->records.size());
+    ImGui::TextDisabled(
+        "simulator: roofline time of the engine's whole-run counters on %s (%s bound)",
+        f.model.machine.name.c_str(),
+        f.frame ? std::string(sim::to_string(
+                                  sim::roofline(f.frame->final_counters, p, f.model.machine).bound))
+                      .c_str()
+                : "-");
   }
   end_panel();
 }

@@ -38,8 +38,10 @@ void draw_grid_canvas(FrameContext& f, const sim::Problem& p, const GridView& g,
 
   // Axis labels: pid_n across the top, pid_m down the side, where they fit.
   const float digit_w = ImGui::CalcTextSize("0").x;
-  const std::int64_t every_n = std::max<std::int64_t>(1, std::int64_t(std::ceil(digit_w * 4 / cell)));
-  const std::int64_t every_m = std::max<std::int64_t>(1, std::int64_t(std::ceil(label_h * 1.2f / cell)));
+  const std::int64_t every_n =
+      std::max<std::int64_t>(1, std::int64_t(std::ceil(digit_w * 4 / cell)));
+  const std::int64_t every_m =
+      std::max<std::int64_t>(1, std::int64_t(std::ceil(label_h * 1.2f / cell)));
   for (std::int64_t n = 0; n < g.tiles_n; n += every_n) {
     const std::string s = std::to_string(n);
     const float tw = ImGui::CalcTextSize(s.c_str()).x;
@@ -55,9 +57,11 @@ void draw_grid_canvas(FrameContext& f, const sim::Problem& p, const GridView& g,
   // Cells: only those inside the clip rectangle (a 128 x 128 grid is 16k cells).
   const ImVec2 clip_min = dl->GetClipRectMin(), clip_max = dl->GetClipRectMax();
   const auto m0 = std::clamp<std::int64_t>(std::int64_t((clip_min.y - gy) / cell), 0, g.tiles_m);
-  const auto m1 = std::clamp<std::int64_t>(std::int64_t((clip_max.y - gy) / cell) + 1, 0, g.tiles_m);
+  const auto m1 =
+      std::clamp<std::int64_t>(std::int64_t((clip_max.y - gy) / cell) + 1, 0, g.tiles_m);
   const auto n0 = std::clamp<std::int64_t>(std::int64_t((clip_min.x - gx) / cell), 0, g.tiles_n);
-  const auto n1 = std::clamp<std::int64_t>(std::int64_t((clip_max.x - gx) / cell) + 1, 0, g.tiles_n);
+  const auto n1 =
+      std::clamp<std::int64_t>(std::int64_t((clip_max.x - gx) / cell) + 1, 0, g.tiles_n);
   const float gap = cell >= 8 ? 1.0f : 0.0f;
   const bool labels = cell >= ImGui::CalcTextSize("000").x + 4;
   for (std::int64_t m = m0; m < m1; ++m)
@@ -88,7 +92,8 @@ void draw_grid_canvas(FrameContext& f, const sim::Problem& p, const GridView& g,
                                                 g.launch_group[(m + 1) * g.tiles_n + n];
       if (differs && run < 0) run = n;
       if (!differs && run >= 0) {
-        dl->AddLine(ImVec2(gx + run * cell, gy + (m + 1) * cell), ImVec2(gx + n * cell, gy + (m + 1) * cell), edge, thick);
+        dl->AddLine(ImVec2(gx + run * cell, gy + (m + 1) * cell),
+                    ImVec2(gx + n * cell, gy + (m + 1) * cell), edge, thick);
         run = -1;
       }
     }
@@ -100,7 +105,8 @@ void draw_grid_canvas(FrameContext& f, const sim::Problem& p, const GridView& g,
                                                 g.launch_group[m * g.tiles_n + n + 1];
       if (differs && run < 0) run = m;
       if (!differs && run >= 0) {
-        dl->AddLine(ImVec2(gx + (n + 1) * cell, gy + run * cell), ImVec2(gx + (n + 1) * cell, gy + m * cell), edge, thick);
+        dl->AddLine(ImVec2(gx + (n + 1) * cell, gy + run * cell),
+                    ImVec2(gx + (n + 1) * cell, gy + m * cell), edge, thick);
         run = -1;
       }
     }
@@ -143,7 +149,8 @@ void draw_launch_grid(FrameContext& f, const Rect& r) {
   if (begin_panel(f, PanelId::launch_grid, "Launch grid: which program computes which tile", r)) {
     center_tabs(f);
     const auto& p = f.model.problem;
-    const bool grouped = p.order() == sim::LaunchOrder::grouped || p.order() == sim::LaunchOrder::grouped_legacy;
+    const bool grouped =
+        p.order() == sim::LaunchOrder::grouped || p.order() == sim::LaunchOrder::grouped_legacy;
     ImGui::Text("%lld x %lld tiles = %lld programs, %s order%s", (long long)p.tiles_m(),
                 (long long)p.tiles_n(), (long long)p.programs(),
                 std::string(sim::to_string(p.order())).c_str(),
@@ -151,7 +158,8 @@ void draw_launch_grid(FrameContext& f, const Rect& r) {
     help_marker(f, "launch_grid");
     if (p.programs() > kMaxGridPrograms)
       text_colored(palette::l2_miss, ("Too many programs to draw one cell each (more than " +
-                                      format_count(kMaxGridPrograms) + "): use larger blocks.").c_str());
+                                      format_count(kMaxGridPrograms) + "): use larger blocks.")
+                                         .c_str());
     ImGui::TextUnformatted("Colour by:");
     int mode = static_cast<int>(f.ui.coloring);
     ImGui::SameLine();
@@ -163,10 +171,12 @@ void draw_launch_grid(FrameContext& f, const Rect& r) {
     f.ui.coloring = static_cast<GridColoring>(mode);
     const ImVec2 pos = ImGui::GetCursorScreenPos();
     const ImVec2 avail = ImGui::GetContentRegionAvail();
-    draw_grid_canvas(f, p, f.grid, pos.x, pos.y, avail.x, avail.y - ImGui::GetTextLineHeightWithSpacing(),
-                     true, "##grid");
+    draw_grid_canvas(f, p, f.grid, pos.x, pos.y, avail.x,
+                     avail.y - ImGui::GetTextLineHeightWithSpacing(), true, "##grid");
     ImGui::SetCursorScreenPos(ImVec2(pos.x, pos.y + avail.y - ImGui::GetTextLineHeight()));
-    ImGui::TextDisabled("thick lines: launch-group boundaries; white outline: resident on an SM now; green tint: tile stored");
+    ImGui::TextDisabled(
+        "thick lines: launch-group boundaries; white outline: resident on an SM now; green tint: "
+        "tile stored");
   }
   end_panel();
 }

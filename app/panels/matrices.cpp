@@ -19,7 +19,8 @@ ImVec2 to_screen(const ViewXform& x, double r, double c) {
 }
 
 // The pid whose output tile is (tr, tc) of the output matrix (transpose swaps the axes).
-const GridCell* output_cell(const sim::Problem& p, const GridView& g, std::int64_t tr, std::int64_t tc) {
+const GridCell* output_cell(const sim::Problem& p, const GridView& g, std::int64_t tr,
+                            std::int64_t tc) {
   if (p.kernel() == sim::Kernel::transpose) std::swap(tr, tc);
   if (tr < 0 || tc < 0 || tr >= g.tiles_m || tc >= g.tiles_n) return nullptr;
   return &g.at(tr, tc);
@@ -34,11 +35,15 @@ void draw_matrix(FrameContext& f, const MatrixPanelModel& m, Viewport& vp, const
   const ImGuiIO& io = ImGui::GetIO();
   if (ImGui::IsItemHovered()) {
     if (io.MouseWheel != 0)
-      zoom_at(vp, canvas, (m.rows + m.tile_rows - 1) / m.tile_rows * m.tile_rows, (m.cols + m.tile_cols - 1) / m.tile_cols * m.tile_cols, io.MousePos.x, io.MousePos.y, std::pow(1.2, io.MouseWheel));
+      zoom_at(vp, canvas, (m.rows + m.tile_rows - 1) / m.tile_rows * m.tile_rows,
+              (m.cols + m.tile_cols - 1) / m.tile_cols * m.tile_cols, io.MousePos.x, io.MousePos.y,
+              std::pow(1.2, io.MouseWheel));
     if (ImGui::IsMouseDoubleClicked(0)) vp.fitted = true;
   }
   if (ImGui::IsItemActive() && ImGui::IsMouseDragging(0, 1.0f))
-    pan_by(vp, canvas, (m.rows + m.tile_rows - 1) / m.tile_rows * m.tile_rows, (m.cols + m.tile_cols - 1) / m.tile_cols * m.tile_cols, io.MouseDelta.x, io.MouseDelta.y);
+    pan_by(vp, canvas, (m.rows + m.tile_rows - 1) / m.tile_rows * m.tile_rows,
+           (m.cols + m.tile_cols - 1) / m.tile_cols * m.tile_cols, io.MouseDelta.x,
+           io.MouseDelta.y);
   // Fit whole tiles: lanes a mask turns off past the edge stay on screen.
   const std::int64_t fit_rows = (m.rows + m.tile_rows - 1) / m.tile_rows * m.tile_rows;
   const std::int64_t fit_cols = (m.cols + m.tile_cols - 1) / m.tile_cols * m.tile_cols;
@@ -57,17 +62,22 @@ void draw_matrix(FrameContext& f, const MatrixPanelModel& m, Viewport& vp, const
     const auto& snap = f.frame->snapshot;
     const bool is_b = m.operand == sim::Operand::b;
     const auto& tiles = is_b ? snap.b_tiles : snap.a_tiles;
-    const std::int64_t trows = is_b ? snap.b_rows : snap.a_rows, tcols = is_b ? snap.b_cols : snap.a_cols;
-    const std::int64_t t0 = rr.first / m.tile_rows, t1 = std::min(trows, (rr.last + m.tile_rows - 1) / m.tile_rows);
-    const std::int64_t u0 = cr.first / m.tile_cols, u1 = std::min(tcols, (cr.last + m.tile_cols - 1) / m.tile_cols);
+    const std::int64_t trows = is_b ? snap.b_rows : snap.a_rows,
+                       tcols = is_b ? snap.b_cols : snap.a_cols;
+    const std::int64_t t0 = rr.first / m.tile_rows,
+                       t1 = std::min(trows, (rr.last + m.tile_rows - 1) / m.tile_rows);
+    const std::int64_t u0 = cr.first / m.tile_cols,
+                       u1 = std::min(tcols, (cr.last + m.tile_cols - 1) / m.tile_cols);
     for (std::int64_t tr = t0; tr < t1; ++tr)
       for (std::int64_t tc = u0; tc < u1; ++tc) {
         const float frac = tiles[static_cast<std::size_t>(tr * tcols + tc)].resident_fraction;
         if (frac <= 0) continue;
         const double r1 = std::min<double>(double(m.rows), double(tr + 1) * m.tile_rows);
         const double c1 = std::min<double>(double(m.cols), double(tc + 1) * m.tile_cols);
-        dl->AddRectFilled(to_screen(x, double(tr) * m.tile_rows, double(tc) * m.tile_cols), to_screen(x, r1, c1),
-                          palette::l2_hit.with_alpha(static_cast<std::uint8_t>(50 + 150 * std::min(1.f, frac))).packed());
+        dl->AddRectFilled(
+            to_screen(x, double(tr) * m.tile_rows, double(tc) * m.tile_cols), to_screen(x, r1, c1),
+            palette::l2_hit.with_alpha(static_cast<std::uint8_t>(50 + 150 * std::min(1.f, frac)))
+                .packed());
       }
   }
 
@@ -92,30 +102,37 @@ void draw_matrix(FrameContext& f, const MatrixPanelModel& m, Viewport& vp, const
   if (detail != Detail::tiles) {
     const ImU32 fine = Rgba{70, 76, 90}.packed();
     for (std::int64_t r = rr.first; r <= rr.last; ++r)
-      dl->AddLine(to_screen(x, double(r), double(cr.first)), to_screen(x, double(r), double(cr.last)), fine);
+      dl->AddLine(to_screen(x, double(r), double(cr.first)),
+                  to_screen(x, double(r), double(cr.last)), fine);
     for (std::int64_t c = cr.first; c <= cr.last; ++c)
-      dl->AddLine(to_screen(x, double(rr.first), double(c)), to_screen(x, double(rr.last), double(c)), fine);
+      dl->AddLine(to_screen(x, double(rr.first), double(c)),
+                  to_screen(x, double(rr.last), double(c)), fine);
   }
   const ImU32 tile_line = palette::grid_line.packed();
   if (m.tile_rows * x.scale >= 4)
     for (std::int64_t r = (rr.first / m.tile_rows) * m.tile_rows; r <= rr.last; r += m.tile_rows)
-      dl->AddLine(to_screen(x, double(r), double(cr.first)), to_screen(x, double(r), double(cr.last)), tile_line, 1.2f);
+      dl->AddLine(to_screen(x, double(r), double(cr.first)),
+                  to_screen(x, double(r), double(cr.last)), tile_line, 1.2f);
   if (m.tile_cols * x.scale >= 4)
     for (std::int64_t c = (cr.first / m.tile_cols) * m.tile_cols; c <= cr.last; c += m.tile_cols)
-      dl->AddLine(to_screen(x, double(rr.first), double(c)), to_screen(x, double(rr.last), double(c)), tile_line, 1.2f);
+      dl->AddLine(to_screen(x, double(rr.first), double(c)),
+                  to_screen(x, double(rr.last), double(c)), tile_line, 1.2f);
 
   // Everything this program touches on this matrix (A's row panel, B's column panel, its tile).
   if (m.program_region) {
     const auto& g = *m.program_region;
-    dl->AddRectFilled(to_screen(x, g.r0, g.c0), to_screen(x, std::min(g.r1, double(m.rows)), std::min(g.c1, double(m.cols))),
+    dl->AddRectFilled(to_screen(x, g.r0, g.c0),
+                      to_screen(x, std::min(g.r1, double(m.rows)), std::min(g.c1, double(m.cols))),
                       opc.with_alpha(45).packed());
-    dl->AddRect(to_screen(x, g.r0, g.c0), to_screen(x, g.r1, g.c1), opc.with_alpha(200).packed(), 0, 0, 1.5f);
+    dl->AddRect(to_screen(x, g.r0, g.c0), to_screen(x, g.r1, g.c1), opc.with_alpha(200).packed(), 0,
+                0, 1.5f);
   }
   // C's accumulator: the share of K summed so far.
   if (m.operand == sim::Operand::c && p.kernel() == sim::Kernel::matmul && m.program_region) {
     const auto& g = *m.program_region;
     const auto alpha = static_cast<std::uint8_t>(40 + 200 * m.acc_fraction);
-    dl->AddRectFilled(to_screen(x, g.r0, g.c0), to_screen(x, std::min(g.r1, double(m.rows)), std::min(g.c1, double(m.cols))),
+    dl->AddRectFilled(to_screen(x, g.r0, g.c0),
+                      to_screen(x, std::min(g.r1, double(m.rows)), std::min(g.c1, double(m.cols))),
                       opc.with_alpha(alpha).packed());
   }
   // The access at the cursor: the tile as issued (masked-off part hatched), its valid lanes.
@@ -125,17 +142,20 @@ void draw_matrix(FrameContext& f, const MatrixPanelModel& m, Viewport& vp, const
       draw_hatch(dl, to_screen(x, t.r0, t.c0), to_screen(x, t.r1, t.c1), palette::mask_off,
                  std::max(5.0f, static_cast<float>(x.scale * 0.7)));
     for (const auto& on : m.current->on)
-      dl->AddRectFilled(to_screen(x, on.r0, on.c0), to_screen(x, on.r1, on.c1), opc.with_alpha(215).packed());
+      dl->AddRectFilled(to_screen(x, on.r0, on.c0), to_screen(x, on.r1, on.c1),
+                        opc.with_alpha(215).packed());
     for (const auto& on : m.current->on) {
       // Never smaller than a few pixels: on an 8192 x 8192 matrix a tile is 3 px wide.
       ImVec2 a = to_screen(x, on.r0, on.c0), b = to_screen(x, on.r1, on.c1);
-      const float grow_x = std::max(0.0f, 8.0f - (b.x - a.x)) / 2, grow_y = std::max(0.0f, 8.0f - (b.y - a.y)) / 2;
+      const float grow_x = std::max(0.0f, 8.0f - (b.x - a.x)) / 2,
+                  grow_y = std::max(0.0f, 8.0f - (b.y - a.y)) / 2;
       a = ImVec2(a.x - grow_x, a.y - grow_y);
       b = ImVec2(b.x + grow_x, b.y + grow_y);
       dl->AddRect(a, b, palette::highlight.packed(), 0, 0, 2.5f);
     }
     if (m.current->has_off_lanes)
-      dl->AddRect(to_screen(x, t.r0, t.c0), to_screen(x, t.r1, t.c1), palette::mask_off.packed(), 0, 0, 1.5f);
+      dl->AddRect(to_screen(x, t.r0, t.c0), to_screen(x, t.r1, t.c1), palette::mask_off.packed(), 0,
+                  0, 1.5f);
   }
   // Offsets written in each cell when there is room: row * stride_row + col * stride_col.
   if (detail == Detail::values && (rr.last - rr.first) * (cr.last - cr.first) < 4000) {
@@ -147,7 +167,8 @@ void draw_matrix(FrameContext& f, const MatrixPanelModel& m, Viewport& vp, const
         dl->AddText(ImVec2(a.x - ts.x / 2, a.y - ts.y / 2), palette::text.packed(), s.c_str());
       }
   }
-  dl->AddRect(to_screen(x, 0, 0), to_screen(x, double(m.rows), double(m.cols)), Rgba{200, 205, 215}.packed(), 0, 0, 1.5f);
+  dl->AddRect(to_screen(x, 0, 0), to_screen(x, double(m.rows), double(m.cols)),
+              Rgba{200, 205, 215}.packed(), 0, 0, 1.5f);
   dl->PopClipRect();
 
   if (ImGui::IsItemHovered()) {
@@ -155,8 +176,9 @@ void draw_matrix(FrameContext& f, const MatrixPanelModel& m, Viewport& vp, const
     const auto c = std::int64_t(std::floor(x.col_at(io.MousePos.x)));
     if (r >= 0 && c >= 0 && r < m.rows && c < m.cols) {
       ImGui::BeginTooltip();
-      ImGui::Text("%s[%lld, %lld]: offset %lld elements", m.name.substr(0, m.name.find(' ')).c_str(),
-                  (long long)r, (long long)c, (long long)(r * m.stride_row + c * m.stride_col));
+      ImGui::Text("%s[%lld, %lld]: offset %lld elements",
+                  m.name.substr(0, m.name.find(' ')).c_str(), (long long)r, (long long)c,
+                  (long long)(r * m.stride_row + c * m.stride_col));
       ImGui::Text("tile (%lld, %lld)", (long long)(r / m.tile_rows), (long long)(c / m.tile_cols));
       ImGui::TextDisabled("wheel: zoom, drag: pan, double-click: fit");
       ImGui::EndTooltip();
@@ -194,14 +216,18 @@ void draw_matrices(FrameContext& f, const Rect& r) {
           const auto& l2 = f.frame->snapshot.current->l2;
           const std::int32_t all = l2.hit_sectors + l2.miss_sectors;
           if (all > 0 && !m.current_is_store)
-            caption += l2.miss_sectors == 0 ? ": L2 hit" : l2.hit_sectors == 0 ? ": L2 miss"
-                       : ": " + std::to_string(100 * l2.hit_sectors / all) + "% hit";
+            caption += l2.miss_sectors == 0 ? ": L2 hit"
+                       : l2.hit_sectors == 0
+                           ? ": L2 miss"
+                           : ": " + std::to_string(100 * l2.hit_sectors / all) + "% hit";
         }
-      }
-      else if (m.operand == sim::Operand::c && f.model.problem.kernel() == sim::Kernel::matmul)
-        caption = "acc " + std::to_string(static_cast<int>(std::lround(m.acc_fraction * f.model.problem.k_tiles()))) +
+      } else if (m.operand == sim::Operand::c && f.model.problem.kernel() == sim::Kernel::matmul)
+        caption = "acc " +
+                  std::to_string(
+                      static_cast<int>(std::lround(m.acc_fraction * f.model.problem.k_tiles()))) +
                   "/" + std::to_string(f.model.problem.k_tiles());
-      if (!caption.empty() && ImGui::GetItemRectMax().x - x0 + 12 + ImGui::CalcTextSize(caption.c_str()).x > w)
+      if (!caption.empty() &&
+          ImGui::GetItemRectMax().x - x0 + 12 + ImGui::CalcTextSize(caption.c_str()).x > w)
         caption = caption.substr(0, caption.find(':'));
       if (!caption.empty()) {
         ImGui::SameLine();

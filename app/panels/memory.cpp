@@ -50,18 +50,26 @@ void chart(FrameContext& f, const EngineFrame& fr, float x, float y, float w) {
   char cap[32];
   std::snprintf(cap, sizeof cap, "%.0f MiB", double(f.model.machine.l2_bytes) / (1 << 20));
   box(dl, x + (bw + gap), y, bw, bh, "L2 cache", "hit rate " + format_percent(c.l2_hit_rate()),
-      format_percent(double(fr.snapshot.l2_resident_lines) / double(std::max<std::int64_t>(1, lines_cap))) + " of " + cap,
+      format_percent(double(fr.snapshot.l2_resident_lines) /
+                     double(std::max<std::int64_t>(1, lines_cap))) +
+          " of " + cap,
       palette::l2_hit);
-  box(dl, x + 2 * (bw + gap), y, bw, bh, "shared memory", "write " + format_bytes(double(c.smem_write_bytes)),
+  box(dl, x + 2 * (bw + gap), y, bw, bh, "shared memory",
+      "write " + format_bytes(double(c.smem_write_bytes)),
       "read " + format_bytes(double(c.smem_read_bytes)), palette::a);
   box(dl, x + 3 * (bw + gap), y, bw, bh, "registers", format_bytes(double(c.register_bytes)),
       p.kernel() == sim::Kernel::matmul ? "fp32 acc." : "one tile", palette::c);
   const float ay = y + bh * 0.5f;
-  arrow(dl, x + bw, x + bw + gap, ay - 7, format_bytes(double(c.dram_read_bytes)), palette::l2_miss, true, true);
-  arrow(dl, x + bw, x + bw + gap, ay + 7, format_bytes(double(c.dram_write_bytes)), palette::text_dim, false, false);
-  arrow(dl, x + 2 * bw + gap, x + 2 * (bw + gap), ay - 7, format_bytes(double(c.l2_read_bytes)), palette::l2_hit, true, true);
-  arrow(dl, x + 2 * bw + gap, x + 2 * (bw + gap), ay + 7, format_bytes(double(c.l2_write_bytes)), palette::text_dim, false, false);
-  arrow(dl, x + 3 * bw + 2 * gap, x + 3 * (bw + gap), ay - 7, format_bytes(double(c.smem_read_bytes)), palette::a, true, true);
+  arrow(dl, x + bw, x + bw + gap, ay - 7, format_bytes(double(c.dram_read_bytes)), palette::l2_miss,
+        true, true);
+  arrow(dl, x + bw, x + bw + gap, ay + 7, format_bytes(double(c.dram_write_bytes)),
+        palette::text_dim, false, false);
+  arrow(dl, x + 2 * bw + gap, x + 2 * (bw + gap), ay - 7, format_bytes(double(c.l2_read_bytes)),
+        palette::l2_hit, true, true);
+  arrow(dl, x + 2 * bw + gap, x + 2 * (bw + gap), ay + 7, format_bytes(double(c.l2_write_bytes)),
+        palette::text_dim, false, false);
+  arrow(dl, x + 3 * bw + 2 * gap, x + 3 * (bw + gap), ay - 7,
+        format_bytes(double(c.smem_read_bytes)), palette::a, true, true);
   ImGui::SetCursorScreenPos(ImVec2(x, y + bh + 4));
 }
 

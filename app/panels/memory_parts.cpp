@@ -31,19 +31,22 @@ void tile_grid(FrameContext& f, const std::vector<sim::TileView>& tiles, std::in
   const float cell = std::max(0.5f, std::min(w / float(cols), h / float(rows)));
   const float gap = cell >= 8 ? 1.f : 0.f;
   const bool numbers = cell >= ImGui::CalcTextSize("00").x + 4 && cell >= lh;
-  dl->AddRectFilled(ImVec2(x, y), ImVec2(x + cols * cell, y + rows * cell), palette::matrix_bg.packed());
+  dl->AddRectFilled(ImVec2(x, y), ImVec2(x + cols * cell, y + rows * cell),
+                    palette::matrix_bg.packed());
   for (std::int64_t i = 0; i < rows; ++i)
     for (std::int64_t j = 0; j < cols; ++j) {
       const auto& t = tiles[static_cast<std::size_t>(i * cols + j)];
       if (t.reuse.loads == 0 && t.resident_fraction <= 0) continue;
       const Rgba base = t.reuse.loads ? Rgba{66, 72, 86} : palette::matrix_bg;
       const Rgba col = mix(base, palette::l2_hit, std::clamp(t.resident_fraction, 0.f, 1.f));
-      const ImVec2 a(x + j * cell + gap, y + i * cell + gap), b(x + (j + 1) * cell - gap, y + (i + 1) * cell - gap);
+      const ImVec2 a(x + j * cell + gap, y + i * cell + gap),
+          b(x + (j + 1) * cell - gap, y + (i + 1) * cell - gap);
       dl->AddRectFilled(a, b, col.packed());
       if (numbers) {
         const std::string s = std::to_string(t.reuse.loads);
         const ImVec2 ts = ImGui::CalcTextSize(s.c_str());
-        dl->AddText(ImVec2((a.x + b.x - ts.x) / 2, (a.y + b.y - ts.y) / 2), palette::text.packed(), s.c_str());
+        dl->AddText(ImVec2((a.x + b.x - ts.x) / 2, (a.y + b.y - ts.y) / 2), palette::text.packed(),
+                    s.c_str());
       }
     }
   if (now) {
@@ -61,11 +64,12 @@ void tile_grid(FrameContext& f, const std::vector<sim::TileView>& tiles, std::in
     const auto i = std::int64_t((mp.y - y) / cell), j = std::int64_t((mp.x - x) / cell);
     if (i >= 0 && j >= 0 && i < rows && j < cols) {
       const auto& t = tiles[static_cast<std::size_t>(i * cols + j)];
-      ImGui::SetTooltip("%s tile (%lld, %lld): loaded %lld times so far\n%s of its sectors in L2 now\n"
-                        "sectors served by L2: %s, fetched from DRAM: %s",
-                        name, (long long)i, (long long)j, (long long)t.reuse.loads,
-                        format_percent(t.resident_fraction).c_str(),
-                        format_count(t.reuse.hit_sectors).c_str(), format_count(t.reuse.dram_sectors).c_str());
+      ImGui::SetTooltip(
+          "%s tile (%lld, %lld): loaded %lld times so far\n%s of its sectors in L2 now\n"
+          "sectors served by L2: %s, fetched from DRAM: %s",
+          name, (long long)i, (long long)j, (long long)t.reuse.loads,
+          format_percent(t.resident_fraction).c_str(), format_count(t.reuse.hit_sectors).c_str(),
+          format_count(t.reuse.dram_sectors).c_str());
     }
   }
   (void)f;
@@ -116,7 +120,8 @@ void residency_view(FrameContext& f, const EngineFrame& fr, const Rect& r) {
   const auto& p = f.model.problem;
   const bool mm = p.kernel() == sim::Kernel::matmul;
   ImDrawList* dl = ImGui::GetWindowDrawList();
-  dl->AddText(ImVec2(r.x, r.y), palette::text.packed(), "Input tiles: teal = in L2 now, number = loads so far");
+  dl->AddText(ImVec2(r.x, r.y), palette::text.packed(),
+              "Input tiles: teal = in L2 now, number = loads so far");
   const float lh = ImGui::GetTextLineHeight();
   const Rect g{r.x, r.y + lh + 6, r.w, r.h - lh - 6};
   std::optional<std::pair<std::int64_t, std::int64_t>> now_a, now_b;
@@ -128,10 +133,13 @@ void residency_view(FrameContext& f, const EngineFrame& fr, const Rect& r) {
   }
   if (mm) {
     const float half = (g.w - 14) / 2;
-    tile_grid(f, s.a_tiles, s.a_rows, s.a_cols, now_a, "A tiles (pid_m, k)", palette::a, g.x, g.y, half, g.h, "##resA");
-    tile_grid(f, s.b_tiles, s.b_rows, s.b_cols, now_b, "B tiles (k, pid_n)", palette::b, g.x + half + 14, g.y, half, g.h, "##resB");
+    tile_grid(f, s.a_tiles, s.a_rows, s.a_cols, now_a, "A tiles (pid_m, k)", palette::a, g.x, g.y,
+              half, g.h, "##resA");
+    tile_grid(f, s.b_tiles, s.b_rows, s.b_cols, now_b, "B tiles (k, pid_n)", palette::b,
+              g.x + half + 14, g.y, half, g.h, "##resB");
   } else {
-    tile_grid(f, s.a_tiles, s.a_rows, s.a_cols, now_a, "input tiles", palette::a, g.x, g.y, g.w, g.h, "##resA");
+    tile_grid(f, s.a_tiles, s.a_rows, s.a_cols, now_a, "input tiles", palette::a, g.x, g.y, g.w,
+              g.h, "##resA");
   }
 }
 
@@ -150,23 +158,28 @@ void measured_line(FrameContext& f) {
     const double hit = r.metric("lts__t_sector_hit_rate.pct");
     auto rel = [](double predicted, double measured) {
       char b[32];
-      std::snprintf(b, sizeof b, "%+.0f %%", 100.0 * (predicted - measured) / std::max(1.0, measured));
+      std::snprintf(b, sizeof b, "%+.0f %%",
+                    100.0 * (predicted - measured) / std::max(1.0, measured));
       return std::string(b);
     };
     char line[512];
-    std::snprintf(line, sizeof line,
-                  "Measured (%s, %s, %s): DRAM read %s / write %s; model, whole run: %s (%s) / %s (%s). "
-                  "L2 hit rate measured %.1f %%, model %s.",
-                  m.set->device.substr(0, m.set->device.find(',')).c_str(), m.set->date.c_str(), r.variant.c_str(),
-                  format_bytes(rd).c_str(), format_bytes(wr).c_str(),
-                  format_bytes(double(pred.dram_read_bytes)).c_str(), rel(double(pred.dram_read_bytes), rd).c_str(),
-                  format_bytes(double(pred.dram_write_bytes)).c_str(), rel(double(pred.dram_write_bytes), wr).c_str(),
-                  hit, format_percent(pred.l2_hit_rate()).c_str());
+    std::snprintf(
+        line, sizeof line,
+        "Measured (%s, %s, %s): DRAM read %s / write %s; model, whole run: %s (%s) / %s (%s). "
+        "L2 hit rate measured %.1f %%, model %s.",
+        m.set->device.substr(0, m.set->device.find(',')).c_str(), m.set->date.c_str(),
+        r.variant.c_str(), format_bytes(rd).c_str(), format_bytes(wr).c_str(),
+        format_bytes(double(pred.dram_read_bytes)).c_str(),
+        rel(double(pred.dram_read_bytes), rd).c_str(),
+        format_bytes(double(pred.dram_write_bytes)).c_str(),
+        rel(double(pred.dram_write_bytes), wr).c_str(), hit,
+        format_percent(pred.l2_hit_rate()).c_str());
     ImGui::PushTextWrapPos(0);
     text_colored(palette::highlight, line);
     if (r.programs_per_sm && r.programs_per_sm != f.model.programs_per_sm())
-      ImGui::TextDisabled("(the measurement's prediction used %d programs per SM; this model uses %lld)",
-                          r.programs_per_sm, (long long)f.model.programs_per_sm());
+      ImGui::TextDisabled(
+          "(the measurement's prediction used %d programs per SM; this model uses %lld)",
+          r.programs_per_sm, (long long)f.model.programs_per_sm());
     ImGui::PopTextWrapPos();
   }
 }

@@ -28,7 +28,7 @@ struct FrameContext {
   CommandQueue& cmds;
   const Fonts& fonts;
   const HelpText& help;
-  const GridView& grid;  // launch grid of the model's problem at the cursor
+  const GridView& grid;                        // launch grid of the model's problem at the cursor
   const EngineFrame* frame = nullptr;          // engine snapshot at the cursor (null: building)
   const EngineFrame* frame_compare = nullptr;  // the compare order's, same position
   CursorPos at;                                // program and step of the event at the cursor

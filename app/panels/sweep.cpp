@@ -22,25 +22,30 @@ void draw_sweep(FrameContext& f, const Rect& r) {
     const auto spec = f.model.problem.spec();
     const sim::Machine machine = f.model.machine;
     const auto pps = f.model.scenario.programs_per_sm;
-    const auto key = sweep_key(spec, f.ui.sweep_axis, machine.key + std::to_string(machine.l2_bytes) +
-                                                          "/" + std::to_string(machine.sms), pps);
+    const auto key = sweep_key(
+        spec, f.ui.sweep_axis,
+        machine.key + std::to_string(machine.l2_bytes) + "/" + std::to_string(machine.sms), pps);
     const auto sweep_axis = f.ui.sweep_axis;
-    f.ui.sweep_job.request(key, [spec, sweep_axis, machine, pps](std::stop_token st, std::atomic<double>& pr) {
-      return sweep_bars(spec, sweep_axis, machine, pps, st, pr);
-    });
+    f.ui.sweep_job.request(
+        key, [spec, sweep_axis, machine, pps](std::stop_token st, std::atomic<double>& pr) {
+          return sweep_bars(spec, sweep_axis, machine, pps, st, pr);
+        });
     if (f.ui.sweep_job.pending()) {
       ImGui::SameLine();
-      ImGui::ProgressBar(static_cast<float>(f.ui.sweep_job.progress()), ImVec2(160, 0), "replaying");
+      ImGui::ProgressBar(static_cast<float>(f.ui.sweep_job.progress()), ImVec2(160, 0),
+                         "replaying");
       ImGui::SameLine();
       if (ImGui::Button("Cancel")) f.ui.sweep_job.cancel();
     }
-    ImGui::TextDisabled("each bar: one full engine replay on %s (%lld SMs, %s L2)", machine.name.c_str(),
-                        (long long)machine.sms, format_bytes(double(machine.l2_bytes)).c_str());
+    ImGui::TextDisabled("each bar: one full engine replay on %s (%lld SMs, %s L2)",
+                        machine.name.c_str(), (long long)machine.sms,
+                        format_bytes(double(machine.l2_bytes)).c_str());
     if (const auto err = f.ui.sweep_job.error(); !err.empty() && !f.ui.sweep_job.pending())
       text_colored(palette::l2_miss, ("Sweep refused: " + err).c_str());
     const auto bars = f.ui.sweep_job.current() ? f.ui.sweep_job.result() : std::nullopt;
     if (!bars || bars->empty()) {
-      ImGui::TextUnformatted(f.ui.sweep_job.pending() ? "computing..." : "press a setting to sweep");
+      ImGui::TextUnformatted(f.ui.sweep_job.pending() ? "computing..."
+                                                      : "press a setting to sweep");
       end_panel();
       return;
     }
@@ -63,25 +68,30 @@ void draw_sweep(FrameContext& f, const Rect& r) {
       const std::string v = b.error.empty() ? format_bytes(double(b.dram_bytes)) : "n/a";
       const std::string hr = b.error.empty() ? format_percent(b.l2_hit_rate) : "";
       const ImVec2 vs = ImGui::CalcTextSize(v.c_str()), hs = ImGui::CalcTextSize(hr.c_str());
-      dl->AddText(ImVec2(x + (bw - vs.x) / 2, y1 - h - 2 * lh - 4), palette::text.packed(), v.c_str());
-      dl->AddText(ImVec2(x + (bw - hs.x) / 2, y1 - h - lh - 2), palette::l2_hit.packed(), hr.c_str());
+      dl->AddText(ImVec2(x + (bw - vs.x) / 2, y1 - h - 2 * lh - 4), palette::text.packed(),
+                  v.c_str());
+      dl->AddText(ImVec2(x + (bw - hs.x) / 2, y1 - h - lh - 2), palette::l2_hit.packed(),
+                  hr.c_str());
       const ImVec2 ls = ImGui::CalcTextSize(b.label.c_str());
       dl->AddText(ImVec2(x + (bw - ls.x) / 2, y1 + 4), palette::text.packed(), b.label.c_str());
       ImGui::SetCursorScreenPos(ImVec2(x, y1 - h));
       ImGui::InvisibleButton(("##bar" + std::to_string(i)).c_str(), ImVec2(bw, std::max(1.0f, h)));
       if (ImGui::IsItemHovered()) {
         if (b.error.empty())
-          ImGui::SetTooltip("%s: DRAM %s (read %s), L2 hit rate %s\n%lld waves, %d programs per SM, "
-                            "roofline %.3f ms\nClick to open this setting.",
-                            b.label.c_str(), v.c_str(), format_bytes(double(b.dram_read_bytes)).c_str(),
-                            hr.c_str(), (long long)b.waves, b.programs_per_sm, b.predicted_ms);
+          ImGui::SetTooltip(
+              "%s: DRAM %s (read %s), L2 hit rate %s\n%lld waves, %d programs per SM, "
+              "roofline %.3f ms\nClick to open this setting.",
+              b.label.c_str(), v.c_str(), format_bytes(double(b.dram_read_bytes)).c_str(),
+              hr.c_str(), (long long)b.waves, b.programs_per_sm, b.predicted_ms);
         else
           ImGui::SetTooltip("%s: %s", b.label.c_str(), b.error.c_str());
         if (ImGui::IsItemClicked()) f.cmds.push(SetSpec{b.spec, ""});
       }
     }
     ImGui::SetCursorScreenPos(ImVec2(pos.x, pos.y + chart_h + lh + 8));
-    ImGui::TextDisabled("bars: predicted DRAM bytes (read + write) of the whole run; teal: L2 hit rate; yellow: open now");
+    ImGui::TextDisabled(
+        "bars: predicted DRAM bytes (read + write) of the whole run; teal: L2 hit rate; yellow: "
+        "open now");
   }
   end_panel();
 }

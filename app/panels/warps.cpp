@@ -20,8 +20,10 @@ std::string per_request(double v) {
 }
 
 void rows_table(FrameContext& f, const std::vector<WarpRow>& rows) {
-  const bool measured = std::any_of(rows.begin(), rows.end(), [](const WarpRow& r) { return r.measured.has_value(); });
-  const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp;
+  const bool measured = std::any_of(rows.begin(), rows.end(),
+                                    [](const WarpRow& r) { return r.measured.has_value(); });
+  const ImGuiTableFlags flags =
+      ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp;
   if (!ImGui::BeginTable("##warps", 5, flags)) return;
   ImGui::TableSetupColumn("CUDA variant", ImGuiTableColumnFlags_WidthStretch, 1.8f);
   ImGui::TableSetupColumn("ld sectors/req");
@@ -54,12 +56,14 @@ void rows_table(FrameContext& f, const std::vector<WarpRow>& rows) {
   }
   ImGui::EndTable();
   if (measured) {
-    const auto it = std::find_if(rows.begin(), rows.end(), [](const WarpRow& r) { return r.measured.has_value(); });
-    ImGui::TextDisabled("yellow: Nsight Compute on %s, %s (assets/measured); white: the model", it->measured->device.c_str(),
-                        it->measured->date.c_str());
+    const auto it = std::find_if(rows.begin(), rows.end(),
+                                 [](const WarpRow& r) { return r.measured.has_value(); });
+    ImGui::TextDisabled("yellow: Nsight Compute on %s, %s (assets/measured); white: the model",
+                        it->measured->device.c_str(), it->measured->date.c_str());
   } else {
-    ImGui::TextDisabled("no Nsight Compute measurement of this configuration on %s (open a measured_* scenario)",
-                        f.model.machine.name.c_str());
+    ImGui::TextDisabled(
+        "no Nsight Compute measurement of this configuration on %s (open a measured_* scenario)",
+        f.model.machine.name.c_str());
   }
 }
 
@@ -71,7 +75,8 @@ void bank_picture(const BankPicture& b, float x, float y, float w, float h, cons
                            (b.wavefronts > 1 ? std::to_string(b.wavefronts) + " wavefronts (" +
                                                    std::to_string(b.wavefronts - 1) + " conflicts)"
                                              : "1 wavefront, no conflict");
-  dl->AddText(ImVec2(x, y), (b.wavefronts > 1 ? palette::l2_miss : palette::l2_hit).packed(), head.c_str());
+  dl->AddText(ImVec2(x, y), (b.wavefronts > 1 ? palette::l2_miss : palette::l2_hit).packed(),
+              head.c_str());
   const float label_w = ImGui::CalcTextSize("banks ").x;
   const float cw = (w - label_w) / sim::kWarpSize, box = std::min(cw - 2, lh);
   const float top = y + lh + 4, bottom = y + h - box - 2;
@@ -82,12 +87,16 @@ void bank_picture(const BankPicture& b, float x, float y, float w, float h, cons
   for (int i = 0; i < sim::kWarpSize; ++i) {
     const float cx = x + label_w + i * cw;
     dl->AddRectFilled(ImVec2(cx, top), ImVec2(cx + box, top + box), palette::a.packed(), 2);
-    const Rgba bank = load[i] > 1 ? palette::l2_miss : load[i] == 1 ? palette::l2_hit : palette::matrix_bg;
+    const Rgba bank = load[i] > 1    ? palette::l2_miss
+                      : load[i] == 1 ? palette::l2_hit
+                                     : palette::matrix_bg;
     dl->AddRectFilled(ImVec2(cx, bottom), ImVec2(cx + box, bottom + box), bank.packed(), 2);
   }
   for (int lane = 0; lane < sim::kWarpSize; ++lane) {
-    const float x0 = x + label_w + lane * cw + box / 2, x1 = x + label_w + b.bank_of_lane[lane] * cw + box / 2;
-    dl->AddLine(ImVec2(x0, top + box), ImVec2(x1, bottom), palette::text.with_alpha(150).packed(), 1.2f);
+    const float x0 = x + label_w + lane * cw + box / 2,
+                x1 = x + label_w + b.bank_of_lane[lane] * cw + box / 2;
+    dl->AddLine(ImVec2(x0, top + box), ImVec2(x1, bottom), palette::text.with_alpha(150).packed(),
+                1.2f);
   }
 }
 
@@ -104,9 +113,10 @@ void draw_warps(FrameContext& f, const Rect& r) {
                              pr = 1;
                              return rows;
                            });
-    ImGui::TextWrapped("Each CUDA variant of this %s kernel, modelled warp by warp over the whole problem. "
-                       "A request is one warp instruction; a sector is 32 bytes.",
-                       std::string(sim::to_string(p.kernel())).c_str());
+    ImGui::TextWrapped(
+        "Each CUDA variant of this %s kernel, modelled warp by warp over the whole problem. "
+        "A request is one warp instruction; a sector is 32 bytes.",
+        std::string(sim::to_string(p.kernel())).c_str());
     auto rows = f.ui.warps_job.current() ? f.ui.warps_job.result() : std::nullopt;
     if (rows) {
       if (f.measured) attach_measurements(*rows, *f.measured, p.spec(), f.model.machine.key);
@@ -114,15 +124,18 @@ void draw_warps(FrameContext& f, const Rect& r) {
     } else if (const auto err = f.ui.warps_job.error(); !err.empty() && !f.ui.warps_job.pending()) {
       text_colored(palette::l2_miss, err.c_str());
     } else {
-      ImGui::ProgressBar(static_cast<float>(f.ui.warps_job.progress()), ImVec2(200, 0), "modelling warps");
+      ImGui::ProgressBar(static_cast<float>(f.ui.warps_job.progress()), ImVec2(200, 0),
+                         "modelling warps");
     }
     ImGui::Spacing();
     const ImVec2 pos = ImGui::GetCursorScreenPos();
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     const float h = std::min(avail.y / 2 - 6, ImGui::GetTextLineHeight() * 6);
     if (h > ImGui::GetTextLineHeight() * 3) {
-      bank_picture(column_read_banks(32), pos.x, pos.y, avail.x, h, "tile[32][32] floats, a warp reads one column");
-      bank_picture(column_read_banks(33), pos.x, pos.y + h + 8, avail.x, h, "tile[32][33] (one word of padding per row)");
+      bank_picture(column_read_banks(32), pos.x, pos.y, avail.x, h,
+                   "tile[32][32] floats, a warp reads one column");
+      bank_picture(column_read_banks(33), pos.x, pos.y + h + 8, avail.x, h,
+                   "tile[32][33] (one word of padding per row)");
     }
   }
   end_panel();

@@ -1,8 +1,8 @@
 // Reading the framebuffer back into a PNG: glReadPixels (bottom-up rows), flipped, encoded by
 // stb_image_write into memory, and written atomically like scenarios.
 #define GL_GLEXT_PROTOTYPES
-#include <GLFW/glfw3.h>
 #include <GL/glext.h>
+#include <GLFW/glfw3.h>
 #include <stb_image_write.h>
 
 #include <algorithm>

@@ -3,8 +3,8 @@
 #define GL_GLEXT_PROTOTYPES
 #include "app/platform/platform.hpp"
 
-#include <GLFW/glfw3.h>
 #include <GL/glext.h>
+#include <GLFW/glfw3.h>
 #include <imgui.h>
 #include <imgui_impl_glfw.h>
 #include <imgui_impl_opengl3.h>
@@ -33,7 +33,8 @@ std::string Platform::open(int width, int height, float scale, bool headless) {
   if (headless) glfwWindowHint(GLFW_VISIBLE, GLFW_FALSE);
   const int ww = headless ? 64 : static_cast<int>(width * scale);
   const int wh = headless ? 64 : static_cast<int>(height * scale);
-  m_window = glfwCreateWindow(ww, wh, "tilesim — tiled GPU kernels, step by step", nullptr, nullptr);
+  m_window =
+      glfwCreateWindow(ww, wh, "tilesim — tiled GPU kernels, step by step", nullptr, nullptr);
   if (!m_window) return "could not create an OpenGL 3.3 core window";
   glfwMakeContextCurrent(m_window);
   glfwSwapInterval(headless ? 0 : 1);
@@ -62,7 +63,9 @@ std::string Platform::open(int width, int height, float scale, bool headless) {
   st.WindowBorderSize = 1;
   st.WindowPadding = ImVec2(10, 8);
   st.ItemSpacing = ImVec2(8, 5);
-  const auto col = [](Rgba c) { return ImVec4(c.r / 255.f, c.g / 255.f, c.b / 255.f, c.a / 255.f); };
+  const auto col = [](Rgba c) {
+    return ImVec4(c.r / 255.f, c.g / 255.f, c.b / 255.f, c.a / 255.f);
+  };
   st.Colors[ImGuiCol_WindowBg] = col(palette::panel);
   st.Colors[ImGuiCol_TitleBg] = col(palette::background);
   st.Colors[ImGuiCol_TitleBgActive] = col(palette::background);
@@ -119,7 +122,9 @@ Platform::~Platform() {
   glfwTerminate();
 }
 
-bool Platform::should_close() const { return glfwWindowShouldClose(m_window); }
+bool Platform::should_close() const {
+  return glfwWindowShouldClose(m_window);
+}
 
 float Platform::width() const {
   if (m_headless) return static_cast<float>(m_fb_w);

@@ -34,7 +34,7 @@ class Platform {
   // Pixels of `area` (logical coordinates; whole frame when nullopt) as a PNG, written atomically.
   std::string write_png(const std::filesystem::path& path, std::optional<Rect> area) const;
 
-  float width() const;   // logical size the panels are laid out in
+  float width() const;  // logical size the panels are laid out in
   float height() const;
   const Fonts& fonts() const { return m_fonts; }
   GLFWwindow* window() const { return m_window; }

@@ -1,7 +1,8 @@
 // Probe: the mma.sync m16n8k16 (FP16 in, FP32 accumulate) issue ceiling of this GPU, with no memory
 // traffic at all: every warp runs chains of independent mma on register fragments. Whatever a
 // matmul built on mma.sync reaches, it stays under this rate.
-// Build and run (standalone): nvcc -O3 -arch=sm_90 -o mma_sync_peak kernels/probes/mma_sync_peak.cu && ./mma_sync_peak
+// Build and run (standalone): nvcc -O3 -arch=sm_90 -o mma_sync_peak kernels/probes/mma_sync_peak.cu
+// && ./mma_sync_peak
 #include <cuda_runtime.h>
 
 #include <cstdio>
@@ -17,7 +18,8 @@ __global__ void __launch_bounds__(256) mma_peak(float* out, unsigned seed) {
 #pragma unroll
     for (int c = 0; c < kChains; ++c)
       asm volatile(
-          "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
+          "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, "
+          "{%8,%9}, "
           "{%0,%1,%2,%3};\n"
           : "+f"(d[c][0]), "+f"(d[c][1]), "+f"(d[c][2]), "+f"(d[c][3])
           : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));

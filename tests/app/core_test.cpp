@@ -1,5 +1,5 @@
-// Unit tests of the app's window-free core: engine sessions and stepping, commands, layout maths and
-// file naming. Test names read as sentences.
+// Unit tests of the app's window-free core: engine sessions and stepping, commands, layout maths
+// and file naming. Test names read as sentences.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -136,7 +136,8 @@ TEST(Commands, LoadingAMissingFileKeepsWhatWasOpenAndReportsIt) {
 
 TEST(Scenarios, EveryTeachingScenarioLoads) {
   int n = 0;
-  for (const auto& e : std::filesystem::directory_iterator(std::string(TILESIM_ASSETS_DIR) + "/scenarios")) {
+  for (const auto& e :
+       std::filesystem::directory_iterator(std::string(TILESIM_ASSETS_DIR) + "/scenarios")) {
     if (e.path().extension() != ".json") continue;
     EXPECT_NO_THROW(make_model(scenario::load_scenario(e.path()), e.path())) << e.path();
     ++n;
@@ -174,7 +175,8 @@ TEST(Layout, FocusedPanelFillsTheWindowAndFollowsResizes) {
   EXPECT_EQ(l.rect(PanelId::broadcast).w, 800);
   const auto big = compute_layout(3200, 1800, std::nullopt, PanelId::compare, 2.0f);
   EXPECT_TRUE(big.is_visible(PanelId::compare));
-  EXPECT_GT(big.rect(PanelId::controls).w, compute_layout(1600, 900, std::nullopt, PanelId::compare).rect(PanelId::controls).w);
+  EXPECT_GT(big.rect(PanelId::controls).w,
+            compute_layout(1600, 900, std::nullopt, PanelId::compare).rect(PanelId::controls).w);
 }
 
 TEST(Options, ParsesTheHeadlessFlags) {

@@ -27,7 +27,9 @@ struct Box {
   double cy() const { return (y0 + y1) / 2.0; }
 };
 
-bool have_xvfb() { return std::system("command -v xvfb-run >/dev/null 2>&1") == 0; }
+bool have_xvfb() {
+  return std::system("command -v xvfb-run >/dev/null 2>&1") == 0;
+}
 
 std::filesystem::path out_dir() {
   auto d = std::filesystem::temp_directory_path() / "tilesim_screenshots";
@@ -58,7 +60,8 @@ Box find_colour(const Image& img, Rgba c, int tol = 0, int y_min = 0) {
   for (int y = y_min; y < img.h; ++y)
     for (int x = 0; x < img.w; ++x) {
       const auto* p = img.at(x, y);
-      if (std::abs(p[0] - c.r) <= tol && std::abs(p[1] - c.g) <= tol && std::abs(p[2] - c.b) <= tol) {
+      if (std::abs(p[0] - c.r) <= tol && std::abs(p[1] - c.g) <= tol &&
+          std::abs(p[2] - c.b) <= tol) {
         ++b.count;
         b.x0 = std::min(b.x0, x);
         b.y0 = std::min(b.y0, y);
@@ -75,15 +78,19 @@ double ink(const Image& img) {
   for (int y = 0; y < img.h; ++y)
     for (int x = 0; x < img.w; ++x) {
       const auto* p = img.at(x, y);
-      const bool bg = (p[0] == palette::panel.r && p[1] == palette::panel.g && p[2] == palette::panel.b) ||
-                      (p[0] == palette::background.r && p[1] == palette::background.g && p[2] == palette::background.b);
+      const bool bg =
+          (p[0] == palette::panel.r && p[1] == palette::panel.g && p[2] == palette::panel.b) ||
+          (p[0] == palette::background.r && p[1] == palette::background.g &&
+           p[2] == palette::background.b);
       n += !bg;
     }
   return double(n) / (double(img.w) * img.h);
 }
 
-#define REQUIRE_XVFB() \
-  if (!have_xvfb()) GTEST_SKIP() << "xvfb-run not installed: no X server to render the app headless"
+#define REQUIRE_XVFB()                                                     \
+  if (!have_xvfb())                                                        \
+  GTEST_SKIP() << "xvfb-run not installed: no X server to render the app " \
+                  "headless"
 
 }  // namespace
 
@@ -106,23 +113,26 @@ TEST(Screenshot, ScaleTwoDoublesThePixels) {
 TEST(Screenshot, LaunchGridHighlightsPid29InRow5Column0) {
   REQUIRE_XVFB();
   // Resident programs take turns one step each: event 29 is pid 29's first step (position 30).
-  const auto first = shoot("grid_pid0", "seed004_574_grouped.json --panel launch_grid --size 900x900 --seek 1");
-  const auto p29 = shoot("grid_pid29", "seed004_574_grouped.json --panel launch_grid --size 900x900 --seek 30");
+  const auto first =
+      shoot("grid_pid0", "seed004_574_grouped.json --panel launch_grid --size 900x900 --seek 1");
+  const auto p29 =
+      shoot("grid_pid29", "seed004_574_grouped.json --panel launch_grid --size 900x900 --seek 30");
   ASSERT_GT(first.w, 0);
   ASSERT_GT(p29.w, 0);
   EXPECT_GT(ink(p29), 0.2);
   const Box a = find_colour(first, palette::highlight), b = find_colour(p29, palette::highlight);
   ASSERT_GT(a.count, 400);
   ASSERT_GT(b.count, 400);
-  const double cell = a.x1 - a.x0;  // the highlighted tile is one cell (plus its outline)
-  EXPECT_NEAR(b.cx(), a.cx(), cell * 0.2);           // pid_n = 0: same column as pid 0
+  const double cell = a.x1 - a.x0;          // the highlighted tile is one cell (plus its outline)
+  EXPECT_NEAR(b.cx(), a.cx(), cell * 0.2);  // pid_n = 0: same column as pid 0
   EXPECT_NEAR(b.cy() - a.cy(), 5 * cell, cell * 0.5);  // pid_m = 5: five rows down
 }
 
 TEST(Screenshot, MatricesOutlineTheLoadedTileOfA) {
   REQUIRE_XVFB();
   // Position 82: event 81 is pid 0's load_a of k = 0 (every program mapped its tile in round 0).
-  const auto img = shoot("matrices", "seed004_574_grouped.json --panel matrices --size 1500x600 --seek 82");
+  const auto img =
+      shoot("matrices", "seed004_574_grouped.json --panel matrices --size 1500x600 --seek 82");
   EXPECT_GT(ink(img), 0.1);
   const Box hl = find_colour(img, palette::highlight, 0, 90);  // below the legend and titles
   ASSERT_GT(hl.count, 50);
@@ -131,9 +141,10 @@ TEST(Screenshot, MatricesOutlineTheLoadedTileOfA) {
 
 TEST(Screenshot, BroadcastInspectorShowsTheStepAndMaskedLanes) {
   REQUIRE_XVFB();
-  const auto img = shoot("broadcast", "seed000_copy_5x5.json --panel broadcast --size 1200x700 --seek 8");
+  const auto img =
+      shoot("broadcast", "seed000_copy_5x5.json --panel broadcast --size 1200x700 --seek 8");
   EXPECT_GT(ink(img), 0.03);
-  EXPECT_GT(find_colour(img, palette::highlight, 40).count, 20);  // the step's line of code
+  EXPECT_GT(find_colour(img, palette::highlight, 40).count, 20);    // the step's line of code
   EXPECT_GT(find_colour(img, palette::mask_false, 60).count, 200);  // F lanes of the mask
 }
 
@@ -147,8 +158,9 @@ TEST(Screenshot, CodePanelHighlightsTheCurrentLine) {
 TEST(Screenshot, ControlsMemoryCompareAndSweepAreNotBlank) {
   REQUIRE_XVFB();
   for (const char* panel : {"controls", "memory", "compare", "sweep"}) {
-    const auto img = shoot(std::string("panel_") + panel,
-                           std::string("triton_9x9_grouped.json --size 1200x700 --seek 240 --panel ") + panel);
+    const auto img =
+        shoot(std::string("panel_") + panel,
+              std::string("triton_9x9_grouped.json --size 1200x700 --seek 240 --panel ") + panel);
     ASSERT_GT(img.w, 0) << panel;
     EXPECT_GT(ink(img), 0.05) << panel;
   }
@@ -157,22 +169,26 @@ TEST(Screenshot, ControlsMemoryCompareAndSweepAreNotBlank) {
 TEST(Screenshot, MatricesTintInputTilesThatAreInL2) {
   REQUIRE_XVFB();
   // Late in the run most of A and B sit in the 50 MiB L2: teal over the blue/orange matrices.
-  const auto img = shoot("matrices_l2", "seed004_574_grouped.json --panel matrices --size 1500x600 --seek 1500");
+  const auto img =
+      shoot("matrices_l2", "seed004_574_grouped.json --panel matrices --size 1500x600 --seek 1500");
   const Box teal = find_colour(img, Rgba{24, 156, 146}, 40, 90);
   EXPECT_GT(teal.count, 5000);
 }
 
 TEST(Screenshot, MemoryPanelShowsHitRateCursorAndResidency) {
   REQUIRE_XVFB();
-  const auto img = shoot("memory", "seed004_574_grouped.json --panel memory --size 1400x700 --seek 400");
+  const auto img =
+      shoot("memory", "seed004_574_grouped.json --panel memory --size 1400x700 --seek 400");
   EXPECT_GT(ink(img), 0.1);
-  EXPECT_GT(find_colour(img, palette::highlight, 0, 60).count, 100);  // cursor on the plot, tile now
-  EXPECT_GT(find_colour(img, palette::l2_hit, 0, 60).count, 2000);   // resident tiles, L2 box
+  EXPECT_GT(find_colour(img, palette::highlight, 0, 60).count,
+            100);                                                   // cursor on the plot, tile now
+  EXPECT_GT(find_colour(img, palette::l2_hit, 0, 60).count, 2000);  // resident tiles, L2 box
 }
 
 TEST(Screenshot, CompareShowsBothOrdersCurrentProgram) {
   REQUIRE_XVFB();
-  const auto img = shoot("compare", "triton_9x9_grouped.json --panel compare --size 1400x800 --seek 30");
+  const auto img =
+      shoot("compare", "triton_9x9_grouped.json --panel compare --size 1400x800 --seek 30");
   const Box hl = find_colour(img, palette::highlight, 0, 60);
   ASSERT_GT(hl.count, 200);
   EXPECT_LT(hl.x0, img.w / 2);  // pid 29 in the grouped grid (left)
@@ -181,10 +197,11 @@ TEST(Screenshot, CompareShowsBothOrdersCurrentProgram) {
 
 TEST(Screenshot, WarpsShowOneBankHitByAllLanesAndThePaddedSpread) {
   REQUIRE_XVFB();
-  const auto img = shoot("warps", "measured_h200_transpose_8192.json --panel warps --size 1300x560");
+  const auto img =
+      shoot("warps", "measured_h200_transpose_8192.json --panel warps --size 1300x560");
   EXPECT_GT(ink(img), 0.05);
   EXPECT_GT(find_colour(img, palette::l2_hit, 0, 60).count, 32 * 30);  // 32 banks, one lane each
-  EXPECT_GT(find_colour(img, palette::l2_miss, 0, 60).count, 30);       // the one conflicted bank
+  EXPECT_GT(find_colour(img, palette::l2_miss, 0, 60).count, 30);      // the one conflicted bank
   EXPECT_GT(find_colour(img, palette::highlight, 0, 60).count, 40);    // measured figures
 }
 

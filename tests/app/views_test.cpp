@@ -4,14 +4,14 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
-#include <cmath>
 
 #include "app/core/broadcast_view.hpp"
+#include "app/core/gpu_view.hpp"
 #include "app/core/grid_view.hpp"
 #include "app/core/matrix_view.hpp"
-#include "app/core/gpu_view.hpp"
 #include "app/core/sweep.hpp"
 #include "app/core/warps_view.hpp"
 #include "scenario/measured.hpp"
@@ -55,12 +55,15 @@ TEST(BroadcastView, MapAndDotStepsInspectANeighbouringLoad) {
 namespace {
 // A frame of `p` on `machine` at `position` (or just after pid's first step).
 std::shared_ptr<const EngineFrame> frame_at(const sim::Problem& p, const std::string& machine,
-                                            std::int64_t position, std::optional<std::int64_t> pid = {}) {
+                                            std::int64_t position,
+                                            std::optional<std::int64_t> pid = {}) {
   EngineSession s;
   const auto m = *sim::find_machine(machine);
   s.open(p, m, sim::occupancy(p, m, 1));
-  if (pid) s.seek_pid(*pid);
-  else s.seek(position);
+  if (pid)
+    s.seek_pid(*pid);
+  else
+    s.seek(position);
   EXPECT_TRUE(s.wait_settled(30));
   return s.frame();
 }
@@ -154,7 +157,8 @@ TEST(Viewport, DetailAndVisibleRangeLimitWhatIsDrawn) {
 TEST(Sweep, GroupSizeSweepStartsWithRowMajorAndIncludesTheOpenSetting) {
   const sim::ProblemSpec base;
   std::atomic<double> progress{0};
-  const auto bars = sweep_bars(base, SweepAxis::group_size_m, *sim::find_machine("h100"), std::nullopt, {}, progress);
+  const auto bars = sweep_bars(base, SweepAxis::group_size_m, *sim::find_machine("h100"),
+                               std::nullopt, {}, progress);
   ASSERT_GE(bars.size(), 5u);
   EXPECT_EQ(bars[0].label, "row-major");
   int current = 0;
@@ -244,7 +248,8 @@ TEST(Measured, H200FileMatchesItsOwnConfigurationsOnlyOnTheH200) {
   const auto sets = scenario::load_measured_dir(std::string(TILESIM_ASSETS_DIR) + "/measured");
   ASSERT_FALSE(sets.empty());
   EXPECT_EQ(sets[0].machine_key, "h200");
-  const auto sc = scenario::load_scenario(std::string(TILESIM_ASSETS_DIR) + "/scenarios/measured_h200_matmul_4096_fp16.json");
+  const auto sc = scenario::load_scenario(std::string(TILESIM_ASSETS_DIR) +
+                                          "/scenarios/measured_h200_matmul_4096_fp16.json");
   const auto hits = scenario::find_measured(sets, sc.problem, "h200");
   ASSERT_EQ(hits.size(), 1u);
   EXPECT_EQ(hits[0].record->id, "mm16_4096_grp");

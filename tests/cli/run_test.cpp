@@ -39,22 +39,25 @@ TEST(CliRun, DefaultScenarioPrintsEveryCounterKey) {
 }
 
 TEST(CliRun, GroupedReadsLessDramThanRowMajorAt8192CubedFp16OnH100) {
-  const std::string p = "--m 8192 --n 8192 --k 8192 --block-m 128 --block-n 128 --block-k 64 "
-                        "--dtype fp16 --machine h100 --group-m 8 --order ";
+  const std::string p =
+      "--m 8192 --n 8192 --k 8192 --block-m 128 --block-n 128 --block-k 64 "
+      "--dtype fp16 --machine h100 --group-m 8 --order ";
   const double row = dram_read(p + "row-major"), grouped = dram_read(p + "grouped");
   EXPECT_LT(grouped, 0.9 * row) << grouped << " vs " << row;
 }
 
 TEST(CliRun, OrdersReadTheSameDramWhenInputsFitInL2) {
-  const std::string p = "--m 2048 --n 2048 --k 2048 --block-m 128 --block-n 128 --block-k 64 "
-                        "--dtype fp16 --machine h100 --group-m 8 --order ";
+  const std::string p =
+      "--m 2048 --n 2048 --k 2048 --block-m 128 --block-n 128 --block-k 64 "
+      "--dtype fp16 --machine h100 --group-m 8 --order ";
   const double row = dram_read(p + "row-major"), grouped = dram_read(p + "grouped");
   EXPECT_EQ(row, grouped);
   EXPECT_EQ(row, 2.0 * 2048 * 2048 * 2);  // A and B, each read once
 }
 
 TEST(CliSweep, OneRowPerCombinationInJson) {
-  const auto j = run_json("sweep --m 512 --n 512 --k 512 --group-m 1,2,4 --order row-major,grouped");
+  const auto j =
+      run_json("sweep --m 512 --n 512 --k 512 --group-m 1,2,4 --order row-major,grouped");
   ASSERT_TRUE(j.is_array());
   EXPECT_EQ(j.size(), 6u);
   for (const auto& row : j) EXPECT_TRUE(row.contains("dram_read_bytes"));

@@ -12,10 +12,11 @@ using namespace tilesim;
 TEST(VariantList, HasEveryRungOfTheIssueWithUniqueNames) {
   std::set<std::string> names;
   for (const auto& v : kernels::variants()) EXPECT_TRUE(names.insert(v.name).second) << v.name;
-  for (const char* n : {"copy_tiled", "copy_vectorized", "copy_memcpy_d2d", "transpose_naive", "transpose_smem_tiled",
-                        "transpose_smem_padded", "matmul_naive", "matmul_smem_tiled",
-                        "matmul_smem_tiled_b_transposed", "matmul_register_blocked", "matmul_mma_sync",
-                        "matmul_wgmma_tma", "cublas_sgemm", "cublas_tf32", "cublas_gemmex"})
+  for (const char* n :
+       {"copy_tiled", "copy_vectorized", "copy_memcpy_d2d", "transpose_naive",
+        "transpose_smem_tiled", "transpose_smem_padded", "matmul_naive", "matmul_smem_tiled",
+        "matmul_smem_tiled_b_transposed", "matmul_register_blocked", "matmul_mma_sync",
+        "matmul_wgmma_tma", "cublas_sgemm", "cublas_tf32", "cublas_gemmex"})
     EXPECT_TRUE(names.count(n)) << n;
 }
 

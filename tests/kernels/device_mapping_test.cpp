@@ -23,7 +23,8 @@ TEST(DeviceTileMapping, MatchesSimTileOfForEveryPidOrderAndGroupSize) {
           ASSERT_EQ(static_cast<std::int64_t>(got->size()), shape.programs());
           for (std::int64_t pid = 0; pid < shape.programs(); ++pid)
             ASSERT_EQ((*got)[pid], sim::tile_of(order, shape, pid))
-                << sim::to_string(order) << " grid " << tm << "x" << tn << " G=" << g << " pid " << pid;
+                << sim::to_string(order) << " grid " << tm << "x" << tn << " G=" << g << " pid "
+                << pid;
           ++grids;
         }
   EXPECT_GT(grids, 1000);
@@ -39,6 +40,7 @@ TEST(DeviceTileMapping, Seed004Pid29MapsToRow5Col0OnTheDevice) {
 TEST(DeviceTileMapping, WithoutADeviceSaysWhy) {
   if (kernels::query_device().available) GTEST_SKIP() << "a device is present";
   std::string why;
-  EXPECT_FALSE(kernels::device_launch_mapping(sim::LaunchOrder::grouped, {3, 3, 2}, &why).has_value());
+  EXPECT_FALSE(
+      kernels::device_launch_mapping(sim::LaunchOrder::grouped, {3, 3, 2}, &why).has_value());
   EXPECT_FALSE(why.empty());
 }

@@ -5,8 +5,8 @@
 
 #include "kernels/kernels.hpp"
 
-#define TILESIM_SKIP_WITHOUT_GPU()                                         \
-  do {                                                                     \
-    const auto dev_ = ::tilesim::kernels::query_device();                  \
+#define TILESIM_SKIP_WITHOUT_GPU()                                            \
+  do {                                                                        \
+    const auto dev_ = ::tilesim::kernels::query_device();                     \
     if (!dev_.available) GTEST_SKIP() << "no GPU to run on: " << dev_.reason; \
   } while (0)

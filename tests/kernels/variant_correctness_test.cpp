@@ -15,7 +15,8 @@ struct Size {
 };
 
 std::vector<Size> sizes_for(sim::Kernel k) {
-  if (k != sim::Kernel::matmul) return {{574, 574, 1, 64, 64, 1, 3}, {1000, 777, 1, 32, 64, 1, 5}, {37, 45, 1, 16, 32, 1, 2}};
+  if (k != sim::Kernel::matmul)
+    return {{574, 574, 1, 64, 64, 1, 3}, {1000, 777, 1, 32, 64, 1, 5}, {37, 45, 1, 16, 32, 1, 2}};
   return {{574, 574, 574, 64, 64, 64, 3},
           {1000, 777, 333, 64, 64, 32, 5},
           {37, 45, 29, 16, 32, 16, 2},
@@ -33,11 +34,12 @@ TEST_P(EveryVariant, IsCorrectInEveryLaunchOrderAtOddSizes) {
   kernels::RunOptions o;
   o.time = false;
   const auto dev = kernels::query_device();
-  if (dev.cc_major * 10 + dev.cc_minor < v->min_cc) GTEST_SKIP() << v->name << " needs cc " << v->min_cc;
+  if (dev.cc_major * 10 + dev.cc_minor < v->min_cc)
+    GTEST_SKIP() << v->name << " needs cc " << v->min_cc;
   for (const Size& s : sizes_for(v->kernel))
     for (sim::DType d : v->dtypes)
-      for (auto order : {sim::LaunchOrder::row_major, sim::LaunchOrder::column_major, sim::LaunchOrder::grouped,
-                         sim::LaunchOrder::grouped_legacy}) {
+      for (auto order : {sim::LaunchOrder::row_major, sim::LaunchOrder::column_major,
+                         sim::LaunchOrder::grouped, sim::LaunchOrder::grouped_legacy}) {
         sim::ProblemSpec p;
         p.kernel = v->kernel;
         p.m = s.m;
@@ -50,9 +52,9 @@ TEST_P(EveryVariant, IsCorrectInEveryLaunchOrderAtOddSizes) {
         p.group_size_m = s.g;
         p.order = order;
         const auto r = kernels::run(sim::Problem(p), v->name, o);
-        EXPECT_TRUE(r.ok) << v->name << " " << s.m << "x" << s.n << "x" << s.k << " " << sim::to_string(d) << " "
-                          << sim::to_string(order) << ": " << r.error << " (rel_error " << r.rel_error
-                          << ", unwritten " << r.unwritten << ")";
+        EXPECT_TRUE(r.ok) << v->name << " " << s.m << "x" << s.n << "x" << s.k << " "
+                          << sim::to_string(d) << " " << sim::to_string(order) << ": " << r.error
+                          << " (rel_error " << r.rel_error << ", unwritten " << r.unwritten << ")";
         EXPECT_EQ(r.unwritten, 0);
       }
 }

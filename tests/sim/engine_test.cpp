@@ -25,7 +25,8 @@ ReplayResult run(const ProblemSpec& s, const Machine& m, std::optional<int> pps 
 
 // 8 SMs x 1 program, one 256 KiB L2 partition: small enough to count by hand.
 Machine small_machine() {
-  return tilesim::scenario::parse_machine_json(R"({"base": "h100", "sms": 8, "l2_bytes": 262144, "l2_partitions": 1})");
+  return tilesim::scenario::parse_machine_json(
+      R"({"base": "h100", "sms": 8, "l2_bytes": 262144, "l2_partitions": 1})");
 }
 
 }  // namespace

@@ -1,7 +1,7 @@
 // Footprint: Triton's tutorial example (90 vs 54 input tiles for the first 9 programs).
-#include <gtest/gtest.h>
-
 #include "sim/footprint.hpp"
+
+#include <gtest/gtest.h>
 
 using namespace tilesim::sim;
 
@@ -19,7 +19,7 @@ Problem triton_example(LaunchOrder order, int block) {
 TEST(Footprint, TritonExampleRowMajorFirstNineProgramsLoad90Tiles) {
   for (int block : {16, 32, 64}) {
     const auto f = footprint(triton_example(LaunchOrder::row_major, block), 9);
-    EXPECT_EQ(f.a_tiles, 9);  // one row band of A: 9 K-tiles
+    EXPECT_EQ(f.a_tiles, 9);   // one row band of A: 9 K-tiles
     EXPECT_EQ(f.b_tiles, 81);  // nine column bands of B
     EXPECT_EQ(f.tiles, 90);
   }

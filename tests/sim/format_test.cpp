@@ -1,7 +1,7 @@
 // One text form for byte counts, shared by the app and the CLI.
-#include <gtest/gtest.h>
-
 #include "sim/format.hpp"
+
+#include <gtest/gtest.h>
 
 using tilesim::sim::format_bytes;
 

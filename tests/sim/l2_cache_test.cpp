@@ -30,8 +30,8 @@ TEST(L2Cache, CountsSectorsHitMissedEvictedAndWrittenBackByHand) {
   EXPECT_EQ(load(c, 128, 160), (AccessResult{0, 1, 0, 0, 0}));
   // line 2: miss; LRU is line 0 (4 clean sectors) -> evicted, nothing written back.
   EXPECT_EQ(load(c, 256, 288), (AccessResult{0, 1, 1, 4, 0}));
-  // store to line 1, bytes 150..180 (offsets 22..51) = sectors 0 and 1: sector 0 resident (hit), 1 not (a store
-  // miss allocates without fetching); both become dirty. Recency now: line 2 < line 1.
+  // store to line 1, bytes 150..180 (offsets 22..51) = sectors 0 and 1: sector 0 resident (hit), 1
+  // not (a store miss allocates without fetching); both become dirty. Recency now: line 2 < line 1.
   EXPECT_EQ(store(c, 150, 180), (AccessResult{1, 1, 0, 0, 0}));
   EXPECT_EQ(c.dirty_mask(1), 0b0011);
   // line 0 again: miss; LRU is line 2 (1 clean sector).
@@ -94,7 +94,8 @@ TEST(L2Cache, RestoreGivesTheSameFutureAsTheSavedCache) {
   for (int ways : {0, 4}) {
     L2Cache a(1 << 16, 4096, ways);
     AccessResult r;
-    for (int i = 0; i < 200; ++i) a.access((i * 7919) % 60000, (i * 7919) % 60000 + 100, i % 3 == 0, &r);
+    for (int i = 0; i < 200; ++i)
+      a.access((i * 7919) % 60000, (i * 7919) % 60000 + 100, i % 3 == 0, &r);
     const auto saved = a.save();
     L2Cache b(1 << 16, 4096, ways);
     b.restore(saved);

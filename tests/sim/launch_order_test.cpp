@@ -1,13 +1,13 @@
 // Launch orders: the curriculum's pid -> tile examples, and exhaustive bijection checks.
-#include <gtest/gtest.h>
-
 #include "sim/launch_order.hpp"
+
+#include <gtest/gtest.h>
 
 using namespace tilesim::sim;
 
 namespace {
-const LaunchOrder kAll[] = {LaunchOrder::row_major, LaunchOrder::column_major,
-                            LaunchOrder::grouped, LaunchOrder::grouped_legacy};
+const LaunchOrder kAll[] = {LaunchOrder::row_major, LaunchOrder::column_major, LaunchOrder::grouped,
+                            LaunchOrder::grouped_legacy};
 }
 
 TEST(GroupedOrder, Seed004Has81ProgramsAndPid29MapsToRow5Col0) {

@@ -1,7 +1,8 @@
 // Listings: every step of every kernel points at the listing line that performs it.
+#include "sim/listing.hpp"
+
 #include <gtest/gtest.h>
 
-#include "sim/listing.hpp"
 #include "sim/program_trace.hpp"
 
 using namespace tilesim::sim;

@@ -1,8 +1,9 @@
 // Machine presets, occupancy, and custom machines from scenarios.
+#include "sim/machine.hpp"
+
 #include <gtest/gtest.h>
 
 #include "scenario/machine_json.hpp"
-#include "sim/machine.hpp"
 #include "sim/occupancy.hpp"
 
 using namespace tilesim::sim;
@@ -45,7 +46,8 @@ TEST(Occupancy, RefusesAProgramLargerThanTheSharedMemoryLimit) {
 }
 
 TEST(CustomMachine, StartsFromItsBasePresetAndValidatesFields) {
-  const auto m = tilesim::scenario::parse_machine_json(R"({"base": "a100", "sms": 8, "l2_bytes": 262144})");
+  const auto m =
+      tilesim::scenario::parse_machine_json(R"({"base": "a100", "sms": 8, "l2_bytes": 262144})");
   EXPECT_EQ(m.sms, 8);
   EXPECT_EQ(m.l2_bytes, 262144);
   EXPECT_EQ(m.smem_per_sm_bytes, 164 * 1024);

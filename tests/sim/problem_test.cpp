@@ -1,7 +1,7 @@
 // Problem validation: each bad field is refused with a message that names it and its range.
-#include <gtest/gtest.h>
-
 #include "sim/problem.hpp"
+
+#include <gtest/gtest.h>
 
 using namespace tilesim::sim;
 

@@ -1,8 +1,8 @@
 // Program traces: offsets built by broadcasting equal element-wise addresses; masks turn off
 // exactly the out-of-range lanes; valid stores of a whole kernel add up to M x N.
-#include <gtest/gtest.h>
-
 #include "sim/program_trace.hpp"
+
+#include <gtest/gtest.h>
 
 using namespace tilesim::sim;
 
@@ -61,8 +61,7 @@ TEST(Offsets, EveryElementEqualsTheAddressFromStrides) {
           const auto a = tile_access(p, st.op, tile_of(p, pid), st.k);
           for (int i = 0; i < a.rows(); ++i)
             for (int j = 0; j < a.cols(); ++j)
-              ASSERT_EQ(a.offset(i, j),
-                        address(p, a.span.operand, a.span.row(i), a.span.col(j)))
+              ASSERT_EQ(a.offset(i, j), address(p, a.span.operand, a.span.row(i), a.span.col(j)))
                   << "pid " << pid << " step " << step;
         }
       }

@@ -1,7 +1,7 @@
 // Size budgets: huge problems are refused before they run, with the figures.
-#include <gtest/gtest.h>
-
 #include "sim/replay_budget.hpp"
+
+#include <gtest/gtest.h>
 
 using namespace tilesim::sim;
 

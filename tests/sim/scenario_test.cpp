@@ -1,9 +1,9 @@
 // Scenario files: strict parsing with line/column and field names, exact round trips.
+#include "scenario/scenario.hpp"
+
 #include <gtest/gtest.h>
 
 #include <filesystem>
-
-#include "scenario/scenario.hpp"
 
 using namespace tilesim;
 

@@ -77,7 +77,8 @@ TEST(StaggeredSchedule, TimelineSeekMatchesSteppingAndAPlainReplay) {
   o.schedule = ScheduleKind::staggered;
   o.checkpoint_line_ops = 3000;
   Timeline a(p, m, occupancy(p, m, 2), o), b(p, m, occupancy(p, m, 2), o);
-  for (std::int64_t target : {std::int64_t{0}, std::int64_t{3}, std::int64_t{254}, std::int64_t{1000}, std::int64_t{2000}, a.events()}) {
+  for (std::int64_t target : {std::int64_t{0}, std::int64_t{3}, std::int64_t{254},
+                              std::int64_t{1000}, std::int64_t{2000}, a.events()}) {
     b.seek(target);
     const Snapshot want = b.snapshot();
     a.seek(std::min<std::int64_t>(target + 40, a.events()));

@@ -22,8 +22,8 @@ Fixture small() {
   s.order = LaunchOrder::grouped;
   s.group_size_m = 4;
   const Problem p(s);
-  const Machine m =
-      tilesim::scenario::parse_machine_json(R"({"base": "h100", "sms": 8, "l2_bytes": 262144, "l2_partitions": 1})");
+  const Machine m = tilesim::scenario::parse_machine_json(
+      R"({"base": "h100", "sms": 8, "l2_bytes": 262144, "l2_partitions": 1})");
   return {p, m, occupancy(p, m, 1)};
 }
 

@@ -1,7 +1,7 @@
 // Warp access model: bank conflicts of the transpose tiles and sectors per request, by hand.
-#include <gtest/gtest.h>
-
 #include "sim/warp_access.hpp"
+
+#include <gtest/gtest.h>
 
 using namespace tilesim::sim;
 
