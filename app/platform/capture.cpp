@@ -1,8 +1,11 @@
 // Reading the framebuffer back into a PNG: glReadPixels (bottom-up rows), flipped, encoded by
 // stb_image_write into memory, and written atomically like scenarios.
 #define GL_GLEXT_PROTOTYPES
-#include <GL/glext.h>
+// glfw3.h must come first: it includes GL/gl.h, which glext.h needs.
 #include <GLFW/glfw3.h>
+// clang-format off
+#include <GL/glext.h>
+// clang-format on
 #include <stb_image_write.h>
 
 #include <algorithm>

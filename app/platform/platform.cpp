@@ -3,8 +3,11 @@
 #define GL_GLEXT_PROTOTYPES
 #include "app/platform/platform.hpp"
 
-#include <GL/glext.h>
+// glfw3.h must come first: it includes GL/gl.h, which glext.h needs.
 #include <GLFW/glfw3.h>
+// clang-format off
+#include <GL/glext.h>
+// clang-format on
 #include <imgui.h>
 #include <imgui_impl_glfw.h>
 #include <imgui_impl_opengl3.h>
