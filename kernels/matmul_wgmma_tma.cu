@@ -298,8 +298,11 @@ void launch_kernel(const LaunchArgs& a) {
   auto* kernel = matmul_wgmma_tma_kernel<T, kTmaStore>;
   TILESIM_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                           static_cast<int>(kSmemBytes)));
-  kernel<<<grid_blocks(a.grid), kThreads, kSmemBytes, a.stream> > >(
+  // clang-format 14 splits the launch's closing >>> after a template kernel.
+  // clang-format off
+  kernel<<<grid_blocks(a.grid), kThreads, kSmemBytes, a.stream>>>(
       map_a, map_b, map_c, static_cast<T*>(a.c), a.m, a.n, a.k, a.grid);
+  // clang-format on
   TILESIM_CUDA_CHECK_LAUNCH();
 }
 // The TMA store needs C's row stride (N * 2 bytes) to be a multiple of 16.
