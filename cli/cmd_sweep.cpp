@@ -73,21 +73,7 @@ Action add_sweep_command(CLI::App& app) {
     const auto specs = sim::sweep_specs(s.problem, axes);
     // The whole sweep must fit the budget: memory per configuration, time over all of them
     // spread on the worker threads.
-    sim::ReplayCost total;
-    for (const auto& spec : specs) {
-      try {
-        const auto c = sim::estimate_replay_cost(sim::Problem(spec), m);
-        total.memory_bytes = std::max(total.memory_bytes, c.memory_bytes);
-        total.line_ops += c.line_ops;
-        total.seconds += c.seconds;
-      } catch (const sim::InvalidField&) {
-        // reported on its row
-      }
-    }
-    const unsigned workers = lists->threads > 0 ? static_cast<unsigned>(lists->threads)
-                                                : std::max(1u, std::thread::hardware_concurrency());
-    total.seconds /= std::min<double>(workers, std::max<std::size_t>(1, specs.size()));
-    sim::check_replay_budget(total, flags->budget());
+    sim::check_replay_budget(sim::estimate_sweep_cost(specs, m, lists->threads), flags->budget());
     const auto rows = sim::run_sweep(specs, m, s.programs_per_sm, lists->threads, draw_progress);
     if (flags->json) {
       auto out = nlohmann::json::array();

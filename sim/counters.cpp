@@ -48,8 +48,18 @@ double Counters::l2_load_hit_rate() const {
   return ratio(l2_load_hit_sectors, l2_load_sectors);
 }
 double Counters::arithmetic_intensity() const {
-  const auto bytes = dram_read_bytes + dram_write_bytes;
+  const auto bytes = dram_bytes();
   return bytes == 0 ? 0.0 : flops / static_cast<double>(bytes);
+}
+
+void count_l2_sectors(Counters& c, bool write, std::int64_t hit, std::int64_t miss) {
+  if (write) {
+    c.l2_store_sectors += hit + miss;
+    c.l2_store_hit_sectors += hit;
+  } else {
+    c.l2_load_sectors += hit + miss;
+    c.l2_load_hit_sectors += hit;
+  }
 }
 
 Counters& Counters::operator+=(const Counters& o) {
@@ -71,7 +81,7 @@ Roofline roofline(const Counters& c, const Problem& p, const Machine& m) {
   Roofline r;
   r.peak_flops_per_s =
       p.spec().dtype == DType::fp32 ? m.fp32_flops_per_s : m.fp16_tensor_flops_per_s;
-  r.dram_time_s = static_cast<double>(c.dram_read_bytes + c.dram_write_bytes) / m.dram_bytes_per_s;
+  r.dram_time_s = static_cast<double>(c.dram_bytes()) / m.dram_bytes_per_s;
   r.compute_time_s = c.flops / r.peak_flops_per_s;
   r.ridge_flops_per_byte = r.peak_flops_per_s / m.dram_bytes_per_s;
   r.bound = r.compute_time_s > r.dram_time_s ? Bound::compute : Bound::dram;

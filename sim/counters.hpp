@@ -42,6 +42,8 @@ struct Counters {
   std::int64_t store_lanes = 0;        // lanes of stored tiles
   std::int64_t valid_store_lanes = 0;  // lanes the store mask keeps (adds up to M * N)
 
+  // DRAM bytes read and written, the final flush included (what the roofline charges).
+  std::int64_t dram_bytes() const { return dram_read_bytes + dram_write_bytes; }
   std::int64_t l2_sectors() const { return l2_load_sectors + l2_store_sectors; }
   std::int64_t l2_hit_sectors() const { return l2_load_hit_sectors + l2_store_hit_sectors; }
   // Sector hits / sector accesses (loads and stores), 0 when nothing was accessed. Every store
@@ -59,6 +61,11 @@ struct Counters {
   Counters operator-(const Counters& o) const;
   bool operator==(const Counters&) const = default;
 };
+
+// Counts one L2 access of `hit` + `miss` sectors as a load or a store (write) into the sector
+// counters that l2_hit_rate() reads: the engine counts every access through it, and a series
+// built from per-event records (sim/hit_rate_series.hpp) does too, so both apply one hit rule.
+void count_l2_sectors(Counters& c, bool write, std::int64_t hit, std::int64_t miss);
 
 enum class Bound { dram, compute };
 std::string_view to_string(Bound b);

@@ -35,8 +35,7 @@ std::int64_t Engine::waves() const {
 
 std::int64_t Engine::wave_begin(std::int64_t wave) const {
   if (wave >= waves()) return total_events();
-  // Slot 0 starts at round 0 and is the first active slot of every round it runs in.
-  return m_schedule.round_begin(m_schedule.round_of_step(wave * m_slots, 0));
+  return m_schedule.event_of(wave * m_slots, 0);
 }
 
 EventInfo Engine::event_info(std::int64_t e) const {
@@ -184,10 +183,9 @@ AccessResult Engine::memory_step(StepOp op, TileCoord tile, std::int64_t k) {
   c.l2_evicted_lines += r.evicted_lines;
   c.l2_evicted_sectors += r.evicted_sectors;
   c.dram_write_bytes += std::int64_t{r.writeback_sectors} * L2Cache::kSectorBytes;
+  count_l2_sectors(c, write, r.hit_sectors, r.miss_sectors);
   if (write) {
     ++c.tile_stores;
-    c.l2_store_sectors += sectors;
-    c.l2_store_hit_sectors += r.hit_sectors;
     c.l2_write_bytes += sectors * L2Cache::kSectorBytes;
     c.store_lane_bytes += s.lanes_on() * static_cast<std::int64_t>(e);
     c.store_lanes += s.lanes();
@@ -196,8 +194,6 @@ AccessResult Engine::memory_step(StepOp op, TileCoord tile, std::int64_t k) {
     return r;
   }
   ++c.tile_loads;
-  c.l2_load_sectors += sectors;
-  c.l2_load_hit_sectors += r.hit_sectors;
   c.l2_read_bytes += sectors * L2Cache::kSectorBytes;
   c.dram_read_bytes += std::int64_t{r.miss_sectors} * L2Cache::kSectorBytes;
   c.load_lane_bytes += s.lanes_on() * static_cast<std::int64_t>(e);

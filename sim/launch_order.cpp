@@ -34,6 +34,19 @@ TileCoord tile_of(LaunchOrder order, const GridShape& g, std::int64_t pid) {
   return {};
 }
 
+std::int64_t launch_group_of(LaunchOrder order, const GridShape& g, std::int64_t pid) {
+  switch (order) {
+    case LaunchOrder::row_major:
+      return pid / g.tiles_n;
+    case LaunchOrder::column_major:
+      return pid / g.tiles_m;
+    case LaunchOrder::grouped:
+    case LaunchOrder::grouped_legacy:
+      return pid / (g.group_size_m * g.tiles_n);
+  }
+  return 0;
+}
+
 std::vector<TileCoord> launch_mapping(LaunchOrder order, const GridShape& g) {
   std::vector<TileCoord> out(static_cast<std::size_t>(g.programs()));
   for (std::int64_t pid = 0; pid < g.programs(); ++pid) out[pid] = tile_of(order, g, pid);

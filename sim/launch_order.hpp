@@ -29,6 +29,12 @@ TileCoord tile_of(LaunchOrder order, const GridShape& g, std::int64_t pid);
 inline TileCoord tile_of(const Problem& p, std::int64_t pid) {
   return tile_of(p.order(), grid_of(p), pid);
 }
+// The launch group of a pid: the block of GROUP_SIZE_M rows (grouped orders), the row
+// (row-major) or the column (column-major) that the order walks through before moving on.
+std::int64_t launch_group_of(LaunchOrder order, const GridShape& g, std::int64_t pid);
+inline std::int64_t launch_group_of(const Problem& p, std::int64_t pid) {
+  return launch_group_of(p.order(), grid_of(p), pid);
+}
 // The whole table, indexed by pid.
 std::vector<TileCoord> launch_mapping(LaunchOrder order, const GridShape& g);
 // The inverse: pid_of[pid_m * tiles_n + pid_n] = pid (valid only for a bijective order).

@@ -71,4 +71,18 @@ std::int64_t SlotSchedule::steps_before(std::int64_t slot, std::int64_t round) c
   return std::clamp<std::int64_t>(round - offset(slot), 0, busy);
 }
 
+std::int64_t SlotSchedule::programs_started(std::int64_t position) const {
+  // Binary search over pids: pid p = q S + s first runs in round off(s) + q T, and off(s) < T,
+  // so first events increase with pid.
+  std::int64_t lo = 0, hi = m_programs;
+  while (lo < hi) {
+    const std::int64_t mid = lo + (hi - lo) / 2;
+    if (event_of(mid, 0) < position)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
 }  // namespace tilesim::sim

@@ -63,6 +63,14 @@ class SlotSchedule {
   std::int64_t round_of_step(std::int64_t pid, std::int64_t step) const {
     return offset(pid % m_slots) + (pid / m_slots) * m_steps + step;
   }
+  // The event in which `pid` runs `step`: the inverse of (event -> pid, step).
+  std::int64_t event_of(std::int64_t pid, std::int64_t step) const {
+    const std::int64_t round = round_of_step(pid, step);
+    return round_begin(round) + active(round).rank(pid % m_slots);
+  }
+  // Programs that have run at least one step in the first `position` events (0 .. events()).
+  // Programs start in pid order under both schedules, so these are pids 0 .. result - 1.
+  std::int64_t programs_started(std::int64_t position) const;
 
  private:
   ScheduleKind m_kind = ScheduleKind::lockstep;

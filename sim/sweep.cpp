@@ -5,6 +5,7 @@
 #include <atomic>
 #include <exception>
 #include <mutex>
+#include <stdexcept>
 #include <thread>
 
 namespace tilesim::sim {
@@ -33,22 +34,34 @@ std::vector<ProblemSpec> sweep_specs(const ProblemSpec& base, const SweepAxes& a
   return out;
 }
 
+namespace {
+
+// Threads run_sweep starts: `threads` (0: one per core), at most one per spec.
+int worker_threads(int threads, std::size_t specs) {
+  if (threads <= 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  return std::min<int>(threads, std::max<int>(1, static_cast<int>(specs)));
+}
+
+}  // namespace
+
 std::vector<SweepRow> run_sweep(const std::vector<ProblemSpec>& specs, const Machine& m,
                                 std::optional<int> pps_override, int threads,
-                                const std::function<void(int, int)>& progress) {
+                                const std::function<void(int, int)>& progress,
+                                const std::atomic<bool>* cancel) {
+  const auto cancelled = [cancel] { return cancel && cancel->load(std::memory_order_relaxed); };
   std::vector<SweepRow> rows(specs.size());
   std::atomic<std::size_t> next{0};
   std::mutex progress_mutex;
   int done = 0;
   const int total = static_cast<int>(specs.size());
   const auto worker = [&]() {
-    for (std::size_t i; (i = next.fetch_add(1)) < specs.size();) {
+    for (std::size_t i; !cancelled() && (i = next.fetch_add(1)) < specs.size();) {
       SweepRow& row = rows[i];
       row.spec = specs[i];
       try {
         const Problem p(specs[i]);
         const Occupancy occ = occupancy(p, m, pps_override);
-        row.result = replay(p, m, occ);
+        row.result = replay(p, m, occ, {}, cancel);
       } catch (const std::exception& e) {
         row.error = e.what();
       }
@@ -58,13 +71,29 @@ std::vector<SweepRow> run_sweep(const std::vector<ProblemSpec>& specs, const Mac
       }
     }
   };
-  if (threads <= 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  threads = std::min<int>(threads, std::max(1, total));
+  threads = worker_threads(threads, specs.size());
   std::vector<std::thread> pool;
   for (int t = 1; t < threads; ++t) pool.emplace_back(worker);
   worker();
   for (auto& t : pool) t.join();
+  if (cancelled()) throw std::runtime_error("cancelled");
   return rows;
+}
+
+ReplayCost estimate_sweep_cost(const std::vector<ProblemSpec>& specs, const Machine& m,
+                               int threads) {
+  ReplayCost total;
+  for (const auto& spec : specs) {
+    try {
+      const ReplayCost c = estimate_replay_cost(Problem(spec), m);
+      total.memory_bytes = std::max(total.memory_bytes, c.memory_bytes);
+      total.line_ops += c.line_ops;
+      total.seconds += c.seconds;
+    } catch (const InvalidField&) {
+    }
+  }
+  total.seconds /= worker_threads(threads, specs.size());
+  return total;
 }
 
 }  // namespace tilesim::sim

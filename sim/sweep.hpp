@@ -4,6 +4,7 @@
 // Teaches: block size and grouping trade DRAM traffic against occupancy.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -11,6 +12,7 @@
 #include <vector>
 
 #include "sim/engine.hpp"
+#include "sim/replay_budget.hpp"
 
 namespace tilesim::sim {
 
@@ -32,9 +34,18 @@ struct SweepRow {
 };
 
 // Replays every spec on `threads` threads (0: std::thread::hardware_concurrency()).
-// progress(done, total) is called from the worker threads, serialised by a mutex.
+// progress(done, total) is called from the worker threads, serialised by a mutex. A set `cancel`
+// stops the replays in flight and the ones not started; once the threads have joined, run_sweep
+// throws std::runtime_error("cancelled").
 std::vector<SweepRow> run_sweep(const std::vector<ProblemSpec>& specs, const Machine& m,
                                 std::optional<int> programs_per_sm_override, int threads = 0,
-                                const std::function<void(int, int)>& progress = {});
+                                const std::function<void(int, int)>& progress = {},
+                                const std::atomic<bool>* cancel = nullptr);
+
+// What run_sweep(specs, m, ..., threads) would cost, for check_replay_budget: the memory of its
+// largest replay, and the line operations and seconds of all of them, the seconds spread over
+// the threads that run them. Invalid specs cost nothing (run_sweep reports them on their row).
+ReplayCost estimate_sweep_cost(const std::vector<ProblemSpec>& specs, const Machine& m,
+                               int threads = 0);
 
 }  // namespace tilesim::sim

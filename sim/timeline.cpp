@@ -59,6 +59,39 @@ std::pair<std::int64_t, std::int64_t> tile_sectors(const Problem& p, const L2Cac
   return {resident, total};
 }
 
+// The snapshot's input-tile grids: their shapes and one TileView per tile, row-major, from the
+// per-tile reuse counters (the engine's layout) and resident(span) -> fraction in L2 now.
+template <class Resident>
+void fill_input_tiles(Snapshot& s, const Problem& p, const std::vector<TileReuse>& a_reuse,
+                      const std::vector<TileReuse>& b_reuse, Resident resident) {
+  const auto view = [&](const TileSpan& span, const TileReuse& reuse) {
+    TileView v;
+    v.resident_fraction = resident(span);
+    v.reuse = reuse;
+    return v;
+  };
+  if (p.kernel() == Kernel::matmul) {
+    s.a_rows = p.tiles_m(), s.a_cols = p.k_tiles();
+    s.b_rows = p.k_tiles(), s.b_cols = p.tiles_n();
+    s.a_tiles.reserve(static_cast<std::size_t>(s.a_rows * s.a_cols));
+    for (std::int64_t i = 0; i < s.a_rows; ++i)
+      for (std::int64_t kk = 0; kk < s.a_cols; ++kk)
+        s.a_tiles.push_back(view(step_span(p, StepOp::load_a, {i, 0}, kk),
+                                 a_reuse[static_cast<std::size_t>(i * s.a_cols + kk)]));
+    s.b_tiles.reserve(static_cast<std::size_t>(s.b_rows * s.b_cols));
+    for (std::int64_t kk = 0; kk < s.b_rows; ++kk)
+      for (std::int64_t j = 0; j < s.b_cols; ++j)
+        s.b_tiles.push_back(view(step_span(p, StepOp::load_b, {0, j}, kk),
+                                 b_reuse[static_cast<std::size_t>(kk * s.b_cols + j)]));
+  } else {
+    s.a_rows = p.tiles_m(), s.a_cols = p.tiles_n();
+    for (std::int64_t i = 0; i < s.a_rows; ++i)
+      for (std::int64_t j = 0; j < s.a_cols; ++j)
+        s.a_tiles.push_back(view(step_span(p, StepOp::load, {i, j}, -1),
+                                 a_reuse[static_cast<std::size_t>(i * s.a_cols + j)]));
+  }
+}
+
 }  // namespace
 
 std::string_view to_string(Granularity g) {
@@ -255,33 +288,10 @@ void Timeline::build_snapshot() {
   } else {
     s.wave = m_engine.waves();
   }
-  const auto view = [&](const TileSpan& span, const TileReuse& reuse) {
+  fill_input_tiles(s, p, m_engine.a_reuse(), m_engine.b_reuse(), [&](const TileSpan& span) {
     const auto [resident, total] = tile_sectors(p, m_engine.l2(), span);
-    TileView v;
-    v.resident_fraction = total ? static_cast<float>(resident) / static_cast<float>(total) : 0.f;
-    v.reuse = reuse;
-    return v;
-  };
-  if (p.kernel() == Kernel::matmul) {
-    s.a_rows = p.tiles_m(), s.a_cols = p.k_tiles();
-    s.b_rows = p.k_tiles(), s.b_cols = p.tiles_n();
-    s.a_tiles.reserve(static_cast<std::size_t>(s.a_rows * s.a_cols));
-    for (std::int64_t i = 0; i < s.a_rows; ++i)
-      for (std::int64_t kk = 0; kk < s.a_cols; ++kk)
-        s.a_tiles.push_back(view(step_span(p, StepOp::load_a, {i, 0}, kk),
-                                 m_engine.a_reuse()[static_cast<std::size_t>(i * s.a_cols + kk)]));
-    s.b_tiles.reserve(static_cast<std::size_t>(s.b_rows * s.b_cols));
-    for (std::int64_t kk = 0; kk < s.b_rows; ++kk)
-      for (std::int64_t j = 0; j < s.b_cols; ++j)
-        s.b_tiles.push_back(view(step_span(p, StepOp::load_b, {0, j}, kk),
-                                 m_engine.b_reuse()[static_cast<std::size_t>(kk * s.b_cols + j)]));
-  } else {
-    s.a_rows = p.tiles_m(), s.a_cols = p.tiles_n();
-    for (std::int64_t i = 0; i < s.a_rows; ++i)
-      for (std::int64_t j = 0; j < s.a_cols; ++j)
-        s.a_tiles.push_back(view(step_span(p, StepOp::load, {i, j}, -1),
-                                 m_engine.a_reuse()[static_cast<std::size_t>(i * s.a_cols + j)]));
-  }
+    return total ? static_cast<float>(resident) / static_cast<float>(total) : 0.f;
+  });
   if (s.position > 0) {
     CurrentEvent c;
     c.info = m_engine.event_info(s.position - 1);
@@ -289,6 +299,15 @@ void Timeline::build_snapshot() {
     s.current = c;
   }
   m_snapshot = std::move(s);
+}
+
+Snapshot end_of_run_snapshot(const Problem& p, const ReplayResult& r) {
+  Snapshot s;
+  s.position = s.events = p.programs() * steps_per_program(p);
+  s.wave = r.waves;
+  s.counters = r.counters;
+  fill_input_tiles(s, p, r.a_reuse, r.b_reuse, [](const TileSpan&) { return 0.f; });
+  return s;
 }
 
 }  // namespace tilesim::sim

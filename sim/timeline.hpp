@@ -55,6 +55,11 @@ struct Snapshot {
   std::optional<CurrentEvent> current;  // none at position 0
 };
 
+// The end of a counters-only replay (no per-event records) as a snapshot: the counters and the
+// input tiles' reuse as at the timeline's last position, with no residents, no current event
+// and no L2 residency (the replay keeps no L2 state): what is shown when a timeline is too large.
+Snapshot end_of_run_snapshot(const Problem& p, const ReplayResult& r);
+
 // A timeline that would need more memory than allowed; the message gives the figures.
 class TimelineTooLarge : public std::runtime_error {
  public:
@@ -94,6 +99,8 @@ class Timeline {
   std::int64_t events() const { return m_records.size(); }
   std::int64_t waves() const { return m_engine.waves(); }
   std::int64_t slots() const { return m_engine.slots(); }
+  // Which program runs which step in which event (event_of, programs_started, ...).
+  const SlotSchedule& schedule() const { return m_engine.schedule(); }
   std::int64_t position() const { return m_engine.position(); }
   std::int64_t memory_bytes() const;  // records + checkpoints held
 

@@ -311,7 +311,7 @@ std::int64_t wavefronts_of_request(std::span<const std::uint64_t> addresses) {
   n = std::unique(words.begin(), words.begin() + n) - words.begin();
   std::array<int, kSharedBanks> per_bank{};
   int worst = 0;
-  for (std::size_t i = 0; i < n; ++i) worst = std::max(worst, ++per_bank[words[i] % kSharedBanks]);
+  for (std::size_t i = 0; i < n; ++i) worst = std::max(worst, ++per_bank[bank_of(words[i] * 4)]);
   return worst;
 }
 

@@ -51,9 +51,17 @@ struct WarpAccessCounters {
 
 // One warp request: the byte addresses of its active lanes (at most 32), each `bytes` wide.
 std::int64_t sectors_of_request(std::span<const std::uint64_t> addresses, int bytes);
+// The shared-memory bank of a byte address: its 4-byte word modulo kSharedBanks.
+constexpr int bank_of(std::uint64_t address) {
+  return static_cast<int>(address / 4 % kSharedBanks);
+}
 // Shared memory: lanes reading the same 4-byte word share it (broadcast); distinct words in one
 // bank are served one per wavefront. Returns max over banks of distinct words (0 if no lane).
 std::int64_t wavefronts_of_request(std::span<const std::uint64_t> addresses);
+// Bank conflicts of one request served in `wavefronts`: every wavefront past the first.
+constexpr std::int64_t conflicts_of_request(std::int64_t wavefronts) {
+  return wavefronts > 1 ? wavefronts - 1 : 0;
+}
 
 // Whole kernel: every program of the problem (programs with the same pattern are computed once).
 // Grids past kMaxWarpPrograms programs are refused (std::invalid_argument naming the count):

@@ -4,44 +4,12 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cmath>
-#include <limits>
 
 #include "sim/engine.hpp"
 #include "sim/program_trace.hpp"
 #include "sim/replay_budget.hpp"
 
 namespace tilesim::app {
-
-HitRateSeries hit_rate_series(const sim::Timeline& t, int buckets) {
-  HitRateSeries s;
-  s.events = t.events();
-  if (s.events == 0 || buckets < 1) return s;
-  s.events_per_bucket = std::max<std::int64_t>(1, (s.events + buckets - 1) / buckets);
-  std::int64_t hit = 0, all = 0;
-  for (std::int64_t b0 = 0; b0 < s.events; b0 += s.events_per_bucket) {
-    const std::int64_t b1 = std::min(s.events, b0 + s.events_per_bucket);
-    std::int64_t h = 0, a = 0;
-    for (std::int64_t e = b0; e < b1; ++e) {
-      // As Counters::l2_hit_rate: a store's sectors all count as hits (they allocate in L2).
-      const auto& r = t.record(e);
-      const bool store = r.miss_sectors > 0 && t.event_info(e).op == sim::StepOp::store;
-      h += store ? r.hit_sectors + r.miss_sectors : r.hit_sectors;
-      a += r.hit_sectors + r.miss_sectors;
-    }
-    hit += h;
-    all += a;
-    s.cumulative.push_back(all ? float(double(hit) / double(all)) : 0.f);
-    s.window.push_back(a ? float(double(h) / double(a)) : std::numeric_limits<float>::quiet_NaN());
-  }
-  return s;
-}
-
-std::int64_t event_of(const sim::SlotSchedule& s, std::int64_t slots, std::int64_t pid,
-                      std::int64_t step) {
-  const std::int64_t round = s.round_of_step(pid, step);
-  return s.round_begin(round) + s.active(round).rank(pid % slots);
-}
 
 EngineSession::EngineSession() : m_worker([this](std::stop_token st) { run(st); }) {}
 
@@ -123,7 +91,7 @@ std::shared_ptr<const EngineFrame> EngineSession::frame() const {
   return m_frame;
 }
 
-std::shared_ptr<const HitRateSeries> EngineSession::series() const {
+std::shared_ptr<const sim::HitRateSeries> EngineSession::series() const {
   std::lock_guard lock(m_mutex);
   return m_series;
 }
@@ -179,9 +147,9 @@ void EngineSession::build(const Build& b, std::uint64_t generation) {
   };
   try {
     auto tl = std::make_unique<sim::Timeline>(b.problem, b.machine, b.occupancy, opt);
-    m_schedule = std::make_shared<const sim::SlotSchedule>(
-        b.problem.programs(), tl->slots(), sim::steps_per_program(b.problem), opt.schedule);
-    auto series = std::make_shared<const HitRateSeries>(hit_rate_series(*tl));
+    // A copy the frames share: they outlive the timeline, which is freed on this thread.
+    m_schedule = std::make_shared<const sim::SlotSchedule>(tl->schedule());
+    auto series = std::make_shared<const sim::HitRateSeries>(sim::hit_rate_series(*tl));
     m_final = tl->final_counters();
     {
       std::lock_guard lock(m_mutex);
@@ -203,22 +171,11 @@ void EngineSession::build(const Build& b, std::uint64_t generation) {
           b.problem, b.machine, b.occupancy, [this](double f) { m_progress = f; }, &m_cancel);
       auto f = std::make_shared<EngineFrame>();
       f->counters_only = true;
-      f->events = f->position = b.problem.programs() * sim::steps_per_program(b.problem);
+      f->snapshot = sim::end_of_run_snapshot(b.problem, r);
+      f->events = f->position = f->snapshot.events;
       f->slots = std::int64_t(b.machine.sms) * b.occupancy.programs_per_sm;
       f->waves = r.waves;
       f->final_counters = r.counters;
-      auto& s = f->snapshot;
-      s.position = s.events = f->events;
-      s.wave = r.waves;
-      s.counters = r.counters;
-      const auto& p = b.problem;
-      const bool mm = p.kernel() == sim::Kernel::matmul;
-      s.a_rows = p.tiles_m();
-      s.a_cols = mm ? p.k_tiles() : p.tiles_n();
-      s.b_rows = mm ? p.k_tiles() : 0;
-      s.b_cols = mm ? p.tiles_n() : 0;
-      for (const auto& t : r.a_reuse) s.a_tiles.push_back(sim::TileView{0.f, t});
-      for (const auto& t : r.b_reuse) s.b_tiles.push_back(sim::TileView{0.f, t});
       std::lock_guard lock(m_mutex);
       if (generation != m_generation) return;
       m_frame = std::move(f);
@@ -244,7 +201,7 @@ void EngineSession::apply(const Op& op) {
       return;
     case Op::seek_pid:
       if (op.value >= 0 && op.value < t.problem().programs())
-        t.seek(event_of(*m_schedule, t.slots(), op.value, 0) + 1);
+        t.seek(t.schedule().event_of(op.value, 0) + 1);
       return;
   }
 }

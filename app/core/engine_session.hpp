@@ -14,20 +14,12 @@
 #include <thread>
 #include <vector>
 
+#include "sim/hit_rate_series.hpp"
 #include "sim/occupancy.hpp"
 #include "sim/schedule.hpp"
 #include "sim/timeline.hpp"
 
 namespace tilesim::app {
-
-// L2 hit rate over the run, sampled in buckets of events (computed once per timeline).
-struct HitRateSeries {
-  std::int64_t events = 0;
-  std::vector<float> cumulative;  // hit rate of all sectors up to the end of bucket i, 0..1
-  std::vector<float> window;      // hit rate within bucket i (NaN: no L2 access in it)
-  std::int64_t events_per_bucket = 1;
-};
-HitRateSeries hit_rate_series(const sim::Timeline& t, int buckets = 400);
 
 // What the panels draw: the snapshot at one position, plus the whole run's totals.
 struct EngineFrame {
@@ -38,9 +30,6 @@ struct EngineFrame {
   bool counters_only = false;    // no timeline: snapshot is the end of a replay
   std::shared_ptr<const sim::SlotSchedule> schedule;  // the timeline's (null: counters only)
 };
-// The event in which `pid` runs `step` under schedule `s` (slots = SMs x programs per SM).
-std::int64_t event_of(const sim::SlotSchedule& s, std::int64_t slots, std::int64_t pid,
-                      std::int64_t step);
 
 enum class EnginePhase { empty, building, ready, counters_only, failed };
 
@@ -71,7 +60,7 @@ class EngineSession {
   double progress() const { return m_progress.load(); }
   std::string message() const;  // why the timeline fell back or failed
   std::shared_ptr<const EngineFrame> frame() const;
-  std::shared_ptr<const HitRateSeries> series() const;
+  std::shared_ptr<const sim::HitRateSeries> series() const;
   // Blocks until settled or `seconds` pass (headless figures and tests only).
   bool wait_settled(double seconds) const;
 
@@ -103,7 +92,7 @@ class EngineSession {
   EnginePhase m_phase = EnginePhase::empty;
   std::string m_message;
   std::shared_ptr<const EngineFrame> m_frame;
-  std::shared_ptr<const HitRateSeries> m_series;
+  std::shared_ptr<const sim::HitRateSeries> m_series;
   std::atomic<double> m_progress{0};
   std::atomic<bool> m_cancel{false};
   std::atomic<std::int64_t> m_budget{sim::TimelineOptions{}.memory_budget_bytes};

@@ -7,20 +7,6 @@
 
 namespace tilesim::app {
 
-std::int64_t launch_group_of(const sim::Problem& p, std::int64_t pid) {
-  const auto g = sim::grid_of(p);
-  switch (p.order()) {
-    case sim::LaunchOrder::row_major:
-      return pid / g.tiles_n;
-    case sim::LaunchOrder::column_major:
-      return pid / g.tiles_m;
-    case sim::LaunchOrder::grouped:
-    case sim::LaunchOrder::grouped_legacy:
-      return pid / (g.group_size_m * g.tiles_n);
-  }
-  return 0;
-}
-
 GridView make_grid_view(const sim::Problem& p, const EngineFrame* frame, GridColoring coloring,
                         std::int64_t sms, std::int64_t slots) {
   GridView v;
@@ -51,7 +37,7 @@ GridView make_grid_view(const sim::Problem& p, const EngineFrame* frame, GridCol
     c.pid = pid;
     switch (coloring) {
       case GridColoring::group:
-        c.group = launch_group_of(p, pid);
+        c.group = sim::launch_group_of(p, pid);
         break;
       case GridColoring::wave:
         c.group = pid / slots;
@@ -62,11 +48,11 @@ GridView make_grid_view(const sim::Problem& p, const EngineFrame* frame, GridCol
     }
     c.resident = resident[static_cast<std::size_t>(pid)] != 0;
     if (frame && frame->schedule)
-      c.done = all_done || event_of(*frame->schedule, slots, pid, steps - 1) < frame->position;
+      c.done = all_done || frame->schedule->event_of(pid, steps - 1) < frame->position;
     else
       c.done = all_done;
     c.current = pid == current;
-    v.launch_group[idx] = launch_group_of(p, pid);
+    v.launch_group[idx] = sim::launch_group_of(p, pid);
   }
   return v;
 }

@@ -33,12 +33,9 @@ struct GridView {
   }
   // A thick line goes between two neighbours of different launch groups (grouped orders) —
   // independent of the colouring chosen.
-  std::vector<std::int64_t> launch_group;  // per cell
+  std::vector<std::int64_t> launch_group;  // per cell, sim::launch_group_of
 };
 
-// The launch group of a pid: the block of GROUP_SIZE_M rows (grouped orders), the row
-// (row-major) or the column (column-major) that the order walks through before moving on.
-std::int64_t launch_group_of(const sim::Problem& p, std::int64_t pid);
 // From the engine frame at the cursor (null while the timeline builds: nothing done or resident).
 // slots = SMs x programs per SM: wave colouring is pid / slots, SM colouring slot % sms.
 GridView make_grid_view(const sim::Problem& p, const EngineFrame* frame, GridColoring coloring,

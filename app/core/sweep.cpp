@@ -2,6 +2,7 @@
 #include "app/core/sweep.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "sim/replay_budget.hpp"
 #include "sim/sweep.hpp"
@@ -59,49 +60,40 @@ std::string sweep_label(const sim::ProblemSpec& s, SweepAxis axis) {
 std::vector<SweepBar> sweep_bars(const sim::ProblemSpec& base, SweepAxis axis,
                                  const sim::Machine& m, std::optional<int> programs_per_sm,
                                  std::stop_token stop, std::atomic<double>& progress) {
-  std::vector<SweepBar> out;
   const auto settings = sweep_settings(base, axis);
-  constexpr std::size_t kChunk = 2;  // one replay per shared core; cancel is checked between chunks
+  constexpr int kThreads = 2;  // one replay per shared core
   // The CLI's budget: refuse (with the figures) a sweep whose replays would take past 2 minutes
-  // on kChunk cores or need past 4 GiB each, rather than keep workers busy for hours.
-  sim::ReplayCost total;
-  for (const auto& spec : settings) {
-    try {
-      const auto c = sim::estimate_replay_cost(sim::Problem(spec), m);
-      total.memory_bytes = std::max(total.memory_bytes, c.memory_bytes);
-      total.line_ops += c.line_ops;
-      total.seconds += c.seconds / double(kChunk);
-    } catch (const sim::InvalidField&) {
-      // reported on its bar
-    }
-  }
-  sim::check_replay_budget(total, {});
-  for (std::size_t i = 0; i < settings.size(); i += kChunk) {
+  // on kThreads cores or need past 4 GiB each, rather than keep workers busy for hours.
+  sim::check_replay_budget(sim::estimate_sweep_cost(settings, m, kThreads), {});
+  // The stop request reaches the replays in flight through the flag run_sweep polls.
+  std::atomic<bool> cancel{false};
+  const std::stop_callback on_stop(stop, [&cancel] { cancel = true; });
+  std::vector<sim::SweepRow> rows;
+  try {
+    rows = sim::run_sweep(
+        settings, m, programs_per_sm, kThreads,
+        [&](int done, int total) { progress = double(done) / double(total); }, &cancel);
+  } catch (const std::runtime_error&) {
     if (stop.stop_requested()) return {};
-    const std::vector<sim::ProblemSpec> chunk(
-        settings.begin() + i, settings.begin() + std::min(settings.size(), i + kChunk));
-    const auto rows =
-        sim::run_sweep(chunk, m, programs_per_sm, int(chunk.size()), [&](int done, int total) {
-          progress = (double(i) + double(done) / double(total) * double(chunk.size())) /
-                     double(settings.size());
-        });
-    for (const auto& r : rows) {
-      SweepBar b;
-      b.spec = r.spec;
-      b.label = sweep_label(r.spec, axis);
-      b.error = r.error;
-      const auto& c = r.result.counters;
-      b.dram_read_bytes = c.dram_read_bytes;
-      b.dram_bytes = c.dram_read_bytes + c.dram_write_bytes;
-      b.l2_hit_rate = c.l2_hit_rate();
-      b.waves = r.result.waves;
-      b.programs_per_sm = r.result.occupancy.programs_per_sm;
-      b.predicted_ms = r.result.roofline.time_s * 1e3;
-      b.is_current = r.spec == base;
-      out.push_back(std::move(b));
-    }
-    progress = double(std::min(settings.size(), i + kChunk)) / double(settings.size());
+    throw;
   }
+  std::vector<SweepBar> out;
+  for (const auto& r : rows) {
+    SweepBar b;
+    b.spec = r.spec;
+    b.label = sweep_label(r.spec, axis);
+    b.error = r.error;
+    const auto& c = r.result.counters;
+    b.dram_read_bytes = c.dram_read_bytes;
+    b.dram_bytes = c.dram_bytes();
+    b.l2_hit_rate = c.l2_hit_rate();
+    b.waves = r.result.waves;
+    b.programs_per_sm = r.result.occupancy.programs_per_sm;
+    b.predicted_ms = r.result.roofline.time_s * 1e3;
+    b.is_current = r.spec == base;
+    out.push_back(std::move(b));
+  }
+  progress = 1.0;
   return out;
 }
 

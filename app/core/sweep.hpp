@@ -1,6 +1,6 @@
 // Sweep of GROUP_SIZE_M or block sizes: every setting replayed by the engine (sim::run_sweep) on
 // the scenario's machine, giving its predicted DRAM bytes and L2 hit rate. Runs on a worker
-// thread in chunks, so it reports progress and stops between chunks when cancelled.
+// thread; reports progress, and a stop request cancels the replays in flight.
 #pragma once
 
 #include <atomic>

@@ -10,14 +10,14 @@
 #include <vector>
 
 #include "scenario/measured.hpp"
+#include "sim/nsight_metrics.hpp"
 #include "sim/warp_access.hpp"
 
 namespace tilesim::app {
 
 struct WarpMeasured {
   std::string device, date;
-  double ld_sectors_per_request = 0, st_sectors_per_request = 0;
-  double shared_ld_conflicts = 0, shared_st_conflicts = 0;
+  sim::MeasuredWarps figures;  // what the Nsight Compute metrics say, in the model's units
 };
 
 struct WarpRow {
@@ -39,6 +39,7 @@ struct BankPicture {
   int row_words = 32;
   std::array<int, sim::kWarpSize> bank_of_lane{};  // (lane,) bank 0..31
   std::int64_t wavefronts = 0;                     // sim::wavefronts_of_request of the lanes
+  std::int64_t conflicts = 0;                      // sim::conflicts_of_request
 };
 BankPicture column_read_banks(int row_words, int column = 0);
 

@@ -18,21 +18,6 @@ std::string ratio_text(double a, double b) {
   return buf;
 }
 
-// Programs that have run at least one step by `fr.position`: pids start in order, so it is the
-// count of pids whose first event lies before the position (binary search over pids).
-std::int64_t programs_started(const EngineFrame& fr, std::int64_t programs) {
-  if (!fr.schedule) return programs;
-  std::int64_t lo = 0, hi = programs;
-  while (lo < hi) {
-    const std::int64_t mid = lo + (hi - lo) / 2;
-    if (event_of(*fr.schedule, fr.slots, mid, 0) < fr.position)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  return lo;
-}
-
 void table(FrameContext& f, const EngineFrame& a, const EngineFrame& b, float width) {
   const auto& p = f.model.problem;
   const auto& q = *f.model.compare;
@@ -63,7 +48,7 @@ void table(FrameContext& f, const EngineFrame& a, const EngineFrame& b, float wi
   };
   // Triton's tutorial figure: the distinct input tiles the programs started so far need
   // (9 x 9 tiles, first 9 programs: 90 row-major, 54 grouped with GROUP_SIZE_M = 3).
-  const std::int64_t started = programs_started(a, p.programs());
+  const std::int64_t started = a.schedule ? a.schedule->programs_started(a.position) : p.programs();
   if (started > 0) {
     const auto fa = sim::footprint(p, started), fb = sim::footprint(q, started);
     const std::string what = "input tiles pids 0.." + format_count(started - 1) + " need";
@@ -73,16 +58,14 @@ void table(FrameContext& f, const EngineFrame& a, const EngineFrame& b, float wi
   }
   const auto& ca = a.snapshot.counters;
   const auto& cb = b.snapshot.counters;
-  const double da = double(ca.dram_read_bytes + ca.dram_write_bytes),
-               db = double(cb.dram_read_bytes + cb.dram_write_bytes);
+  const double da = double(ca.dram_bytes()), db = double(cb.dram_bytes());
   row("DRAM bytes so far (read + write)", format_bytes(da), format_bytes(db), ratio_text(db, da),
       true);
   row("L2 hit rate so far", format_percent(ca.l2_hit_rate()), format_percent(cb.l2_hit_rate()), "",
       false);
   const auto& fa = a.final_counters;
   const auto& fb = b.final_counters;
-  const double ta = double(fa.dram_read_bytes + fa.dram_write_bytes),
-               tb = double(fb.dram_read_bytes + fb.dram_write_bytes);
+  const double ta = double(fa.dram_bytes()), tb = double(fb.dram_bytes());
   row("DRAM bytes, whole run", format_bytes(ta), format_bytes(tb), ratio_text(tb, ta), true);
   row("L2 hit rate, whole run", format_percent(fa.l2_hit_rate()), format_percent(fb.l2_hit_rate()),
       "", false);
@@ -129,8 +112,7 @@ void draw_compare(FrameContext& f, const Rect& r) {
       if (frames[i]) {
         ImGui::SameLine();
         const auto& c = frames[i]->snapshot.counters;
-        ImGui::TextDisabled("DRAM %s, L2 hit %s",
-                            format_bytes(double(c.dram_read_bytes + c.dram_write_bytes)).c_str(),
+        ImGui::TextDisabled("DRAM %s, L2 hit %s", format_bytes(double(c.dram_bytes())).c_str(),
                             format_percent(c.l2_hit_rate()).c_str());
       }
       draw_grid_canvas(f, *probs[i], *grids[i], x, pos.y + lh, w, h, i == 0,

@@ -8,6 +8,8 @@
 #include <cstdio>
 #include <string>
 
+#include "sim/nsight_metrics.hpp"
+
 namespace tilesim::app {
 namespace {
 
@@ -151,29 +153,28 @@ std::vector<scenario::MeasuredMatch> measured_matches(const FrameContext& f) {
 void measured_line(FrameContext& f) {
   const auto matches = measured_matches(f);
   if (matches.empty() || !f.frame) return;
-  const auto& pred = f.frame->final_counters;
+  // Model and measurement in the same units, each measured figure read as docs/MODEL.md says.
+  const sim::MemoryFigures pred = sim::predicted_memory(f.frame->final_counters);
   for (const auto& m : matches) {
     const auto& r = *m.record;
-    const double rd = r.metric("dram__bytes_read.sum"), wr = r.metric("dram__bytes_write.sum");
-    const double hit = r.metric("lts__t_sector_hit_rate.pct");
+    const sim::MemoryFigures meas = sim::measured_memory(r.measured);
     auto rel = [](double predicted, double measured) {
       char b[32];
-      std::snprintf(b, sizeof b, "%+.0f %%",
-                    100.0 * (predicted - measured) / std::max(1.0, measured));
+      std::snprintf(b, sizeof b, "%+.0f %%", 100.0 * sim::relative_error(predicted, measured));
       return std::string(b);
     };
     char line[512];
     std::snprintf(
         line, sizeof line,
-        "Measured (%s, %s, %s): DRAM read %s / write %s; model, whole run: %s (%s) / %s (%s). "
-        "L2 hit rate measured %.1f %%, model %s.",
+        "Measured (%s, %s, %s): DRAM read %s / write %s; model, whole run: %s (%s) / %s "
+        "(%s), writes until the kernel ends. L2 hit rate measured %s, model %s.",
         m.set->device.substr(0, m.set->device.find(',')).c_str(), m.set->date.c_str(),
-        r.variant.c_str(), format_bytes(rd).c_str(), format_bytes(wr).c_str(),
-        format_bytes(double(pred.dram_read_bytes)).c_str(),
-        rel(double(pred.dram_read_bytes), rd).c_str(),
-        format_bytes(double(pred.dram_write_bytes)).c_str(),
-        rel(double(pred.dram_write_bytes), wr).c_str(), hit,
-        format_percent(pred.l2_hit_rate()).c_str());
+        r.variant.c_str(), format_bytes(meas.dram_read_bytes).c_str(),
+        format_bytes(meas.dram_write_bytes).c_str(), format_bytes(pred.dram_read_bytes).c_str(),
+        rel(pred.dram_read_bytes, meas.dram_read_bytes).c_str(),
+        format_bytes(pred.dram_write_bytes).c_str(),
+        rel(pred.dram_write_bytes, meas.dram_write_bytes).c_str(),
+        format_percent(meas.l2_hit_rate).c_str(), format_percent(pred.l2_hit_rate).c_str());
     ImGui::PushTextWrapPos(0);
     text_colored(palette::highlight, line);
     if (r.programs_per_sm && r.programs_per_sm != f.model.programs_per_sm())

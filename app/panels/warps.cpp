@@ -48,10 +48,10 @@ void rows_table(FrameContext& f, const std::vector<WarpRow>& rows) {
     if (const auto& m = r.measured) {
       ImGui::TableNextRow();
       cell("   measured on " + m->device, palette::highlight);
-      cell(per_request(m->ld_sectors_per_request), palette::highlight);
-      cell(per_request(m->st_sectors_per_request), palette::highlight);
-      cell(format_count(std::int64_t(m->shared_ld_conflicts)), palette::highlight);
-      cell(format_count(std::int64_t(m->shared_st_conflicts)), palette::highlight);
+      cell(per_request(m->figures.ld_sectors_per_request), palette::highlight);
+      cell(per_request(m->figures.st_sectors_per_request), palette::highlight);
+      cell(format_count(std::int64_t(m->figures.shared_ld_conflicts)), palette::highlight);
+      cell(format_count(std::int64_t(m->figures.shared_st_conflicts)), palette::highlight);
     }
   }
   ImGui::EndTable();
@@ -72,10 +72,10 @@ void bank_picture(const BankPicture& b, float x, float y, float w, float h, cons
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const float lh = ImGui::GetTextLineHeight();
   const std::string head = std::string(title) + ": " +
-                           (b.wavefronts > 1 ? std::to_string(b.wavefronts) + " wavefronts (" +
-                                                   std::to_string(b.wavefronts - 1) + " conflicts)"
-                                             : "1 wavefront, no conflict");
-  dl->AddText(ImVec2(x, y), (b.wavefronts > 1 ? palette::l2_miss : palette::l2_hit).packed(),
+                           (b.conflicts > 0 ? std::to_string(b.wavefronts) + " wavefronts (" +
+                                                  std::to_string(b.conflicts) + " conflicts)"
+                                            : "1 wavefront, no conflict");
+  dl->AddText(ImVec2(x, y), (b.conflicts > 0 ? palette::l2_miss : palette::l2_hit).packed(),
               head.c_str());
   const float label_w = ImGui::CalcTextSize("banks ").x;
   const float cw = (w - label_w) / sim::kWarpSize, box = std::min(cw - 2, lh);

@@ -148,3 +148,18 @@ TEST(Counters, DifferenceOfTwoPointsIsWhatHappenedInBetween) {
   s += d;
   EXPECT_EQ(s, b);
 }
+
+TEST(Counters, EveryStoreSectorCountsAsAHitLoadsOnlyWhenResident) {
+  Counters c;
+  count_l2_sectors(c, /*write=*/false, 3, 5);  // a load: 3 sectors resident, 5 from DRAM
+  count_l2_sectors(c, /*write=*/true, 1, 7);   // a store allocates all 8 without a fetch
+  EXPECT_EQ(c.l2_load_sectors, 8);
+  EXPECT_EQ(c.l2_load_hit_sectors, 3);
+  EXPECT_EQ(c.l2_store_sectors, 8);
+  EXPECT_EQ(c.l2_store_hit_sectors, 1);
+  EXPECT_DOUBLE_EQ(c.l2_hit_rate(), (3.0 + 8.0) / 16.0);
+  EXPECT_DOUBLE_EQ(c.l2_load_hit_rate(), 3.0 / 8.0);
+  c.dram_read_bytes = 5 * 32;
+  c.dram_write_bytes = 64;
+  EXPECT_EQ(c.dram_bytes(), 224);
+}

@@ -93,3 +93,32 @@ TEST(ExplainTileOf, Seed004Pid29EndsWithRow5AndColumn0) {
   EXPECT_NE(lines[lines.size() - 2].find("= 5"), std::string::npos);
   EXPECT_NE(lines.back().find("2 // 3 = 0"), std::string::npos);
 }
+
+TEST(LaunchGroup, Seed004Pid29IsInTheSecondGroupOfThreeRows) {
+  const Problem p{ProblemSpec{}};  // 9 x 9 tiles, GROUP_SIZE_M = 3: 27 pids per group
+  EXPECT_EQ(launch_group_of(p, 26), 0);
+  EXPECT_EQ(launch_group_of(p, 29), 1);
+  EXPECT_EQ(launch_group_of(p, 80), 2);
+}
+
+TEST(LaunchGroup, IsTheRowColumnOrBlockOfRowsEveryPidOfItComputes) {
+  for (const auto order : kAll)
+    for (std::int64_t tm = 1; tm <= 9; ++tm)
+      for (std::int64_t tn = 1; tn <= 9; ++tn)
+        for (std::int64_t gm = 1; gm <= 5; ++gm) {
+          const GridShape g{tm, tn, gm};
+          std::int64_t previous = 0;
+          for (std::int64_t pid = 0; pid < g.programs(); ++pid) {
+            const TileCoord t = tile_of(order, g, pid);
+            const std::int64_t group = launch_group_of(order, g, pid);
+            const std::int64_t want = order == LaunchOrder::row_major      ? t.pid_m
+                                      : order == LaunchOrder::column_major ? t.pid_n
+                                                                           : t.pid_m / gm;
+            ASSERT_EQ(group, want)
+                << to_string(order) << " " << tm << "x" << tn << " G=" << gm << " pid " << pid;
+            // Groups are runs of consecutive pids: the order finishes one before the next.
+            ASSERT_TRUE(group == previous || group == previous + 1) << "pid " << pid;
+            previous = group;
+          }
+        }
+}

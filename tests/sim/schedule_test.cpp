@@ -104,3 +104,73 @@ TEST(StaggeredSchedule, TimelineSeekMatchesSteppingAndAPlainReplay) {
   EXPECT_EQ(b.step(Granularity::wave, +1), 254);
   EXPECT_EQ(b.step(Granularity::wave, -1), 0);
 }
+
+namespace {
+
+// Every (programs, slots, steps) up to small bounds, both schedules: partial last waves, more
+// slots than programs, one-step programs.
+template <class F>
+void for_small_schedules(F f) {
+  for (auto kind : {ScheduleKind::lockstep, ScheduleKind::staggered})
+    for (std::int64_t programs = 1; programs <= 13; ++programs)
+      for (std::int64_t slots = 1; slots <= 6; ++slots)
+        for (std::int64_t steps = 1; steps <= 5; ++steps)
+          f(SlotSchedule(programs, slots, steps, kind), programs, steps);
+}
+
+}  // namespace
+
+TEST(SlotSchedule, EventOfInvertsTheEventToPidAndStepMappingOnSmallSchedules) {
+  for_small_schedules([](const SlotSchedule& sc, std::int64_t programs, std::int64_t steps) {
+    ASSERT_EQ(sc.events(), programs * steps);
+    for (std::int64_t e = 0; e < sc.events(); ++e) {
+      const std::int64_t r = sc.round_of(e);
+      const std::int64_t slot = sc.active(r).at(e - sc.round_begin(r));
+      ASSERT_EQ(sc.event_of(sc.pid(slot, r), sc.step(slot, r)), e)
+          << to_string(sc.kind()) << " P=" << programs << " T=" << steps << " event " << e;
+    }
+  });
+}
+
+TEST(SlotSchedule, EventOfInvertsEngineEventInfoForEveryEventOfSeed004) {
+  const Problem p = seed004();
+  for (auto kind : {ScheduleKind::lockstep, ScheduleKind::staggered})
+    for (int pps : {1, 2, 3}) {
+      Engine e(p, small_machine(), pps, kind);
+      for (std::int64_t ev = 0; ev < e.total_events(); ++ev) {
+        const EventInfo i = e.event_info(ev);
+        ASSERT_EQ(e.schedule().event_of(i.pid, i.step), ev) << to_string(kind) << " " << pps;
+      }
+    }
+}
+
+TEST(SlotSchedule, ProgramsStartedCountsThePidsWhoseFirstStepHasRun) {
+  for_small_schedules([](const SlotSchedule& sc, std::int64_t programs, std::int64_t steps) {
+    for (std::int64_t pos = 0; pos <= sc.events(); ++pos) {
+      std::int64_t started = 0;
+      for (std::int64_t pid = 0; pid < programs; ++pid) started += sc.event_of(pid, 0) < pos;
+      ASSERT_EQ(sc.programs_started(pos), started)
+          << to_string(sc.kind()) << " P=" << programs << " T=" << steps << " position " << pos;
+    }
+    EXPECT_EQ(sc.programs_started(0), 0);
+    EXPECT_EQ(sc.programs_started(sc.events()), programs);
+  });
+}
+
+TEST(Timeline, ScheduleIsTheEnginesSoSeekingAPidLandsAfterItsFirstStep) {
+  // Seed 004 on 8 SMs x 2, staggered: pid 16 starts wave 1 at event 254 (see above).
+  const Problem p = seed004();
+  const Machine m = small_machine();
+  TimelineOptions o;
+  o.schedule = ScheduleKind::staggered;
+  Timeline t(p, m, occupancy(p, m, 2), o);
+  EXPECT_EQ(t.schedule().kind(), ScheduleKind::staggered);
+  EXPECT_EQ(t.schedule().events(), t.events());
+  EXPECT_EQ(t.schedule().event_of(16, 0), 254);
+  t.seek(t.schedule().event_of(16, 0) + 1);
+  ASSERT_TRUE(t.snapshot().current);
+  EXPECT_EQ(t.snapshot().current->info.pid, 16);
+  EXPECT_EQ(t.snapshot().current->info.step, 0);
+  EXPECT_EQ(t.schedule().programs_started(254), 16);
+  EXPECT_EQ(t.schedule().programs_started(255), 17);
+}

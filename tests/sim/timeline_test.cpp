@@ -132,3 +132,34 @@ TEST(Timeline, TileViewsShowResidencyAndReuse) {
   EXPECT_EQ(s.a_tiles[4 * 8].resident_fraction, 0.0f);
   EXPECT_EQ(s.b_tiles[0].resident_fraction, 0.0f);
 }
+
+TEST(Timeline, EndOfRunSnapshotOfAReplayIsTheTimelinesLastOneWithoutL2State) {
+  for (const auto kernel : {Kernel::copy, Kernel::matmul}) {
+    auto f = small();
+    ProblemSpec s = f.p.spec();
+    s.kernel = kernel;
+    const Problem p(s);
+    Timeline t(p, f.m, f.occ);
+    t.seek(t.events());
+    const Snapshot& want = t.snapshot();
+    const Snapshot got = end_of_run_snapshot(p, replay(p, f.m, f.occ));
+    EXPECT_EQ(got.position, want.position);
+    EXPECT_EQ(got.events, want.events);
+    EXPECT_EQ(got.wave, want.wave);
+    EXPECT_EQ(got.counters, want.counters);
+    EXPECT_TRUE(got.residents.empty());
+    EXPECT_FALSE(got.current);
+    EXPECT_EQ(got.a_rows, want.a_rows);
+    EXPECT_EQ(got.a_cols, want.a_cols);
+    EXPECT_EQ(got.b_rows, want.b_rows);
+    EXPECT_EQ(got.b_cols, want.b_cols);
+    ASSERT_EQ(got.a_tiles.size(), want.a_tiles.size());
+    ASSERT_EQ(got.b_tiles.size(), want.b_tiles.size());
+    for (std::size_t i = 0; i < got.a_tiles.size(); ++i) {
+      EXPECT_EQ(got.a_tiles[i].reuse, want.a_tiles[i].reuse) << "A tile " << i;
+      EXPECT_EQ(got.a_tiles[i].resident_fraction, 0.f);
+    }
+    for (std::size_t i = 0; i < got.b_tiles.size(); ++i)
+      EXPECT_EQ(got.b_tiles[i].reuse, want.b_tiles[i].reuse) << "B tile " << i;
+  }
+}

@@ -106,3 +106,13 @@ TEST(MatmulSmemTiled, TransposedBStoresConflictRowMajorBDoesNot) {
   EXPECT_GT(bt.shared_st_conflicts(), 0);
   EXPECT_EQ(bt.shared_ld_conflicts(), row.shared_ld_conflicts());
 }
+
+TEST(SharedBanks, BankIsTheWordModulo32AndConflictsAreWavefrontsPastTheFirst) {
+  for (std::uint64_t word = 0; word < 200; ++word) {
+    EXPECT_EQ(bank_of(word * 4), int(word % 32));
+    EXPECT_EQ(bank_of(word * 4 + 3), int(word % 32));  // every byte of a word: one bank
+  }
+  EXPECT_EQ(conflicts_of_request(0), 0);  // no lane active
+  EXPECT_EQ(conflicts_of_request(1), 0);
+  EXPECT_EQ(conflicts_of_request(32), 31);
+}
