@@ -23,10 +23,7 @@ Action add_warps_command(CLI::App& app) {
     const auto s = flags->resolve();
     const sim::Problem p(s.problem);
     check_enumerable(p, "warps");
-    sim::ThreadVariant v = p.kernel() == sim::Kernel::copy ? sim::ThreadVariant::copy_tiled
-                           : p.kernel() == sim::Kernel::transpose
-                               ? sim::ThreadVariant::transpose_naive
-                               : sim::ThreadVariant::matmul_smem_tiled;
+    sim::ThreadVariant v = sim::thread_variants(p.kernel()).front();
     if (!variant->empty()) {
       const auto parsed = sim::parse_thread_variant(*variant);
       if (!parsed || !sim::variant_fits(*parsed, p.kernel()))

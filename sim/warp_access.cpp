@@ -243,10 +243,14 @@ std::string_view to_string(ThreadVariant v) {
   return "?";
 }
 
+namespace {
+constexpr ThreadVariant kThreadVariants[] = {
+    ThreadVariant::copy_tiled, ThreadVariant::transpose_naive, ThreadVariant::transpose_smem_tiled,
+    ThreadVariant::transpose_smem_padded, ThreadVariant::matmul_smem_tiled};
+}  // namespace
+
 std::optional<ThreadVariant> parse_thread_variant(std::string_view name) {
-  for (auto v : {ThreadVariant::copy_tiled, ThreadVariant::transpose_naive,
-                 ThreadVariant::transpose_smem_tiled, ThreadVariant::transpose_smem_padded,
-                 ThreadVariant::matmul_smem_tiled})
+  for (auto v : kThreadVariants)
     if (to_string(v) == name) return v;
   if (name == "matmul_smem_tiled_b_transposed") return ThreadVariant::matmul_smem_tiled;
   return std::nullopt;
@@ -261,6 +265,13 @@ bool variant_fits(ThreadVariant v, Kernel k) {
     default:
       return k == Kernel::transpose;
   }
+}
+
+std::vector<ThreadVariant> thread_variants(Kernel k) {
+  std::vector<ThreadVariant> out;
+  for (auto v : kThreadVariants)
+    if (variant_fits(v, k)) out.push_back(v);
+  return out;
 }
 
 double WarpAccessCounters::ld_sectors_per_request() const {

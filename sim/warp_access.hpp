@@ -8,6 +8,7 @@
 #include <optional>
 #include <span>
 #include <string_view>
+#include <vector>
 
 #include "sim/problem.hpp"
 
@@ -27,9 +28,12 @@ enum class ThreadVariant {
   matmul_smem_tiled,      // matmul_simt.cu version 2/3 (B^T when the problem's B is transposed)
 };
 std::string_view to_string(ThreadVariant v);
+// A variant's name, or a kernels/ variant one of them models (matmul_smem_tiled_b_transposed).
 std::optional<ThreadVariant> parse_thread_variant(std::string_view name);
-// The variant that models a kernel by default (matmul: the shared-memory tiled one).
+// Does variant v implement kernel k?
 bool variant_fits(ThreadVariant v, Kernel k);
+// The variants that implement kernel k, in the order above; the first models k by default.
+std::vector<ThreadVariant> thread_variants(Kernel k);
 
 // Counts in the units Nsight Compute reports (l1tex__t_requests/sectors_pipe_lsu_mem_global_op_*,
 // l1tex__data_pipe_lsu_wavefronts_mem_shared_op_*, l1tex__data_bank_conflicts_..._op_*).

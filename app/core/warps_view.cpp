@@ -7,11 +7,8 @@
 namespace tilesim::app {
 
 std::vector<WarpRow> warp_rows(const sim::Problem& p) {
-  using V = sim::ThreadVariant;
   std::vector<WarpRow> out;
-  for (V v : {V::copy_tiled, V::transpose_naive, V::transpose_smem_tiled, V::transpose_smem_padded,
-              V::matmul_smem_tiled}) {
-    if (!sim::variant_fits(v, p.kernel())) continue;
+  for (const sim::ThreadVariant v : sim::thread_variants(p.kernel())) {
     WarpRow r;
     r.variant = v;
     r.name = std::string(sim::to_string(v));
@@ -27,8 +24,9 @@ void attach_measurements(std::vector<WarpRow>& rows, const std::vector<scenario:
   for (const auto& m : scenario::find_measured(sets, p, machine_key)) {
     const auto& r = *m.record;
     for (auto& row : rows) {
-      // kernels/ names B^T's smem variant matmul_smem_tiled_b_transposed; one model covers both.
-      if (r.variant.rfind(row.name, 0) != 0) continue;
+      // The model of the measured kernels/ variant (one covers matmul_smem_tiled with and
+      // without B^T).
+      if (sim::parse_thread_variant(r.variant) != row.variant) continue;
       WarpMeasured w;
       w.device = m.set->device.substr(0, m.set->device.find(','));
       w.date = m.set->date;

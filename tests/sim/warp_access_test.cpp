@@ -116,3 +116,19 @@ TEST(SharedBanks, BankIsTheWordModulo32AndConflictsAreWavefrontsPastTheFirst) {
   EXPECT_EQ(conflicts_of_request(1), 0);
   EXPECT_EQ(conflicts_of_request(32), 31);
 }
+
+TEST(ThreadVariants, EachKernelListsItsVariantsAndEveryNameParsesBack) {
+  using V = ThreadVariant;
+  EXPECT_EQ(thread_variants(Kernel::copy), std::vector<V>{V::copy_tiled});
+  EXPECT_EQ(
+      thread_variants(Kernel::transpose),
+      (std::vector<V>{V::transpose_naive, V::transpose_smem_tiled, V::transpose_smem_padded}));
+  EXPECT_EQ(thread_variants(Kernel::matmul), std::vector<V>{V::matmul_smem_tiled});
+  for (const auto k : {Kernel::copy, Kernel::transpose, Kernel::matmul})
+    for (const V v : thread_variants(k)) {
+      EXPECT_TRUE(variant_fits(v, k));
+      EXPECT_EQ(parse_thread_variant(to_string(v)), v);
+    }
+  EXPECT_EQ(parse_thread_variant("matmul_smem_tiled_b_transposed"), V::matmul_smem_tiled);
+  EXPECT_EQ(parse_thread_variant("transpose_smem_padded_vectorized"), std::nullopt);
+}
