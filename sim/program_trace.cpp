@@ -128,6 +128,11 @@ TileSpan step_span(const Problem& p, StepOp op, TileCoord t, std::int64_t k) {
   return s;
 }
 
+TileCoord stored_tile_owner(const Problem& p, std::int64_t tile_row, std::int64_t tile_col) {
+  if (p.kernel() == Kernel::transpose) return {tile_col, tile_row};
+  return {tile_row, tile_col};
+}
+
 Step program_step(const Problem& p, std::int64_t pid, std::int64_t step) {
   if (pid < 0 || pid >= p.programs())
     throw std::out_of_range("pid = " + std::to_string(pid) + " is out of range: allowed 0.." +

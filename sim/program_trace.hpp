@@ -82,6 +82,9 @@ Step program_step(const Problem& p, std::int64_t pid, std::int64_t step);
 std::vector<Step> program_trace(const Problem& p, std::int64_t pid);
 // The span a memory step touches, for a program computing `tile`, without building a Step.
 TileSpan step_span(const Problem& p, StepOp op, TileCoord tile, std::int64_t k);
+// The output tile (pid_m, pid_n) whose store writes tile (tile_row, tile_col) of C, counted in
+// the store's (rows, cols) tiles: itself, but transpose writes (pid_n, pid_m) of its (N, M) out.
+TileCoord stored_tile_owner(const Problem& p, std::int64_t tile_row, std::int64_t tile_col);
 // Expand a memory step for display.
 TileAccess tile_access(const Problem& p, StepOp op, TileCoord tile, std::int64_t k);
 

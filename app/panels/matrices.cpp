@@ -18,12 +18,12 @@ ImVec2 to_screen(const ViewXform& x, double r, double c) {
   return ImVec2(static_cast<float>(x.x(c)), static_cast<float>(x.y(r)));
 }
 
-// The pid whose output tile is (tr, tc) of the output matrix (transpose swaps the axes).
+// The launch-grid cell of the program that stores tile (tr, tc) of the output matrix.
 const GridCell* output_cell(const sim::Problem& p, const GridView& g, std::int64_t tr,
                             std::int64_t tc) {
-  if (p.kernel() == sim::Kernel::transpose) std::swap(tr, tc);
-  if (tr < 0 || tc < 0 || tr >= g.tiles_m || tc >= g.tiles_n) return nullptr;
-  return &g.at(tr, tc);
+  const sim::TileCoord t = sim::stored_tile_owner(p, tr, tc);
+  if (t.pid_m < 0 || t.pid_n < 0 || t.pid_m >= g.tiles_m || t.pid_n >= g.tiles_n) return nullptr;
+  return &g.at(t.pid_m, t.pid_n);
 }
 
 void draw_matrix(FrameContext& f, const MatrixPanelModel& m, Viewport& vp, const Rect& canvas,

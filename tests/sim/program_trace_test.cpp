@@ -138,3 +138,24 @@ TEST(Trace, StepOutsideTheProgramIsRefused) {
   EXPECT_THROW(program_step(p, 0, 3), std::out_of_range);
   EXPECT_THROW(program_step(p, 4, 0), std::out_of_range);
 }
+
+TEST(Stores, StoredTileOwnerInvertsWhereEveryProgramStoresItsTile) {
+  for (const auto kernel : {Kernel::copy, Kernel::transpose, Kernel::matmul})
+    for (const auto order : {LaunchOrder::row_major, LaunchOrder::grouped}) {
+      ProblemSpec s;
+      s.kernel = kernel;
+      s.order = order;
+      s.m = 300;
+      s.n = 130;
+      s.k = 64;
+      s.block_m = 64;
+      s.block_n = 32;
+      const Problem p(s);
+      for (std::int64_t pid = 0; pid < p.programs(); ++pid) {
+        const TileCoord t = tile_of(p, pid);
+        const TileSpan span = step_span(p, StepOp::store, t, -1);
+        ASSERT_EQ(stored_tile_owner(p, span.row0 / span.rows, span.col0 / span.cols), t)
+            << to_string(kernel) << " pid " << pid;
+      }
+    }
+}
