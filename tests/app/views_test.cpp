@@ -171,6 +171,15 @@ TEST(Sweep, GroupSizeSweepStartsWithRowMajorAndIncludesTheOpenSetting) {
   EXPECT_DOUBLE_EQ(progress.load(), 1.0);
 }
 
+TEST(Sweep, AStopRequestCancelsTheReplaysAndGivesNoBars) {
+  std::stop_source stop;
+  stop.request_stop();
+  std::atomic<double> progress{0};
+  EXPECT_TRUE(sweep_bars(sim::ProblemSpec{}, SweepAxis::block_size, *sim::find_machine("h100"),
+                         std::nullopt, stop.get_token(), progress)
+                  .empty());
+}
+
 TEST(GpuView, WithoutADeviceOneSentenceSaysWhyAndNamesTheWayOut) {
   const auto d = kernels::query_device();
   if (d.available) GTEST_SKIP() << "a CUDA device is present: " << d.name;
