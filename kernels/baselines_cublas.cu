@@ -5,6 +5,7 @@
 #include <cublas_v2.h>
 
 #include "kernels/baselines_cublas.cuh"
+#include "kernels/baselines_cublas.hpp"
 
 namespace tilesim::kernels::detail {
 namespace {
@@ -69,6 +70,16 @@ std::string cublas_matmul(const LaunchArgs& a, CublasMode mode) {
                             &beta, a.c, type, n, compute, CUBLAS_GEMM_DEFAULT),
                "cublasGemmEx");
   return "";
+}
+
+std::string launch_cublas_sgemm(const LaunchArgs& a) {
+  return cublas_matmul(a, CublasMode::sgemm_strict);
+}
+std::string launch_cublas_tf32(const LaunchArgs& a) {
+  return cublas_matmul(a, CublasMode::tf32);
+}
+std::string launch_cublas_gemmex(const LaunchArgs& a) {
+  return cublas_matmul(a, CublasMode::gemmex_half);
 }
 
 }  // namespace tilesim::kernels::detail

@@ -14,7 +14,8 @@
 //   the fragment stores are conflict-free and no other warpgroup needs to wait), then one thread
 //   hands the four 64 x 64 boxes to the copy engine (cp.async.bulk.tensor store, which clips at
 //   the matrix edge) instead of 64 4-byte stores per thread. N % 8 != 0: version 6's epilogue.
-#include "kernels/launchers.cuh"
+#include "kernels/device_common.cuh"
+#include "kernels/matmul_wgmma_tma.hpp"
 
 #if !defined(TILESIM_NO_HOPPER)
 #include <cuda.h>
@@ -33,7 +34,8 @@ std::string launch_matmul_wgmma_tma_store(const LaunchArgs& a) {
 #else
 namespace {
 
-constexpr int kBM = 128, kBN = 256, kBK = 64, kStages = 4, kThreads = 384;
+constexpr int kBM = wgmma_tma::kTile.block_m, kBN = wgmma_tma::kTile.block_n,
+              kBK = wgmma_tma::kTile.block_k, kStages = wgmma_tma::kStages, kThreads = 384;
 constexpr int kNSub = kBN / 128;  // wgmma n128 instructions per k16 step
 constexpr int kStageBytesA = kBM * kBK * 2, kStageBytesB = kBN * kBK * 2;
 constexpr std::size_t kSmemBytes = 1024 + kStages * (kStageBytesA + kStageBytesB) + 2 * kStages * 8;
