@@ -10,24 +10,14 @@
 
 #include "kernels/baselines_cublas.cuh"
 #include "kernels/device_common.cuh"
+#include "kernels/device_resources.cuh"
 #include "kernels/kernels.hpp"
 #include "kernels/reference.hpp"
+#include "kernels/test_hooks.hpp"
 
 namespace tilesim::kernels {
 namespace detail {
 namespace {
-
-// Owns one cudaMalloc'd buffer.
-struct DeviceBuffer {
-  void* p = nullptr;
-  std::size_t bytes = 0;
-  explicit DeviceBuffer(std::size_t n) : bytes(n) {
-    TILESIM_CUDA_CHECK(cudaMalloc(&p, std::max<std::size_t>(n, 16)));
-  }
-  ~DeviceBuffer() { cudaFree(p); }
-  DeviceBuffer(const DeviceBuffer&) = delete;
-  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
-};
 
 __device__ __forceinline__ std::uint64_t mix(std::uint64_t x) {  // splitmix64 finaliser
   x += 0x9E3779B97F4A7C15ull;
@@ -262,6 +252,11 @@ void run_checked(const sim::Problem& problem, const Variant& v, const RunOptions
   a.a = in_a.p;
   a.b = in_b.p;
   a.c = out_c.p;
+  // cuBLAS baselines and the large-matmul reference use a handle owned by this run.
+  std::unique_ptr<CublasHandle> blas;
+  if (mm) blas = std::make_unique<CublasHandle>();
+  a.blas = blas.get();
+  fail_point(testing::FailPoint::after_buffers);
 
   const std::uint64_t seed =
       opt.seed ? opt.seed : (std::uint64_t{std::random_device{}()} << 32) ^ std::random_device{}();
@@ -315,26 +310,23 @@ void run_checked(const sim::Problem& problem, const Variant& v, const RunOptions
   }
 
   if (opt.time) {
-    cudaEvent_t start, stop;
-    TILESIM_CUDA_CHECK(cudaEventCreate(&start));
-    TILESIM_CUDA_CHECK(cudaEventCreate(&stop));
+    const CudaEvent start, stop;
     std::vector<double> ms;
     const auto t0 = std::chrono::steady_clock::now();
     for (int i = 0; i < opt.warmup + opt.repeats; ++i) {
       if (flush) TILESIM_CUDA_CHECK(cudaMemsetAsync(flush->p, i & 0xFF, flush->bytes));
-      TILESIM_CUDA_CHECK(cudaEventRecord(start));
+      fail_point(testing::FailPoint::in_timing);
+      TILESIM_CUDA_CHECK(cudaEventRecord(start.get()));
       launch(a);
-      TILESIM_CUDA_CHECK(cudaEventRecord(stop));
-      TILESIM_CUDA_CHECK(cudaEventSynchronize(stop));
+      TILESIM_CUDA_CHECK(cudaEventRecord(stop.get()));
+      TILESIM_CUDA_CHECK(cudaEventSynchronize(stop.get()));
       float t = 0;
-      TILESIM_CUDA_CHECK(cudaEventElapsedTime(&t, start, stop));
+      TILESIM_CUDA_CHECK(cudaEventElapsedTime(&t, start.get(), stop.get()));
       if (i >= opt.warmup) ms.push_back(t);
       const double spent =
           std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       if (ms.size() >= 3 && spent > opt.max_seconds) break;
     }
-    cudaEventDestroy(start);
-    cudaEventDestroy(stop);
     r.timed_runs = static_cast<int>(ms.size());
     r.median_ms = median(ms);
     r.min_ms = *std::min_element(ms.begin(), ms.end());
@@ -451,5 +443,28 @@ std::optional<std::vector<sim::TileCoord>> device_launch_mapping(sim::LaunchOrde
     return std::nullopt;
   }
 }
+
+namespace testing {
+
+void inject_failure(FailPoint at) {
+  detail::g_fail_at = at;
+}
+int live_events() {
+  return detail::g_live_events;
+}
+int live_buffers() {
+  return detail::g_live_buffers;
+}
+std::int64_t device_free_bytes() {
+  std::size_t free_b = 0, total_b = 0;
+  // Stream-ordered frees (cudaFreeAsync) complete at the next synchronisation.
+  if (cudaDeviceSynchronize() != cudaSuccess || cudaMemGetInfo(&free_b, &total_b) != cudaSuccess) {
+    cudaGetLastError();
+    return -1;
+  }
+  return static_cast<std::int64_t>(free_b);
+}
+
+}  // namespace testing
 
 }  // namespace tilesim::kernels

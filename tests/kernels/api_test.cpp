@@ -1,5 +1,4 @@
-// The plain C++ API without a GPU: the variant list, the "not built"/"no device" answers, and the
-// bench report's JSON round trip the app relies on.
+// The plain C++ API without a GPU: the variant list and the "not built"/"no device" answers.
 #include <gtest/gtest.h>
 
 #include <set>
