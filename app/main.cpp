@@ -17,6 +17,7 @@
 #include "app/core/options.hpp"
 #include "app/panels/panels.hpp"
 #include "app/platform/platform.hpp"
+#include "scenario/resolve.hpp"
 
 using namespace tilesim;
 using namespace tilesim::app;
@@ -114,6 +115,12 @@ int main(int argc, char** argv) {
   } catch (const std::exception& e) {
     std::fprintf(stderr, "tilesim: %s\n", e.what());
     return 1;
+  }
+  try {
+    (void)scenario::resolve(sc);  // a bad machine is refused here, as tilesim-cli refuses it
+  } catch (const sim::InvalidField& e) {
+    std::fprintf(stderr, "tilesim: %s: %s\n", sc_path.string().c_str(), e.what());
+    return 2;
   }
 
   Platform plat;

@@ -4,20 +4,19 @@
 #include <CLI/CLI.hpp>
 #include <cstdio>
 
-#include "cli/problem_flags.hpp"
 #include "kernels/kernels.hpp"
+#include "scenario/problem_flags.hpp"
 
 int main(int argc, char** argv) {
   using namespace tilesim;
   CLI::App app{"tilesim-run-one: one launch of a CUDA variant (for Nsight Compute)"};
-  cli::ProblemFlags flags;
+  scenario::ProblemFlags flags;
   flags.add_to(app);
   std::string variant;
   app.add_option("--variant", variant, "variant name (tilesim-bench --list)")->required();
   CLI11_PARSE(app, argc, argv);
   try {
-    const auto s = flags.resolve();
-    const sim::Problem p(s.problem);
+    const sim::Problem p(flags.to_scenario().problem);
     kernels::RunOptions opt;
     opt.check = false;
     opt.time = false;

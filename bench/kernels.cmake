@@ -2,5 +2,5 @@
 find_package(CLI11 REQUIRED)
 file(GLOB tilesim_bench_sources CONFIGURE_DEPENDS "${CMAKE_CURRENT_SOURCE_DIR}/tilesim_bench*.cpp")
 add_executable(tilesim-bench ${tilesim_bench_sources})
-target_link_libraries(tilesim-bench PRIVATE tilesim_kernels CLI11::CLI11)
+target_link_libraries(tilesim-bench PRIVATE tilesim_kernels tilesim_scenario CLI11::CLI11)
 target_include_directories(tilesim-bench PRIVATE "${PROJECT_SOURCE_DIR}")

@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "bench/tilesim_bench_ladder.hpp"
-#include "kernels/bench_report.hpp"
 #include "kernels/kernels.hpp"
+#include "scenario/bench_report.hpp"
 
 using namespace tilesim;
 
@@ -32,10 +32,10 @@ void print_list() {
   for (const auto& v : kernels::variants()) {
     std::string d;
     for (auto x : v.dtypes) d += std::string(d.empty() ? "" : ",") + std::string(sim::to_string(x));
-    const std::string tile = v.uses_problem_blocks ? "problem"
-                                                   : std::to_string(v.fixed_block_m) + "x" +
-                                                         std::to_string(v.fixed_block_n) + "x" +
-                                                         std::to_string(v.fixed_block_k);
+    const std::string tile = !v.fixed_tile ? "problem"
+                                           : std::to_string(v.fixed_tile->block_m) + "x" +
+                                                 std::to_string(v.fixed_tile->block_n) + "x" +
+                                                 std::to_string(v.fixed_tile->block_k);
     std::printf("%-32s %-9s %-8s %-15s %-8s %s%s\n", v.name.c_str(),
                 std::string(sim::to_string(v.kernel)).c_str(),
                 v.kind == kernels::VariantKind::baseline ? "baseline" : "rung", d.c_str(),
@@ -84,7 +84,7 @@ int main(int argc, char** argv) {
     print_list();
     return 0;
   }
-  kernels::BenchReport report;
+  scenario::BenchReport report;
   report.date = utc_now();
   report.commit = commit;
   report.device = kernels::query_device();
@@ -110,7 +110,7 @@ int main(int argc, char** argv) {
   }
   if (!json_path.empty()) {
     std::ofstream f(json_path);
-    f << kernels::to_json(report) << "\n";
+    f << scenario::to_json(report) << "\n";
     if (!f) {
       std::fprintf(stderr, "cannot write %s\n", json_path.c_str());
       return 2;

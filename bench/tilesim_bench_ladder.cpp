@@ -58,7 +58,7 @@ void print_header() {
               "%base", "rel_err", "ok");
 }
 
-void print_row(const kernels::BenchRecord& b) {
+void print_row(const scenario::BenchRecord& b) {
   const auto& r = b.result;
   char thr[32] = "-", pct[16] = "-";
   if (r.timed_runs)
@@ -72,7 +72,7 @@ void print_row(const kernels::BenchRecord& b) {
 
 }  // namespace
 
-int run_check_ladder(const LadderOptions& o, kernels::BenchReport& report) {
+int run_check_ladder(const LadderOptions& o, scenario::BenchReport& report) {
   struct Case {
     Kernel kernel;
     std::int64_t m, n, k;
@@ -107,7 +107,7 @@ int run_check_ladder(const LadderOptions& o, kernels::BenchReport& report) {
       for (DType d : v.dtypes)
         for (LaunchOrder order : kOrders) {
           const sim::Problem p(spec(c.kernel, c.m, c.n, c.k, d, c.bm, c.bn, c.bk, c.g, order));
-          kernels::BenchRecord b;
+          scenario::BenchRecord b;
           b.result = kernels::run(p, v.name, ro);
           ++runs;
           if (b.result.ok)
@@ -125,7 +125,7 @@ int run_check_ladder(const LadderOptions& o, kernels::BenchReport& report) {
   return failures;
 }
 
-int run_timing_ladder(const LadderOptions& o, bool full, kernels::BenchReport& report) {
+int run_timing_ladder(const LadderOptions& o, bool full, scenario::BenchReport& report) {
   struct Item {
     std::string variant;
     sim::ProblemSpec p;
@@ -181,7 +181,7 @@ int run_timing_ladder(const LadderOptions& o, bool full, kernels::BenchReport& r
     const kernels::Variant* v = kernels::find_variant(it.variant);
     if (!v || !wanted(*v, o)) continue;
     const std::string base = kernels::baseline_for(*v, it.p.dtype);
-    kernels::BenchRecord b;
+    scenario::BenchRecord b;
     if (!base.empty()) {
       // The baseline runs the same sizes (a transpose's baseline is a copy of the same matrix).
       sim::ProblemSpec bp = it.p;
@@ -192,7 +192,7 @@ int run_timing_ladder(const LadderOptions& o, bool full, kernels::BenchReport& r
                                     "x" + std::to_string(bp.k) +
                                     std::string(sim::to_string(bp.dtype));
       if (!baseline_ms.count(key_sizes)) {
-        kernels::BenchRecord bb;
+        scenario::BenchRecord bb;
         bb.result = kernels::run(sim::Problem(bp), base, o.run);
         print_row(bb);
         if (!bb.result.ok) ++failures;
@@ -213,10 +213,10 @@ int run_timing_ladder(const LadderOptions& o, bool full, kernels::BenchReport& r
   return failures;
 }
 
-void print_targets(const kernels::BenchReport& report) {
+void print_targets(const scenario::BenchReport& report) {
   auto best = [&](const std::string& variant, Kernel k, std::int64_t m, DType d,
-                  std::optional<LaunchOrder> order = std::nullopt) -> const kernels::BenchRecord* {
-    const kernels::BenchRecord* out = nullptr;
+                  std::optional<LaunchOrder> order = std::nullopt) -> const scenario::BenchRecord* {
+    const scenario::BenchRecord* out = nullptr;
     for (const auto& b : report.records) {
       const auto& r = b.result;
       if (r.variant != variant || r.problem.kernel != k || r.problem.m != m ||
@@ -228,7 +228,7 @@ void print_targets(const kernels::BenchReport& report) {
     return out;
   };
   std::printf("\n== targets (issue 5) ==\n");
-  auto line = [](const char* what, const kernels::BenchRecord* x, double pct, double target) {
+  auto line = [](const char* what, const scenario::BenchRecord* x, double pct, double target) {
     if (!x) {
       std::printf("%-58s not measured\n", what);
       return;

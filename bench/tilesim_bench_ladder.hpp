@@ -4,7 +4,8 @@
 
 #include <string>
 
-#include "kernels/bench_report.hpp"
+#include "kernels/kernels.hpp"
+#include "scenario/bench_report.hpp"
 
 namespace tilesim::bench {
 
@@ -15,9 +16,9 @@ struct LadderOptions {
 };
 
 // Each returns the number of failed runs and appends its records to `report`.
-int run_check_ladder(const LadderOptions& o, kernels::BenchReport& report);
-int run_timing_ladder(const LadderOptions& o, bool full, kernels::BenchReport& report);
+int run_check_ladder(const LadderOptions& o, scenario::BenchReport& report);
+int run_timing_ladder(const LadderOptions& o, bool full, scenario::BenchReport& report);
 // The targets, met or missed, from the timing records in `report`.
-void print_targets(const kernels::BenchReport& report);
+void print_targets(const scenario::BenchReport& report);
 
 }  // namespace tilesim::bench

@@ -16,7 +16,7 @@ Action add_footprint_command(CLI::App& app) {
   auto programs = std::make_shared<std::int64_t>(-1);
   cmd->add_option("--programs", *programs, "P: count pids 0..P-1 (default: all programs)");
   return [flags, programs]() {
-    const auto s = flags->resolve();
+    const auto s = flags->to_scenario();
     const sim::Problem p(s.problem);
     check_enumerable(p, "footprint");
     if (*programs == 0 || *programs < -1 || *programs > p.programs())

@@ -18,7 +18,7 @@ Action add_map_command(CLI::App& app) {
   cmd->add_option("--pid", *explain_pid, "Also show the formula evaluated for this pid")
       ->check(CLI::Range(std::int64_t{0}, std::int64_t{1} << 32));
   return [flags, explain_pid]() {
-    const auto s = flags->resolve();
+    const auto s = flags->to_scenario();
     const sim::Problem p(s.problem);
     check_enumerable(p, "map");
     const auto g = sim::grid_of(p);

@@ -6,7 +6,7 @@
 #include "cli/commands.hpp"
 #include "cli/problem_flags.hpp"
 #include "cli/run_report.hpp"
-#include "scenario/machine_json.hpp"
+#include "scenario/resolve.hpp"
 
 namespace tilesim::cli {
 
@@ -21,10 +21,11 @@ Action add_run_command(CLI::App& app) {
                   "(slot s starts s * steps / slots rounds late: desynchronised programs)")
       ->check(CLI::IsMember({"lockstep", "staggered"}));
   return [flags, schedule]() {
-    const auto s = flags->resolve();
-    const sim::Problem p(s.problem);
-    const sim::Machine m = scenario::machine_of(s);
-    const sim::Occupancy occ = sim::occupancy(p, m, s.programs_per_sm);
+    const auto resolved = scenario::resolve(flags->to_scenario());
+    if (resolved.launch_error) throw *resolved.launch_error;
+    const sim::Problem& p = resolved.problem;
+    const sim::Machine& m = resolved.machine;
+    const sim::Occupancy& occ = resolved.occupancy;
     const sim::ReplayCost cost = sim::estimate_replay_cost(p, m);
     sim::check_replay_budget(cost, flags->budget());
     // Long replays show progress on stderr (Ctrl+C cancels: nothing is written until the end).

@@ -11,7 +11,8 @@
 #include "cli/commands.hpp"
 #include "cli/problem_flags.hpp"
 #include "cli/run_report.hpp"
-#include "scenario/machine_json.hpp"
+#include "scenario/problem_json.hpp"
+#include "scenario/resolve.hpp"
 #include "sim/sweep.hpp"
 
 namespace tilesim::cli {
@@ -55,8 +56,9 @@ Action add_sweep_command(CLI::App& app) {
       ->delimiter(',');
   cmd->add_option("--threads", lists->threads, "Worker threads (default: all cores)");
   return [flags, lists]() {
-    const auto s = flags->resolve();
-    const sim::Machine m = scenario::machine_of(s);
+    const auto s = flags->to_scenario();
+    // Each row has its own problem and occupancy; the scenario's machine is refused once here.
+    const sim::Machine m = scenario::resolve(s).machine;
     sim::SweepAxes axes;
     axes.block_m = lists->block_m;
     axes.block_n = lists->block_n;
@@ -64,11 +66,7 @@ Action add_sweep_command(CLI::App& app) {
     axes.stages = lists->stages;
     axes.group_size_m = lists->group_m;
     for (const auto& o : lists->orders) {
-      const auto order = sim::parse_launch_order(o);
-      if (!order)
-        throw sim::InvalidField("order", "order = \"" + o + "\" is unknown: allowed " +
-                                             sim::allowed_names<sim::LaunchOrder>());
-      axes.orders.push_back(*order);
+      axes.orders.push_back(sim::parse_field<sim::LaunchOrder>("order", o));
     }
     const auto specs = sim::sweep_specs(s.problem, axes);
     // The whole sweep must fit the budget: memory per configuration, time over all of them
@@ -78,12 +76,11 @@ Action add_sweep_command(CLI::App& app) {
     if (flags->json) {
       auto out = nlohmann::json::array();
       for (const auto& row : rows) {
-        nlohmann::json j{{"order", sim::to_string(row.spec.order)},
-                         {"group_size_m", row.spec.group_size_m},
-                         {"block_m", row.spec.block_m},
-                         {"block_n", row.spec.block_n},
-                         {"block_k", row.spec.block_k},
-                         {"stages", row.spec.stages}};
+        // The swept fields, spelled by the problem codec.
+        const auto problem = scenario::problem_to_json(row.spec);
+        nlohmann::json j;
+        for (const char* key : {"order", "group_size_m", "block_m", "block_n", "block_k", "stages"})
+          j[key] = problem[key];
         if (!row.error.empty())
           j["error"] = row.error;
         else

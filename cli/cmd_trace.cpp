@@ -66,7 +66,7 @@ Action add_trace_command(CLI::App& app) {
       ->check(CLI::Range(std::int64_t{0}, std::int64_t{1} << 32));
   cmd->add_flag("--offsets", *full, "Text output: print a corner of each offset matrix and mask");
   return [flags, pid, only_step, full]() {
-    const auto s = flags->resolve();
+    const auto s = flags->to_scenario();
     const sim::Problem p(s.problem);
     if (*pid < 0 || *pid >= p.programs())
       throw sim::InvalidField("pid", "pid = " + std::to_string(*pid) +

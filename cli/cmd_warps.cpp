@@ -20,7 +20,7 @@ Action add_warps_command(CLI::App& app) {
                   "copy_tiled | transpose_naive | transpose_smem_tiled | transpose_smem_padded | "
                   "matmul_smem_tiled (default: the kernel's first)");
   return [flags, variant]() {
-    const auto s = flags->resolve();
+    const auto s = flags->to_scenario();
     const sim::Problem p(s.problem);
     check_enumerable(p, "warps");
     sim::ThreadVariant v = sim::thread_variants(p.kernel()).front();

@@ -1,85 +1,7 @@
-// Resolution order: defaults (seed 004's example) < scenario file < flags.
+// Limits of the subcommands that walk every program (see problem_flags.hpp).
 #include "cli/problem_flags.hpp"
 
-#include <cstdio>
-
 namespace tilesim::cli {
-namespace {
-
-template <class E>
-void apply_enum(const std::string& value, const char* field, E* out,
-                std::optional<E> (*parse)(std::string_view)) {
-  if (value.empty()) return;
-  if (auto e = parse(value)) {
-    *out = *e;
-    return;
-  }
-  throw sim::InvalidField(field, std::string(field) + " = \"" + value + "\" is unknown: allowed " +
-                                     sim::allowed_names<E>());
-}
-
-}  // namespace
-
-void ProblemFlags::add_to(CLI::App& cmd, bool with_machine) {
-  cmd.add_option("--scenario", scenario_file, "Scenario JSON file (assets/scenarios/*.json)");
-  cmd.add_option("--kernel", kernel, "copy | transpose | matmul");
-  o_m = cmd.add_option("--m", m, "Rows M (1..65536)");
-  o_n = cmd.add_option("--n", n, "Columns N (1..65536)");
-  o_k = cmd.add_option("--k", k, "Reduction size K for matmul (1..65536)");
-  cmd.add_option("--dtype", dtype, "fp16 | bf16 | fp32");
-  o_bm = cmd.add_option("--block-m", block_m, "BLOCK_M: power of two, 1..256");
-  o_bn = cmd.add_option("--block-n", block_n, "BLOCK_N: power of two, 1..256");
-  o_bk = cmd.add_option("--block-k", block_k, "BLOCK_K: power of two, 1..256");
-  o_gm = cmd.add_option("--group-m", group_m, "GROUP_SIZE_M (>= 1)");
-  cmd.add_option("--order", order, "row-major | column-major | grouped | grouped-legacy");
-  cmd.add_option("--boundary", boundary, "mask | wrap");
-  cmd.add_option("--b-layout", b_layout, "row-major | transposed (seed 003's coalesced B)");
-  o_stages =
-      cmd.add_option("--stages", stages, "Pipeline stages of A/B tiles in shared memory (1..8)");
-  if (with_machine) {
-    cmd.add_option("--machine", machine, "Machine preset: t4 | a100 | h100 | h200");
-    o_pps = cmd.add_option("--programs-per-sm", programs_per_sm,
-                           "Override programs resident per SM (1..64)");
-    cmd.add_option("--max-seconds", max_seconds,
-                   "Refuse a replay estimated to take longer (default 120)")
-        ->check(CLI::Range(0.001, 1e6));
-    cmd.add_option("--max-memory-gib", max_memory_gib,
-                   "Refuse a replay estimated to need more memory (default 4)")
-        ->check(CLI::Range(0.001, 1024.0));
-  }
-  cmd.add_flag("--json", json, "Machine-readable JSON on stdout");
-}
-
-scenario::Scenario ProblemFlags::resolve() const {
-  scenario::Scenario s;
-  s.name = "default";
-  if (!scenario_file.empty()) s = scenario::load_scenario(scenario_file);
-  auto& p = s.problem;
-  apply_enum(kernel, "kernel", &p.kernel, sim::parse_kernel);
-  apply_enum(dtype, "dtype", &p.dtype, sim::parse_dtype);
-  apply_enum(order, "order", &p.order, sim::parse_launch_order);
-  apply_enum(boundary, "boundary", &p.boundary, sim::parse_boundary);
-  apply_enum(b_layout, "b_layout", &p.b_layout, sim::parse_b_layout);
-  if (o_m && o_m->count()) p.m = m;
-  if (o_n && o_n->count()) p.n = n;
-  if (o_k && o_k->count()) p.k = k;
-  if (o_bm && o_bm->count()) p.block_m = block_m;
-  if (o_bn && o_bn->count()) p.block_n = block_n;
-  if (o_bk && o_bk->count()) p.block_k = block_k;
-  if (o_gm && o_gm->count()) p.group_size_m = group_m;
-  if (o_stages && o_stages->count()) p.stages = stages;
-  if (!machine.empty()) s.machine = machine;
-  if (o_pps && o_pps->count()) {
-    if (programs_per_sm < 1 || programs_per_sm > 64)
-      throw sim::InvalidField("programs_per_sm",
-                              "programs_per_sm = " + std::to_string(programs_per_sm) +
-                                  " is out of range: allowed 1..64");
-    s.programs_per_sm = programs_per_sm;
-  }
-  sim::Problem checked(p);  // throws InvalidField naming the field
-  (void)checked;
-  return s;
-}
 
 void check_enumerable(const sim::Problem& p, const char* command) {
   if (p.programs() <= kMaxEnumeratedPrograms) return;
@@ -88,13 +10,6 @@ void check_enumerable(const sim::Problem& p, const char* command) {
                               std::to_string(p.tiles_m()) + " x " + std::to_string(p.tiles_n()) +
                               " tiles); `" + command + "` walks at most " +
                               std::to_string(kMaxEnumeratedPrograms) + ": use larger blocks");
-}
-
-sim::ReplayBudget ProblemFlags::budget() const {
-  sim::ReplayBudget b;
-  b.max_seconds = max_seconds;
-  b.max_memory_bytes = static_cast<std::int64_t>(max_memory_gib * double(1ll << 30));
-  return b;
 }
 
 }  // namespace tilesim::cli

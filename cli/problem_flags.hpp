@@ -1,45 +1,22 @@
-// The problem flags every tilesim-cli subcommand shares: --scenario FILE, then flags that
-// override it (--kernel --m --n --k --dtype --block-m ... --order --boundary --b-layout).
+// What tilesim-cli's subcommands share beyond the problem flags (scenario/problem_flags.hpp):
+// the limit on grids a subcommand walks program by program.
 #pragma once
 
-#include <CLI/CLI.hpp>
 #include <cstdint>
-#include <string>
 
-#include "scenario/scenario.hpp"
+#include "scenario/problem_flags.hpp"
 #include "sim/format.hpp"
 #include "sim/problem.hpp"
-#include "sim/replay_budget.hpp"
 #include "sim/warp_access.hpp"
 
 namespace tilesim::cli {
 
-struct ProblemFlags {
-  std::string scenario_file;
-  std::string kernel, dtype, order, boundary, b_layout, machine;
-  std::int64_t m = 0, n = 0, k = 0, group_m = 0;
-  int block_m = 0, block_n = 0, block_k = 0, stages = 0, programs_per_sm = 0;
-  bool json = false;
-  double max_seconds = sim::ReplayBudget{}.max_seconds;
-  double max_memory_gib = static_cast<double>(sim::ReplayBudget{}.max_memory_bytes) / (1ll << 30);
-  // Filled by add_to(); an option's count() says whether the user gave it.
-  CLI::Option *o_m{}, *o_n{}, *o_k{}, *o_bm{}, *o_bn{}, *o_bk{}, *o_gm{}, *o_stages{}, *o_pps{};
-
-  void add_to(CLI::App& cmd, bool with_machine = false);
-  // The scenario file (or the default scenario), with the flags applied; throws
-  // sim::InvalidField or scenario::ScenarioError with a message naming the field.
-  scenario::Scenario resolve() const;
-  // The replay budget from --max-seconds / --max-memory-gib (commands that replay).
-  sim::ReplayBudget budget() const;
-};
-
+using scenario::ProblemFlags;
 using sim::format_bytes;
 
 // Subcommands that walk every program (map, footprint, warps) refuse grids past this many
 // programs with a message naming the count, instead of exhausting memory or time.
 inline constexpr std::int64_t kMaxEnumeratedPrograms = sim::kMaxWarpPrograms;
-void check_enumerable(
-    const sim::Problem& p,
-    const char* command);  // "1.57 MB": one function for the app, the CLI and the tests
+void check_enumerable(const sim::Problem& p, const char* command);
 
 }  // namespace tilesim::cli

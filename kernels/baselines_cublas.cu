@@ -2,9 +2,8 @@
 // TF32 tensor cores, and GemmEx on FP16/BF16 with FP32 accumulation. Also the large-size reference.
 // cuBLAS is column-major: a row-major C (M, N) is the column-major C^T (N, M) = B^T A^T, so every
 // call passes B first, with the sizes swapped (no data is transposed).
-#include <cublas_v2.h>
-
 #include "kernels/baselines_cublas.cuh"
+#include "kernels/baselines_cublas.hpp"
 
 namespace tilesim::kernels::detail {
 namespace {
@@ -13,17 +12,6 @@ void check_cublas(cublasStatus_t s, const char* what) {
   if (s != CUBLAS_STATUS_SUCCESS)
     throw CudaError(std::string(what) + " failed: cuBLAS status " +
                     std::to_string(static_cast<int>(s)));
-}
-
-// One handle per process, created on first use and destroyed at exit (so leak checks stay clean).
-struct Handle {
-  cublasHandle_t h = nullptr;
-  Handle() { check_cublas(cublasCreate(&h), "cublasCreate"); }
-  ~Handle() { cublasDestroy(h); }
-};
-cublasHandle_t handle() {
-  static Handle h;
-  return h.h;
 }
 
 cudaDataType_t cuda_type(sim::DType d) {
@@ -40,10 +28,18 @@ cudaDataType_t cuda_type(sim::DType d) {
 
 }  // namespace
 
+CublasHandle::CublasHandle() {
+  check_cublas(cublasCreate(&m_handle), "cublasCreate");
+}
+CublasHandle::~CublasHandle() {
+  cublasDestroy(m_handle);
+}
+
 std::string cublas_matmul(const LaunchArgs& a, CublasMode mode) {
   if (a.m > 0x7fffffff || a.n > 0x7fffffff || a.k > 0x7fffffff) return "sizes exceed cuBLAS int";
   const int m = static_cast<int>(a.m), n = static_cast<int>(a.n), k = static_cast<int>(a.k);
-  cublasHandle_t h = handle();
+  if (!a.blas) return "no cuBLAS handle: kernels::run owns one per matmul run";
+  const cublasHandle_t h = a.blas->get();
   check_cublas(cublasSetStream(h, a.stream), "cublasSetStream");
   const float alpha = 1.f, beta = 0.f;
   // Row-major B (K, N) is column-major (N, K) with ld N: op N. Row-major B^T (N, K) is column-major
@@ -69,6 +65,16 @@ std::string cublas_matmul(const LaunchArgs& a, CublasMode mode) {
                             &beta, a.c, type, n, compute, CUBLAS_GEMM_DEFAULT),
                "cublasGemmEx");
   return "";
+}
+
+std::string launch_cublas_sgemm(const LaunchArgs& a) {
+  return cublas_matmul(a, CublasMode::sgemm_strict);
+}
+std::string launch_cublas_tf32(const LaunchArgs& a) {
+  return cublas_matmul(a, CublasMode::tf32);
+}
+std::string launch_cublas_gemmex(const LaunchArgs& a) {
+  return cublas_matmul(a, CublasMode::gemmex_half);
 }
 
 }  // namespace tilesim::kernels::detail

@@ -69,6 +69,8 @@ __host__ __device__ inline void tile_of(const GridMap& g, std::int64_t pid, std:
   }
 }
 
+class CublasHandle;  // baselines_cublas.cuh
+
 // Everything a launcher needs. Matrices are dense row-major with the strides sim::Problem gives
 // (copy/transpose: in = a (M, N), out = c; matmul: A (M, K), B (K, N) or B^T (N, K), C (M, N)).
 struct LaunchArgs {
@@ -81,6 +83,7 @@ struct LaunchArgs {
   sim::DType dtype = sim::DType::fp32;
   bool b_transposed = false;
   cudaStream_t stream = nullptr;
+  const CublasHandle* blas = nullptr;  // the run's cuBLAS handle (matmul runs only)
 };
 
 // Element types: fp16/bf16 stored, FP32 arithmetic.

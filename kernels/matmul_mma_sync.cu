@@ -15,13 +15,17 @@
 //   two register sets of fragments: step s + 1's ldmatrix is issued before step s's mma, across
 //   the stage barrier too, so the tensor cores do not wait on shared memory. 2 CTAs per SM.
 // version 5e matmul_mma_sync_swizzled: in matmul_mma_sync_swizzled.cu (XOR-swizzled shared tiles).
-#include "kernels/launchers.cuh"
+#include "kernels/device_common.cuh"
+#include "kernels/matmul_mma_sync.hpp"
 #include "kernels/mma_sync_ptx.cuh"
 
 namespace tilesim::kernels::detail {
 namespace {
 
 constexpr int kBM = 128, kThreads = 256;
+static_assert(mma_sync::kTile.block_m == kBM && mma_sync::kTileBk64.block_m == kBM &&
+              mma_sync::kTile128x256.block_m == kBM && mma_sync::kTileWarp64.block_m == kBM);
+static_assert(mma_sync::kTileWarp64.block_n == 128, "version 5d's warp layout covers 128 columns");
 // Shared row strides, in elements: BLOCK_K + 8 for A (80 or 144 bytes) and BLOCK_N + 8 for B
 // (272 or 528 bytes): consecutive rows start 4 banks apart, so ldmatrix's 8 rows hit 32 banks.
 template <int kBK>
@@ -345,16 +349,19 @@ std::string launch_mma(const LaunchArgs& a) {
 }  // namespace
 
 std::string launch_matmul_mma_sync(const LaunchArgs& a) {
-  return launch_mma<128, 32, 4>(a);
+  return launch_mma<mma_sync::kTile.block_n, mma_sync::kTile.block_k, mma_sync::kStages>(a);
 }
 std::string launch_matmul_mma_sync_bk64(const LaunchArgs& a) {
-  return launch_mma<128, 64, 3>(a);
+  return launch_mma<mma_sync::kTileBk64.block_n, mma_sync::kTileBk64.block_k,
+                    mma_sync::kStagesBk64>(a);
 }
 std::string launch_matmul_mma_sync_128x256(const LaunchArgs& a) {
-  return launch_mma<256, 32, 4>(a);
+  return launch_mma<mma_sync::kTile128x256.block_n, mma_sync::kTile128x256.block_k,
+                    mma_sync::kStages>(a);
 }
 std::string launch_matmul_mma_sync_warp64(const LaunchArgs& a) {
-  return launch_mma<128, 32, 4, true>(a);
+  return launch_mma<mma_sync::kTileWarp64.block_n, mma_sync::kTileWarp64.block_k, mma_sync::kStages,
+                    true>(a);
 }
 
 }  // namespace tilesim::kernels::detail

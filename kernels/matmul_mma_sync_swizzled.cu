@@ -9,13 +9,15 @@
 //   the same way) and leaves as 16-byte row stores instead of 4-byte fragment pairs.
 //   K or N not a multiple of 8: element-wise loads and stores, same layout. The kernel also takes
 //   BLOCK_K = 64 (128-byte A rows, key row % 8): measured slower in 4 stages (docs/PERFORMANCE.md).
-#include "kernels/launchers.cuh"
+#include "kernels/device_common.cuh"
+#include "kernels/matmul_mma_sync_swizzled.hpp"
 #include "kernels/mma_sync_ptx.cuh"
 
 namespace tilesim::kernels::detail {
 namespace {
 
-constexpr int kBM = 128, kBN = 256, kThreads = 256;
+constexpr int kBM = mma_sync_swizzled::kTile.block_m, kBN = mma_sync_swizzled::kTile.block_n,
+              kThreads = 256;
 template <int kBK>
 constexpr unsigned stage_bytes() {
   return (kBM * kBK + kBK * kBN) * 2;
@@ -238,7 +240,7 @@ std::string launch_swizzled(const LaunchArgs& a) {
 }  // namespace
 
 std::string launch_matmul_mma_sync_swizzled(const LaunchArgs& a) {
-  return launch_swizzled<32, 4>(a);
+  return launch_swizzled<mma_sync_swizzled::kTile.block_k, mma_sync_swizzled::kStages>(a);
 }
 
 }  // namespace tilesim::kernels::detail

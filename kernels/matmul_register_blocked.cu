@@ -10,12 +10,16 @@
 // version 4b matmul_register_blocked_bk16: K steps of 16: half the barriers and loop overhead per
 //   FMA, for 8 more prefetch registers a thread (ptxas spills 24 bytes of them at the 128 cap).
 // Launch order and GROUP_SIZE_M apply to this fixed 128 x 128 grid; every edge is masked.
-#include "kernels/launchers.cuh"
+#include "kernels/device_common.cuh"
+#include "kernels/matmul_register_blocked.hpp"
 
 namespace tilesim::kernels::detail {
 namespace {
 
-constexpr int kBM = 128, kBN = 128, kThreads = 256;
+constexpr int kBM = register_blocked::kTile.block_m, kBN = register_blocked::kTile.block_n,
+              kThreads = 256;
+static_assert(register_blocked::kTileBk16.block_m == kBM &&
+              register_blocked::kTileBk16.block_n == kBN);
 
 // Element-wise, masked load of 4 floats (rows whose length is not a multiple of 4).
 __device__ __forceinline__ float4 load4_masked(const float* __restrict__ p, std::int64_t row,
@@ -170,10 +174,10 @@ std::string launch_rb(const LaunchArgs& a) {
 }  // namespace
 
 std::string launch_matmul_register_blocked(const LaunchArgs& a) {
-  return launch_rb<8>(a);
+  return launch_rb<register_blocked::kTile.block_k>(a);
 }
 std::string launch_matmul_register_blocked_bk16(const LaunchArgs& a) {
-  return launch_rb<16>(a);
+  return launch_rb<register_blocked::kTileBk16.block_k>(a);
 }
 
 }  // namespace tilesim::kernels::detail

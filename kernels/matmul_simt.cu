@@ -7,7 +7,8 @@
 //   B^T (N, K). Reading it along K is coalesced, but writing it into the (BLOCK_K, BLOCK_N) shared
 //   tile transposes it, and those stores fall BLOCK_N words apart: bank conflicts on every step.
 // Inputs FP32, FP16 or BF16 (converted on load); C in the input type; masked at every edge.
-#include "kernels/launchers.cuh"
+#include "kernels/device_common.cuh"
+#include "kernels/matmul_simt.hpp"
 
 namespace tilesim::kernels::detail {
 namespace {

@@ -14,7 +14,9 @@
 //   the fragment stores are conflict-free and no other warpgroup needs to wait), then one thread
 //   hands the four 64 x 64 boxes to the copy engine (cp.async.bulk.tensor store, which clips at
 //   the matrix edge) instead of 64 4-byte stores per thread. N % 8 != 0: version 6's epilogue.
-#include "kernels/launchers.cuh"
+#include "kernels/device_common.cuh"
+#include "kernels/device_resources.cuh"
+#include "kernels/matmul_wgmma_tma.hpp"
 
 #if !defined(TILESIM_NO_HOPPER)
 #include <cuda.h>
@@ -33,7 +35,8 @@ std::string launch_matmul_wgmma_tma_store(const LaunchArgs& a) {
 #else
 namespace {
 
-constexpr int kBM = 128, kBN = 256, kBK = 64, kStages = 4, kThreads = 384;
+constexpr int kBM = wgmma_tma::kTile.block_m, kBN = wgmma_tma::kTile.block_n,
+              kBK = wgmma_tma::kTile.block_k, kStages = wgmma_tma::kStages, kThreads = 384;
 constexpr int kNSub = kBN / 128;  // wgmma n128 instructions per k16 step
 constexpr int kStageBytesA = kBM * kBK * 2, kStageBytesB = kBN * kBK * 2;
 constexpr std::size_t kSmemBytes = 1024 + kStages * (kStageBytesA + kStageBytesB) + 2 * kStages * 8;
@@ -335,24 +338,22 @@ static std::string launch_wgmma(const LaunchArgs& a, bool tma_store) {
   // (rows, K rounded up to 8) buffers on the same stream (this copy is part of the measured time).
   LaunchArgs p = a;
   p.k = (a.k + 7) / 8 * 8;
-  void *pa = nullptr, *pb = nullptr;
+  // Stream-ordered scratch, freed on the same stream however this function leaves.
   const std::size_t pitch = p.k * 2, width = a.k * 2;
-  TILESIM_CUDA_CHECK(cudaMallocAsync(&pa, pitch * a.m, a.stream));
-  TILESIM_CUDA_CHECK(cudaMallocAsync(&pb, pitch * a.n, a.stream));
-  TILESIM_CUDA_CHECK(cudaMemsetAsync(pa, 0, pitch * a.m, a.stream));
-  TILESIM_CUDA_CHECK(cudaMemsetAsync(pb, 0, pitch * a.n, a.stream));
+  const DeviceBuffer pa(pitch * a.m, a.stream), pb(pitch * a.n, a.stream);
+  fail_point(testing::FailPoint::in_launch);
+  TILESIM_CUDA_CHECK(cudaMemsetAsync(pa.p, 0, pitch * a.m, a.stream));
+  TILESIM_CUDA_CHECK(cudaMemsetAsync(pb.p, 0, pitch * a.n, a.stream));
   TILESIM_CUDA_CHECK(
-      cudaMemcpy2DAsync(pa, pitch, a.a, width, width, a.m, cudaMemcpyDeviceToDevice, a.stream));
+      cudaMemcpy2DAsync(pa.p, pitch, a.a, width, width, a.m, cudaMemcpyDeviceToDevice, a.stream));
   TILESIM_CUDA_CHECK(
-      cudaMemcpy2DAsync(pb, pitch, a.b, width, width, a.n, cudaMemcpyDeviceToDevice, a.stream));
-  p.a = pa;
-  p.b = pb;
+      cudaMemcpy2DAsync(pb.p, pitch, a.b, width, width, a.n, cudaMemcpyDeviceToDevice, a.stream));
+  p.a = pa.p;
+  p.b = pb.p;
   if (a.dtype == sim::DType::fp16)
     launch_typed<__half>(p, tma_store);
   else
     launch_typed<__nv_bfloat16>(p, tma_store);
-  TILESIM_CUDA_CHECK(cudaFreeAsync(pa, a.stream));
-  TILESIM_CUDA_CHECK(cudaFreeAsync(pb, a.stream));
   return "";
 }
 

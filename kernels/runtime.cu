@@ -9,25 +9,15 @@
 #include <random>
 
 #include "kernels/baselines_cublas.cuh"
+#include "kernels/device_common.cuh"
+#include "kernels/device_resources.cuh"
 #include "kernels/kernels.hpp"
-#include "kernels/launchers.cuh"
 #include "kernels/reference.hpp"
+#include "kernels/test_hooks.hpp"
 
 namespace tilesim::kernels {
 namespace detail {
 namespace {
-
-// Owns one cudaMalloc'd buffer.
-struct DeviceBuffer {
-  void* p = nullptr;
-  std::size_t bytes = 0;
-  explicit DeviceBuffer(std::size_t n) : bytes(n) {
-    TILESIM_CUDA_CHECK(cudaMalloc(&p, std::max<std::size_t>(n, 16)));
-  }
-  ~DeviceBuffer() { cudaFree(p); }
-  DeviceBuffer(const DeviceBuffer&) = delete;
-  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
-};
 
 __device__ __forceinline__ std::uint64_t mix(std::uint64_t x) {  // splitmix64 finaliser
   x += 0x9E3779B97F4A7C15ull;
@@ -193,43 +183,6 @@ double tolerance_for(const Variant& v, sim::DType d) {
   return 0.0;
 }
 
-using Launcher = std::function<std::string(const LaunchArgs&)>;
-
-Launcher launcher_for(std::string_view name) {
-  if (name == "copy_tiled") return launch_copy_tiled;
-  if (name == "copy_vectorized") return launch_copy_vectorized;
-  if (name == "copy_memcpy_d2d")
-    return [](const LaunchArgs& a) {
-      const std::size_t bytes =
-          static_cast<std::size_t>(a.m * a.n) * (a.dtype == sim::DType::fp32 ? 4 : 2);
-      TILESIM_CUDA_CHECK(cudaMemcpyAsync(a.c, a.a, bytes, cudaMemcpyDeviceToDevice, a.stream));
-      return std::string();
-    };
-  if (name == "transpose_naive") return launch_transpose_naive;
-  if (name == "transpose_smem_tiled") return launch_transpose_smem_tiled;
-  if (name == "transpose_smem_padded") return launch_transpose_smem_padded;
-  if (name == "transpose_smem_padded_vectorized") return launch_transpose_smem_padded_vectorized;
-  if (name == "matmul_naive") return launch_matmul_naive;
-  if (name == "matmul_smem_tiled" || name == "matmul_smem_tiled_b_transposed")
-    return launch_matmul_smem_tiled;
-  if (name == "matmul_register_blocked") return launch_matmul_register_blocked;
-  if (name == "matmul_register_blocked_bk16") return launch_matmul_register_blocked_bk16;
-  if (name == "matmul_mma_sync") return launch_matmul_mma_sync;
-  if (name == "matmul_mma_sync_bk64") return launch_matmul_mma_sync_bk64;
-  if (name == "matmul_mma_sync_128x256") return launch_matmul_mma_sync_128x256;
-  if (name == "matmul_mma_sync_warp64") return launch_matmul_mma_sync_warp64;
-  if (name == "matmul_mma_sync_swizzled") return launch_matmul_mma_sync_swizzled;
-  if (name == "matmul_wgmma_tma") return launch_matmul_wgmma_tma;
-  if (name == "matmul_wgmma_tma_store") return launch_matmul_wgmma_tma_store;
-  if (name == "cublas_sgemm")
-    return [](const LaunchArgs& a) { return cublas_matmul(a, CublasMode::sgemm_strict); };
-  if (name == "cublas_tf32")
-    return [](const LaunchArgs& a) { return cublas_matmul(a, CublasMode::tf32); };
-  if (name == "cublas_gemmex")
-    return [](const LaunchArgs& a) { return cublas_matmul(a, CublasMode::gemmex_half); };
-  return {};
-}
-
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   const std::size_t h = v.size() / 2;
@@ -255,10 +208,10 @@ void run_checked(const sim::Problem& problem, const Variant& v, const RunOptions
                                 std::to_string(dev.cc_major) + "." + std::to_string(dev.cc_minor));
 
   sim::ProblemSpec spec = problem.spec();
-  if (!v.uses_problem_blocks) {
-    spec.block_m = v.fixed_block_m;
-    spec.block_n = v.fixed_block_n;
-    spec.block_k = v.fixed_block_k;
+  if (v.fixed_tile) {
+    spec.block_m = v.fixed_tile->block_m;
+    spec.block_n = v.fixed_tile->block_n;
+    spec.block_k = v.fixed_tile->block_k;
   }
   if (v.b_layout) spec.b_layout = *v.b_layout;
   if (spec.kernel != sim::Kernel::matmul) spec.b_layout = sim::BLayout::row_major;
@@ -299,13 +252,18 @@ void run_checked(const sim::Problem& problem, const Variant& v, const RunOptions
   a.a = in_a.p;
   a.b = in_b.p;
   a.c = out_c.p;
+  // cuBLAS baselines and the large-matmul reference use a handle owned by this run.
+  std::unique_ptr<CublasHandle> blas;
+  if (mm) blas = std::make_unique<CublasHandle>();
+  a.blas = blas.get();
+  fail_point(testing::FailPoint::after_buffers);
 
   const std::uint64_t seed =
       opt.seed ? opt.seed : (std::uint64_t{std::random_device{}()} << 32) ^ std::random_device{}();
   fill_uniform(in_a.p, a_elems, spec.dtype, seed);
   if (b_elems) fill_uniform(in_b.p, b_elems, spec.dtype, seed * 0x9E3779B97F4A7C15ull + 1);
 
-  const Launcher launch = launcher_for(v.name);
+  const Launcher launch = v.launch;
   if (!launch) throw std::invalid_argument("no launcher for " + v.name);
 
   // The checked launch, on a poisoned output (0xFF bytes: NaN in FP32, FP16 and BF16).
@@ -352,26 +310,23 @@ void run_checked(const sim::Problem& problem, const Variant& v, const RunOptions
   }
 
   if (opt.time) {
-    cudaEvent_t start, stop;
-    TILESIM_CUDA_CHECK(cudaEventCreate(&start));
-    TILESIM_CUDA_CHECK(cudaEventCreate(&stop));
+    const CudaEvent start, stop;
     std::vector<double> ms;
     const auto t0 = std::chrono::steady_clock::now();
     for (int i = 0; i < opt.warmup + opt.repeats; ++i) {
       if (flush) TILESIM_CUDA_CHECK(cudaMemsetAsync(flush->p, i & 0xFF, flush->bytes));
-      TILESIM_CUDA_CHECK(cudaEventRecord(start));
+      fail_point(testing::FailPoint::in_timing);
+      TILESIM_CUDA_CHECK(cudaEventRecord(start.get()));
       launch(a);
-      TILESIM_CUDA_CHECK(cudaEventRecord(stop));
-      TILESIM_CUDA_CHECK(cudaEventSynchronize(stop));
+      TILESIM_CUDA_CHECK(cudaEventRecord(stop.get()));
+      TILESIM_CUDA_CHECK(cudaEventSynchronize(stop.get()));
       float t = 0;
-      TILESIM_CUDA_CHECK(cudaEventElapsedTime(&t, start, stop));
+      TILESIM_CUDA_CHECK(cudaEventElapsedTime(&t, start.get(), stop.get()));
       if (i >= opt.warmup) ms.push_back(t);
       const double spent =
           std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       if (ms.size() >= 3 && spent > opt.max_seconds) break;
     }
-    cudaEventDestroy(start);
-    cudaEventDestroy(stop);
     r.timed_runs = static_cast<int>(ms.size());
     r.median_ms = median(ms);
     r.min_ms = *std::min_element(ms.begin(), ms.end());
@@ -391,12 +346,12 @@ void run_checked(const sim::Problem& problem, const Variant& v, const RunOptions
                           : "relative error above tolerance";
 }
 
-}  // namespace
-
 void launch_tile_map(const GridMap& g, long long* out, cudaStream_t stream) {
   tile_map_kernel<<<grid_blocks(g), 1, 0, stream>>>(g, out);
   TILESIM_CUDA_CHECK_LAUNCH();
 }
+
+}  // namespace
 
 }  // namespace detail
 
@@ -488,5 +443,28 @@ std::optional<std::vector<sim::TileCoord>> device_launch_mapping(sim::LaunchOrde
     return std::nullopt;
   }
 }
+
+namespace testing {
+
+void inject_failure(FailPoint at) {
+  detail::g_fail_at = at;
+}
+int live_events() {
+  return detail::g_live_events;
+}
+int live_buffers() {
+  return detail::g_live_buffers;
+}
+std::int64_t device_free_bytes() {
+  std::size_t free_b = 0, total_b = 0;
+  // Stream-ordered frees (cudaFreeAsync) complete at the next synchronisation.
+  if (cudaDeviceSynchronize() != cudaSuccess || cudaMemGetInfo(&free_b, &total_b) != cudaSuccess) {
+    cudaGetLastError();
+    return -1;
+  }
+  return static_cast<std::int64_t>(free_b);
+}
+
+}  // namespace testing
 
 }  // namespace tilesim::kernels

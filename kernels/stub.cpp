@@ -1,6 +1,7 @@
 // kernels/ without CUDA: the same API, answering "not built with CUDA" everywhere, so the app, the
 // bench and the tests link and say why there is nothing to measure.
 #include "kernels/kernels.hpp"
+#include "kernels/test_hooks.hpp"
 
 namespace tilesim::kernels {
 namespace {
@@ -33,5 +34,20 @@ std::optional<std::vector<sim::TileCoord>> device_launch_mapping(sim::LaunchOrde
   if (why) *why = kNotBuilt;
   return std::nullopt;
 }
+
+namespace testing {
+
+void inject_failure(FailPoint) {}
+int live_events() {
+  return 0;
+}
+int live_buffers() {
+  return 0;
+}
+std::int64_t device_free_bytes() {
+  return -1;
+}
+
+}  // namespace testing
 
 }  // namespace tilesim::kernels

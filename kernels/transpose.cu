@@ -11,7 +11,8 @@
 //   per access both ways (a row of 4 FP32 read, and 4 tile elements down a column gathered into one
 //   16-byte store), as copy_vectorized does: scalar 4-byte accesses cap the other versions near
 //   copy_tiled's bandwidth. Shared accesses stay scalar (2-way conflicts at most).
-#include "kernels/launchers.cuh"
+#include "kernels/device_common.cuh"
+#include "kernels/transpose.hpp"
 
 namespace tilesim::kernels::detail {
 namespace {

@@ -3,11 +3,11 @@
 
 #include <algorithm>
 #include <cctype>
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 #include <stdexcept>
 
+#include "scenario/file_io.hpp"
+#include "scenario/problem_json.hpp"
 #include "sim/machine.hpp"
 
 namespace tilesim::scenario {
@@ -18,61 +18,6 @@ using nlohmann::json;
 std::string lower(std::string s) {
   std::transform(s.begin(), s.end(), s.begin(),
                  [](unsigned char c) { return char(std::tolower(c)); });
-  return s;
-}
-
-std::string text_of(const json& v) {
-  return v.is_string() ? v.get<std::string>() : v.dump();
-}
-
-std::int64_t int_of(const json& v, const std::string& where) {
-  try {
-    return v.is_number_integer() ? v.get<std::int64_t>() : std::stoll(text_of(v));
-  } catch (const std::exception&) {
-    throw std::runtime_error(where + ": not an integer: " + text_of(v));
-  }
-}
-
-sim::ProblemSpec spec_of(const json& p, const std::string& where) {
-  if (!p.is_object()) throw std::runtime_error(where + ": not an object");
-  sim::ProblemSpec s;
-  for (const auto& [key, v] : p.items()) {
-    const std::string w = where + "." + key;
-    const std::string t = text_of(v);
-    if (key == "kernel") {
-      const auto k = sim::parse_kernel(t);
-      if (!k) throw std::runtime_error(w + ": unknown kernel " + t);
-      s.kernel = *k;
-    } else if (key == "dtype") {
-      const auto d = sim::parse_dtype(t);
-      if (!d) throw std::runtime_error(w + ": unknown dtype " + t);
-      s.dtype = *d;
-    } else if (key == "order") {
-      const auto o = sim::parse_launch_order(t);
-      if (!o) throw std::runtime_error(w + ": unknown order " + t);
-      s.order = *o;
-    } else if (key == "b_layout") {
-      const auto b = sim::parse_b_layout(t);
-      if (!b) throw std::runtime_error(w + ": unknown b_layout " + t);
-      s.b_layout = *b;
-    } else if (key == "m")
-      s.m = int_of(v, w);
-    else if (key == "n")
-      s.n = int_of(v, w);
-    else if (key == "k")
-      s.k = int_of(v, w);
-    else if (key == "block_m")
-      s.block_m = int(int_of(v, w));
-    else if (key == "block_n")
-      s.block_n = int(int_of(v, w));
-    else if (key == "block_k")
-      s.block_k = int(int_of(v, w));
-    else if (key == "group_m" || key == "group_size_m")
-      s.group_size_m = int_of(v, w);
-    else if (key == "stages")
-      s.stages = int(int_of(v, w));
-    // other keys (machine, schedule, ...) do not change the configuration compared
-  }
   return s;
 }
 
@@ -116,9 +61,13 @@ MeasuredSet parse_measured_json(std::string_view text, const std::string& source
     MeasuredRecord rec;
     rec.id = r.value("id", "");
     rec.variant = r.value("variant", "");
-    rec.spec = spec_of(r["problem"], where + ".problem");
-    if (r.contains("programs_per_sm"))
-      rec.programs_per_sm = int(int_of(r["programs_per_sm"], where + ".programs_per_sm"));
+    try {
+      rec.spec = problem_from_json(r["problem"], Dialect::legacy);
+      if (r.contains("programs_per_sm"))
+        rec.programs_per_sm = read_int(r["programs_per_sm"], "programs_per_sm", Dialect::legacy);
+    } catch (const sim::InvalidField& e) {
+      throw std::runtime_error(where + ": " + e.what());
+    }
     if (r.contains("measured")) rec.measured = numbers_of(r["measured"]);
     if (r.contains("predicted")) rec.predicted = numbers_of(r["predicted"]);
     s.records.push_back(std::move(rec));
@@ -127,11 +76,7 @@ MeasuredSet parse_measured_json(std::string_view text, const std::string& source
 }
 
 MeasuredSet load_measured(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error(path.string() + ": cannot open");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return parse_measured_json(ss.str(), path.string());
+  return parse_measured_json(read_file(path), path.string());
 }
 
 std::vector<MeasuredSet> load_measured_dir(const std::filesystem::path& dir,
@@ -150,18 +95,6 @@ std::vector<MeasuredSet> load_measured_dir(const std::filesystem::path& dir,
     }
   }
   return out;
-}
-
-bool same_configuration(const sim::ProblemSpec& a, const sim::ProblemSpec& b) {
-  const bool mm = a.kernel == sim::Kernel::matmul;
-  const auto grouped = [](sim::LaunchOrder o) {
-    return o == sim::LaunchOrder::grouped || o == sim::LaunchOrder::grouped_legacy;
-  };
-  return a.kernel == b.kernel && a.m == b.m && a.n == b.n && (!mm || a.k == b.k) &&
-         a.dtype == b.dtype && a.block_m == b.block_m && a.block_n == b.block_n &&
-         (!mm || a.block_k == b.block_k) && a.order == b.order &&
-         (!grouped(a.order) || a.group_size_m == b.group_size_m) &&
-         (!mm || a.b_layout == b.b_layout);
 }
 
 std::vector<MeasuredMatch> find_measured(const std::vector<MeasuredSet>& sets,

@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "scenario/problem_identity.hpp"
 #include "sim/problem.hpp"
 
 namespace tilesim::scenario {
@@ -44,10 +45,7 @@ struct MeasuredMatch {
   const MeasuredSet* set = nullptr;
   const MeasuredRecord* record = nullptr;
 };
-// True when the record ran `spec`: kernel, sizes, dtype, blocks, launch order (and GROUP_SIZE_M
-// for grouped orders), B layout for matmul. Fields a kernel ignores are not compared.
-bool same_configuration(const sim::ProblemSpec& a, const sim::ProblemSpec& b);
-// Records measured on `machine_key` ("h200") for `spec`, in file order.
+// Records measured on `machine_key` ("h200") for `spec` (same_configuration), in file order.
 std::vector<MeasuredMatch> find_measured(const std::vector<MeasuredSet>& sets,
                                          const sim::ProblemSpec& spec,
                                          std::string_view machine_key);

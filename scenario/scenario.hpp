@@ -40,10 +40,8 @@ class ScenarioError : public std::runtime_error {
 Scenario parse_scenario(std::string_view text, const std::string& source = "scenario");
 Scenario load_scenario(const std::filesystem::path& path);
 std::string to_json(const Scenario& s);
-// Write atomically: temporary file in the same folder, flushed, then renamed over `path`.
+// Write atomically (scenario/file_io.hpp): a saved scenario is never half written.
 void save_scenario(const Scenario& s, const std::filesystem::path& path);
-// Write any text file atomically (figures use the same mechanism for their bytes).
-void write_file_atomic(const std::filesystem::path& path, std::string_view bytes);
 
 // Where assets/ lives: $TILESIM_ASSETS, else the source tree's assets/ (compiled in).
 std::filesystem::path assets_dir();

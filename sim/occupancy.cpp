@@ -95,9 +95,7 @@ Occupancy occupancy(const Problem& p, const Machine& m, std::optional<int> overr
       break;
   }
   if (override_pps) {
-    if (*override_pps < 1 || *override_pps > 64)
-      throw InvalidField("programs_per_sm", "programs_per_sm = " + std::to_string(*override_pps) +
-                                                " is out of range: allowed 1..64");
+    check_programs_per_sm(*override_pps);
     o.reason = "set by override: " + std::to_string(*override_pps) +
                " per SM (computed: " + o.reason + ")";
     o.programs_per_sm = *override_pps;

@@ -3,6 +3,7 @@
 
 #include <array>
 #include <bit>
+#include <type_traits>
 #include <utility>
 
 namespace tilesim::sim {
@@ -44,13 +45,6 @@ std::string join_names(const NameTable<E, N>& t) {
     out += name;
   }
   return out;
-}
-
-void check_range(const char* field, std::int64_t v, std::int64_t lo, std::int64_t hi) {
-  if (v < lo || v > hi)
-    throw InvalidField(field, std::string(field) + " = " + std::to_string(v) +
-                                  " is out of range: allowed " + std::to_string(lo) + ".." +
-                                  std::to_string(hi));
 }
 
 // A block must be a power of two (tl.arange needs one) and no larger than the smallest power of
@@ -125,8 +119,22 @@ std::string allowed_names<LaunchOrder>() {
   return join_names(kOrderNames);
 }
 
-InvalidField::InvalidField(std::string field, const std::string& message)
-    : std::invalid_argument(message), m_field(std::move(field)) {}
+template <class E>
+E parse_field(std::string_view field, std::string_view value) {
+  std::optional<E> e;
+  if constexpr (std::is_same_v<E, Kernel>) e = parse_kernel(value);
+  if constexpr (std::is_same_v<E, DType>) e = parse_dtype(value);
+  if constexpr (std::is_same_v<E, BLayout>) e = parse_b_layout(value);
+  if constexpr (std::is_same_v<E, Boundary>) e = parse_boundary(value);
+  if constexpr (std::is_same_v<E, LaunchOrder>) e = parse_launch_order(value);
+  if (!e) throw unknown_value(field, value, allowed_names<E>());
+  return *e;
+}
+template Kernel parse_field<Kernel>(std::string_view, std::string_view);
+template DType parse_field<DType>(std::string_view, std::string_view);
+template BLayout parse_field<BLayout>(std::string_view, std::string_view);
+template Boundary parse_field<Boundary>(std::string_view, std::string_view);
+template LaunchOrder parse_field<LaunchOrder>(std::string_view, std::string_view);
 
 std::int64_t cdiv(std::int64_t a, std::int64_t b) {
   return (a + b - 1) / b;

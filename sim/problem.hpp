@@ -5,10 +5,11 @@
 
 #include <cstdint>
 #include <optional>
-#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "sim/limits.hpp"
 
 namespace tilesim::sim {
 
@@ -36,21 +37,9 @@ std::optional<LaunchOrder> parse_launch_order(std::string_view s);
 template <class E>
 std::string allowed_names();  // "copy | transpose | matmul"
 
-// A value outside its allowed range. `field` is the scenario key / CLI flag stem ("block_m").
-class InvalidField : public std::invalid_argument {
- public:
-  InvalidField(std::string field, const std::string& message);
-  const std::string& field() const { return m_field; }
-
- private:
-  std::string m_field;
-};
-
-// Limits shared by every input path (CLI, scenario files, app fields).
-inline constexpr std::int64_t kMaxDim = 65536;  // M, N, K
-inline constexpr int kMaxBlock = 256;           // BLOCK_M/N/K, powers of two
-inline constexpr std::int64_t kMaxGroupSizeM = 65536;
-inline constexpr int kMaxStages = 8;
+// The named value of enum E, or InvalidField(field) naming the allowed spellings.
+template <class E>
+E parse_field(std::string_view field, std::string_view value);
 
 // Plain, unvalidated fields: what a scenario file or the command line says.
 struct ProblemSpec {

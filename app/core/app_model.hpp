@@ -49,6 +49,7 @@ struct AppModel {
 };
 
 // A model showing `s` (its problem must be valid: it came through scenario::parse_scenario).
+// Throws sim::InvalidField when the scenario does not resolve (scenario::resolve: a bad machine).
 AppModel make_model(const scenario::Scenario& s, std::filesystem::path path = {});
 // The default start: seed 004's 574^3 matmul, 64^3 blocks, GROUP_SIZE_M = 3, grouped vs row-major.
 scenario::Scenario default_scenario();

@@ -5,9 +5,7 @@
 #include <algorithm>
 #include <exception>
 
-#include "scenario/machine_json.hpp"
-#include "sim/machine.hpp"
-#include "sim/occupancy.hpp"
+#include "scenario/resolve.hpp"
 
 namespace tilesim::app {
 namespace {
@@ -19,7 +17,13 @@ struct Overloaded : Fs... {
 template <class... Fs>
 Overloaded(Fs...) -> Overloaded<Fs...>;
 
+// Throws sim::InvalidField for a bad machine before anything changes, so the caller keeps what was
+// open; a kernel that would not launch (shared memory) is still shown, replayed at the override
+// or one program per SM (scenario::resolve).
 void rebuild(AppModel& m, const sim::Problem& p) {
+  scenario::Scenario s = m.scenario;
+  s.problem = p.spec();
+  auto resolved = scenario::resolve(s);
   const std::int64_t keep = m.position();
   m.problem = p;
   m.compare.reset();
@@ -28,19 +32,8 @@ void rebuild(AppModel& m, const sim::Problem& p) {
     spec.order = *m.scenario.compare_order;
     m.compare.emplace(spec);  // only the order differs, so it is valid as well
   }
-  try {
-    m.machine = scenario::machine_of(m.scenario);
-  } catch (const std::exception&) {
-    m.machine = *sim::find_machine("h100");
-  }
-  try {
-    m.occupancy = sim::occupancy(p, m.machine, m.scenario.programs_per_sm);
-  } catch (const sim::InvalidField& e) {
-    // The kernel would not launch (shared memory); the engine still replays one per SM.
-    m.occupancy = sim::Occupancy{};
-    m.occupancy.programs_per_sm = m.scenario.programs_per_sm.value_or(1);
-    m.occupancy.reason = e.what();
-  }
+  m.machine = std::move(resolved.machine);
+  m.occupancy = std::move(resolved.occupancy);
   if (!m.engine) m.engine = std::make_shared<EngineSession>();
   m.engine->open(p, m.machine, m.occupancy);
   m.engine->seek(keep);

@@ -43,30 +43,21 @@ GpuRun run_on_gpu(const sim::Problem& p, const std::string& variant, const kerne
   return r;
 }
 
-std::vector<const kernels::BenchRecord*> bench_matches(const kernels::BenchReport& report,
-                                                       const sim::ProblemSpec& spec) {
-  std::vector<const kernels::BenchRecord*> out;
-  const bool mm = spec.kernel == sim::Kernel::matmul;
-  const auto grouped = [](sim::LaunchOrder o) {
-    return o == sim::LaunchOrder::grouped || o == sim::LaunchOrder::grouped_legacy;
-  };
+std::vector<const scenario::BenchRecord*> bench_matches(const scenario::BenchReport& report,
+                                                        const sim::ProblemSpec& spec) {
+  std::vector<const scenario::BenchRecord*> out;
   for (const auto& rec : report.records) {
     // The ladder's correctness sweep records results it checked but did not time: no time to show.
     if (rec.result.timed_runs == 0) continue;
-    const auto& a = rec.result.problem;
     const auto* v = kernels::find_variant(rec.result.variant);
-    const bool blocks = !v || v->uses_problem_blocks;
-    const bool same = a.kernel == spec.kernel && a.m == spec.m && a.n == spec.n &&
-                      (!mm || a.k == spec.k) && a.dtype == spec.dtype && a.order == spec.order &&
-                      (!grouped(a.order) || a.group_size_m == spec.group_size_m) &&
-                      (!blocks || (a.block_m == spec.block_m && a.block_n == spec.block_n &&
-                                   (!mm || a.block_k == spec.block_k)));
-    if (same) out.push_back(&rec);
+    const auto blocks =
+        !v || v->uses_problem_blocks() ? scenario::Blocks::compared : scenario::Blocks::ignored;
+    if (scenario::same_configuration(rec.result.problem, spec, blocks)) out.push_back(&rec);
   }
   return out;
 }
 
-std::string bench_label(const kernels::BenchReport& report) {
+std::string bench_label(const scenario::BenchReport& report) {
   std::string s = report.device.name.empty() ? "unknown device" : report.device.name;
   if (!report.date.empty()) s += ", " + report.date;
   if (!report.commit.empty()) s += ", commit " + report.commit;

@@ -6,8 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "kernels/bench_report.hpp"
 #include "kernels/kernels.hpp"
+#include "scenario/bench_report.hpp"
+#include "scenario/problem_identity.hpp"
 #include "sim/problem.hpp"
 
 namespace tilesim::app {
@@ -26,11 +27,11 @@ struct GpuRun {
 GpuRun run_on_gpu(const sim::Problem& p, const std::string& variant,
                   const kernels::RunOptions& o = {});
 
-// Records of `report` that ran `spec` (blocks compared only for variants that use the problem's
-// blocks; fixed-tile variants match on sizes, dtype and launch order).
-std::vector<const kernels::BenchRecord*> bench_matches(const kernels::BenchReport& report,
-                                                       const sim::ProblemSpec& spec);
+// Timed records of `report` that ran `spec` (scenario::same_configuration; blocks compared only
+// for variants that use the problem's blocks, fixed-tile variants ran their own).
+std::vector<const scenario::BenchRecord*> bench_matches(const scenario::BenchReport& report,
+                                                        const sim::ProblemSpec& spec);
 // "NVIDIA H200, 2026-11-22, commit abc1234"
-std::string bench_label(const kernels::BenchReport& report);
+std::string bench_label(const scenario::BenchReport& report);
 
 }  // namespace tilesim::app

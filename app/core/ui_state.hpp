@@ -50,7 +50,7 @@ struct UiState {
   int gpu_runs = 0;         // makes each "Run on GPU" click a new job
   std::string gpu_variant;  // chosen variant ("" = the first that fits)
   std::string bench_path;   // the tilesim-bench --json file to load
-  std::optional<kernels::BenchReport> bench_report;
+  std::optional<scenario::BenchReport> bench_report;
   std::string bench_error;
   bool quit = false;
 };

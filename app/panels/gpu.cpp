@@ -106,7 +106,7 @@ void draw_gpu(FrameContext& f, const Rect& r) {
       f.ui.bench_path = std::filesystem::exists(bundled) ? bundled.string() : "bench.json";
       if (std::filesystem::exists(bundled)) {
         try {
-          f.ui.bench_report = kernels::load_bench_file(f.ui.bench_path);
+          f.ui.bench_report = scenario::load_bench_file(f.ui.bench_path);
         } catch (const std::exception& e) {
           f.ui.bench_error = e.what();
         }
@@ -119,7 +119,7 @@ void draw_gpu(FrameContext& f, const Rect& r) {
     ImGui::SameLine();
     if (ImGui::Button("Load tilesim-bench --json")) {
       try {
-        f.ui.bench_report = kernels::load_bench_file(f.ui.bench_path);
+        f.ui.bench_report = scenario::load_bench_file(f.ui.bench_path);
         f.ui.bench_error.clear();
       } catch (const std::exception& e) {
         f.ui.bench_error = e.what();

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "app/panels/panels.hpp"
+#include "scenario/problem_identity.hpp"
 
 namespace tilesim::app {
 namespace {
@@ -107,7 +108,7 @@ void draw_warps(FrameContext& f, const Rect& r) {
     center_tabs(f);
     help_marker(f, "warps");
     const auto& p = f.model.problem;
-    f.ui.warps_job.request(sweep_key(p.spec(), SweepAxis::group_size_m, "warps", std::nullopt),
+    f.ui.warps_job.request(scenario::problem_key(p.spec()),
                            [p](std::stop_token, std::atomic<double>& pr) {
                              auto rows = warp_rows(p);
                              pr = 1;

@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "app/platform/platform.hpp"
-#include "scenario/scenario.hpp"
+#include "scenario/file_io.hpp"
 
 namespace tilesim::app {
 

@@ -134,6 +134,25 @@ TEST(Commands, LoadingAMissingFileKeepsWhatWasOpenAndReportsIt) {
   EXPECT_EQ(m.problem.m(), 574);
 }
 
+TEST(Commands, ABadCustomMachineIsRefusedAsTheCliRefusesItAndWhatWasOpenStays) {
+  scenario::Scenario bad = default_scenario();
+  bad.custom_machine_json = R"({"sms": 0})";
+  try {
+    make_model(bad);
+    FAIL() << "the app opened a machine with 0 SMs";
+  } catch (const sim::InvalidField& e) {
+    EXPECT_NE(std::string(e.what()).find("machine.sms = 0 is out of range"), std::string::npos);
+  }
+  const auto path = std::filesystem::temp_directory_path() / "tilesim_app_bad_machine.json";
+  scenario::save_scenario(bad, path);
+  AppModel m = make_model(default_scenario());
+  apply_command(m, LoadScenario{path});
+  EXPECT_TRUE(m.status_is_error);
+  EXPECT_NE(m.status.find("machine.sms"), std::string::npos) << m.status;
+  EXPECT_EQ(m.machine.key, "h100");
+  std::filesystem::remove(path);
+}
+
 TEST(Scenarios, EveryTeachingScenarioLoads) {
   int n = 0;
   for (const auto& e :

@@ -206,11 +206,11 @@ TEST(GpuView, VariantsFollowTheKernelAndDtype) {
 
 TEST(GpuView, LoadsABenchFileAndFindsTheRecordsOfThisProblem) {
   // A report as tilesim-bench --json writes it (test fixture, not a measurement).
-  kernels::BenchReport rep;
+  scenario::BenchReport rep;
   rep.date = "2026-01-02T03:04:05Z";
   rep.commit = "abc1234";
   rep.device.name = "Test GPU";
-  kernels::BenchRecord rec;
+  scenario::BenchRecord rec;
   rec.result.ok = true;
   rec.result.variant = "matmul_smem_tiled";
   rec.result.device = "Test GPU";
@@ -227,14 +227,14 @@ TEST(GpuView, LoadsABenchFileAndFindsTheRecordsOfThisProblem) {
   rec.result.timed_runs = 0;
   rep.records.push_back(rec);
   const auto path = std::filesystem::temp_directory_path() / "tilesim_bench_fixture.json";
-  { std::ofstream(path) << kernels::to_json(rep); }
-  const auto loaded = kernels::load_bench_file(path.string());
+  { std::ofstream(path) << scenario::to_json(rep); }
+  const auto loaded = scenario::load_bench_file(path.string());
   const auto hits = bench_matches(loaded, sim::ProblemSpec{});
   ASSERT_EQ(hits.size(), 1u);
   EXPECT_DOUBLE_EQ(hits[0]->result.median_ms, 0.5);
   EXPECT_EQ(bench_label(loaded), "Test GPU, 2026-01-02T03:04:05Z, commit abc1234");
   { std::ofstream(path) << "{ not json"; }
-  EXPECT_THROW(kernels::load_bench_file(path.string()), std::exception);
+  EXPECT_THROW(scenario::load_bench_file(path.string()), std::exception);
 }
 
 TEST(WarpsView, TransposeTileColumnsConflictUnlessPadded) {

@@ -68,3 +68,13 @@ TEST(BadScenarioFiles, ADirectoryIsNotAScenario) {
   EXPECT_EQ(run_status("map --scenario /tmp", &out), 2);
   EXPECT_NE(out.find("no such scenario file"), std::string::npos) << out;
 }
+
+TEST(BadScenarioFiles, ABadCustomMachineIsRefusedNamingItsField) {
+  const auto path = write_temp("bad_machine.json", R"({"custom_machine": {"sms": 0}})");
+  for (const char* cmd : {"run", "sweep --group-m 1"}) {
+    std::string out;
+    EXPECT_EQ(run_status(std::string(cmd) + " --scenario " + path.string(), &out), 2) << out;
+    EXPECT_NE(out.find("machine.sms = 0 is out of range"), std::string::npos) << out;
+  }
+  std::filesystem::remove(path);
+}

@@ -29,7 +29,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   try {
     app.parse(static_cast<int>(argv.size()), argv.data());
     flags.scenario_file.clear();  // never read files named by the fuzzer
-    const auto s = flags.resolve();
+    const auto s = flags.to_scenario();
     tilesim::sim::Problem p(s.problem);
     (void)p.programs();
   } catch (const CLI::Error&) {

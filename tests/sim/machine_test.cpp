@@ -1,9 +1,8 @@
-// Machine presets, occupancy, and custom machines from scenarios.
+// Machine presets and occupancy.
 #include "sim/machine.hpp"
 
 #include <gtest/gtest.h>
 
-#include "scenario/machine_json.hpp"
 #include "sim/occupancy.hpp"
 
 using namespace tilesim::sim;
@@ -43,15 +42,4 @@ TEST(Occupancy, RefusesAProgramLargerThanTheSharedMemoryLimit) {
   s.block_k = 128;
   s.stages = 4;  // (256*128*2) * 2 B * 4 = 512 KiB > 64 KiB on T4
   EXPECT_THROW(occupancy(Problem(s), *find_machine("t4")), InvalidField);
-}
-
-TEST(CustomMachine, StartsFromItsBasePresetAndValidatesFields) {
-  const auto m =
-      tilesim::scenario::parse_machine_json(R"({"base": "a100", "sms": 8, "l2_bytes": 262144})");
-  EXPECT_EQ(m.sms, 8);
-  EXPECT_EQ(m.l2_bytes, 262144);
-  EXPECT_EQ(m.smem_per_sm_bytes, 164 * 1024);
-  EXPECT_THROW(tilesim::scenario::parse_machine_json(R"({"sms": 0})"), InvalidField);
-  EXPECT_THROW(tilesim::scenario::parse_machine_json(R"({"colour": 1})"), InvalidField);
-  EXPECT_THROW(tilesim::scenario::parse_machine_json(R"({"sms": "many"})"), InvalidField);
 }

@@ -1,15 +1,21 @@
 // A benchmark report: what `tilesim-bench --json` writes and what the app loads when it has no GPU.
 // One device, one date and commit, and a record per (variant, problem) with its baseline's figure
-// measured in the same run. The JSON layout is documented in kernels/README.md.
+// measured in the same run. The JSON layout is documented in kernels/README.md; the problem is
+// written by the one ProblemSpec codec (problem_json.hpp).
 #pragma once
 
+#include <filesystem>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "kernels/kernels.hpp"
+#include "kernels/run_types.hpp"
 
-namespace tilesim::kernels {
+namespace tilesim::scenario {
+
+using kernels::DeviceInfo;
+using kernels::RunOptions;
+using kernels::RunResult;
 
 struct BenchRecord {
   RunResult result;
@@ -31,6 +37,6 @@ struct BenchReport {
 std::string to_json(const BenchReport& report, int indent = 2);
 // Throws std::runtime_error naming what is wrong ("records[3].median_ms: not a number").
 BenchReport parse_bench_json(std::string_view text);
-BenchReport load_bench_file(const std::string& path);
+BenchReport load_bench_file(const std::filesystem::path& path);
 
-}  // namespace tilesim::kernels
+}  // namespace tilesim::scenario

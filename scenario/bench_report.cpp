@@ -1,57 +1,15 @@
 // BenchReport <-> JSON (nlohmann_json). Field names are those listed in kernels/README.md.
-#include "kernels/bench_report.hpp"
+#include "scenario/bench_report.hpp"
 
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 #include <stdexcept>
 
-namespace tilesim::kernels {
-namespace {
+#include "scenario/file_io.hpp"
+#include "scenario/problem_json.hpp"
+
+namespace tilesim::scenario {
 
 using nlohmann::json;
-
-json problem_json(const sim::ProblemSpec& p) {
-  return {{"kernel", sim::to_string(p.kernel)},
-          {"m", p.m},
-          {"n", p.n},
-          {"k", p.k},
-          {"dtype", sim::to_string(p.dtype)},
-          {"b_layout", sim::to_string(p.b_layout)},
-          {"block_m", p.block_m},
-          {"block_n", p.block_n},
-          {"block_k", p.block_k},
-          {"group_size_m", p.group_size_m},
-          {"boundary", sim::to_string(p.boundary)},
-          {"order", sim::to_string(p.order)}};
-}
-
-template <class E, class F>
-E parse_enum(const json& j, const char* key, F parse) {
-  const auto s = j.at(key).get<std::string>();
-  const auto v = parse(s);
-  if (!v) throw std::runtime_error(std::string("problem.") + key + ": unknown value '" + s + "'");
-  return *v;
-}
-
-sim::ProblemSpec problem_from(const json& j) {
-  sim::ProblemSpec p;
-  p.kernel = parse_enum<sim::Kernel>(j, "kernel", sim::parse_kernel);
-  p.m = j.at("m").get<std::int64_t>();
-  p.n = j.at("n").get<std::int64_t>();
-  p.k = j.at("k").get<std::int64_t>();
-  p.dtype = parse_enum<sim::DType>(j, "dtype", sim::parse_dtype);
-  p.b_layout = parse_enum<sim::BLayout>(j, "b_layout", sim::parse_b_layout);
-  p.block_m = j.at("block_m").get<int>();
-  p.block_n = j.at("block_n").get<int>();
-  p.block_k = j.at("block_k").get<int>();
-  p.group_size_m = j.at("group_size_m").get<std::int64_t>();
-  p.boundary = parse_enum<sim::Boundary>(j, "boundary", sim::parse_boundary);
-  p.order = parse_enum<sim::LaunchOrder>(j, "order", sim::parse_launch_order);
-  return p;
-}
-
-}  // namespace
 
 std::string to_json(const BenchReport& r, int indent) {
   json j;
@@ -82,7 +40,7 @@ std::string to_json(const BenchReport& r, int indent) {
   for (const auto& b : r.records) {
     const RunResult& x = b.result;
     recs.push_back({{"variant", x.variant},
-                    {"problem", problem_json(x.problem)},
+                    {"problem", problem_to_json(x.problem)},
                     {"programs", x.programs},
                     {"ok", x.ok},
                     {"error", x.error},
@@ -148,7 +106,11 @@ BenchReport parse_bench_json(std::string_view text) {
       BenchRecord b;
       RunResult& res = b.result;
       res.variant = x.at("variant").get<std::string>();
-      res.problem = problem_from(x.at("problem"));
+      try {
+        res.problem = problem_from_json(x.at("problem"));
+      } catch (const sim::InvalidField& e) {
+        throw std::runtime_error(where + ".problem: " + e.what());
+      }
       res.device = r.device.name;
       res.programs = x.value("programs", std::int64_t{0});
       res.ok = x.at("ok").get<bool>();
@@ -177,12 +139,8 @@ BenchReport parse_bench_json(std::string_view text) {
   return r;
 }
 
-BenchReport load_bench_file(const std::string& path) {
-  std::ifstream f(path);
-  if (!f) throw std::runtime_error("cannot open " + path);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return parse_bench_json(ss.str());
+BenchReport load_bench_file(const std::filesystem::path& path) {
+  return parse_bench_json(read_file(path));
 }
 
-}  // namespace tilesim::kernels
+}  // namespace tilesim::scenario

@@ -1,0 +1,29 @@
+// How the registry (variants.cpp) names a variant's code: a launcher that enqueues one launch and
+// returns "" or why it cannot run the problem, and the compile-time tile of a fixed-tile rung.
+// Plain C++: LaunchArgs (device_common.cuh) is only named here, so the CUDA-free build reads the
+// same registry, with no launchers in it.
+#pragma once
+
+#include <string>
+
+namespace tilesim::kernels {
+
+namespace detail {
+struct LaunchArgs;
+}
+using Launcher = std::string (*)(const detail::LaunchArgs&);
+
+// A rung's own tile (BLOCK_M x BLOCK_N x BLOCK_K); the launch order and GROUP_SIZE_M apply to it.
+struct FixedTile {
+  int block_m = 0, block_n = 0, block_k = 0;
+  constexpr bool operator==(const FixedTile&) const = default;
+};
+
+}  // namespace tilesim::kernels
+
+// A registry row's launcher: the function in CUDA builds, none in the stub build.
+#if defined(TILESIM_KERNELS_CUDA)
+#define TILESIM_LAUNCHER(fn) (&::tilesim::kernels::detail::fn)
+#else
+#define TILESIM_LAUNCHER(fn) (::tilesim::kernels::Launcher{nullptr})
+#endif

@@ -1,0 +1,18 @@
+// The Hopper rungs (matmul_wgmma_tma.cu): their tile and launchers.
+#pragma once
+
+#include "kernels/launcher.hpp"
+
+namespace tilesim::kernels {
+
+namespace wgmma_tma {
+inline constexpr FixedTile kTile{128, 256, 64};
+inline constexpr int kStages = 4;
+}  // namespace wgmma_tma
+
+namespace detail {
+std::string launch_matmul_wgmma_tma(const LaunchArgs& args);
+std::string launch_matmul_wgmma_tma_store(const LaunchArgs& args);  // C leaves by TMA store
+}  // namespace detail
+
+}  // namespace tilesim::kernels

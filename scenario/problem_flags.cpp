@@ -1,0 +1,81 @@
+// Resolution order: defaults (seed 004's example) < scenario file < flags.
+#include "scenario/problem_flags.hpp"
+
+namespace tilesim::scenario {
+namespace {
+
+template <class E>
+void apply_enum(const std::string& value, const char* field, E* out) {
+  if (!value.empty()) *out = sim::parse_field<E>(field, value);
+}
+
+}  // namespace
+
+void ProblemFlags::add_to(CLI::App& cmd, bool with_machine) {
+  cmd.add_option("--scenario", scenario_file, "Scenario JSON file (assets/scenarios/*.json)");
+  cmd.add_option("--kernel", kernel, "copy | transpose | matmul");
+  o_m = cmd.add_option("--m", m, "Rows M (1..65536)");
+  o_n = cmd.add_option("--n", n, "Columns N (1..65536)");
+  o_k = cmd.add_option("--k", k, "Reduction size K for matmul (1..65536)");
+  cmd.add_option("--dtype", dtype, "fp16 | bf16 | fp32");
+  o_bm = cmd.add_option("--block-m", block_m, "BLOCK_M: power of two, 1..256");
+  o_bn = cmd.add_option("--block-n", block_n, "BLOCK_N: power of two, 1..256");
+  o_bk = cmd.add_option("--block-k", block_k, "BLOCK_K: power of two, 1..256");
+  o_gm = cmd.add_option("--group-m", group_m, "GROUP_SIZE_M (>= 1)");
+  cmd.add_option("--order", order, "row-major | column-major | grouped | grouped-legacy");
+  cmd.add_option("--boundary", boundary, "mask | wrap");
+  cmd.add_option("--b-layout", b_layout, "row-major | transposed (seed 003's coalesced B)");
+  o_stages =
+      cmd.add_option("--stages", stages, "Pipeline stages of A/B tiles in shared memory (1..8)");
+  if (with_machine) {
+    cmd.add_option("--machine", machine, "Machine preset: t4 | a100 | h100 | h200");
+    o_pps = cmd.add_option("--programs-per-sm", programs_per_sm,
+                           "Override programs resident per SM (" +
+                               std::to_string(sim::kMinProgramsPerSm) + ".." +
+                               std::to_string(sim::kMaxProgramsPerSm) + ")");
+    cmd.add_option("--max-seconds", max_seconds,
+                   "Refuse a replay estimated to take longer (default 120)")
+        ->check(CLI::Range(0.001, 1e6));
+    cmd.add_option("--max-memory-gib", max_memory_gib,
+                   "Refuse a replay estimated to need more memory (default 4)")
+        ->check(CLI::Range(0.001, 1024.0));
+  }
+  cmd.add_flag("--json", json, "Machine-readable JSON on stdout");
+}
+
+Scenario ProblemFlags::to_scenario() const {
+  Scenario s;
+  s.name = "default";
+  if (!scenario_file.empty()) s = load_scenario(scenario_file);
+  auto& p = s.problem;
+  apply_enum(kernel, "kernel", &p.kernel);
+  apply_enum(dtype, "dtype", &p.dtype);
+  apply_enum(order, "order", &p.order);
+  apply_enum(boundary, "boundary", &p.boundary);
+  apply_enum(b_layout, "b_layout", &p.b_layout);
+  if (o_m && o_m->count()) p.m = m;
+  if (o_n && o_n->count()) p.n = n;
+  if (o_k && o_k->count()) p.k = k;
+  if (o_bm && o_bm->count()) p.block_m = block_m;
+  if (o_bn && o_bn->count()) p.block_n = block_n;
+  if (o_bk && o_bk->count()) p.block_k = block_k;
+  if (o_gm && o_gm->count()) p.group_size_m = group_m;
+  if (o_stages && o_stages->count()) p.stages = stages;
+  if (!machine.empty()) s.machine = machine;
+  if (o_pps && o_pps->count()) {
+    sim::check_programs_per_sm(programs_per_sm);
+    s.programs_per_sm = programs_per_sm;
+  }
+  sim::Problem checked(p);  // throws InvalidField naming the field
+  (void)checked;
+  return s;
+}
+
+sim::ReplayBudget ProblemFlags::budget() const {
+  sim::ReplayBudget b;
+  b.max_seconds = max_seconds;
+  b.max_memory_bytes = static_cast<std::int64_t>(max_memory_gib * double(1ll << 30));
+  return b;
+}
+
+}  // namespace tilesim::scenario

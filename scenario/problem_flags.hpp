@@ -1,0 +1,36 @@
+// The problem flags every command-line tool shares (tilesim-cli's subcommands, tilesim-run-one):
+// --scenario FILE, then flags that override it (--kernel --m --n --k --dtype --block-m ... --order
+// --boundary --b-layout), read into a Scenario. Its own target (tilesim_scenario_flags, CLI11),
+// so tools below the CLI take the same flags without reaching into cli/.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <cstdint>
+#include <string>
+
+#include "scenario/scenario.hpp"
+#include "sim/problem.hpp"
+#include "sim/replay_budget.hpp"
+
+namespace tilesim::scenario {
+
+struct ProblemFlags {
+  std::string scenario_file;
+  std::string kernel, dtype, order, boundary, b_layout, machine;
+  std::int64_t m = 0, n = 0, k = 0, group_m = 0;
+  int block_m = 0, block_n = 0, block_k = 0, stages = 0, programs_per_sm = 0;
+  bool json = false;
+  double max_seconds = sim::ReplayBudget{}.max_seconds;
+  double max_memory_gib = static_cast<double>(sim::ReplayBudget{}.max_memory_bytes) / (1ll << 30);
+  // Filled by add_to(); an option's count() says whether the user gave it.
+  CLI::Option *o_m{}, *o_n{}, *o_k{}, *o_bm{}, *o_bn{}, *o_bk{}, *o_gm{}, *o_stages{}, *o_pps{};
+
+  void add_to(CLI::App& cmd, bool with_machine = false);
+  // The scenario file (or the default scenario), with the flags applied; throws
+  // sim::InvalidField or ScenarioError with a message naming the field.
+  Scenario to_scenario() const;
+  // The replay budget from --max-seconds / --max-memory-gib (commands that replay).
+  sim::ReplayBudget budget() const;
+};
+
+}  // namespace tilesim::scenario

@@ -1,0 +1,60 @@
+// The variant registry (variants.cpp): every fixed tile it declares is the tile its kernel is
+// instantiated with (the rung headers' constants), every rung has a launcher exactly when CUDA is
+// built, and the simulator's warp models are found by a registry query, not by name.
+#include <gtest/gtest.h>
+
+#include <map>
+
+#include "kernels/kernels.hpp"
+#include "kernels/matmul_mma_sync.hpp"
+#include "kernels/matmul_mma_sync_swizzled.hpp"
+#include "kernels/matmul_register_blocked.hpp"
+#include "kernels/matmul_wgmma_tma.hpp"
+
+using namespace tilesim;
+using kernels::FixedTile;
+
+TEST(VariantRegistry, EveryFixedTileIsTheTileItsKernelIsBuiltWith) {
+  namespace k = kernels;
+  const std::map<std::string, FixedTile> built_with{
+      {"matmul_register_blocked", k::register_blocked::kTile},
+      {"matmul_register_blocked_bk16", k::register_blocked::kTileBk16},
+      {"matmul_mma_sync", k::mma_sync::kTile},
+      {"matmul_mma_sync_bk64", k::mma_sync::kTileBk64},
+      {"matmul_mma_sync_128x256", k::mma_sync::kTile128x256},
+      {"matmul_mma_sync_warp64", k::mma_sync::kTileWarp64},
+      {"matmul_mma_sync_swizzled", k::mma_sync_swizzled::kTile},
+      {"matmul_wgmma_tma", k::wgmma_tma::kTile},
+      {"matmul_wgmma_tma_store", k::wgmma_tma::kTile},
+  };
+  int fixed = 0;
+  for (const auto& v : kernels::variants()) {
+    if (!v.fixed_tile) {
+      EXPECT_FALSE(built_with.count(v.name)) << v.name << " lost its fixed tile";
+      continue;
+    }
+    ++fixed;
+    const auto it = built_with.find(v.name);
+    ASSERT_NE(it, built_with.end()) << v.name << ": a fixed tile this test does not know";
+    EXPECT_EQ(*v.fixed_tile, it->second) << v.name;
+  }
+  EXPECT_EQ(fixed, static_cast<int>(built_with.size()));
+}
+
+TEST(VariantRegistry, EveryImplementedVariantHasALauncherExactlyWhenCudaIsBuilt) {
+  for (const auto& v : kernels::variants()) {
+    if (!v.implemented) continue;
+    EXPECT_EQ(v.launch != nullptr, kernels::cuda_built()) << v.name;
+  }
+}
+
+TEST(VariantRegistry, BTransposedSmemTiledIsModelledByTheSmemTiledWarpModel) {
+  EXPECT_TRUE(kernels::is_modelled_by("matmul_smem_tiled_b_transposed",
+                                      sim::ThreadVariant::matmul_smem_tiled));
+  EXPECT_TRUE(
+      kernels::is_modelled_by("transpose_smem_padded", sim::ThreadVariant::transpose_smem_padded));
+  // A name that starts like a modelled one is not modelled by it.
+  EXPECT_FALSE(kernels::is_modelled_by("transpose_smem_padded_vectorized",
+                                       sim::ThreadVariant::transpose_smem_padded));
+  EXPECT_FALSE(kernels::is_modelled_by("no_such_variant", sim::ThreadVariant::copy_tiled));
+}
