@@ -70,7 +70,12 @@ void chart(FrameContext& f, const EngineFrame& fr, float x, float y, float w) {
         palette::text_dim, false, false);
   arrow(dl, x + 3 * bw + 2 * gap, x + 3 * (bw + gap), ay - 7,
         format_bytes(double(c.smem_read_bytes)), palette::a, true, true);
-  ImGui::SetCursorScreenPos(ImVec2(x, y + bh + 4));
+  // The current event's tile travelling along the hierarchy (animation.hpp).
+  const float token = ImGui::GetTextLineHeight() * 0.8f;
+  float centres[kMemLevels];
+  for (int i = 0; i < kMemLevels; ++i) centres[i] = x + i * (bw + gap) + bw / 2;
+  draw_motion_token(current_motion(f), centres, y + bh + 4 + token / 2, token);
+  ImGui::SetCursorScreenPos(ImVec2(x, y + bh + 8 + token));
 }
 
 }  // namespace
