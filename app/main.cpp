@@ -163,8 +163,8 @@ int export_lesson(Session& s, const std::filesystem::path& dir) {
     if (!err.empty()) problem += (problem.empty() ? "" : "; ") + err;
     if (!problem.empty()) {
       ++failures;
-      std::fprintf(stderr, "tilesim: lesson %s, step %d of %d: %s\n", run.lesson.name.c_str(), i + 1,
-                   n, problem.c_str());
+      std::fprintf(stderr, "tilesim: lesson %s, step %d of %d: %s\n", run.lesson.name.c_str(),
+                   i + 1, n, problem.c_str());
     }
     std::printf("wrote %s\n", path.string().c_str());
   }
@@ -176,7 +176,7 @@ int export_lesson(Session& s, const std::filesystem::path& dir) {
 int record(Session& s, const Options& o) {
   const std::int64_t events = s.model.events();
   std::int64_t to = o.to.value_or(s.model.position() > 0 ? s.model.position()
-                                                          : std::min<std::int64_t>(events, 8));
+                                                         : std::min<std::int64_t>(events, 8));
   std::int64_t from = o.from.value_or(std::max<std::int64_t>(0, to - 8));
   to = std::min(to, events);
   if (to <= from) {

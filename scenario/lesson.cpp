@@ -124,8 +124,8 @@ class Parser {
 
   [[noreturn]] void fail(const Where& w, const std::string& message) const {
     const int line = m_lines.line(w.pointer);
-    throw ScenarioError(m_source + ":" + (line ? " line " + std::to_string(line) + ":" : "") +
-                        " " + w.name + ": " + message);
+    throw ScenarioError(m_source + ":" + (line ? " line " + std::to_string(line) + ":" : "") + " " +
+                        w.name + ": " + message);
   }
   int line(const Where& w) const { return m_lines.line(w.pointer); }
 
@@ -221,12 +221,13 @@ class Parser {
         p.end = boolean(v, at);
       else if (key == "op") {
         const auto s = text(v, at);
-        for (auto op : {sim::StepOp::map, sim::StepOp::load_a, sim::StepOp::load_b,
-                        sim::StepOp::dot, sim::StepOp::load, sim::StepOp::transpose,
-                        sim::StepOp::store})
+        for (auto op :
+             {sim::StepOp::map, sim::StepOp::load_a, sim::StepOp::load_b, sim::StepOp::dot,
+              sim::StepOp::load, sim::StepOp::transpose, sim::StepOp::store})
           if (sim::to_string(op) == s) p.op = op;
         if (!p.op)
-          fail(at, "\"" + s + "\" is unknown: map | load_a | load_b | dot | load | transpose | store");
+          fail(at,
+               "\"" + s + "\" is unknown: map | load_a | load_b | dot | load | transpose | store");
       }
     }
     const int forms = int(p.event.has_value()) + int(p.pid.has_value()) + int(p.start) + int(p.end);
@@ -363,7 +364,8 @@ Lesson parse_lesson(std::string_view text, const std::string& source,
   try {
     j = lines.parse();
   } catch (const json::parse_error& e) {
-    throw ScenarioError(source + ": line " + std::to_string(lines.line_at(e.byte ? e.byte - 1 : 0)) +
+    throw ScenarioError(source + ": line " +
+                        std::to_string(lines.line_at(e.byte ? e.byte - 1 : 0)) +
                         ": not valid JSON: " + e.what());
   } catch (const json::exception& e) {
     throw ScenarioError(source + ": not valid JSON: " + e.what());

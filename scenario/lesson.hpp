@@ -44,11 +44,11 @@ struct LessonLane {
 };
 
 struct LessonHighlight {
-  std::vector<LessonTile> tiles;          // matrices panel
-  std::vector<std::int64_t> pids;         // launch grid / compare grids
-  std::vector<int> code_lines;            // code panel, 1-based listing lines
-  std::vector<LessonLane> lanes;          // broadcast inspector
-  std::vector<std::string> table_rows;    // a row of the view's table, by its first cell
+  std::vector<LessonTile> tiles;        // matrices panel
+  std::vector<std::int64_t> pids;       // launch grid / compare grids
+  std::vector<int> code_lines;          // code panel, 1-based listing lines
+  std::vector<LessonLane> lanes;        // broadcast inspector
+  std::vector<std::string> table_rows;  // a row of the view's table, by its first cell
   int line = 0;
   bool empty() const {
     return tiles.empty() && pids.empty() && code_lines.empty() && lanes.empty() &&
@@ -64,9 +64,9 @@ struct LessonQuestion {
 };
 
 struct LessonStep {
-  std::string title;               // a short heading
+  std::string title;                 // a short heading
   std::optional<Scenario> scenario;  // switch to this problem here (else the one before)
-  std::string view;                // the centre tab: one of lesson_views()
+  std::string view;                  // the centre tab: one of lesson_views()
   LessonPosition position;
   LessonHighlight highlight;
   std::string narration;  // 1-3 sentences in the curriculum's words

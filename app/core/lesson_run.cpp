@@ -121,8 +121,8 @@ std::vector<std::string> check_highlights(const scenario::LessonHighlight& h, co
     }
     if (t.matrix == sim::Operand::c && p.kernel() == sim::Kernel::transpose) std::swap(rows, cols);
     if (t.row >= rows || t.col >= cols)
-      bad.push_back(tile_mark(t.matrix, t.row, t.col) + " is outside the " +
-                    std::to_string(rows) + " x " + std::to_string(cols) + " tiles");
+      bad.push_back(tile_mark(t.matrix, t.row, t.col) + " is outside the " + std::to_string(rows) +
+                    " x " + std::to_string(cols) + " tiles");
   }
   for (auto pid : h.pids)
     if (pid >= p.programs())

@@ -25,11 +25,11 @@ struct LessonTransition {
 
 struct LessonRun {
   scenario::Lesson lesson;
-  int step = -1;                        // the step shown (0-based); -1 before the first
-  int requested = 0;                    // the step to show next (buttons, keys, --lesson-step)
-  std::optional<CursorPos> expected;    // (pid, step) the position names, when it names one
+  int step = -1;                      // the step shown (0-based); -1 before the first
+  int requested = 0;                  // the step to show next (buttons, keys, --lesson-step)
+  std::optional<CursorPos> expected;  // (pid, step) the position names, when it names one
   std::optional<LessonTransition> transition;
-  std::set<std::string> drawn;          // marks the panels drew this frame (highlight_marks)
+  std::set<std::string> drawn;               // marks the panels drew this frame (highlight_marks)
   std::vector<scenario::LessonEntry> index;  // every lesson, for the index
   bool show_index = false;
   std::string error;  // a step whose position or highlights do not fit its problem

@@ -145,8 +145,9 @@ ParsedOptions parse_options(const std::vector<std::string>& args) {
       char* end = nullptr;
       const double x = std::strtod(v.c_str(), &end);
       const char* range = a == "--fps" ? "1..60" : a == "--slow" ? "1..8" : "0.5..4";
-      const double lo = a == "--font-scale" ? 0.5 : 1,
-                   hi = a == "--fps" ? 60 : a == "--slow" ? 8 : 4;
+      const double lo = a == "--font-scale" ? 0.5 : 1, hi = a == "--fps"    ? 60
+                                                            : a == "--slow" ? 8
+                                                                            : 4;
       if (v.empty() || *end || !(x >= lo && x <= hi)) {
         r.error = a + " wants a number in " + range + ", got '" + v + "'";
         return r;

@@ -25,6 +25,9 @@ inline Rgba matrix_bg{46, 50, 60};
 inline Rgba grid_line{78, 84, 98};
 inline Rgba text{230, 232, 236};
 inline Rgba text_dim{150, 156, 168};
+inline Rgba header_bg{58, 63, 76};              // table headers
+inline Rgba box_bg{44, 48, 58};                 // boxes of the memory chart
+inline Rgba cell_dim{40, 43, 52};               // elided cells
 inline constexpr Rgba a{76, 139, 245};          // A / in
 inline constexpr Rgba b{245, 158, 11};          // B
 inline constexpr Rgba c{34, 170, 110};          // C / out
@@ -52,6 +55,9 @@ inline void set_theme(Theme t) {
   grid_line = light ? Rgba{150, 156, 170} : Rgba{78, 84, 98};
   text = light ? Rgba{24, 26, 32} : Rgba{230, 232, 236};
   text_dim = light ? Rgba{92, 98, 112} : Rgba{150, 156, 168};
+  header_bg = light ? Rgba{208, 213, 224} : Rgba{58, 63, 76};
+  cell_dim = light ? Rgba{232, 234, 240} : Rgba{40, 43, 52};
+  box_bg = light ? Rgba{244, 246, 250} : Rgba{44, 48, 58};
 }
 }  // namespace palette
 

@@ -40,7 +40,7 @@ float draw_table(const BroadcastView& v, bool mask, float x, float y, float cell
                  float cell_h, Rgba opc) {
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const auto& a = v.access;
-  const Rgba head_bg{58, 63, 76}, body_bg = opc.with_alpha(70), off_bg{52, 52, 58};
+  const Rgba head_bg = palette::header_bg, body_bg = opc.with_alpha(70), off_bg{52, 52, 58};
   // Header row: offs_k values (times stride for offsets; validity for the mask).
   for (std::size_t j = 0; j < v.cols.size(); ++j) {
     const int c = v.cols[j];
@@ -68,7 +68,7 @@ float draw_table(const BroadcastView& v, bool mask, float x, float y, float cell
              r < 0 && c < 0 ? kDDots
              : r < 0        ? kVDots
                             : "\xE2\x80\xA6",
-             Rgba{40, 43, 52}, palette::text_dim);
+             palette::cell_dim, palette::text_dim);
         continue;
       }
       const bool on = a.valid(r, c);

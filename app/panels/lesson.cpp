@@ -122,8 +122,7 @@ void draw_lesson(FrameContext& f, const Rect& r) {
     draw_hierarchy_strip(f, ImGui::GetContentRegionAvail().x);
     float slow = static_cast<float>(f.ui.slow_motion);
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
-    if (ImGui::SliderFloat("slow motion", &slow, 1.0f, 8.0f, "x%.1f"))
-      f.ui.slow_motion = slow;
+    if (ImGui::SliderFloat("slow motion", &slow, 1.0f, 8.0f, "x%.1f")) f.ui.slow_motion = slow;
     ImGui::Separator();
     ImGui::Checkbox("All lessons", &run.show_index);
     if (run.show_index) {

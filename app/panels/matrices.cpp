@@ -184,8 +184,9 @@ void draw_matrix(FrameContext& f, const MatrixPanelModel& m, Viewport& vp, const
     for (const auto& t : h->tiles) {
       if (t.matrix != m.operand) continue;
       const ImVec2 a = to_screen(x, double(t.row) * m.tile_rows, double(t.col) * m.tile_cols);
-      const ImVec2 b = to_screen(x, std::min<double>(double(m.rows), double(t.row + 1) * m.tile_rows),
-                                 std::min<double>(double(m.cols), double(t.col + 1) * m.tile_cols));
+      const ImVec2 b =
+          to_screen(x, std::min<double>(double(m.rows), double(t.row + 1) * m.tile_rows),
+                    std::min<double>(double(m.cols), double(t.col + 1) * m.tile_cols));
       if (b.x < cmin.x || a.x > cmax.x || b.y < cmin.y || a.y > cmax.y) continue;
       lesson_outline(dl, a, b);
       lesson_mark(f, tile_mark(t.matrix, t.row, t.col));

@@ -17,7 +17,7 @@ namespace {
 
 void box(ImDrawList* dl, float x, float y, float w, float h, const char* title,
          const std::string& line1, const std::string& line2, Rgba accent) {
-  dl->AddRectFilled(ImVec2(x, y), ImVec2(x + w, y + h), Rgba{44, 48, 58}.packed(), 6);
+  dl->AddRectFilled(ImVec2(x, y), ImVec2(x + w, y + h), palette::box_bg.packed(), 6);
   dl->AddRect(ImVec2(x, y), ImVec2(x + w, y + h), accent.packed(), 6, 0, 2);
   const float lh = ImGui::GetTextLineHeight();
   dl->AddText(ImVec2(x + 8, y + 6), palette::text.packed(), title);

@@ -26,8 +26,7 @@ bool display_available() {
   return (d && *d) || (w && *w);
 }
 
-std::string Platform::open(int width, int height, float scale, bool headless,
-                           PlatformStyle style) {
+std::string Platform::open(int width, int height, float scale, bool headless, PlatformStyle style) {
   m_headless = headless;
   glfwSetErrorCallback([](int, const char*) {});
   if (!glfwInit()) return "GLFW could not initialise (no display?)";

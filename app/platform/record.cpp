@@ -100,11 +100,10 @@ std::string Recorder::open(const std::filesystem::path& out, int w, int h, doubl
   std::snprintf(size, sizeof size, "%dx%d", w, h);
   std::snprintf(rate, sizeof rate, "%.3f", fps);
   // Even sizes for yuv420p; the default H.264 encoder; quiet unless something fails.
-  const std::string cmd = shell_quote(find_ffmpeg().string()) +
-                          " -hide_banner -loglevel error -y -f rawvideo -pix_fmt rgba -s " + size +
-                          " -r " + rate +
-                          " -i - -vf pad=ceil(iw/2)*2:ceil(ih/2)*2 -pix_fmt yuv420p " +
-                          shell_quote(m_tmp.string());
+  const std::string cmd =
+      shell_quote(find_ffmpeg().string()) +
+      " -hide_banner -loglevel error -y -f rawvideo -pix_fmt rgba -s " + size + " -r " + rate +
+      " -i - -vf pad=ceil(iw/2)*2:ceil(ih/2)*2 -pix_fmt yuv420p " + shell_quote(m_tmp.string());
   m_ffmpeg = ::popen(cmd.c_str(), "w");
   if (!m_ffmpeg) return "could not start ffmpeg";
   return {};

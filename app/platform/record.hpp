@@ -33,8 +33,8 @@ class Recorder {
   bool m_gif = false;
   int m_w = 0, m_h = 0, m_frames = 0;
   double m_fps = 12;
-  void* m_gif_file = nullptr;   // GifFileType*, writing into m_bytes
-  std::string m_bytes;          // the GIF as it is encoded
+  void* m_gif_file = nullptr;     // GifFileType*, writing into m_bytes
+  std::string m_bytes;            // the GIF as it is encoded
   std::FILE* m_ffmpeg = nullptr;  // pipe to ffmpeg
   std::filesystem::path m_tmp;    // ffmpeg writes here, renamed on success
 };

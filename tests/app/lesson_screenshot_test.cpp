@@ -104,10 +104,11 @@ TEST(LessonExport, BadLessonFileIsRefusedWithKeyAndLine) {
   const auto dir = fresh_dir("bad");
   const auto bad = dir / "bad_lesson.json";
   std::FILE* f = std::fopen(bad.c_str(), "w");
-  std::fputs("{\n  \"title\": \"t\",\n  \"scenario\": \"seed004_574_grouped.json\",\n"
-             "  \"steps\": [{\"view\": \"launch_grid\", \"position\": {\"pid\": 1},\n"
-             "              \"narration\": \"n\", \"colour\": 3}]\n}\n",
-             f);
+  std::fputs(
+      "{\n  \"title\": \"t\",\n  \"scenario\": \"seed004_574_grouped.json\",\n"
+      "  \"steps\": [{\"view\": \"launch_grid\", \"position\": {\"pid\": 1},\n"
+      "              \"narration\": \"n\", \"colour\": 3}]\n}\n",
+      f);
   std::fclose(f);
   const auto err = dir / "stderr.txt";
   EXPECT_EQ(run_app("--lesson " + bad.string() + " --export-dir " + dir.string(), err), 1);

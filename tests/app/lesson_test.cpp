@@ -1,6 +1,8 @@
 // Lessons without a window: every bundled lesson parses and each step's position and highlights
 // fit its problem; bad lesson files are refused with the key and the line; the animation maths
 // is a deterministic function of (position, fraction); the lesson flags are checked.
+#include "scenario/lesson.hpp"
+
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -9,7 +11,6 @@
 #include "app/core/animation.hpp"
 #include "app/core/lesson_run.hpp"
 #include "app/core/options.hpp"
-#include "scenario/lesson.hpp"
 
 using namespace tilesim;
 using namespace tilesim::app;
@@ -171,7 +172,7 @@ TEST(Animation, UniformClockSplitsTimeIntoPositionAndFraction) {
   ASSERT_EQ(frames.size(), 25u);
   EXPECT_EQ(frames.front(), (AnimPoint{82, 0.0}));
   EXPECT_EQ(frames.back(), (AnimPoint{89, 1.0}));
-  EXPECT_EQ(frames, animation_frames(c, 81, 89, 0.25, 12));  // the same every time
+  EXPECT_EQ(frames, animation_frames(c, 81, 89, 0.25, 12));               // the same every time
   EXPECT_GT(animation_frames(c, 81, 89, 1.0, 12).size(), frames.size());  // slow motion
 }
 
@@ -188,7 +189,7 @@ TEST(Animation, AMissTravelsFromDramAndAHitStartsAtL2) {
   hit.hit_sectors = 4;
   const Motion h = motion_of(ev, hit, 9, 0.1);
   EXPECT_TRUE(h.l2_hit);
-  EXPECT_DOUBLE_EQ(level_coordinate(h), 1.0);  // still stopped at L2
+  EXPECT_DOUBLE_EQ(level_coordinate(h), 1.0);                           // still stopped at L2
   EXPECT_DOUBLE_EQ(level_coordinate(motion_of(ev, hit, 9, 1.0)), 2.0);  // in shared memory
 }
 
