@@ -391,23 +391,22 @@ Lesson load_lesson(const std::filesystem::path& path) {
 }
 
 std::vector<LessonEntry> list_lessons(const std::filesystem::path& dir) {
-  std::vector<std::filesystem::path> files;
-  std::error_code ec;
-  for (const auto& e : std::filesystem::directory_iterator(dir, ec))
-    if (e.path().extension() == ".json") files.push_back(e.path());
-  std::sort(files.begin(), files.end());
   std::vector<LessonEntry> out;
-  for (const auto& f : files) {
-    LessonEntry e{f.stem().string(), {}, {}, f, {}};
+  std::error_code ec;
+  for (const auto& f : std::filesystem::directory_iterator(dir, ec)) {
+    if (f.path().extension() != ".json") continue;
+    LessonEntry& e = out.emplace_back(LessonEntry{f.path().stem().string(), {}, {}, f.path(), {}});
     try {
-      const Lesson l = load_lesson(f);
+      const Lesson l = load_lesson(f.path());
       e.title = l.title;
       e.summary = l.summary;
     } catch (const std::exception& err) {
       e.error = err.what();
     }
-    out.push_back(std::move(e));
   }
+  // File-name order is the teaching order (01_..., 02_...).
+  std::sort(out.begin(), out.end(),
+            [](const LessonEntry& a, const LessonEntry& b) { return a.path < b.path; });
   return out;
 }
 

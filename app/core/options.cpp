@@ -55,6 +55,16 @@ ParsedOptions parse_options(const std::vector<std::string>& args) {
       return true;
     };
     std::string v;
+    // An integer flag in lo..hi; `wants` completes "--flag wants ...".
+    auto bounded = [&](int lo, int hi, const std::string& wants) -> std::optional<int> {
+      int n = 0;
+      if (!value(v)) return std::nullopt;
+      if (!parse_number(v, n) || n < lo || n > hi) {
+        r.error = a + " wants " + wants + ", got '" + v + "'";
+        return std::nullopt;
+      }
+      return n;
+    };
     if (a == "-h" || a == "--help") {
       o.help = true;
     } else if (a == "--scenario") {
@@ -108,24 +118,14 @@ ParsedOptions parse_options(const std::vector<std::string>& args) {
       if (!value(v)) return r;
       o.screenshot = v;
     } else if (a == "--frames") {
-      if (!value(v)) return r;
-      int n = 0;
-      if (!parse_number(v, n) || n < 1 || n > 100000) {
-        r.error = "--frames wants 1..100000, got '" + v + "'";
-        return r;
-      }
-      o.frames = n;
+      o.frames = bounded(1, 100000, "1..100000");
+      if (!o.frames) return r;
     } else if (a == "--lesson") {
       if (!value(v)) return r;
       o.lesson = v;
     } else if (a == "--lesson-step") {
-      if (!value(v)) return r;
-      int n = 0;
-      if (!parse_number(v, n) || n < 1 || n > 64) {
-        r.error = "--lesson-step wants a step number 1..64 (1 = the first step), got '" + v + "'";
-        return r;
-      }
-      o.lesson_step = n;
+      o.lesson_step = bounded(1, 64, "a step number 1..64 (1 = the first step)");
+      if (!o.lesson_step) return r;
     } else if (a == "--export-dir") {
       if (!value(v)) return r;
       o.export_dir = v;
