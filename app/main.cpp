@@ -17,6 +17,7 @@
 #include "app/core/options.hpp"
 #include "app/panels/panels.hpp"
 #include "app/platform/platform.hpp"
+#include "app/platform/record.hpp"
 #include "scenario/resolve.hpp"
 
 using namespace tilesim;
@@ -44,7 +45,9 @@ void handle_keys(AppModel& m, UiState& ui, CommandQueue& q) {
 void draw_frame(Platform& plat, AppModel& m, UiState& ui, CommandQueue& q, const HelpText& help,
                 const std::vector<scenario::MeasuredSet>& measured) {
   handle_keys(m, ui, q);
-  ui.layout = compute_layout(plat.width(), plat.height(), ui.focus, ui.center_tab, ui.scale);
+  ui.layout = compute_layout(plat.width(), plat.height(), ui.focus, ui.center_tab, ui.scale,
+                             ui.lesson.has_value());
+  if (ui.lesson) ui.lesson->drawn.clear();  // the panels record the highlights they draw
   // The compare timeline follows only while it is on screen: its snapshots cost a core.
   if (ui.center_tab == PanelId::compare || ui.focus == PanelId::compare) sync_sessions(m);
   const auto frame = m.engine->frame();
@@ -77,6 +80,141 @@ std::string capture(Platform& plat, const AppModel& m, UiState& ui, const Captur
   return err;
 }
 
+// Everything one headless frame needs.
+struct Session {
+  Platform& plat;
+  AppModel& model;
+  UiState& ui;
+  CommandQueue& q;
+  const HelpText& help;
+  const std::vector<scenario::MeasuredSet>& measured;
+};
+
+// Draws frames until worker results have arrived and the layout is stable (ImGui sizes table
+// columns and wrapped text from the previous frame's content), bounded by two minutes. A lesson
+// step requested before is applied (without animation) on the first frame.
+void settle(Session& s) {
+  const auto t0 = std::chrono::steady_clock::now();
+  int frames = 0, settled_frames = 0;
+  while (true) {
+    if (s.ui.lesson) lesson_update(s.model, *s.ui.lesson, s.ui.center_tab, 0, false, 1);
+    s.plat.begin_frame();
+    draw_frame(s.plat, s.model, s.ui, s.q, s.help, s.measured);
+    s.plat.render();
+    s.q.pending.clear();  // headless figures show the state as given
+    ++frames;
+    const bool cmp = s.ui.center_tab == PanelId::compare || s.ui.focus == PanelId::compare;
+    if (cmp) sync_sessions(s.model);
+    const auto& m = s.model;
+    const bool engines_busy =
+        !m.engine->settled() ||
+        (m.engine_compare && (!m.engine_compare->settled() ||
+                              (cmp && m.engine_compare->position() != m.engine->position())));
+    const bool busy = s.ui.sweep_job.pending() || s.ui.warps_job.pending() || engines_busy;
+    const double waited =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (busy)
+      settled_frames = 0;
+    else
+      ++settled_frames;
+    if (frames >= 3 && (settled_frames >= 3 || waited > 120)) break;
+    if (busy) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+}
+
+// Is a figure more than a blank window? (a few distinct colours in a coarse sample)
+bool looks_blank(const Pixels& p) {
+  std::vector<std::uint32_t> seen;
+  for (int y = 0; y < p.h; y += 7)
+    for (int x = 0; x < p.w; x += 7) {
+      const unsigned char* c = p.rgba.data() + (std::size_t(y) * p.w + x) * 4;
+      const std::uint32_t v = (c[0] >> 3) << 10 | (c[1] >> 3) << 5 | (c[2] >> 3);
+      if (std::find(seen.begin(), seen.end(), v) == seen.end()) seen.push_back(v);
+      if (seen.size() > 8) return false;
+    }
+  return true;
+}
+
+// --export-dir: one PNG per lesson step, each checked (its position and highlights resolved,
+// every highlighted item drawn, the figure not blank). Returns the exit code.
+int export_lesson(Session& s, const std::filesystem::path& dir) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  LessonRun& run = *s.ui.lesson;
+  const int n = static_cast<int>(run.lesson.steps.size());
+  int failures = 0;
+  for (int i = 0; i < n; ++i) {
+    run.requested = i;
+    settle(s);
+    std::string problem = run.error;
+    const auto missing = missing_marks(run);
+    for (const auto& k : missing) problem += (problem.empty() ? "" : "; ") + ("not drawn: " + k);
+    const CursorPos at = cursor_of(s.model.engine->frame().get());
+    if (run.expected && !(at == *run.expected))
+      problem += (problem.empty() ? "" : "; ") + std::string("the view shows pid ") +
+                 std::to_string(at.pid) + " step " + std::to_string(at.step) + ", not pid " +
+                 std::to_string(run.expected->pid) + " step " + std::to_string(run.expected->step);
+    char name[64];
+    std::snprintf(name, sizeof name, "-step%02d%s.png", i + 1, s.ui.scale != 1.0f ? "@2x" : "");
+    const auto path = dir / (run.lesson.name + name);
+    Pixels px;
+    std::string err = s.plat.read_pixels(std::nullopt, px);
+    if (err.empty() && looks_blank(px)) err = "the figure is blank";
+    if (err.empty()) err = capture(s.plat, s.model, s.ui, CaptureRequest{std::nullopt, path});
+    if (!err.empty()) problem += (problem.empty() ? "" : "; ") + err;
+    if (!problem.empty()) {
+      ++failures;
+      std::fprintf(stderr, "tilesim: lesson %s, step %d of %d: %s\n", run.lesson.name.c_str(),
+                   i + 1, n, problem.c_str());
+    }
+    std::printf("wrote %s\n", path.string().c_str());
+  }
+  return failures ? 1 : 0;
+}
+
+// --record: the frames of animation_frames() from `from` to `to`, each settled, read back and
+// encoded. Returns the exit code.
+int record(Session& s, const Options& o) {
+  const std::int64_t events = s.model.events();
+  std::int64_t to = o.to.value_or(s.model.position() > 0 ? s.model.position()
+                                                         : std::min<std::int64_t>(events, 8));
+  std::int64_t from = o.from.value_or(std::max<std::int64_t>(0, to - 8));
+  to = std::min(to, events);
+  if (to <= from) {
+    std::fprintf(stderr, "tilesim: nothing to record: --from %lld --to %lld of %lld events\n",
+                 (long long)from, (long long)to, (long long)events);
+    return 2;
+  }
+  const UniformClock clock;
+  const auto frames = animation_frames(clock, from, to, 0.25 * o.slow, o.fps);
+  Recorder rec;
+  if (auto err = rec.open(*o.record, static_cast<int>(s.plat.width()),
+                          static_cast<int>(s.plat.height()), o.fps);
+      !err.empty()) {
+    std::fprintf(stderr, "tilesim: %s\n", err.c_str());
+    return 1;
+  }
+  for (const AnimPoint& at : frames) {
+    s.model.engine->seek(at.position);
+    s.ui.anim_fraction = at.fraction;
+    settle(s);
+    Pixels px;
+    std::string err = s.plat.read_pixels(std::nullopt, px);
+    if (err.empty()) err = rec.add(px);
+    if (!err.empty()) {
+      std::fprintf(stderr, "tilesim: recording %s: %s\n", o.record->string().c_str(), err.c_str());
+      return 1;
+    }
+  }
+  if (auto err = rec.close(); !err.empty()) {
+    std::fprintf(stderr, "tilesim: recording %s: %s\n", o.record->string().c_str(), err.c_str());
+    return 1;
+  }
+  std::printf("wrote %s (%d frames, positions %lld..%lld)\n", o.record->string().c_str(),
+              rec.frames(), (long long)from, (long long)to);
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -90,7 +228,7 @@ int main(int argc, char** argv) {
     std::printf("%s", usage().c_str());
     return 0;
   }
-  const bool headless = o.screenshot.has_value() || o.frames.has_value();
+  const bool headless = o.screenshot || o.frames || o.export_dir || o.record;
   if (!display_available()) {
     std::fprintf(stderr,
                  "tilesim: no display found; to render headless run it under Xvfb with a figure "
@@ -98,18 +236,43 @@ int main(int argc, char** argv) {
                  "out.png\n");
     return 2;
   }
+  if (o.record)
+    if (const auto why = Recorder::check(*o.record); !why.empty()) {
+      std::fprintf(stderr, "tilesim: %s\n", why.c_str());
+      return 2;
+    }
 
   scenario::Scenario sc = default_scenario();
   std::filesystem::path sc_path;
+  std::optional<LessonRun> lesson;
   try {
-    if (o.scenario) {
+    if (o.lesson) {
+      lesson = open_lesson(*o.lesson);
+      const int steps = static_cast<int>(lesson->lesson.steps.size());
+      if (o.lesson_step && *o.lesson_step > steps) {
+        std::fprintf(stderr, "tilesim: lesson %s has %d steps; --lesson-step %d is past the end\n",
+                     lesson->lesson.name.c_str(), steps, *o.lesson_step);
+        return 2;
+      }
+      lesson->requested = o.lesson_step.value_or(1) - 1;
+      sc = lesson->lesson.scenario;
+    } else if (o.scenario) {
       sc = scenario::load_scenario(*o.scenario);
       sc_path = *o.scenario;
     } else {
-      const auto def = scenario::assets_dir() / "scenarios" / "seed004_574_grouped.json";
-      if (std::filesystem::exists(def)) {
-        sc = scenario::load_scenario(def);
-        sc_path = def;
+      // The default start: the lesson index beside the first lesson, which shows pid -> tile
+      // on the launch grid (a screen whose point is visible at once).
+      const auto all = scenario::list_lessons(scenario::assets_dir() / "lessons");
+      if (!all.empty() && all.front().error.empty() && !o.frames) {
+        lesson = open_lesson(all.front().path.string());
+        lesson->show_index = true;
+        sc = lesson->lesson.scenario;
+      } else {
+        const auto def = scenario::assets_dir() / "scenarios" / "seed004_574_grouped.json";
+        if (std::filesystem::exists(def)) {
+          sc = scenario::load_scenario(def);
+          sc_path = def;
+        }
       }
     }
   } catch (const std::exception& e) {
@@ -124,7 +287,9 @@ int main(int argc, char** argv) {
   }
 
   Platform plat;
-  if (const auto err = plat.open(o.width, o.height, o.scale, headless); !err.empty()) {
+  if (const auto err =
+          plat.open(o.width, o.height, o.scale, headless, PlatformStyle{o.font_scale, o.light});
+      !err.empty()) {
     std::fprintf(stderr, "tilesim: %s\n", err.c_str());
     return 1;
   }
@@ -132,48 +297,27 @@ int main(int argc, char** argv) {
   UiState ui;
   ui.scale = o.scale;
   ui.focus = o.panel;
+  ui.lesson = std::move(lesson);
   if (o.tab)
     ui.center_tab = *parse_panel(*o.tab);
   else if (o.panel &&
            (*o.panel == PanelId::compare || *o.panel == PanelId::memory ||
             *o.panel == PanelId::sweep || *o.panel == PanelId::warps || *o.panel == PanelId::gpu))
     ui.center_tab = *o.panel;
-  else if (!o.scenario)  // the default start: seed 004, grouped beside row-major
+  else if (!o.scenario && !ui.lesson)  // --frames: seed 004, grouped beside row-major
     ui.center_tab = PanelId::compare;
+  if (ui.lesson) lesson_update(model, *ui.lesson, ui.center_tab, 0, false, 1);
+  if (o.tab) ui.center_tab = *parse_panel(*o.tab);  // an explicit tab wins over the lesson's view
   if (o.seek) model.engine->seek(*o.seek);
   const HelpText help = load_help();
   const auto measured = scenario::load_measured_dir(scenario::assets_dir() / "measured");
   CommandQueue q;
+  Session session{plat, model, ui, q, help, measured};
 
-  if (o.screenshot || o.frames) {
-    // Headless: let worker results arrive (bounded), then time or capture.
-    const auto t0 = std::chrono::steady_clock::now();
-    int frames = 0, settled_frames = 0;
-    while (true) {
-      plat.begin_frame();
-      draw_frame(plat, model, ui, q, help, measured);
-      plat.render();
-      q.pending.clear();  // headless figures show the state as given
-      ++frames;
-      if (ui.center_tab == PanelId::compare || ui.focus == PanelId::compare) sync_sessions(model);
-      const bool engines_busy =
-          !model.engine->settled() ||
-          (model.engine_compare &&
-           (!model.engine_compare->settled() ||
-            ((ui.center_tab == PanelId::compare || ui.focus == PanelId::compare) &&
-             model.engine_compare->position() != model.engine->position())));
-      const bool busy = ui.sweep_job.pending() || ui.warps_job.pending() || engines_busy;
-      const double waited =
-          std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-      // ImGui sizes table columns and wrapped text from the previous frame's content, so keep
-      // drawing a few frames after the last worker result arrives before capturing.
-      if (busy)
-        settled_frames = 0;
-      else
-        ++settled_frames;
-      if (frames >= 3 && (settled_frames >= 3 || waited > 120)) break;
-      if (busy) std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    }
+  if (headless) {
+    settle(session);
+    if (o.export_dir) return export_lesson(session, *o.export_dir);
+    if (o.record) return record(session, o);
     if (o.frames) {
       // Each frame steps the cursor by one event (as when playing), so view models are rebuilt.
       std::vector<double> ms, ui_ms;
@@ -216,6 +360,15 @@ int main(int argc, char** argv) {
 
   auto last = std::chrono::steady_clock::now();
   while (!plat.should_close() && !ui.quit) {
+    const auto now = std::chrono::steady_clock::now();
+    const double dt = std::chrono::duration<double>(now - last).count();
+    last = now;
+    // The fraction of the event shown: a lesson's step-to-step animation, else playback's.
+    if (ui.lesson)
+      ui.anim_fraction =
+          lesson_update(model, *ui.lesson, ui.center_tab, dt, true, 0.25 * ui.slow_motion);
+    else
+      ui.anim_fraction = model.playing ? model.play_accum : 1.0;
     plat.begin_frame();
     draw_frame(plat, model, ui, q, help, measured);
     plat.render();
@@ -224,9 +377,7 @@ int main(int argc, char** argv) {
       ui.capture.reset();
     }
     plat.present();
-    const auto now = std::chrono::steady_clock::now();
-    q.push(Advance{std::chrono::duration<double>(now - last).count()});
-    last = now;
+    q.push(Advance{dt});
     q.apply_all(model);
   }
   return 0;

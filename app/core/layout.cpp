@@ -8,8 +8,8 @@
 namespace tilesim::app {
 namespace {
 constexpr std::array<std::string_view, kPanelCount> kNames = {
-    "controls", "launch_grid", "matrices", "broadcast", "code",
-    "memory",   "compare",     "sweep",    "warps",     "gpu"};
+    "controls", "launch_grid", "matrices", "broadcast", "code",  "memory",
+    "compare",  "sweep",       "warps",    "gpu",       "lesson"};
 }
 
 std::string_view panel_name(PanelId id) {
@@ -31,7 +31,7 @@ std::string panel_names() {
 }
 
 Layout compute_layout(float width, float height, std::optional<PanelId> focus, PanelId center_tab,
-                      float scale) {
+                      float scale, bool lesson) {
   Layout l;
   auto set = [&](PanelId id, Rect r) {
     l.rects[static_cast<int>(id)] = r;
@@ -45,7 +45,7 @@ Layout compute_layout(float width, float height, std::optional<PanelId> focus, P
   const float right = std::clamp(width * 0.32f, 260.0f * scale, width * 0.4f);
   const float mid = std::max(1.0f, width - left - right);
   const float top = std::floor(height * 0.48f);
-  set(PanelId::controls, {0, 0, left, height});
+  set(lesson ? PanelId::lesson : PanelId::controls, {0, 0, left, height});
   set(center_tab, {left, 0, mid, top});
   set(PanelId::matrices, {left, top, mid, height - top});
   const float code_h = std::floor(height * 0.5f);

@@ -19,9 +19,10 @@ enum class PanelId {
   compare,
   sweep,
   warps,
-  gpu
+  gpu,
+  lesson
 };
-inline constexpr int kPanelCount = 10;
+inline constexpr int kPanelCount = 11;
 std::string_view panel_name(PanelId id);                    // "launch_grid"
 std::optional<PanelId> parse_panel(std::string_view name);  // also accepts "launch-grid"
 std::string panel_names();                                  // "controls | launch_grid | ..."
@@ -42,7 +43,8 @@ struct Layout {
 
 // `focus`: one panel filling the window (figures of one panel). `center_tab`: which of launch
 // grid / compare / memory / sweep holds the shared region. `scale`: UI scale (2 for slides).
+// `lesson`: a lesson is open, its panel takes the controls' column.
 Layout compute_layout(float width, float height, std::optional<PanelId> focus, PanelId center_tab,
-                      float scale = 1.0f);
+                      float scale = 1.0f, bool lesson = false);
 
 }  // namespace tilesim::app

@@ -3,6 +3,7 @@
 
 #include <charconv>
 #include <cstdio>
+#include <cstdlib>
 
 namespace tilesim::app {
 namespace {
@@ -17,8 +18,20 @@ bool parse_number(const std::string& s, T& out) {
 }  // namespace
 
 std::string usage() {
-  return "usage: tilesim [--scenario FILE] [--seek STEP] [--panel NAME] [--tab NAME]\n"
+  return "usage: tilesim [--scenario FILE] [--seek N] [--panel NAME] [--tab NAME]\n"
          "               [--size WxH] [--scale 1|2] [--screenshot OUT.png] [--frames N]\n"
+         "               [--lesson NAME [--lesson-step N] [--export-dir DIR]]\n"
+         "               [--record OUT.gif|OUT.mp4 [--from A] [--to B] [--fps N] [--slow X]]\n"
+         "               [--font-scale X] [--theme dark|light]\n"
+         "  --seek N       show the state after N events: the highlighted event is the N-th,\n"
+         "                 counting from 1 (index N-1 counting from 0); 0 = nothing run yet\n"
+         "  --lesson NAME  open a lesson of assets/lessons/ (or a lesson file) at its first step\n"
+         "                 or at --lesson-step N (1-based); without --scenario or --lesson the\n"
+         "                 app opens the first lesson with the lesson index\n"
+         "  --export-dir D write one PNG per lesson step into D and exit (--scale 2 for slides)\n"
+         "  --record OUT   record the animation from position --from A to --to B (events\n"
+         "                 executed, as --seek) at --fps N (12); --slow X stretches time\n"
+         "  --font-scale X grow the fonts for projectors (0.5..4); --theme light for handouts\n"
          "  --panel NAME   one panel fills the window: " +
          panel_names() +
          "\n"
@@ -42,6 +55,16 @@ ParsedOptions parse_options(const std::vector<std::string>& args) {
       return true;
     };
     std::string v;
+    // An integer flag in lo..hi; `wants` completes "--flag wants ...".
+    auto bounded = [&](int lo, int hi, const std::string& wants) -> std::optional<int> {
+      int n = 0;
+      if (!value(v)) return std::nullopt;
+      if (!parse_number(v, n) || n < lo || n > hi) {
+        r.error = a + " wants " + wants + ", got '" + v + "'";
+        return std::nullopt;
+      }
+      return n;
+    };
     if (a == "-h" || a == "--help") {
       o.help = true;
     } else if (a == "--scenario") {
@@ -95,18 +118,62 @@ ParsedOptions parse_options(const std::vector<std::string>& args) {
       if (!value(v)) return r;
       o.screenshot = v;
     } else if (a == "--frames") {
+      o.frames = bounded(1, 100000, "1..100000");
+      if (!o.frames) return r;
+    } else if (a == "--lesson") {
       if (!value(v)) return r;
-      int n = 0;
-      if (!parse_number(v, n) || n < 1 || n > 100000) {
-        r.error = "--frames wants 1..100000, got '" + v + "'";
+      o.lesson = v;
+    } else if (a == "--lesson-step") {
+      o.lesson_step = bounded(1, 64, "a step number 1..64 (1 = the first step)");
+      if (!o.lesson_step) return r;
+    } else if (a == "--export-dir") {
+      if (!value(v)) return r;
+      o.export_dir = v;
+    } else if (a == "--record") {
+      if (!value(v)) return r;
+      o.record = v;
+    } else if (a == "--from" || a == "--to") {
+      if (!value(v)) return r;
+      std::int64_t s = 0;
+      if (!parse_number(v, s) || s < 0) {
+        r.error = a + " wants a position >= 0 (events executed, as --seek), got '" + v + "'";
         return r;
       }
-      o.frames = n;
+      (a == "--from" ? o.from : o.to) = s;
+    } else if (a == "--fps" || a == "--slow" || a == "--font-scale") {
+      if (!value(v)) return r;
+      char* end = nullptr;
+      const double x = std::strtod(v.c_str(), &end);
+      const char* range = a == "--fps" ? "1..60" : a == "--slow" ? "1..8" : "0.5..4";
+      const double lo = a == "--font-scale" ? 0.5 : 1, hi = a == "--fps"    ? 60
+                                                            : a == "--slow" ? 8
+                                                                            : 4;
+      if (v.empty() || *end || !(x >= lo && x <= hi)) {
+        r.error = a + " wants a number in " + range + ", got '" + v + "'";
+        return r;
+      }
+      if (a == "--fps")
+        o.fps = x;
+      else if (a == "--slow")
+        o.slow = x;
+      else
+        o.font_scale = static_cast<float>(x);
+    } else if (a == "--theme") {
+      if (!value(v)) return r;
+      if (v != "dark" && v != "light") {
+        r.error = "--theme wants dark or light, got '" + v + "'";
+        return r;
+      }
+      o.light = v == "light";
     } else {
       r.error = "unknown argument '" + a + "'";
       return r;
     }
   }
+  if (o.lesson_step && !o.lesson) r.error = "--lesson-step needs --lesson NAME";
+  if (o.export_dir && !o.lesson) r.error = "--export-dir needs --lesson NAME";
+  if ((o.from || o.to) && !o.record) r.error = "--from and --to go with --record";
+  if (o.from && o.to && *o.to <= *o.from) r.error = "--to must be after --from";
   return r;
 }
 

@@ -22,6 +22,19 @@ struct Options {
   std::optional<int> frames;       // render N frames and report CPU ms per frame
   std::optional<std::string> tab;  // centre tab: launch_grid | compare | memory | sweep
   bool help = false;
+  // Lessons (assets/lessons/): open one at a step (1-based, as "step 3 of 9" reads); write one
+  // PNG per step into a folder.
+  std::optional<std::string> lesson;
+  std::optional<int> lesson_step;
+  std::optional<std::filesystem::path> export_dir;
+  // Recording an animation headless from engine position `from` to `to` (events executed).
+  std::optional<std::filesystem::path> record;
+  std::optional<std::int64_t> from, to;
+  double fps = 12;
+  double slow = 1;  // slow motion: each event lasts slow x 0.25 s of the recording
+  // Presentation: fonts for projectors, a light theme for printed handouts.
+  float font_scale = 1.0f;
+  bool light = false;
 };
 
 struct ParsedOptions {

@@ -17,12 +17,17 @@ struct Rgba {
 };
 
 namespace palette {
-inline constexpr Rgba background{24, 26, 31};
-inline constexpr Rgba panel{32, 35, 42};
-inline constexpr Rgba matrix_bg{46, 50, 60};
-inline constexpr Rgba grid_line{78, 84, 98};
-inline constexpr Rgba text{230, 232, 236};
-inline constexpr Rgba text_dim{150, 156, 168};
+// The surfaces and text follow the theme (set_theme, before the first frame); the data colours
+// below stay the same in both themes so a handout reads like the screen.
+inline Rgba background{24, 26, 31};
+inline Rgba panel{32, 35, 42};
+inline Rgba matrix_bg{46, 50, 60};
+inline Rgba grid_line{78, 84, 98};
+inline Rgba text{230, 232, 236};
+inline Rgba text_dim{150, 156, 168};
+inline Rgba header_bg{58, 63, 76};              // table headers
+inline Rgba box_bg{44, 48, 58};                 // boxes of the memory chart
+inline Rgba cell_dim{40, 43, 52};               // elided cells
 inline constexpr Rgba a{76, 139, 245};          // A / in
 inline constexpr Rgba b{245, 158, 11};          // B
 inline constexpr Rgba c{34, 170, 110};          // C / out
@@ -38,6 +43,22 @@ inline constexpr Rgba code_mask{190, 70, 80};
 inline constexpr Rgba classes[] = {{68, 90, 140}, {120, 80, 140}, {140, 100, 60}, {110, 110, 125},
                                    {140, 70, 95}, {70, 110, 150}, {125, 95, 125}, {95, 85, 70}};
 inline constexpr int class_count = sizeof(classes) / sizeof(classes[0]);
+inline constexpr Rgba lesson{236, 72, 153};  // what a lesson step points at (pink outline)
+
+// dark: the screen; light: printed handouts (dark text on white).
+enum class Theme { dark, light };
+inline void set_theme(Theme t) {
+  const bool light = t == Theme::light;
+  background = light ? Rgba{236, 238, 242} : Rgba{24, 26, 31};
+  panel = light ? Rgba{250, 250, 252} : Rgba{32, 35, 42};
+  matrix_bg = light ? Rgba{226, 230, 236} : Rgba{46, 50, 60};
+  grid_line = light ? Rgba{150, 156, 170} : Rgba{78, 84, 98};
+  text = light ? Rgba{24, 26, 32} : Rgba{230, 232, 236};
+  text_dim = light ? Rgba{92, 98, 112} : Rgba{150, 156, 168};
+  header_bg = light ? Rgba{208, 213, 224} : Rgba{58, 63, 76};
+  cell_dim = light ? Rgba{232, 234, 240} : Rgba{40, 43, 52};
+  box_bg = light ? Rgba{244, 246, 250} : Rgba{44, 48, 58};
+}
 }  // namespace palette
 
 }  // namespace tilesim::app

@@ -12,6 +12,7 @@
 #include "app/core/gpu_view.hpp"
 #include "app/core/grid_view.hpp"
 #include "app/core/layout.hpp"
+#include "app/core/lesson_run.hpp"
 #include "app/core/matrix_view.hpp"
 #include "app/core/sweep.hpp"
 #include "app/core/warps_view.hpp"
@@ -53,6 +54,11 @@ struct UiState {
   std::optional<scenario::BenchReport> bench_report;
   std::string bench_error;
   bool quit = false;
+  // Lessons and animation: the open lesson, how far the event shown has progressed (1 at rest;
+  // see animation.hpp) and the slow-motion factor of step-to-step animations.
+  std::optional<LessonRun> lesson;
+  double anim_fraction = 1.0;
+  double slow_motion = 1.0;  // 1 = a quarter second per event; 4 = four times slower
 };
 
 }  // namespace tilesim::app

@@ -40,7 +40,7 @@ float draw_table(const BroadcastView& v, bool mask, float x, float y, float cell
                  float cell_h, Rgba opc) {
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const auto& a = v.access;
-  const Rgba head_bg{58, 63, 76}, body_bg = opc.with_alpha(70), off_bg{52, 52, 58};
+  const Rgba head_bg = palette::header_bg, body_bg = opc.with_alpha(70), off_bg{52, 52, 58};
   // Header row: offs_k values (times stride for offsets; validity for the mask).
   for (std::size_t j = 0; j < v.cols.size(); ++j) {
     const int c = v.cols[j];
@@ -68,7 +68,7 @@ float draw_table(const BroadcastView& v, bool mask, float x, float y, float cell
              r < 0 && c < 0 ? kDDots
              : r < 0        ? kVDots
                             : "\xE2\x80\xA6",
-             Rgba{40, 43, 52}, palette::text_dim);
+             palette::cell_dim, palette::text_dim);
         continue;
       }
       const bool on = a.valid(r, c);
@@ -137,8 +137,21 @@ void draw_broadcast(FrameContext& f, const Rect& r) {
     const std::string cols_s = a.col_expr + " * " + std::to_string(a.stride_col);
     title(pos.x, pos.y, v.sum_header, "left: " + rows_s + "    top: " + cols_s);
     ImGui::PushFont(f.fonts.mono);
-    float y_end = draw_table(v, false, pos.x, pos.y + 2 * text_h + 2, cell_w, head_w, cell_h, opc);
+    const float table_y = pos.y + 2 * text_h + 2;
+    float y_end = draw_table(v, false, pos.x, table_y, cell_w, head_w, cell_h, opc);
     ImGui::PopFont();
+    // Lanes a lesson step points at, outlined in the offsets table where they are shown.
+    if (const auto* h = lesson_highlight(f))
+      for (const auto& lane : h->lanes) {
+        const auto i = std::find(v.rows.begin(), v.rows.end(), lane.row) - v.rows.begin();
+        const auto j = std::find(v.cols.begin(), v.cols.end(), lane.col) - v.cols.begin();
+        if (i >= static_cast<long>(v.rows.size()) || j >= static_cast<long>(v.cols.size()))
+          continue;
+        const float cx = pos.x + head_w + j * cell_w, cy = table_y + (i + 1) * cell_h + 4;
+        lesson_outline(ImGui::GetWindowDrawList(), ImVec2(cx + 1, cy + 1),
+                       ImVec2(cx + cell_w - 1, cy + cell_h - 1));
+        lesson_mark(f, lane_mark(lane.row, lane.col));
+      }
     const float mx = side_by_side ? pos.x + table_w + 24 : pos.x;
     const float my = side_by_side ? pos.y : y_end + 6;
     // Only the axes the listing masks: wrapped axes (% M, % N) need no comparison, and a load

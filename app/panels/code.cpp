@@ -2,6 +2,7 @@
 // highlighted (yellow), the line that builds its pointers (blue) and its mask (red).
 #include <imgui.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <string>
 
@@ -60,6 +61,11 @@ void draw_code(FrameContext& f, const Rect& r) {
         if (n == step.line)
           dl->AddRectFilled(ImVec2(pos.x - 4, pos.y - 1), ImVec2(pos.x - 1, pos.y + lh + 1),
                             palette::code_line.packed());
+      }
+      if (const auto* h = lesson_highlight(f);
+          h && std::find(h->code_lines.begin(), h->code_lines.end(), n) != h->code_lines.end()) {
+        lesson_outline(dl, ImVec2(pos.x - 2, pos.y), ImVec2(pos.x + w - 4, pos.y + lh));
+        lesson_mark(f, "code:" + std::to_string(n));
       }
       if (tag) {
         const Rgba tc = n == step.line       ? palette::highlight

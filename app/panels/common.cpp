@@ -229,6 +229,9 @@ void draw_panel(FrameContext& f, PanelId id, const Rect& r) {
     case PanelId::gpu:
       draw_gpu(f, r);
       break;
+    case PanelId::lesson:
+      draw_lesson(f, r);
+      break;
   }
 }
 

@@ -34,6 +34,7 @@ void table(FrameContext& f, const EngineFrame& a, const EngineFrame& b, float wi
   auto row = [&](const char* what, const std::string& x, const std::string& y,
                  const std::string& ratio, bool hl) {
     ImGui::TableNextRow();
+    lesson_table_row(f, what);
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(what);
     ImGui::TableNextColumn();

@@ -230,6 +230,18 @@ void draw_controls(FrameContext& f, const Rect& r) {
     if (ImGui::Button("Open file")) f.cmds.push(LoadScenario{ui.save_path});
     ImGui::SameLine();
     if (ImGui::Button("Save scenario")) f.cmds.push(SaveScenario{ui.save_path});
+    ImGui::SameLine();
+    if (ImGui::Button("Lessons")) {  // the lesson panel takes this column, index open
+      try {
+        const auto all = scenario::list_lessons(scenario::assets_dir() / "lessons");
+        if (!all.empty()) {
+          ui.lesson = open_lesson(all.front().path.string());
+          ui.lesson->show_index = true;
+        }
+      } catch (const std::exception& e) {
+        ui.last_figure = std::string("error: ") + e.what();
+      }
+    }
     int fig = ui.figure_panel ? static_cast<int>(*ui.figure_panel) + 1 : 0;
     const char* figs[kPanelCount + 1] = {"window"};
     for (int i = 0; i < kPanelCount; ++i) figs[i + 1] = panel_name(static_cast<PanelId>(i)).data();

@@ -121,6 +121,16 @@ void draw_grid_canvas(FrameContext& f, const sim::Problem& p, const GridView& g,
                   ImVec2(gx + (n + 1) * cell + 1, gy + (m + 1) * cell + 1),
                   palette::highlight.packed(), 0, 0, 2.0f);
     }
+  // Programs a lesson step points at.
+  if (const auto* hl = lesson_highlight(f))
+    for (const std::int64_t pid : hl->pids)
+      for (std::int64_t i = 0; i < static_cast<std::int64_t>(g.cells.size()); ++i)
+        if (g.cells[i].pid == pid) {
+          const std::int64_t m = i / g.tiles_n, n = i % g.tiles_n;
+          lesson_outline(dl, ImVec2(gx + n * cell, gy + m * cell),
+                         ImVec2(gx + (n + 1) * cell, gy + (m + 1) * cell));
+          lesson_mark(f, "pid:" + std::to_string(pid));
+        }
 
   if (hovered) {
     const ImVec2 mp = ImGui::GetIO().MousePos;

@@ -127,10 +127,12 @@ void draw_matrix(FrameContext& f, const MatrixPanelModel& m, Viewport& vp, const
     dl->AddRect(to_screen(x, g.r0, g.c0), to_screen(x, g.r1, g.c1), opc.with_alpha(200).packed(), 0,
                 0, 1.5f);
   }
-  // C's accumulator: the share of K summed so far.
+  // C's accumulator: the share of K summed so far (a dot in motion fills it as it runs).
+  const Motion motion = current_motion(f);
   if (m.operand == sim::Operand::c && p.kernel() == sim::Kernel::matmul && m.program_region) {
     const auto& g = *m.program_region;
-    const auto alpha = static_cast<std::uint8_t>(40 + 200 * m.acc_fraction);
+    const double acc = motion.kind == Motion::Kind::dot ? motion.acc : m.acc_fraction;
+    const auto alpha = static_cast<std::uint8_t>(40 + 200 * acc);
     dl->AddRectFilled(to_screen(x, g.r0, g.c0),
                       to_screen(x, std::min(g.r1, double(m.rows)), std::min(g.c1, double(m.cols))),
                       opc.with_alpha(alpha).packed());
@@ -141,9 +143,17 @@ void draw_matrix(FrameContext& f, const MatrixPanelModel& m, Viewport& vp, const
     if (m.current->has_off_lanes)
       draw_hatch(dl, to_screen(x, t.r0, t.c0), to_screen(x, t.r1, t.c1), palette::mask_off,
                  std::max(5.0f, static_cast<float>(x.scale * 0.7)));
-    for (const auto& on : m.current->on)
-      dl->AddRectFilled(to_screen(x, on.r0, on.c0), to_screen(x, on.r1, on.c1),
+    // A load or store in motion arrives row by row: the share that has arrived is solid.
+    const bool moving = motion.kind == Motion::Kind::load || motion.kind == Motion::Kind::store;
+    const double arrived = moving ? motion.arrived : 1.0;
+    for (const auto& on : m.current->on) {
+      const double r_mid = on.r0 + (on.r1 - on.r0) * arrived;
+      dl->AddRectFilled(to_screen(x, on.r0, on.c0), to_screen(x, r_mid, on.c1),
                         opc.with_alpha(215).packed());
+      if (arrived < 1.0)
+        dl->AddRectFilled(to_screen(x, r_mid, on.c0), to_screen(x, on.r1, on.c1),
+                          opc.with_alpha(60).packed());
+    }
     for (const auto& on : m.current->on) {
       // Never smaller than a few pixels: on an 8192 x 8192 matrix a tile is 3 px wide.
       ImVec2 a = to_screen(x, on.r0, on.c0), b = to_screen(x, on.r1, on.c1);
@@ -169,6 +179,18 @@ void draw_matrix(FrameContext& f, const MatrixPanelModel& m, Viewport& vp, const
   }
   dl->AddRect(to_screen(x, 0, 0), to_screen(x, double(m.rows), double(m.cols)),
               Rgba{200, 205, 215}.packed(), 0, 0, 1.5f);
+  // Tiles a lesson step points at (recorded as drawn only when on screen).
+  if (const auto* h = lesson_highlight(f))
+    for (const auto& t : h->tiles) {
+      if (t.matrix != m.operand) continue;
+      const ImVec2 a = to_screen(x, double(t.row) * m.tile_rows, double(t.col) * m.tile_cols);
+      const ImVec2 b =
+          to_screen(x, std::min<double>(double(m.rows), double(t.row + 1) * m.tile_rows),
+                    std::min<double>(double(m.cols), double(t.col + 1) * m.tile_cols));
+      if (b.x < cmin.x || a.x > cmax.x || b.y < cmin.y || a.y > cmax.y) continue;
+      lesson_outline(dl, a, b);
+      lesson_mark(f, tile_mark(t.matrix, t.row, t.col));
+    }
   dl->PopClipRect();
 
   if (ImGui::IsItemHovered()) {

@@ -17,7 +17,7 @@ namespace {
 
 void box(ImDrawList* dl, float x, float y, float w, float h, const char* title,
          const std::string& line1, const std::string& line2, Rgba accent) {
-  dl->AddRectFilled(ImVec2(x, y), ImVec2(x + w, y + h), Rgba{44, 48, 58}.packed(), 6);
+  dl->AddRectFilled(ImVec2(x, y), ImVec2(x + w, y + h), palette::box_bg.packed(), 6);
   dl->AddRect(ImVec2(x, y), ImVec2(x + w, y + h), accent.packed(), 6, 0, 2);
   const float lh = ImGui::GetTextLineHeight();
   dl->AddText(ImVec2(x + 8, y + 6), palette::text.packed(), title);
@@ -70,7 +70,12 @@ void chart(FrameContext& f, const EngineFrame& fr, float x, float y, float w) {
         palette::text_dim, false, false);
   arrow(dl, x + 3 * bw + 2 * gap, x + 3 * (bw + gap), ay - 7,
         format_bytes(double(c.smem_read_bytes)), palette::a, true, true);
-  ImGui::SetCursorScreenPos(ImVec2(x, y + bh + 4));
+  // The current event's tile travelling along the hierarchy (animation.hpp).
+  const float token = ImGui::GetTextLineHeight() * 0.8f;
+  float centres[kMemLevels];
+  for (int i = 0; i < kMemLevels; ++i) centres[i] = x + i * (bw + gap) + bw / 2;
+  draw_motion_token(current_motion(f), centres, y + bh + 4 + token / 2, token);
+  ImGui::SetCursorScreenPos(ImVec2(x, y + bh + 8 + token));
 }
 
 }  // namespace

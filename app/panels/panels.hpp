@@ -5,6 +5,7 @@
 #include <map>
 #include <string>
 
+#include "app/core/animation.hpp"
 #include "app/core/commands.hpp"
 #include "app/core/grid_view.hpp"
 #include "app/core/layout.hpp"
@@ -47,7 +48,22 @@ void draw_compare(FrameContext& f, const Rect& r);
 void draw_sweep(FrameContext& f, const Rect& r);
 void draw_warps(FrameContext& f, const Rect& r);
 void draw_gpu(FrameContext& f, const Rect& r);
+void draw_lesson(FrameContext& f, const Rect& r);
 void draw_panel(FrameContext& f, PanelId id, const Rect& r);
+
+// Lesson highlights (lesson.cpp): what the open lesson's step points at (null: no lesson). A
+// panel that draws a highlighted item outlines it and records its mark (lesson_run.hpp), so a
+// headless run can check every highlight is on screen.
+const scenario::LessonHighlight* lesson_highlight(const FrameContext& f);
+void lesson_mark(FrameContext& f, const std::string& mark);
+void lesson_outline(ImDrawList* dl, const ImVec2& a, const ImVec2& b);
+// Right after ImGui::TableNextRow(): tints the row when the step points at `label`.
+void lesson_table_row(FrameContext& f, const char* label);
+// The current event's tile in motion (motion.cpp), for the memory chart and the lesson panel.
+Motion current_motion(const FrameContext& f);
+// centres: x of DRAM, L2, shared memory, registers; y: the line the tile travels on.
+void draw_motion_token(const Motion& m, const float centres[kMemLevels], float y, float size);
+void draw_hierarchy_strip(FrameContext& f, float width);
 
 // Shared drawing helpers (common.cpp).
 bool begin_panel(FrameContext& f, PanelId id, const char* title, const Rect& r);

@@ -39,6 +39,7 @@ void rows_table(FrameContext& f, const std::vector<WarpRow>& rows) {
   for (const auto& r : rows) {
     const auto& c = r.counters;
     ImGui::TableNextRow();
+    lesson_table_row(f, r.name.c_str());
     ImGui::TableNextColumn();
     ImGui::Text("%s (%d threads)", r.name.c_str(), r.threads);
     auto tone = [](bool bad) { return bad ? palette::l2_miss : palette::text; };

@@ -12,6 +12,7 @@
 #include <imgui_impl_glfw.h>
 #include <imgui_impl_opengl3.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 
@@ -25,7 +26,7 @@ bool display_available() {
   return (d && *d) || (w && *w);
 }
 
-std::string Platform::open(int width, int height, float scale, bool headless) {
+std::string Platform::open(int width, int height, float scale, bool headless, PlatformStyle style) {
   m_headless = headless;
   glfwSetErrorCallback([](int, const char*) {});
   if (!glfwInit()) return "GLFW could not initialise (no display?)";
@@ -59,7 +60,11 @@ std::string Platform::open(int width, int height, float scale, bool headless) {
   ImGui::CreateContext();
   ImGuiIO& io = ImGui::GetIO();
   io.IniFilename = nullptr;  // the layout is computed, never saved
-  ImGui::StyleColorsDark();
+  palette::set_theme(style.light ? palette::Theme::light : palette::Theme::dark);
+  if (style.light)
+    ImGui::StyleColorsLight();
+  else
+    ImGui::StyleColorsDark();
   ImGuiStyle& st = ImGui::GetStyle();
   st.WindowRounding = 0;
   st.FrameRounding = 3;
@@ -75,7 +80,7 @@ std::string Platform::open(int width, int height, float scale, bool headless) {
   st.Colors[ImGuiCol_Text] = col(palette::text);
   st.Colors[ImGuiCol_TextDisabled] = col(palette::text_dim);
   st.ScaleAllSizes(scale);
-  load_fonts(scale);
+  load_fonts(scale * std::clamp(style.font_scale, 0.5f, 4.0f));
   ImGui_ImplGlfw_InitForOpenGL(m_window, true);
   ImGui_ImplOpenGL3_Init("#version 330 core");
   m_imgui = true;

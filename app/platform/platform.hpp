@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "app/core/layout.hpp"
 
@@ -20,11 +21,23 @@ struct Fonts {
   ImFont* title = nullptr;
 };
 
+// Presentation: fonts grown for projectors, a light theme for printed handouts.
+struct PlatformStyle {
+  float font_scale = 1.0f;
+  bool light = false;
+};
+
+// Pixels read back from the frame: top row first, RGBA, opaque.
+struct Pixels {
+  int w = 0, h = 0;
+  std::vector<unsigned char> rgba;
+};
+
 class Platform {
  public:
   // headless: hidden window and an offscreen framebuffer of width x height (x scale) pixels.
   // Returns an error sentence, or empty on success.
-  std::string open(int width, int height, float scale, bool headless);
+  std::string open(int width, int height, float scale, bool headless, PlatformStyle style = {});
   ~Platform();
 
   bool should_close() const;
@@ -33,6 +46,8 @@ class Platform {
   void present();      // swap buffers (visible window only)
   // Pixels of `area` (logical coordinates; whole frame when nullopt) as a PNG, written atomically.
   std::string write_png(const std::filesystem::path& path, std::optional<Rect> area) const;
+  // The pixels of `area` (whole frame when nullopt); error sentence or empty.
+  std::string read_pixels(std::optional<Rect> area, Pixels& out) const;
 
   float width() const;  // logical size the panels are laid out in
   float height() const;

@@ -1,0 +1,72 @@
+// An open lesson in the app: which step is shown, the step's position resolved on the timeline,
+// the animation that carries the view from one step to the next, and the highlight marks the
+// panels draw (so a headless run can check every highlighted item really is on screen).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "app/core/animation.hpp"
+#include "app/core/app_model.hpp"
+#include "app/core/layout.hpp"
+#include "app/core/playback.hpp"
+#include "scenario/lesson.hpp"
+
+namespace tilesim::app {
+
+// Moving the view from one position to the next, event by event, on the animation clock.
+struct LessonTransition {
+  double t = 0, t_end = 0;  // clock time now and at the target
+  std::int64_t target = 0;  // engine position at the end
+};
+
+struct LessonRun {
+  scenario::Lesson lesson;
+  int step = -1;                      // the step shown (0-based); -1 before the first
+  int requested = 0;                  // the step to show next (buttons, keys, --lesson-step)
+  std::optional<CursorPos> expected;  // (pid, step) the position names, when it names one
+  std::optional<LessonTransition> transition;
+  std::set<std::string> drawn;               // marks the panels drew this frame (highlight_marks)
+  std::vector<scenario::LessonEntry> index;  // every lesson, for the index
+  bool show_index = false;
+  std::string error;  // a step whose position or highlights do not fit its problem
+};
+
+// Opens lesson `name_or_path` (a stem in assets/lessons/ or a file); throws ScenarioError.
+LessonRun open_lesson(const std::string& name_or_path);
+
+// The engine position (events executed) a step's position names, and the (pid, step) shown
+// there when it names one. slots: SMs x programs per SM. Error text when it does not fit.
+struct ResolvedPosition {
+  std::int64_t position = 0;
+  std::optional<CursorPos> cursor;
+  std::string error;
+};
+ResolvedPosition resolve_position(const sim::Problem& p, std::int64_t slots,
+                                  const scenario::LessonPosition& pos);
+
+// Problems of a step's highlights on problem `p` with the cursor at `at` (empty: all fit).
+std::vector<std::string> check_highlights(const scenario::LessonHighlight& h, const sim::Problem& p,
+                                          CursorPos at);
+// The marks panels record when they draw a step's highlights ("tile:A:3:4", "pid:29", ...).
+std::set<std::string> highlight_marks(const scenario::LessonHighlight& h);
+std::string tile_mark(sim::Operand m, std::int64_t row, std::int64_t col);
+std::string lane_mark(int row, int col);
+// Marks of the current step that no panel drew this frame.
+std::vector<std::string> missing_marks(const LessonRun& run);
+
+// The centre tab a step shows.
+PanelId lesson_view(const scenario::LessonStep& s);
+
+// Applies a requested step change to the model: a new scenario when the step names one (or on
+// the first step), the view, and the position. With `animate`, a move within one scenario runs
+// through the events in between (at most a few dozen; longer jumps animate the last event) at
+// `seconds_per_event` wall seconds each; advance with `dt` seconds every frame. Returns the
+// animation fraction of the event shown (1 at rest). `tab` receives the step's view.
+double lesson_update(AppModel& m, LessonRun& run, PanelId& tab, double dt, bool animate,
+                     double seconds_per_event);
+
+}  // namespace tilesim::app

@@ -1,0 +1,87 @@
+// The moving tile: where the current event's tile is in the memory hierarchy at the animation
+// fraction (app/core/animation.hpp), drawn as a small square travelling between the levels —
+// DRAM -> L2 -> shared memory for a miss, starting at L2 (ringed "hit") for a hit, registers
+// back to L2 for a store, and a filling accumulator for a dot.
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "app/panels/panels.hpp"
+
+namespace tilesim::app {
+
+Motion current_motion(const FrameContext& f) {
+  if (!has_current_event(f.frame)) return {};
+  const auto& cur = *f.frame->snapshot.current;
+  return motion_of(cur.info, cur.l2, f.model.problem.k_tiles(), f.ui.anim_fraction);
+}
+
+void draw_motion_token(const Motion& m, const float centres[kMemLevels], float y, float size) {
+  if (m.kind == Motion::Kind::none) return;
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const Rgba c = operand_color(m.operand);
+  auto x_at = [&](double level) {
+    const int i = std::clamp(static_cast<int>(std::floor(level)), 0, kMemLevels - 1);
+    const int j = std::min(i + 1, kMemLevels - 1);
+    return static_cast<float>(centres[i] + (centres[j] - centres[i]) * (level - i));
+  };
+  if (m.kind == Motion::Kind::dot) {
+    // The accumulator in registers fills as K is summed.
+    const float x = centres[static_cast<int>(MemLevel::regs)];
+    const ImVec2 a(x - size, y - size / 2), b(x + size, y + size / 2);
+    dl->AddRectFilled(a, b, palette::matrix_bg.packed(), 2);
+    dl->AddRectFilled(a, ImVec2(a.x + float(2 * size * m.acc), b.y), c.packed(), 2);
+    dl->AddRect(a, b, palette::highlight.packed(), 2, 0, 1.5f);
+    return;
+  }
+  if (!m.path.empty()) {
+    // The trail of the trip so far.
+    const float x0 = x_at(double(static_cast<int>(m.path.front())));
+    const float x1 = x_at(level_coordinate(m));
+    dl->AddLine(ImVec2(x0, y), ImVec2(x1, y), c.with_alpha(140).packed(), 3);
+  }
+  if (m.l2_hit) {
+    const float xl2 = centres[static_cast<int>(MemLevel::l2)];
+    dl->AddCircle(ImVec2(xl2, y), size * 0.9f, palette::l2_hit.packed(), 24, 2.5f);
+    const ImVec2 ts = ImGui::CalcTextSize("hit");
+    dl->AddText(ImVec2(xl2 + size, y - ts.y / 2), palette::l2_hit.packed(), "hit");
+  }
+  const float x = x_at(level_coordinate(m));
+  const ImVec2 a(x - size / 2, y - size / 2), b(x + size / 2, y + size / 2);
+  dl->AddRectFilled(a, b, c.packed(), 2);
+  dl->AddRect(a, b, palette::highlight.packed(), 2, 0, 1.5f);
+}
+
+void draw_hierarchy_strip(FrameContext& f, float width) {
+  static constexpr const char* names[kMemLevels] = {"DRAM", "L2", "smem", "regs"};
+  static constexpr Rgba accents[kMemLevels] = {palette::l2_miss, palette::l2_hit, palette::a,
+                                               palette::c};
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImVec2 p = ImGui::GetCursorScreenPos();
+  const float lh = ImGui::GetTextLineHeight();
+  const float gap = lh * 0.8f;
+  const float bw = (width - 3 * gap) / kMemLevels, bh = lh + 8;
+  float centres[kMemLevels];
+  for (int i = 0; i < kMemLevels; ++i) {
+    const float x = p.x + i * (bw + gap);
+    centres[i] = x + bw / 2;
+    dl->AddRect(ImVec2(x, p.y + lh), ImVec2(x + bw, p.y + lh + bh), accents[i].packed(), 4, 0, 2);
+    const ImVec2 ts = ImGui::CalcTextSize(names[i]);
+    dl->AddText(ImVec2(centres[i] - ts.x / 2, p.y + lh + 4), palette::text.packed(), names[i]);
+  }
+  const Motion m = current_motion(f);
+  draw_motion_token(m, centres, p.y + lh + bh + lh * 1.1f, lh * 0.9f);
+  std::string what = "no tile moves in this step";
+  if (m.kind == Motion::Kind::load)
+    what = m.l2_hit ? "load: an L2 hit, served from L2" : "load: a miss, fetched from DRAM";
+  else if (m.kind == Motion::Kind::store)
+    what = "store: registers back to L2 (written to DRAM later)";
+  else if (m.kind == Motion::Kind::dot)
+    what = "dot: C's accumulator " + format_percent(m.acc) + " of K";
+  ImGui::Dummy(ImVec2(width, lh + bh + lh * 2.0f));
+  ImGui::TextDisabled("%s", what.c_str());
+}
+
+}  // namespace tilesim::app

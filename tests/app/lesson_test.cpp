@@ -1,0 +1,214 @@
+// Lessons without a window: every bundled lesson parses and each step's position and highlights
+// fit its problem; bad lesson files are refused with the key and the line; the animation maths
+// is a deterministic function of (position, fraction); the lesson flags are checked.
+#include "scenario/lesson.hpp"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+
+#include "app/core/animation.hpp"
+#include "app/core/lesson_run.hpp"
+#include "app/core/options.hpp"
+
+using namespace tilesim;
+using namespace tilesim::app;
+
+namespace {
+
+std::filesystem::path lessons_dir() {
+  return std::filesystem::path(TILESIM_ASSETS_DIR) / "lessons";
+}
+
+// The message of the ScenarioError `text` raises (empty if it parses).
+std::string refusal(const std::string& text) {
+  try {
+    scenario::parse_lesson(text, "bad.json");
+  } catch (const scenario::ScenarioError& e) {
+    return e.what();
+  }
+  return {};
+}
+
+const char* kGood = R"({
+  "title": "t",
+  "scenario": "seed004_574_grouped.json",
+  "steps": [
+    {"view": "launch_grid", "position": {"pid": 29, "step": 0}, "narration": "n",
+     "question": {"text": "q", "answer": "a"}},
+    {"view": "compare", "position": {"end": true}, "narration": "m",
+     "highlight": {"pids": [29], "tiles": [{"matrix": "C", "row": 5, "col": 0}]}}
+  ]
+})";
+
+}  // namespace
+
+TEST(LessonFiles, AtLeastEightLessonsParseAndEveryStepFitsItsProblem) {
+  const auto all = scenario::list_lessons(lessons_dir());
+  ASSERT_GE(all.size(), 8u);
+  for (const auto& e : all) {
+    ASSERT_TRUE(e.error.empty()) << e.error;
+    const auto l = scenario::load_lesson(e.path);
+    EXPECT_FALSE(l.title.empty()) << e.name;
+    const scenario::Scenario* sc = &l.scenario;
+    for (std::size_t i = 0; i < l.steps.size(); ++i) {
+      const auto& s = l.steps[i];
+      if (s.scenario) sc = &*s.scenario;
+      const AppModel m = make_model(*sc);
+      const auto r = resolve_position(m.problem, m.wave_programs(), s.position);
+      EXPECT_TRUE(r.error.empty()) << e.name << " step " << i + 1 << ": " << r.error;
+      const auto bad = check_highlights(s.highlight, m.problem, r.cursor.value_or(CursorPos{}));
+      EXPECT_TRUE(bad.empty()) << e.name << " step " << i + 1 << ": " << bad.front();
+      EXPECT_FALSE(s.narration.empty());
+    }
+  }
+}
+
+TEST(LessonFiles, GoodLessonParsesWithQuestionAndHighlights) {
+  const auto l = scenario::parse_lesson(kGood);
+  ASSERT_EQ(l.steps.size(), 2u);
+  EXPECT_EQ(l.steps[0].position.pid, 29);
+  ASSERT_TRUE(l.steps[0].question);
+  EXPECT_EQ(l.steps[0].question->answer, "a");
+  EXPECT_EQ(l.steps[1].highlight.tiles.at(0).matrix, sim::Operand::c);
+  EXPECT_EQ(l.steps[1].line, 7);
+}
+
+TEST(LessonFiles, UnknownKeyIsRefusedWithItsLineAndName) {
+  std::string t = kGood;
+  t.replace(t.find("\"narration\": \"m\""), 16, "\"naration\": \"m\", \"narration\": \"m\"");
+  const auto msg = refusal(t);
+  EXPECT_NE(msg.find("line 7"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("steps[1].naration"), std::string::npos) << msg;
+}
+
+TEST(LessonFiles, WrongTypeIsRefusedWithItsLineAndName) {
+  std::string t = kGood;
+  t.replace(t.find("\"pids\": [29]"), 12, "\"pids\": [\"29\"]");
+  const auto msg = refusal(t);
+  EXPECT_NE(msg.find("line 8"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("steps[1].highlight.pids[0]"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("integer"), std::string::npos) << msg;
+}
+
+TEST(LessonFiles, BadValuesAreRefusedWithTheKey) {
+  std::string view = kGood;
+  view.replace(view.find("\"compare\""), 9, "\"comparison\"");
+  EXPECT_NE(refusal(view).find("line 7: steps[1].view"), std::string::npos) << refusal(view);
+  std::string two = kGood;
+  two.replace(two.find("{\"end\": true}"), 13, "{\"end\": true, \"event\": 3}");
+  EXPECT_NE(refusal(two).find("steps[1].position"), std::string::npos);
+  std::string matrix = kGood;
+  matrix.replace(matrix.find("\"C\""), 3, "\"D\"");
+  EXPECT_NE(refusal(matrix).find("steps[1].highlight.tiles[0].matrix"), std::string::npos);
+  std::string last_asks = kGood;
+  last_asks.replace(last_asks.find("\"narration\": \"m\""), 16,
+                    "\"narration\": \"m\", \"question\": {\"text\": \"q\", \"answer\": \"a\"}");
+  EXPECT_NE(refusal(last_asks).find("last step"), std::string::npos);
+  std::string missing = kGood;
+  missing.replace(missing.find("seed004_574_grouped.json"), 24, "nope.json");
+  EXPECT_NE(refusal(missing).find("line 3: scenario"), std::string::npos) << refusal(missing);
+}
+
+TEST(LessonFiles, InlineScenarioErrorPointsAtTheBadField) {
+  const std::string t = R"({
+  "title": "t",
+  "scenario": {"kernel": "matmul", "m": 64, "n": 64, "k": 64,
+               "block_m": 48},
+  "steps": [{"view": "memory", "position": {"start": true}, "narration": "n"}]
+})";
+  const auto msg = refusal(t);
+  EXPECT_NE(msg.find("line 4: scenario.block_m"), std::string::npos) << msg;
+}
+
+TEST(LessonFiles, BrokenJsonNamesTheLineAndNeverCrashes) {
+  EXPECT_NE(refusal("{\n\"title\": \"t\",\n}").find("line 3"), std::string::npos);
+  // Every prefix of a good lesson is either a lesson or a refusal, never a crash.
+  const std::string good = kGood;
+  for (std::size_t n = 0; n < good.size(); n += 3) {
+    try {
+      scenario::parse_lesson(good.substr(0, n));
+    } catch (const scenario::ScenarioError&) {
+    }
+  }
+}
+
+TEST(LessonPosition, Event29CountsFromZeroAndShowsPid29) {
+  const AppModel m = make_model(default_scenario());  // seed 004: 81 programs in one wave
+  scenario::LessonPosition ev;
+  ev.event = 29;
+  EXPECT_EQ(resolve_position(m.problem, m.wave_programs(), ev).position, 30);
+  scenario::LessonPosition pid;
+  pid.pid = 29;
+  pid.step = 0;
+  const auto r = resolve_position(m.problem, m.wave_programs(), pid);
+  EXPECT_EQ(r.position, 30);
+  ASSERT_TRUE(r.cursor);
+  EXPECT_EQ(r.cursor->pid, 29);
+  scenario::LessonPosition load;
+  load.pid = 29;
+  load.op = sim::StepOp::load_b;
+  load.k = 2;
+  EXPECT_EQ(resolve_position(m.problem, m.wave_programs(), load).cursor->step, 8);
+  pid.pid = 81;
+  EXPECT_FALSE(resolve_position(m.problem, m.wave_programs(), pid).error.empty());
+}
+
+TEST(LessonHighlights, OutOfRangeItemsAreReported) {
+  const AppModel m = make_model(default_scenario());
+  scenario::LessonHighlight h;
+  h.tiles.push_back({sim::Operand::a, 9, 0});  // A has 9 x 9 tiles: rows 0..8
+  h.code_lines.push_back(500);
+  h.pids.push_back(81);
+  EXPECT_EQ(check_highlights(h, m.problem, {29, 1}).size(), 3u);
+}
+
+TEST(Animation, UniformClockSplitsTimeIntoPositionAndFraction) {
+  const UniformClock c;
+  EXPECT_EQ(anim_point(c, 5.25), (AnimPoint{6, 0.25}));
+  EXPECT_EQ(anim_point(c, 0.0), (AnimPoint{1, 0.0}));
+  const auto frames = animation_frames(c, 81, 89, 0.25, 12);  // 8 events, 2 s at 12 fps
+  ASSERT_EQ(frames.size(), 25u);
+  EXPECT_EQ(frames.front(), (AnimPoint{82, 0.0}));
+  EXPECT_EQ(frames.back(), (AnimPoint{89, 1.0}));
+  EXPECT_EQ(frames, animation_frames(c, 81, 89, 0.25, 12));               // the same every time
+  EXPECT_GT(animation_frames(c, 81, 89, 1.0, 12).size(), frames.size());  // slow motion
+}
+
+TEST(Animation, AMissTravelsFromDramAndAHitStartsAtL2) {
+  sim::EventInfo ev;
+  ev.op = sim::StepOp::load_a;
+  sim::AccessResult miss;
+  miss.miss_sectors = 4;
+  const Motion m = motion_of(ev, miss, 9, 0.5);
+  EXPECT_FALSE(m.l2_hit);
+  EXPECT_EQ(m.path.front(), MemLevel::dram);
+  EXPECT_DOUBLE_EQ(level_coordinate(m), 1.0);  // half-way: at L2
+  sim::AccessResult hit;
+  hit.hit_sectors = 4;
+  const Motion h = motion_of(ev, hit, 9, 0.1);
+  EXPECT_TRUE(h.l2_hit);
+  EXPECT_DOUBLE_EQ(level_coordinate(h), 1.0);                           // still stopped at L2
+  EXPECT_DOUBLE_EQ(level_coordinate(motion_of(ev, hit, 9, 1.0)), 2.0);  // in shared memory
+}
+
+TEST(Animation, TheDotFillsTheCTileAndTheStoreTravelsBack) {
+  sim::EventInfo ev;
+  ev.op = sim::StepOp::dot;
+  ev.k = 2;
+  EXPECT_DOUBLE_EQ(motion_of(ev, {}, 4, 0.5).acc, 2.5 / 4);
+  ev.op = sim::StepOp::store;
+  const Motion s = motion_of(ev, {}, 4, 1.0);
+  EXPECT_EQ(s.path.front(), MemLevel::regs);
+  EXPECT_DOUBLE_EQ(level_coordinate(s), 1.0);  // arrived at L2
+}
+
+TEST(LessonOptions, StepsCountFromOneAndExportNeedsALesson) {
+  EXPECT_FALSE(parse_options({"--lesson", "x", "--lesson-step", "0"}).error.empty());
+  EXPECT_EQ(*parse_options({"--lesson", "x", "--lesson-step", "3"}).options.lesson_step, 3);
+  EXPECT_FALSE(parse_options({"--export-dir", "d"}).error.empty());
+  EXPECT_FALSE(parse_options({"--theme", "sepia"}).error.empty());
+  EXPECT_TRUE(parse_options({"--theme", "light", "--font-scale", "1.5"}).options.light);
+  EXPECT_FALSE(parse_options({"--record", "a.gif", "--from", "5", "--to", "5"}).error.empty());
+}
