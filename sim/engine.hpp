@@ -86,6 +86,11 @@ class Engine {
   // when records is not null. Returns the number executed.
   std::int64_t run(std::int64_t count, AccessResult* records = nullptr);
 
+  // Execute step `step` of program `pid` as the next event, whatever the slot schedule says: the
+  // timed engine (sim/timed_engine.hpp) orders events itself and feeds them here. Do not mix with
+  // run(): the round cursor does not follow.
+  AccessResult apply(std::int64_t pid, std::int64_t step);
+
   const Counters& counters() const { return m_counters; }  // so far
   const L2Cache& l2() const { return m_l2; }
   // Input tiles: A (tiles_m, k_tiles) row-major for matmul, the input (tiles_m, tiles_n) for

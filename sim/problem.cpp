@@ -23,6 +23,8 @@ constexpr NameTable<LaunchOrder, 4> kOrderNames{{{LaunchOrder::row_major, "row-m
                                                  {LaunchOrder::column_major, "column-major"},
                                                  {LaunchOrder::grouped, "grouped"},
                                                  {LaunchOrder::grouped_legacy, "grouped-legacy"}}};
+constexpr NameTable<InputPrecision, 2> kPrecisionNames{
+    {{InputPrecision::ieee, "ieee"}, {InputPrecision::tf32, "tf32"}}};
 
 template <class E, std::size_t N>
 std::string_view name_of(const NameTable<E, N>& t, E v) {
@@ -88,6 +90,10 @@ std::string_view to_string(LaunchOrder v) {
   return name_of(kOrderNames, v);
 }
 
+std::string_view to_string(InputPrecision v) {
+  return name_of(kPrecisionNames, v);
+}
+
 std::optional<Kernel> parse_kernel(std::string_view s) {
   return parse_in(kKernelNames, s);
 }
@@ -102,6 +108,9 @@ std::optional<Boundary> parse_boundary(std::string_view s) {
 }
 std::optional<LaunchOrder> parse_launch_order(std::string_view s) {
   return parse_in(kOrderNames, s);
+}
+std::optional<InputPrecision> parse_input_precision(std::string_view s) {
+  return parse_in(kPrecisionNames, s);
 }
 
 template <>
@@ -124,6 +133,10 @@ template <>
 std::string allowed_names<LaunchOrder>() {
   return join_names(kOrderNames);
 }
+template <>
+std::string allowed_names<InputPrecision>() {
+  return join_names(kPrecisionNames);
+}
 
 InvalidField::InvalidField(std::string field, const std::string& message)
     : std::invalid_argument(message), m_field(std::move(field)) {}
@@ -141,6 +154,11 @@ Problem::Problem(const ProblemSpec& spec) : m_spec(spec) {
   if (spec.kernel == Kernel::matmul) check_block("block_k", "K", spec.block_k, spec.k);
   check_range("group_size_m", spec.group_size_m, 1, kMaxGroupSizeM);
   check_range("stages", spec.stages, 1, kMaxStages);
+  const int w = spec.num_warps;
+  if (w < 1 || w > kMaxNumWarps || (w & (w - 1)) != 0)
+    throw InvalidField("num_warps", "num_warps = " + std::to_string(w) +
+                                        " is not allowed: a power of two in 1.." +
+                                        std::to_string(kMaxNumWarps));
 }
 
 int Problem::elem_bytes() const {
