@@ -24,6 +24,7 @@
 #include "sim/problem.hpp"
 #include "sim/program_trace.hpp"
 #include "sim/schedule.hpp"
+#include "sim/time_breakdown.hpp"
 
 namespace tilesim::sim {
 
@@ -131,6 +132,7 @@ struct ReplayResult {
   std::int64_t line_ops = 0;
   Counters counters;  // at the end, flush included
   Roofline roofline;
+  TimingSummary timing;  // the timed engine's prediction (sim/timed_engine.hpp)
   std::vector<TileReuse> a_reuse, b_reuse;
 };
 // progress(fraction in [0, 1]) is called now and then; a set `cancel` stops early and throws

@@ -60,6 +60,18 @@ std::string_view to_string(SmemLayout l) {
   return l == SmemLayout::swizzled ? "swizzled" : "plain";
 }
 
+std::optional<MathPath> parse_math_path(std::string_view s) {
+  for (const MathPath p : {MathPath::fma, MathPath::mma_sync, MathPath::wgmma})
+    if (s == to_string(p)) return p;
+  return std::nullopt;
+}
+
+std::optional<SmemLayout> parse_smem_layout(std::string_view s) {
+  for (const SmemLayout l : {SmemLayout::swizzled, SmemLayout::plain})
+    if (s == to_string(l)) return l;
+  return std::nullopt;
+}
+
 std::pair<int, int> warp_grid(int block_m, int block_n, int num_warps) {
   int wm = 1, wn = 1;
   while (wm * wn < num_warps) {

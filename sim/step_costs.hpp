@@ -21,12 +21,14 @@ namespace tilesim::sim {
 // mma.sync otherwise; fp32 ieee (or tf32 where the machine has no TF32 cores) uses FMA.
 enum class MathPath { fma, mma_sync, wgmma };
 std::string_view to_string(MathPath p);
+std::optional<MathPath> parse_math_path(std::string_view s);  // "fma" | "mma.sync" | "wgmma"
 
 // How a program's shared-memory tiles are laid out. swizzled: no bank conflicts (what Triton
 // does for tensor-core operands). plain: the conflicts of the thread-level kernel in
 // sim/warp_access (e.g. a B^T tile stored across banks, a 32 x 32 float tile read by column).
 enum class SmemLayout { swizzled, plain };
 std::string_view to_string(SmemLayout l);
+std::optional<SmemLayout> parse_smem_layout(std::string_view s);  // "swizzled" | "plain"
 
 struct TimingOptions {
   std::optional<MathPath> path;      // default: the path Triton would take (above)

@@ -7,6 +7,8 @@
 #include <mutex>
 #include <thread>
 
+#include "sim/timed_engine.hpp"
+
 namespace tilesim::sim {
 
 std::vector<ProblemSpec> sweep_specs(const ProblemSpec& base, const SweepAxes& axes) {
@@ -48,7 +50,7 @@ std::vector<SweepRow> run_sweep(const std::vector<ProblemSpec>& specs, const Mac
       try {
         const Problem p(specs[i]);
         const Occupancy occ = occupancy(p, m, pps_override);
-        row.result = replay(p, m, occ);
+        row.result = replay_timed(p, m, occ);
       } catch (const std::exception& e) {
         row.error = e.what();
       }

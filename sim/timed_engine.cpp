@@ -324,15 +324,16 @@ class TimedRun {
   }
 
   TimedResult finish() {
-    TimedResult out;
+    TimedResult res;
+    TimingSummary& out = res.timing;
     out.kernel_ps = m_kernel_end;
     for (const auto& span : m_programs) out.kernel_ps = std::max(out.kernel_ps, span.end_ps);
-    out.counters = m_engine.counters();
+    res.counters = m_engine.counters();
     out.costs = m_costs;
-    out.programs = std::move(m_programs);
-    out.line_ops = m_engine.line_ops();
-    out.a_reuse = m_engine.a_reuse();
-    out.b_reuse = m_engine.b_reuse();
+    res.programs = std::move(m_programs);
+    res.line_ops = m_engine.line_ops();
+    res.a_reuse = m_engine.a_reuse();
+    res.b_reuse = m_engine.b_reuse();
     const double kernel = static_cast<double>(std::max<std::int64_t>(1, out.kernel_ps));
     out.dram_busy = static_cast<double>(m_dram_busy) / kernel;
     out.l2_busy = static_cast<double>(m_l2_busy) / kernel;
@@ -357,7 +358,7 @@ class TimedRun {
     }
     for (int c = 0; c < kTimeCauses; ++c)
       out.breakdown.seconds[static_cast<std::size_t>(c)] = sum[c] / m_m.sms * 1e-12;
-    return out;
+    return res;
   }
 
   const Problem& m_p;
@@ -417,6 +418,26 @@ TimeCause TimeBreakdown::bound() const {
 TimedResult run_timed(const Problem& p, const Machine& m, const Occupancy& occ,
                       const TimedOptions& opt) {
   return TimedRun(p, m, occ, opt).run();
+}
+
+ReplayResult replay_timed(const Problem& p, const Machine& m, const Occupancy& occ,
+                          const TimingOptions& timing, const std::function<void(double)>& progress,
+                          const std::atomic<bool>* cancel) {
+  TimedOptions opt;
+  opt.timing = timing;
+  opt.progress = progress;
+  opt.cancel = cancel;
+  TimedResult t = run_timed(p, m, occ, opt);
+  ReplayResult out;
+  out.occupancy = occ;
+  out.waves = cdiv(p.programs(), static_cast<std::int64_t>(m.sms) * occ.programs_per_sm);
+  out.line_ops = t.line_ops;
+  out.counters = t.counters;
+  out.roofline = roofline(out.counters, p, m);
+  out.timing = t.timing;
+  out.a_reuse = std::move(t.a_reuse);
+  out.b_reuse = std::move(t.b_reuse);
+  return out;
 }
 
 }  // namespace tilesim::sim

@@ -17,37 +17,12 @@
 #include <string_view>
 #include <vector>
 
-#include "sim/counters.hpp"
 #include "sim/engine.hpp"
 #include "sim/occupancy.hpp"
 #include "sim/step_costs.hpp"
+#include "sim/time_breakdown.hpp"
 
 namespace tilesim::sim {
-
-// What a moment of an SM's time went to. `math`, `smem` and `bank_conflict` are the SM's dot pipe
-// busy; the others are time no dot ran while a resident program waited on that (or, for tail,
-// the SM had nothing left to run while others still did).
-enum class TimeCause {
-  launch,         // programs starting (block launch, prologue)
-  latency,        // a load in flight that no bandwidth limit held back: latency not hidden
-  dram,           // waiting behind other DRAM traffic (bandwidth)
-  l2,             // waiting behind other L2 traffic (bandwidth)
-  sm_load,        // the SM's own fill path from L2 (bytes per cycle per SM)
-  smem,           // shared memory: operands of a dot, tiles written or transposed
-  bank_conflict,  // the extra wavefronts bank conflicts add to shared memory
-  math,           // the dot's math pipe (FMA or tensor cores), loop overhead and spills included
-  tail,           // the last wave: this SM is idle while others finish
-};
-inline constexpr int kTimeCauses = 9;
-std::string_view to_string(TimeCause c);
-
-// Seconds per cause; they add up to the kernel time (each is an average over SMs).
-struct TimeBreakdown {
-  std::array<double, kTimeCauses> seconds{};
-  double operator[](TimeCause c) const { return seconds[static_cast<int>(c)]; }
-  double total() const;
-  TimeCause bound() const;  // the largest cause
-};
 
 // One event as it ran: what (pid, step), when (start and end, picoseconds) and what it waited on.
 struct TimedEvent {
@@ -66,13 +41,9 @@ struct ProgramSpan {
 };
 
 struct TimedResult {
-  std::int64_t kernel_ps = 0;  // first launch to last byte stored
-  double time_s() const { return static_cast<double>(kernel_ps) * 1e-12; }
-  Counters counters;  // flush included, as replay() gives them
-  TimeBreakdown breakdown;
-  StepCosts costs;
-  // Busy fraction of each shared pipe over the kernel time (SM pipes: mean over SMs).
-  double dram_busy = 0, l2_busy = 0, fill_busy = 0, dot_busy = 0;
+  TimingSummary timing;
+  double time_s() const { return timing.time_s(); }
+  Counters counters;                  // flush included, as replay() gives them
   std::vector<ProgramSpan> programs;  // by pid
   std::int64_t line_ops = 0;
   std::vector<TileReuse> a_reuse, b_reuse;
@@ -88,5 +59,11 @@ struct TimedOptions {
 
 TimedResult run_timed(const Problem& p, const Machine& m, const Occupancy& occ,
                       const TimedOptions& opt = {});
+
+// The timed replay as `run` and `sweep` print it: counters in time order, and the time.
+ReplayResult replay_timed(const Problem& p, const Machine& m, const Occupancy& occ,
+                          const TimingOptions& timing = {},
+                          const std::function<void(double)>& progress = {},
+                          const std::atomic<bool>* cancel = nullptr);
 
 }  // namespace tilesim::sim

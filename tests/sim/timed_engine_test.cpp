@@ -40,7 +40,7 @@ TEST(TimedEngine, OneProgramAloneTakesTheSumOfItsSteps) {
   const Machine m = preset("h100");
   const TimedResult r = timed(s, m, &ev);
   ASSERT_EQ(ev.size(), 8u);  // map, (load_a, load_b, dot) x 2, store
-  const StepCosts& c = r.costs;
+  const StepCosts& c = r.timing.costs;
   EXPECT_EQ(ev[0].end_ps, c.launch_ps);
   EXPECT_EQ(ev[1].start_ps, ev[0].end_ps);  // loads go out once the program has started
   EXPECT_EQ(ev[3].start_ps, std::max(ev[1].end_ps, ev[2].end_ps));  // dot 0 waits for both
@@ -49,10 +49,10 @@ TEST(TimedEngine, OneProgramAloneTakesTheSumOfItsSteps) {
   EXPECT_EQ(ev[4].start_ps, ev[3].end_ps);  // stages = 1: the next slab only after the dot
   EXPECT_EQ(ev[6].start_ps, std::max(ev[4].end_ps, ev[5].end_ps));
   EXPECT_EQ(ev[7].start_ps, ev[6].end_ps);  // the store follows the last dot
-  EXPECT_EQ(r.kernel_ps, ev[7].end_ps + c.l2_hit_latency_ps);
+  EXPECT_EQ(r.timing.kernel_ps, ev[7].end_ps + c.l2_hit_latency_ps);
   // Every load missed (nothing was in L2): at least the DRAM latency each.
   EXPECT_GE(ev[1].end_ps - ev[1].start_ps, c.dram_latency_ps);
-  EXPECT_NEAR(r.breakdown.total(), r.time_s(), 1e-12);
+  EXPECT_NEAR(r.timing.breakdown.total(), r.time_s(), 1e-12);
 }
 
 TEST(TimedEngine, PipelineStagesOverlapLoadsWithTheDot) {
@@ -60,9 +60,9 @@ TEST(TimedEngine, PipelineStagesOverlapLoadsWithTheDot) {
   std::vector<TimedEvent> one, two;
   s.stages = 1;
   const Machine m = preset("h100");
-  const auto t1 = timed(s, m, &one).kernel_ps;
+  const auto t1 = timed(s, m, &one).timing.kernel_ps;
   s.stages = 2;
-  const auto t2 = timed(s, m, &two).kernel_ps;
+  const auto t2 = timed(s, m, &two).timing.kernel_ps;
   EXPECT_LT(t2, t1);
   // With two stages, load_a(1) goes out before dot(0) ends.
   EXPECT_LT(two[4].start_ps, two[3].end_ps);
@@ -81,7 +81,7 @@ TEST(TimedEngine, DramBoundCopyReachesThePresetBandwidth) {
                          static_cast<double>(r.counters.dram_write_bytes_in_kernel());
     const double sustained = m.dram_bytes_per_s * m.dram_efficiency;
     EXPECT_NEAR(bytes / r.time_s() / sustained, 1.0, 0.05) << key;
-    EXPECT_EQ(r.breakdown.bound(), TimeCause::dram) << key;
+    EXPECT_EQ(r.timing.breakdown.bound(), TimeCause::dram) << key;
   }
 }
 
@@ -129,7 +129,7 @@ TEST(TimedEngine, SameScenarioTwiceGivesIdenticalTimelines) {
     ASSERT_EQ(a[i].start_ps, b[i].start_ps) << i;
     ASSERT_EQ(a[i].end_ps, b[i].end_ps) << i;
   }
-  EXPECT_EQ(ra.kernel_ps, rb.kernel_ps);
+  EXPECT_EQ(ra.timing.kernel_ps, rb.timing.kernel_ps);
   EXPECT_EQ(ra.counters, rb.counters);
 }
 
