@@ -42,11 +42,12 @@ struct Machine {
   int sm_l2_bytes_per_cycle = 64;   // one SM's L2 fill path
   int smem_bytes_per_cycle = 128;   // 32 banks x 4 bytes: one wavefront per cycle
   int program_launch_cycles = 600;  // block launch to its first step, prologue included
-  // Fitted (scripts/calibrate fit, docs/FIDELITY.md): what a tiled kernel sustains of each peak.
-  double dram_efficiency = 0.88;    // of dram_bytes_per_s, streaming copy
-  double fma_efficiency = 0.75;     // of fp32_flops_per_s, register-blocked FMA dot
-  double tensor_efficiency = 0.85;  // of the tensor path's peak, dot of full tiles
-  std::string source;               // where the figures come from
+  // Fitted on the H200 (scripts/fit_timing.py, one tilesim-bench row each, docs/FIDELITY.md) and
+  // used by every preset: what a tiled kernel sustains of each peak.
+  double dram_efficiency = 0.867;    // of dram_bytes_per_s, streaming copy
+  double fma_efficiency = 0.612;     // of fp32_flops_per_s, register-blocked FMA dot
+  double tensor_efficiency = 0.732;  // of the tensor path's peak, dot of full tiles
+  std::string source;                // where the figures come from
   bool operator==(const Machine&) const = default;
 };
 
