@@ -148,8 +148,11 @@ def main():
     if write:
         text = open(write).read()
         begin, end = "<!-- timing:begin -->", "<!-- timing:end -->"
-        section = (begin + "\n## Time: the timed engine vs tilesim-bench (" + data.get("device", "") +
-                   ", " + data.get("date", "") + ")\n\nWritten by `scripts/fit_timing.py`. Three "
+        dev = data.get("device", "")
+        dev = dev.get("name", json.dumps(dev)) if isinstance(dev, dict) else str(dev)
+        section = (begin + "\n## Time: the timed engine vs tilesim-bench (" + dev +
+                   ", measured " + str(data.get("date", "")) + ", commit " +
+                   str(data.get("commit", "")) + ")\n\nWritten by `scripts/fit_timing.py`. Three "
                    "efficiencies are fitted, one row each (marked *fitted*); every other row is a "
                    "prediction. Target (issue 11): within ±20 %.\n\n" + "\n".join(lines) +
                    "\n\n" + summary + "\n" + end)
