@@ -45,7 +45,8 @@ double* timing_number(sim::Machine& m, const std::string& key) {
       {"l2_bytes_per_s", &m.l2_bytes_per_s},
       {"dram_efficiency", &m.dram_efficiency},
       {"fma_efficiency", &m.fma_efficiency},
-      {"tensor_efficiency", &m.tensor_efficiency}};
+      {"tensor_efficiency", &m.tensor_efficiency},
+      {"program_jitter", &m.program_jitter}};
   for (const auto& [name, ptr] : fields)
     if (key == name) return ptr;
   return nullptr;

@@ -42,6 +42,11 @@ struct Machine {
   int sm_l2_bytes_per_cycle = 64;   // one SM's L2 fill path
   int smem_bytes_per_cycle = 128;   // 32 banks x 4 bytes: one wavefront per cycle
   int program_launch_cycles = 600;  // block launch to its first step, prologue included
+  // Programs do not all run at the same speed on a real GPU (clocks, scheduling, distance to the
+  // L2 slices): each program's dots take (1 + program_jitter * u) of their time, u a fixed
+  // pseudo-random number in [-1, 1) per pid. Small differences add up over waves, so a long
+  // grid's programs drift apart (fitted).
+  double program_jitter = 0.115;
   // Fitted on the H200 (scripts/fit_timing.py, one tilesim-bench row each, docs/FIDELITY.md) and
   // used by every preset: what a tiled kernel sustains of each peak.
   double dram_efficiency = 0.867;    // of dram_bytes_per_s, streaming copy

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <queue>
 #include <stdexcept>
 
@@ -14,7 +15,10 @@ namespace tilesim::sim {
 namespace {
 
 // A pending event: the next step of the program on `slot`, not before time t. step == steps
-// means "the program retires" (not an event of the trace).
+// means "the program retires" (not an event of the trace); pid == kDispatch means "SM `step`'s
+// dot pipe is free: start the dot that has waited longest" (after every event of that time, so
+// that all the dots ready then are candidates).
+constexpr std::int64_t kDispatch = std::numeric_limits<std::int64_t>::max();
 struct Pending {
   std::int64_t t = 0, pid = 0, step = 0;
   int slot = 0;
@@ -32,6 +36,19 @@ std::int64_t reserve(std::int64_t* free, std::int64_t ready, std::int64_t durati
   return *free;
 }
 
+// A fixed pseudo-random number in [-1, 1) per pid (splitmix64): the same on every machine.
+double jitter_of(std::int64_t pid) {
+  std::uint64_t z = static_cast<std::uint64_t>(pid) + 0x9E3779B97F4A7C15ull;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  z ^= z >> 31;
+  return static_cast<double>(z >> 11) * 0x1.0p-52 - 1.0;
+}
+
+std::int64_t scaled(std::int64_t ps, double factor) {
+  return factor == 1.0 ? ps : std::llround(static_cast<double>(ps) * factor);
+}
+
 std::int64_t ps_of_bytes(std::int64_t bytes, double ps_per_byte) {
   return std::llround(static_cast<double>(bytes) * ps_per_byte);
 }
@@ -39,6 +56,7 @@ std::int64_t ps_of_bytes(std::int64_t bytes, double ps_per_byte) {
 // The program resident on one slot and where its pipeline stands.
 struct SlotState {
   std::int64_t pid = -1;
+  double speed = 1;             // this program's dot time factor (Machine::program_jitter)
   TileCoord tile;               // its output tile
   std::int64_t start = 0;       // launch time
   std::int64_t t_event = 0;     // time of its last event (events of a program are in order)
@@ -51,6 +69,8 @@ struct SlotState {
 
 struct SmState {
   std::int64_t fill_free = 0, dot_free = 0, smem_free = 0;
+  std::vector<Pending> ready_dots;  // dots whose data is in, waiting for the pipe
+  bool dispatch_queued = false;
   std::int64_t last_retire = 0;
   std::int64_t dot_ps = 0, fill_ps = 0;
   std::array<std::int64_t, kTimeCauses> busy{};  // dot pipe time by cause
@@ -84,11 +104,19 @@ class TimedRun {
     while (!m_queue.empty()) {
       const Pending e = m_queue.top();
       m_queue.pop();
+      if (e.pid == kDispatch) {
+        dispatch(e);
+        continue;
+      }
       if (e.step == m_steps) {
         retire(e);
         continue;
       }
-      execute(e);
+      std::int64_t k = -1;
+      if (step_op(m_p, e.step, &k) == StepOp::dot)
+        queue_dot(e);
+      else
+        execute(e);
       if (m_engine.position() >= next_report) {
         next_report += report;
         if (m_opt.cancel && m_opt.cancel->load(std::memory_order_relaxed))
@@ -107,6 +135,7 @@ class TimedRun {
     s = SlotState{};
     s.pid = m_next_pid++;
     s.tile = tile_of(m_p, s.pid);
+    s.speed = 1 + m_m.program_jitter * jitter_of(s.pid);
     s.start = t;
     ProgramSpan& span = m_programs[static_cast<std::size_t>(s.pid)];
     span.pid = s.pid;
@@ -114,6 +143,40 @@ class TimedRun {
     span.sm = slot % m_m.sms;
     span.start_ps = t;
     m_queue.push({t, s.pid, 0, slot});
+  }
+
+  // A dot whose tiles are in waits for its SM's pipe; when the pipe is free it takes the dot that
+  // has been ready longest (ties: lower pid), among all that are ready at that time.
+  void queue_dot(const Pending& e) {
+    SmState& sm = m_sm[static_cast<std::size_t>(e.slot % m_m.sms)];
+    sm.ready_dots.push_back(e);
+    if (!sm.dispatch_queued) {
+      sm.dispatch_queued = true;
+      m_queue.push({std::max({e.t, sm.dot_free, sm.smem_free}), kDispatch, e.slot % m_m.sms, -1});
+    }
+  }
+
+  void dispatch(const Pending& e) {
+    SmState& sm = m_sm[static_cast<std::size_t>(e.step)];
+    sm.dispatch_queued = false;
+    if (sm.ready_dots.empty()) return;
+    const std::int64_t start = std::max({e.t, sm.dot_free, sm.smem_free});
+    if (start > e.t) {
+      sm.dispatch_queued = true;
+      m_queue.push({start, kDispatch, e.step, -1});
+      return;
+    }
+    const auto pick = std::min_element(
+        sm.ready_dots.begin(), sm.ready_dots.end(),
+        [](const Pending& a, const Pending& b) { return a.t != b.t ? a.t < b.t : a.pid < b.pid; });
+    Pending dot = *pick;
+    sm.ready_dots.erase(pick);
+    dot.t = start;
+    execute(dot);
+    if (!sm.ready_dots.empty()) {
+      sm.dispatch_queued = true;
+      m_queue.push({std::max(sm.dot_free, sm.smem_free), kDispatch, e.step, -1});
+    }
   }
 
   void retire(const Pending& e) {
@@ -273,7 +336,7 @@ class TimedRun {
     const StepCosts& c = m_costs;
     const std::int64_t start = std::max({t, sm.dot_free, sm.smem_free});
     const std::int64_t core = std::max(c.dot_math_ps, c.dot_smem_ps);
-    const std::int64_t dur = core + c.dot_overhead_ps + c.dot_spill_ps;
+    const std::int64_t dur = scaled(core + c.dot_overhead_ps + c.dot_spill_ps, s.speed);
     sm.dot_free = start + dur;
     sm.smem_free = start + c.dot_smem_ps + c.dot_spill_ps;
     sm.dot_ps += dur;
