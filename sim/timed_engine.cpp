@@ -56,7 +56,7 @@ std::int64_t ps_of_bytes(std::int64_t bytes, double ps_per_byte) {
 // The program resident on one slot and where its pipeline stands.
 struct SlotState {
   std::int64_t pid = -1;
-  double speed = 1;             // this program's dot time factor (Machine::program_jitter)
+  double speed = 1;             // factor on this program's SM-side times (Machine::program_jitter)
   TileCoord tile;               // its output tile
   std::int64_t start = 0;       // launch time
   std::int64_t t_event = 0;     // time of its last event (events of a program are in order)
@@ -237,7 +237,7 @@ class TimedRun {
                                    : op == StepOp::load_b ? s.load_issue
                                                           : std::max(e.t, s.progress);
         s.load_issue = issue;
-        load(r, issue, op, filled(s, op, k), sm, &ev);
+        load(r, issue, op, filled(s, op, k), s.speed, sm, &ev);
         ev.start_ps = issue;
         if (op == StepOp::load_a) s.load_a_done = ev.end_ps, s.load_a_cause = ev.cause;
         if (op == StepOp::load_b) s.load_b_done = ev.end_ps, s.load_b_cause = ev.cause;
@@ -253,7 +253,7 @@ class TimedRun {
       case StepOp::transpose: {
         const std::int64_t start = std::max(e.t, sm.smem_free);
         ev.start_ps = start;
-        ev.end_ps = sm.smem_free = start + m_costs.transpose_smem_ps;
+        ev.end_ps = sm.smem_free = start + scaled(m_costs.transpose_smem_ps, s.speed);
         ev.cause = m_costs.transpose_smem_ps > m_costs.transpose_smem_free_ps
                        ? TimeCause::bank_conflict
                        : TimeCause::smem;
@@ -287,8 +287,8 @@ class TimedRun {
     return &m_a_filled[static_cast<std::size_t>(s.tile.pid_m * tn + s.tile.pid_n)];
   }
 
-  void load(const AccessResult& r, std::int64_t issue, StepOp op, std::int64_t* filled, SmState& sm,
-            TimedEvent* ev) {
+  void load(const AccessResult& r, std::int64_t issue, StepOp op, std::int64_t* filled,
+            double speed, SmState& sm, TimedEvent* ev) {
     const std::int64_t sectors = std::int64_t{r.hit_sectors} + r.miss_sectors;
     const std::int64_t bytes = sectors * L2Cache::kSectorBytes;
     std::int64_t arrive =
@@ -318,7 +318,8 @@ class TimedRun {
     // Staged in shared memory (matmul A/B tiles, the transpose's tile): the write's wavefronts.
     const bool staged = op != StepOp::load || m_p.kernel() == Kernel::transpose;
     if (!staged) return;
-    const std::int64_t w = op == StepOp::load_b ? m_costs.load_b_smem_ps : m_costs.load_a_smem_ps;
+    const std::int64_t w =
+        scaled(op == StepOp::load_b ? m_costs.load_b_smem_ps : m_costs.load_a_smem_ps, speed);
     const std::int64_t w_free =
         op == StepOp::load_b ? m_costs.load_b_smem_free_ps : m_costs.load_a_smem_free_ps;
     const std::int64_t end = reserve(&sm.smem_free, arrive, w);
