@@ -1,4 +1,5 @@
-// `tilesim-cli run`: the full replay of a problem on a machine preset, counters only.
+// `tilesim-cli run`: the full replay of a problem on a machine preset: counters and the timed
+// engine's predicted time with its breakdown.
 #include <cstdio>
 #include <functional>
 #include <memory>
@@ -7,6 +8,7 @@
 #include "cli/problem_flags.hpp"
 #include "cli/run_report.hpp"
 #include "scenario/resolve.hpp"
+#include "sim/timed_engine.hpp"
 
 namespace tilesim::cli {
 
@@ -15,11 +17,12 @@ Action add_run_command(CLI::App& app) {
       "run", "Replay every program on a machine (SM waves, L2) and print the counters");
   auto flags = std::make_shared<ProblemFlags>();
   flags->add_to(*cmd, /*with_machine=*/true);
-  auto schedule = std::make_shared<std::string>(std::string(sim::to_string(sim::kDefaultSchedule)));
+  auto schedule = std::make_shared<std::string>("timed");
   cmd->add_option("--schedule", *schedule,
-                  "When slots start: lockstep (every wave in step, the default) or staggered "
-                  "(slot s starts s * steps / slots rounds late: desynchronised programs)")
-      ->check(CLI::IsMember({"lockstep", "staggered"}));
+                  "Event order: timed (programs run in simulated time, the default), or rounds "
+                  "for teaching: lockstep (every wave in step) or staggered (slot s starts "
+                  "s * steps / slots rounds late). The time is always the timed engine's")
+      ->check(CLI::IsMember({"timed", "lockstep", "staggered"}));
   return [flags, schedule]() {
     const auto resolved = scenario::resolve(flags->to_scenario());
     if (resolved.launch_error) throw *resolved.launch_error;
@@ -36,9 +39,15 @@ Action add_run_command(CLI::App& app) {
       std::fprintf(stderr, "\rreplaying: %3d%%", percent);
       std::fflush(stderr);
     };
-    const sim::ReplayResult r =
-        sim::replay(p, m, occ, cost.seconds > 2 ? progress : std::function<void(double)>{}, nullptr,
-                    sim::parse_schedule(*schedule));
+    const auto report = cost.seconds > 2 ? progress : std::function<void(double)>{};
+    const sim::TimingOptions timing = flags->timing();
+    sim::ReplayResult r = sim::replay_timed(p, m, occ, timing, report);
+    if (*schedule != "timed") {
+      // Counters of the round schedule; the time stays the timed engine's.
+      const sim::TimingSummary timed = r.timing;
+      r = sim::replay(p, m, occ, report, nullptr, sim::parse_schedule(*schedule));
+      r.timing = timed;
+    }
     if (cost.seconds > 2) std::fprintf(stderr, "\r                \r");
     if (flags->json)
       std::printf("%s\n", replay_json(p, m, r).dump(2).c_str());

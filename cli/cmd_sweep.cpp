@@ -90,9 +90,9 @@ Action add_sweep_command(CLI::App& app) {
       std::printf("%s\n", out.dump(2).c_str());
       return 0;
     }
-    std::printf("%-14s %6s %5s %5s %5s %3s %4s %5s %11s %11s %7s %8s %10s %s\n", "order", "GROUP",
-                "BM", "BN", "BK", "st", "/SM", "waves", "DRAM read", "DRAM write", "L2 hit",
-                "FLOP/B", "time", "bound");
+    std::printf("%-14s %6s %5s %5s %5s %3s %4s %5s %11s %11s %7s %8s %10s %8s %s\n", "order",
+                "GROUP", "BM", "BN", "BK", "st", "/SM", "waves", "DRAM read", "DRAM write",
+                "L2 hit", "FLOP/B", "time", "TFLOP/s", "bound");
     for (const auto& row : rows) {
       const auto& sp = row.spec;
       std::printf("%-14s %6lld %5d %5d %5d %3d ", std::string(sim::to_string(sp.order)).c_str(),
@@ -103,11 +103,12 @@ Action add_sweep_command(CLI::App& app) {
       }
       const auto& r = row.result;
       const auto& c = r.counters;
-      std::printf("%4d %5lld %11s %11s %6.1f%% %8.1f %9.3gs %s\n", r.occupancy.programs_per_sm,
-                  (long long)r.waves, format_bytes(c.dram_read_bytes).c_str(),
-                  format_bytes(c.dram_write_bytes).c_str(), 100 * c.l2_hit_rate(),
-                  c.arithmetic_intensity(), r.roofline.time_s,
-                  std::string(sim::to_string(r.roofline.bound)).c_str());
+      std::printf("%4d %5lld %11s %11s %6.1f%% %8.1f %9.3gs %8.1f %s\n",
+                  r.occupancy.programs_per_sm, (long long)r.waves,
+                  format_bytes(c.dram_read_bytes).c_str(), format_bytes(c.dram_write_bytes).c_str(),
+                  100 * c.l2_hit_rate(), c.arithmetic_intensity(), r.timing.time_s(),
+                  tflops(sim::Problem(sp), r),
+                  std::string(sim::to_string(r.timing.breakdown.bound())).c_str());
     }
     return 0;
   };

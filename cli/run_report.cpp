@@ -35,9 +35,55 @@ nlohmann::json replay_json(const sim::Problem& p, const sim::Machine& m,
       {"register_bytes", c.register_bytes},
       {"compulsory_bytes", p.compulsory_bytes()},
       {"arithmetic_intensity", c.arithmetic_intensity()},
-      {"predicted_time_s", r.roofline.time_s},
-      {"bound", sim::to_string(r.roofline.bound)},
+      {"num_warps", p.num_warps()},
+      {"input_precision", sim::to_string(p.spec().input_precision)},
+      {"predicted_time_s", r.timing.time_s()},
+      {"tflops", tflops(p, r)},
+      {"dram_bytes_per_s", dram_bytes_per_s(r)},
+      {"bound", sim::to_string(r.timing.breakdown.bound())},
+      {"time_breakdown", breakdown_json(r.timing)},
+      {"math_path", sim::to_string(r.timing.costs.path)},
+      {"smem_layout", sim::to_string(r.timing.costs.layout)},
+      {"busy", nlohmann::json{{"dram", r.timing.dram_busy},
+                              {"l2", r.timing.l2_busy},
+                              {"sm_fill", r.timing.fill_busy},
+                              {"dot", r.timing.dot_busy}}},
+      {"roofline_time_s", r.roofline.time_s},
+      {"roofline_bound", sim::to_string(r.roofline.bound)},
   };
+}
+
+nlohmann::json breakdown_json(const sim::TimingSummary& t) {
+  nlohmann::json j = nlohmann::json::object();
+  for (int c = 0; c < sim::kTimeCauses; ++c)
+    j[std::string(sim::to_string(static_cast<sim::TimeCause>(c)))] =
+        t.breakdown.seconds[static_cast<std::size_t>(c)];
+  return j;
+}
+
+double tflops(const sim::Problem& p, const sim::ReplayResult& r) {
+  const double t = r.timing.time_s();
+  return t > 0 ? p.useful_flops() / t / 1e12 : 0.0;
+}
+
+double dram_bytes_per_s(const sim::ReplayResult& r) {
+  const double t = r.timing.time_s();
+  const auto& c = r.counters;
+  return t > 0 ? static_cast<double>(c.dram_read_bytes + c.dram_write_bytes_in_kernel()) / t : 0.0;
+}
+
+std::string breakdown_text(const sim::TimingSummary& t) {
+  std::string out;
+  const double total = t.breakdown.total();
+  for (int c = 0; c < sim::kTimeCauses; ++c) {
+    const double share = total > 0 ? t.breakdown.seconds[static_cast<std::size_t>(c)] / total : 0;
+    if (share < 0.005) continue;
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%s%s %.0f%%", out.empty() ? "" : ", ",
+                  std::string(sim::to_string(static_cast<sim::TimeCause>(c))).c_str(), 100 * share);
+    out += buf;
+  }
+  return out;
 }
 
 std::string replay_text(const sim::Problem& p, const sim::Machine& m, const sim::ReplayResult& r) {
@@ -57,7 +103,9 @@ std::string replay_text(const sim::Problem& p, const sim::Machine& m, const sim:
       "  shared memory   %s written, %s read; registers %s\n"
       "  FLOPs           %.4g, arithmetic intensity %.1f FLOP/B\n"
       "  store lanes     %lld, valid %lld\n"
-      "  roofline        %.3g s, %s bound (DRAM %.3g s, compute %.3g s)\n",
+      "  roofline        %.3g s, %s bound (DRAM %.3g s, compute %.3g s)\n"
+      "  time (timed)    %.4g s, %.1f TFLOP/s, DRAM %.0f GB/s; %s bound (%s path, %d warps)\n"
+      "  time went to    %s\n",
       std::string(sim::to_string(s.kernel)).c_str(), (long long)s.m, (long long)s.n, (long long)s.k,
       std::string(sim::to_string(s.dtype)).c_str(), s.block_m, s.block_n, s.block_k,
       std::string(sim::to_string(s.order)).c_str(), (long long)s.group_size_m, m.name.c_str(),
@@ -72,7 +120,10 @@ std::string replay_text(const sim::Problem& p, const sim::Machine& m, const sim:
       format_bytes(c.register_bytes).c_str(), c.flops, c.arithmetic_intensity(),
       (long long)c.store_lanes, (long long)c.valid_store_lanes, r.roofline.time_s,
       std::string(sim::to_string(r.roofline.bound)).c_str(), r.roofline.dram_time_s,
-      r.roofline.compute_time_s);
+      r.roofline.compute_time_s, r.timing.time_s(), tflops(p, r), dram_bytes_per_s(r) / 1e9,
+      std::string(sim::to_string(r.timing.breakdown.bound())).c_str(),
+      std::string(sim::to_string(r.timing.costs.path)).c_str(), p.num_warps(),
+      breakdown_text(r.timing).c_str());
   return buf;
 }
 

@@ -36,6 +36,34 @@ int small(const json& v, const std::string& key) {
   return static_cast<int>(x);
 }
 
+// The timed engine's figures (sim/machine.hpp), by key; nullptr for any other key.
+double* timing_number(sim::Machine& m, const std::string& key) {
+  const std::pair<const char*, double*> fields[] = {
+      {"sm_clock_hz", &m.sm_clock_hz},
+      {"tf32_tensor_flops_per_s", &m.tf32_tensor_flops_per_s},
+      {"mma_sync_fraction", &m.mma_sync_fraction},
+      {"l2_bytes_per_s", &m.l2_bytes_per_s},
+      {"dram_efficiency", &m.dram_efficiency},
+      {"fma_efficiency", &m.fma_efficiency},
+      {"tensor_efficiency", &m.tensor_efficiency},
+      {"program_jitter", &m.program_jitter}};
+  for (const auto& [name, ptr] : fields)
+    if (key == name) return ptr;
+  return nullptr;
+}
+
+int* timing_integer(sim::Machine& m, const std::string& key) {
+  const std::pair<const char*, int*> fields[] = {
+      {"l2_hit_latency_cycles", &m.l2_hit_latency_cycles},
+      {"dram_latency_cycles", &m.dram_latency_cycles},
+      {"sm_l2_bytes_per_cycle", &m.sm_l2_bytes_per_cycle},
+      {"smem_bytes_per_cycle", &m.smem_bytes_per_cycle},
+      {"program_launch_cycles", &m.program_launch_cycles}};
+  for (const auto& [name, ptr] : fields)
+    if (key == name) return ptr;
+  return nullptr;
+}
+
 std::string text(const json& v, const std::string& key) {
   if (!v.is_string()) throw sim::InvalidField(field(key), field(key) + " must be a string");
   return v.get<std::string>();
@@ -93,6 +121,13 @@ sim::Machine parse_machine_json(std::string_view json_text) {
       m.max_threads_per_sm = small(v, key);
     else if (key == "max_programs_per_sm")
       m.max_programs_per_sm = small(v, key);
+    else if (key == "has_wgmma") {
+      if (!v.is_boolean()) throw sim::InvalidField(field(key), field(key) + " must be true/false");
+      m.has_wgmma = v.get<bool>();
+    } else if (double* d = timing_number(m, key))
+      *d = number(v, key);
+    else if (int* i = timing_integer(m, key))
+      *i = small(v, key);
     else
       throw sim::InvalidField(field(key), field(key) + " is not a machine field");
   }

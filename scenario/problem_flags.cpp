@@ -27,8 +27,16 @@ void ProblemFlags::add_to(CLI::App& cmd, bool with_machine) {
   cmd.add_option("--b-layout", b_layout, "row-major | transposed (seed 003's coalesced B)");
   o_stages =
       cmd.add_option("--stages", stages, "Pipeline stages of A/B tiles in shared memory (1..8)");
+  o_warps = cmd.add_option("--num-warps", num_warps, "Warps per program (Triton num_warps: 1..16)");
+  cmd.add_option("--input-precision", input_precision,
+                 "fp32 matmul: ieee (FP32 FMA) | tf32 (TF32 tensor cores), as tl.dot's argument");
   if (with_machine) {
     cmd.add_option("--machine", machine, "Machine preset: t4 | a100 | h100 | h200");
+    cmd.add_option("--math-path", math_path,
+                   "Timing: the dot's hardware path fma | mma.sync | wgmma (default: Triton's)");
+    cmd.add_option("--smem-layout", smem_layout,
+                   "Timing: shared tiles swizzled (no bank conflicts) | plain (the warp model's "
+                   "conflicts); default: swizzled for tensor cores, plain for FMA and transpose");
     o_pps = cmd.add_option("--programs-per-sm", programs_per_sm,
                            "Override programs resident per SM (" +
                                std::to_string(sim::kMinProgramsPerSm) + ".." +
@@ -53,6 +61,7 @@ Scenario ProblemFlags::to_scenario() const {
   apply_enum(order, "order", &p.order);
   apply_enum(boundary, "boundary", &p.boundary);
   apply_enum(b_layout, "b_layout", &p.b_layout);
+  apply_enum(input_precision, "input_precision", &p.input_precision);
   if (o_m && o_m->count()) p.m = m;
   if (o_n && o_n->count()) p.n = n;
   if (o_k && o_k->count()) p.k = k;
@@ -61,6 +70,7 @@ Scenario ProblemFlags::to_scenario() const {
   if (o_bk && o_bk->count()) p.block_k = block_k;
   if (o_gm && o_gm->count()) p.group_size_m = group_m;
   if (o_stages && o_stages->count()) p.stages = stages;
+  if (o_warps && o_warps->count()) p.num_warps = num_warps;
   if (!machine.empty()) s.machine = machine;
   if (o_pps && o_pps->count()) {
     sim::check_programs_per_sm(programs_per_sm);
@@ -69,6 +79,15 @@ Scenario ProblemFlags::to_scenario() const {
   sim::Problem checked(p);  // throws InvalidField naming the field
   (void)checked;
   return s;
+}
+
+sim::TimingOptions ProblemFlags::timing() const {
+  sim::TimingOptions t;
+  if (!math_path.empty() && !(t.path = sim::parse_math_path(math_path)))
+    throw sim::unknown_value("math_path", math_path, "fma | mma.sync | wgmma");
+  if (!smem_layout.empty() && !(t.layout = sim::parse_smem_layout(smem_layout)))
+    throw sim::unknown_value("smem_layout", smem_layout, "swizzled | plain");
+  return t;
 }
 
 sim::ReplayBudget ProblemFlags::budget() const {

@@ -11,24 +11,28 @@
 #include "scenario/scenario.hpp"
 #include "sim/problem.hpp"
 #include "sim/replay_budget.hpp"
+#include "sim/step_costs.hpp"
 
 namespace tilesim::scenario {
 
 struct ProblemFlags {
   std::string scenario_file;
-  std::string kernel, dtype, order, boundary, b_layout, machine;
+  std::string kernel, dtype, order, boundary, b_layout, machine, input_precision;
+  std::string math_path, smem_layout;  // timing options (commands with a machine)
   std::int64_t m = 0, n = 0, k = 0, group_m = 0;
-  int block_m = 0, block_n = 0, block_k = 0, stages = 0, programs_per_sm = 0;
+  int block_m = 0, block_n = 0, block_k = 0, stages = 0, programs_per_sm = 0, num_warps = 0;
   bool json = false;
   double max_seconds = sim::ReplayBudget{}.max_seconds;
   double max_memory_gib = static_cast<double>(sim::ReplayBudget{}.max_memory_bytes) / (1ll << 30);
   // Filled by add_to(); an option's count() says whether the user gave it.
-  CLI::Option *o_m{}, *o_n{}, *o_k{}, *o_bm{}, *o_bn{}, *o_bk{}, *o_gm{}, *o_stages{}, *o_pps{};
+  CLI::Option *o_m{}, *o_n{}, *o_k{}, *o_bm{}, *o_bn{}, *o_bk{}, *o_gm{}, *o_stages{}, *o_pps{}, *o_warps{};
 
   void add_to(CLI::App& cmd, bool with_machine = false);
   // The scenario file (or the default scenario), with the flags applied; throws
   // sim::InvalidField or ScenarioError with a message naming the field.
   Scenario to_scenario() const;
+  // --math-path and --smem-layout (empty options: what Triton would do).
+  sim::TimingOptions timing() const;
   // The replay budget from --max-seconds / --max-memory-gib (commands that replay).
   sim::ReplayBudget budget() const;
 };

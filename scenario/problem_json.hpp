@@ -28,6 +28,8 @@ void for_each_problem_field(Spec& p, F&& f) {
   f("order", p.order);
   f("boundary", p.boundary);
   f("stages", p.stages);
+  f("num_warps", p.num_warps);
+  f("input_precision", p.input_precision);
 }
 
 // How strictly to read. Both refuse unknown keys and wrong types, naming the key. `legacy` adds the

@@ -91,6 +91,12 @@ std::int64_t Engine::run(std::int64_t count, AccessResult* records) {
   return done;
 }
 
+AccessResult Engine::apply(std::int64_t pid, std::int64_t step) {
+  const AccessResult r = execute(pid, step);
+  ++m_position;
+  return r;
+}
+
 AccessResult Engine::execute(std::int64_t pid, std::int64_t step) {
   const Problem& p = m_problem;
   const std::int64_t e = p.elem_bytes();

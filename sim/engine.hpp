@@ -24,6 +24,7 @@
 #include "sim/problem.hpp"
 #include "sim/program_trace.hpp"
 #include "sim/schedule.hpp"
+#include "sim/time_breakdown.hpp"
 
 namespace tilesim::sim {
 
@@ -86,6 +87,11 @@ class Engine {
   // when records is not null. Returns the number executed.
   std::int64_t run(std::int64_t count, AccessResult* records = nullptr);
 
+  // Execute step `step` of program `pid` as the next event, whatever the slot schedule says: the
+  // timed engine (sim/timed_engine.hpp) orders events itself and feeds them here. Do not mix with
+  // run(): the round cursor does not follow.
+  AccessResult apply(std::int64_t pid, std::int64_t step);
+
   const Counters& counters() const { return m_counters; }  // so far
   const L2Cache& l2() const { return m_l2; }
   // Input tiles: A (tiles_m, k_tiles) row-major for matmul, the input (tiles_m, tiles_n) for
@@ -126,6 +132,7 @@ struct ReplayResult {
   std::int64_t line_ops = 0;
   Counters counters;  // at the end, flush included
   Roofline roofline;
+  TimingSummary timing;  // the timed engine's prediction (sim/timed_engine.hpp)
   std::vector<TileReuse> a_reuse, b_reuse;
 };
 // progress(fraction in [0, 1]) is called now and then; a set `cancel` stops early and throws

@@ -24,6 +24,7 @@ inline constexpr std::int64_t kMaxDim = 65536;  // M, N, K
 inline constexpr int kMaxBlock = 256;           // BLOCK_M/N/K, powers of two
 inline constexpr std::int64_t kMaxGroupSizeM = 65536;
 inline constexpr int kMaxStages = 8;
+inline constexpr int kMaxNumWarps = 16;  // num_warps: a power of two, 1..16
 // Programs resident per SM when the occupancy calculation is overridden (the wave's width).
 inline constexpr int kMinProgramsPerSm = 1, kMaxProgramsPerSm = 64;
 

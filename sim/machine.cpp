@@ -13,6 +13,16 @@
 //  H200:      H200 datasheet, SXM (4.8 TB/s HBM3e, 67 TFLOPS FP32, 989 TFLOPS dense FP16
 //             tensor); SMs and L2 read off a real H200 (cudaGetDeviceProperties: 132 SMs,
 //             l2CacheSize = 60 MiB); per-SM limits as H100 (same Hopper SM).
+// Timing figures (per preset, below in `timed`): clocks are the ones the datasheet's peak rates
+// are counted at (H100/H200: 132 SMs x 4096 FP16 FLOP/cycle x 1.83 GHz = 989 TFLOP/s). Latencies
+// and per-SM widths are microbenchmark figures (Jia et al., "Dissecting the NVIDIA Turing T4 GPU
+// via Microbenchmarking", 2019; Luo et al., "Benchmarking and Dissecting the Nvidia Hopper GPU
+// Architecture", 2024: L2 hit ~260 cycles, DRAM ~480 cycles on Hopper and Ampere), rounded.
+// Hopper's L2 bandwidth (10 TB/s, about 5 KiB per cycle) is bounded below by tilesim-bench: the
+// wgmma rung moves 1.61 GB of tiles through L2 in 0.20 ms at 4096^3 on an H200. The
+// mma.sync share of the Hopper tensor peak is tilesim's own registers-only probe on an H200
+// (docs/PERFORMANCE.md: 84 % of cuBLAS, about 0.67 of the peak). The three efficiencies are
+// fitted to tilesim-bench (scripts/calibrate fit; docs/FIDELITY.md says which rows).
 // The L2 is modelled fully associative with LRU over 128-byte lines (real L2s are banked and
 // hashed). A100/H100/H200 split it in two partitions, each caching the data its own GPCs' SMs
 // access (A100 whitepaper, "L2 cache"; Hopper whitepaper): l2_partitions = 2, and the replay
@@ -51,17 +61,44 @@ Machine make(std::string key, std::string name, int sms, std::int64_t l2, double
 
 constexpr std::int64_t KiB = 1024, MiB = 1024 * 1024;
 
+struct Timing {
+  double clock_hz, tf32;
+  bool wgmma;
+  double mma_sync_fraction;
+  int l2_latency, dram_latency;
+  double l2_bytes_per_s;
+  int sm_l2_bytes_per_cycle;
+};
+
+Machine timed(Machine m, const Timing& t) {
+  m.sm_clock_hz = t.clock_hz;
+  m.tf32_tensor_flops_per_s = t.tf32;
+  m.has_wgmma = t.wgmma;
+  m.mma_sync_fraction = t.mma_sync_fraction;
+  m.l2_hit_latency_cycles = t.l2_latency;
+  m.dram_latency_cycles = t.dram_latency;
+  m.l2_bytes_per_s = t.l2_bytes_per_s;
+  m.sm_l2_bytes_per_cycle = t.sm_l2_bytes_per_cycle;
+  return m;
+}
+
 const std::array<Machine, 4>& presets() {
   static const std::array<Machine, 4> kPresets{
-      make("t4", "T4", 40, 4 * MiB, 320e9, 8.1e12, 65e12, 64 * KiB, 64 * KiB, 1024, 16,
-           "NVIDIA T4 datasheet; Turing TU104 whitepaper; Turing tuning guide"),
-      make("a100", "A100-80GB", 108, 40 * MiB, 2039e9, 19.5e12, 312e12, 164 * KiB, 163 * KiB, 2048,
-           32, "NVIDIA A100 datasheet (SXM 80GB); A100 whitepaper; Ampere tuning guide"),
-      make("h100", "H100-SXM", 132, 50 * MiB, 3.35e12, 67e12, 989e12, 228 * KiB, 227 * KiB, 2048,
-           32, "NVIDIA H100 datasheet (SXM5); Hopper whitepaper; Hopper tuning guide"),
-      make("h200", "H200", 132, 60 * MiB, 4.8e12, 67e12, 989e12, 228 * KiB, 227 * KiB, 2048, 32,
-           "NVIDIA H200 datasheet (SXM); SMs and L2 read off a real H200 "
-           "(cudaGetDeviceProperties); per-SM limits as H100"),
+      timed(make("t4", "T4", 40, 4 * MiB, 320e9, 8.1e12, 65e12, 64 * KiB, 64 * KiB, 1024, 16,
+                 "NVIDIA T4 datasheet; Turing TU104 whitepaper; Turing tuning guide"),
+            {1.59e9, 0, false, 1.0, 190, 450, 1.2e12, 32}),
+      timed(
+          make("a100", "A100-80GB", 108, 40 * MiB, 2039e9, 19.5e12, 312e12, 164 * KiB, 163 * KiB,
+               2048, 32, "NVIDIA A100 datasheet (SXM 80GB); A100 whitepaper; Ampere tuning guide"),
+          {1.41e9, 156e12, false, 1.0, 200, 470, 4.8e12, 64}),
+      timed(make("h100", "H100-SXM", 132, 50 * MiB, 3.35e12, 67e12, 989e12, 228 * KiB, 227 * KiB,
+                 2048, 32, "NVIDIA H100 datasheet (SXM5); Hopper whitepaper; Hopper tuning guide"),
+            {1.83e9, 494e12, true, 0.67, 260, 480, 10e12, 64}),
+      timed(
+          make("h200", "H200", 132, 60 * MiB, 4.8e12, 67e12, 989e12, 228 * KiB, 227 * KiB, 2048, 32,
+               "NVIDIA H200 datasheet (SXM); SMs and L2 read off a real H200 "
+               "(cudaGetDeviceProperties); per-SM limits as H100"),
+          {1.83e9, 494e12, true, 0.67, 260, 480, 10e12, 64}),
   };
   return kPresets;
 }
@@ -132,6 +169,26 @@ void validate_machine(const Machine& m) {
   check(m.registers_per_sm >= 1024, "registers_per_sm", "machine.registers_per_sm must be >= 1024");
   check(m.max_threads_per_sm >= 128, "max_threads_per_sm",
         "machine.max_threads_per_sm must be >= 128 (one program of 4 warps)");
+  const auto positive = [](double v) { return v > 0 && v < 1e30; };
+  check(positive(m.sm_clock_hz), "sm_clock_hz", "machine.sm_clock_hz must be > 0");
+  check(m.tf32_tensor_flops_per_s >= 0 && m.tf32_tensor_flops_per_s < 1e30,
+        "tf32_tensor_flops_per_s", "machine.tf32_tensor_flops_per_s must be >= 0 (0: none)");
+  check(positive(m.l2_bytes_per_s), "l2_bytes_per_s", "machine.l2_bytes_per_s must be > 0");
+  for (const auto& [v, field] : {std::pair{m.mma_sync_fraction, "mma_sync_fraction"},
+                                 {m.dram_efficiency, "dram_efficiency"},
+                                 {m.fma_efficiency, "fma_efficiency"},
+                                 {m.tensor_efficiency, "tensor_efficiency"}})
+    check(v > 0 && v <= 1, field,
+          std::string("machine.") + field + " = " + std::to_string(v) +
+              " is out of range: allowed (0, 1]");
+  for (const auto& [v, field] : {std::pair{m.l2_hit_latency_cycles, "l2_hit_latency_cycles"},
+                                 {m.dram_latency_cycles, "dram_latency_cycles"},
+                                 {m.sm_l2_bytes_per_cycle, "sm_l2_bytes_per_cycle"},
+                                 {m.smem_bytes_per_cycle, "smem_bytes_per_cycle"},
+                                 {m.program_launch_cycles, "program_launch_cycles"}})
+    check(v >= 1 && v <= 1000000, field,
+          std::string("machine.") + field + " = " + std::to_string(v) +
+              " is out of range: allowed 1..1000000");
   check(m.max_programs_per_sm >= 1 && m.max_programs_per_sm <= 64, "max_programs_per_sm",
         "machine.max_programs_per_sm = " + std::to_string(m.max_programs_per_sm) +
             " is out of range: allowed 1..64");

@@ -30,7 +30,29 @@ struct Machine {
   std::int64_t registers_per_sm = 65536;          // 32-bit registers
   int max_threads_per_sm = 2048;
   int max_programs_per_sm = 32;  // resident thread blocks per SM
-  std::string source;            // where the figures come from
+
+  // Timing (sim/timed_engine.*). Latencies in SM cycles; per-SM widths in bytes per cycle.
+  double sm_clock_hz = 1.83e9;              // the clock the per-cycle figures are counted in
+  double tf32_tensor_flops_per_s = 494e12;  // dense TF32 tensor peak; 0: none (FMA instead)
+  bool has_wgmma = true;            // Hopper: warpgroup MMA reads operands from shared memory
+  double mma_sync_fraction = 0.67;  // share of the tensor peak that mma.sync can issue
+  int l2_hit_latency_cycles = 260;  // load issued -> data in the SM, L2 hit
+  int dram_latency_cycles = 480;    // the same on an L2 miss (unloaded DRAM)
+  double l2_bytes_per_s = 7.0e12;   // L2 -> SMs, all slices together
+  int sm_l2_bytes_per_cycle = 64;   // one SM's L2 fill path
+  int smem_bytes_per_cycle = 128;   // 32 banks x 4 bytes: one wavefront per cycle
+  int program_launch_cycles = 600;  // block launch to its first step, prologue included
+  // Programs do not all run at the same speed on a real GPU (clocks, scheduling, distance to the
+  // L2 slices): each program's dots take (1 + program_jitter * u) of their time, u a fixed
+  // pseudo-random number in [-1, 1) per pid. Small differences add up over waves, so a long
+  // grid's programs drift apart (fitted).
+  double program_jitter = 0.115;
+  // Fitted on the H200 (scripts/fit_timing.py, one tilesim-bench row each, docs/FIDELITY.md) and
+  // used by every preset: what a tiled kernel sustains of each peak.
+  double dram_efficiency = 0.867;    // of dram_bytes_per_s, streaming copy
+  double fma_efficiency = 0.612;     // of fp32_flops_per_s, register-blocked FMA dot
+  double tensor_efficiency = 0.732;  // of the tensor path's peak, dot of full tiles
+  std::string source;                // where the figures come from
   bool operator==(const Machine&) const = default;
 };
 

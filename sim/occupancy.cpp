@@ -46,13 +46,13 @@ Occupancy occupancy(const Problem& p, const Machine& m, std::optional<int> overr
     // (BLOCK_M, BLOCK_K) A tile + (BLOCK_K, BLOCK_N) B tile per pipeline stage.
     o.smem_per_program = (bm * bk + bk * bn) * e * p.spec().stages;
     // fp32 accumulator (BLOCK_M, BLOCK_N), one register per element, + 32 per thread.
-    o.registers_per_program = bm * bn + 32 * kThreadsPerProgram;
+    o.registers_per_program = bm * bn + 32 * p.threads_per_program();
   } else {
     // The (BLOCK_M, BLOCK_N) tile staged once (transpose goes through shared memory).
     o.smem_per_program = bm * bn * e;
-    o.registers_per_program = (bm * bn * e + 3) / 4 + 32 * kThreadsPerProgram;
+    o.registers_per_program = (bm * bn * e + 3) / 4 + 32 * p.threads_per_program();
   }
-  o.threads_per_program = kThreadsPerProgram;
+  o.threads_per_program = p.threads_per_program();
   if (o.smem_per_program > m.smem_per_block_bytes)
     throw InvalidField("stages", "one program needs " + kib(o.smem_per_program) +
                                      " of shared memory (A and B tiles x " +

@@ -17,7 +17,7 @@ enum class OccupancyLimit { shared_memory, registers, threads, programs, overrid
 std::string_view to_string(OccupancyLimit v);
 
 // The model of one program's resources. Triton's default num_warps = 4 -> 128 threads.
-inline constexpr int kThreadsPerProgram = 128;
+inline constexpr int kThreadsPerProgram = 128;  // threads of a default program (num_warps 4)
 
 struct Occupancy {
   int programs_per_sm = 1;  // what the engine uses

@@ -24,6 +24,8 @@ constexpr NameTable<LaunchOrder, 4> kOrderNames{{{LaunchOrder::row_major, "row-m
                                                  {LaunchOrder::column_major, "column-major"},
                                                  {LaunchOrder::grouped, "grouped"},
                                                  {LaunchOrder::grouped_legacy, "grouped-legacy"}}};
+constexpr NameTable<InputPrecision, 2> kPrecisionNames{
+    {{InputPrecision::ieee, "ieee"}, {InputPrecision::tf32, "tf32"}}};
 
 template <class E, std::size_t N>
 std::string_view name_of(const NameTable<E, N>& t, E v) {
@@ -82,6 +84,10 @@ std::string_view to_string(LaunchOrder v) {
   return name_of(kOrderNames, v);
 }
 
+std::string_view to_string(InputPrecision v) {
+  return name_of(kPrecisionNames, v);
+}
+
 std::optional<Kernel> parse_kernel(std::string_view s) {
   return parse_in(kKernelNames, s);
 }
@@ -96,6 +102,9 @@ std::optional<Boundary> parse_boundary(std::string_view s) {
 }
 std::optional<LaunchOrder> parse_launch_order(std::string_view s) {
   return parse_in(kOrderNames, s);
+}
+std::optional<InputPrecision> parse_input_precision(std::string_view s) {
+  return parse_in(kPrecisionNames, s);
 }
 
 template <>
@@ -118,6 +127,10 @@ template <>
 std::string allowed_names<LaunchOrder>() {
   return join_names(kOrderNames);
 }
+template <>
+std::string allowed_names<InputPrecision>() {
+  return join_names(kPrecisionNames);
+}
 
 template <class E>
 E parse_field(std::string_view field, std::string_view value) {
@@ -127,6 +140,7 @@ E parse_field(std::string_view field, std::string_view value) {
   if constexpr (std::is_same_v<E, BLayout>) e = parse_b_layout(value);
   if constexpr (std::is_same_v<E, Boundary>) e = parse_boundary(value);
   if constexpr (std::is_same_v<E, LaunchOrder>) e = parse_launch_order(value);
+  if constexpr (std::is_same_v<E, InputPrecision>) e = parse_input_precision(value);
   if (!e) throw unknown_value(field, value, allowed_names<E>());
   return *e;
 }
@@ -135,6 +149,7 @@ template DType parse_field<DType>(std::string_view, std::string_view);
 template BLayout parse_field<BLayout>(std::string_view, std::string_view);
 template Boundary parse_field<Boundary>(std::string_view, std::string_view);
 template LaunchOrder parse_field<LaunchOrder>(std::string_view, std::string_view);
+template InputPrecision parse_field<InputPrecision>(std::string_view, std::string_view);
 
 std::int64_t cdiv(std::int64_t a, std::int64_t b) {
   return (a + b - 1) / b;
@@ -149,6 +164,11 @@ Problem::Problem(const ProblemSpec& spec) : m_spec(spec) {
   if (spec.kernel == Kernel::matmul) check_block("block_k", "K", spec.block_k, spec.k);
   check_range("group_size_m", spec.group_size_m, 1, kMaxGroupSizeM);
   check_range("stages", spec.stages, 1, kMaxStages);
+  const int w = spec.num_warps;
+  if (w < 1 || w > kMaxNumWarps || (w & (w - 1)) != 0)
+    throw InvalidField("num_warps", "num_warps = " + std::to_string(w) +
+                                        " is not allowed: a power of two in 1.." +
+                                        std::to_string(kMaxNumWarps));
 }
 
 int Problem::elem_bytes() const {

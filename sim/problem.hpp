@@ -21,12 +21,16 @@ enum class BLayout { row_major, transposed };
 // stores masked (seed 001 and Triton's tutorial).
 enum class Boundary { mask, wrap };
 enum class LaunchOrder { row_major, column_major, grouped, grouped_legacy };
+// Triton's tl.dot(input_precision=...) for fp32 inputs: ieee runs FP32 FMA on the CUDA cores, tf32
+// the TF32 tensor cores (Triton's own default on GPUs that have them). fp16/bf16 ignore it.
+enum class InputPrecision { ieee, tf32 };
 
 std::string_view to_string(Kernel v);
 std::string_view to_string(DType v);
 std::string_view to_string(BLayout v);
 std::string_view to_string(Boundary v);
 std::string_view to_string(LaunchOrder v);
+std::string_view to_string(InputPrecision v);
 
 // Parsers return nullopt for an unknown name; allowed_names() lists the valid spellings.
 std::optional<Kernel> parse_kernel(std::string_view s);
@@ -34,6 +38,7 @@ std::optional<DType> parse_dtype(std::string_view s);
 std::optional<BLayout> parse_b_layout(std::string_view s);
 std::optional<Boundary> parse_boundary(std::string_view s);
 std::optional<LaunchOrder> parse_launch_order(std::string_view s);
+std::optional<InputPrecision> parse_input_precision(std::string_view s);
 template <class E>
 std::string allowed_names();  // "copy | transpose | matmul"
 
@@ -51,7 +56,9 @@ struct ProblemSpec {
   std::int64_t group_size_m = 3;
   Boundary boundary = Boundary::mask;
   LaunchOrder order = LaunchOrder::grouped;
-  int stages = 2;  // software-pipeline depth: shared memory holds `stages` A and B tiles
+  int stages = 2;     // software-pipeline depth: shared memory holds `stages` A and B tiles
+  int num_warps = 4;  // Triton's num_warps: 32 threads each, the program's share of the SM
+  InputPrecision input_precision = InputPrecision::ieee;  // fp32 matmul: FMA or TF32 cores
   bool operator==(const ProblemSpec&) const = default;
 };
 
@@ -80,6 +87,8 @@ class Problem {
   int block_k() const { return m_spec.block_k; }
   LaunchOrder order() const { return m_spec.order; }
   Boundary boundary() const { return m_spec.boundary; }
+  int num_warps() const { return m_spec.num_warps; }
+  int threads_per_program() const { return 32 * m_spec.num_warps; }
 
   int elem_bytes() const;        // 2 for fp16/bf16, 4 for fp32
   std::int64_t tiles_m() const;  // cdiv(M, BLOCK_M)

@@ -8,6 +8,8 @@
 #include <stdexcept>
 #include <thread>
 
+#include "sim/timed_engine.hpp"
+
 namespace tilesim::sim {
 
 std::vector<ProblemSpec> sweep_specs(const ProblemSpec& base, const SweepAxes& axes) {
@@ -61,7 +63,7 @@ std::vector<SweepRow> run_sweep(const std::vector<ProblemSpec>& specs, const Mac
       try {
         const Problem p(specs[i]);
         const Occupancy occ = occupancy(p, m, pps_override);
-        row.result = replay(p, m, occ, {}, cancel);
+        row.result = replay_timed(p, m, occ, {}, {}, cancel);
       } catch (const std::exception& e) {
         row.error = e.what();
       }

@@ -73,7 +73,7 @@ ResolvedPosition resolve_position(const sim::Problem& p, std::int64_t slots,
     }
   }
   const sim::SlotSchedule s(p.programs(), slots, steps, sim::kDefaultSchedule);
-  r.position = event_of(s, slots, pid, step) + 1;
+  r.position = s.event_of(pid, step) + 1;
   r.cursor = CursorPos{pid, step};
   return r;
 }

@@ -9,7 +9,7 @@
 #include <sstream>
 #include <vector>
 
-#include "scenario/scenario.hpp"
+#include "scenario/file_io.hpp"
 
 #ifdef TILESIM_WITH_GIF
 #include <gif_lib.h>

@@ -1,0 +1,185 @@
+// Step costs: the per-step durations of sim/step_costs.hpp, from the machine's peaks, widths and
+// latencies and the warp model's bank-conflict degrees.
+#include "sim/step_costs.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace tilesim::sim {
+namespace {
+
+constexpr int kMaxRegistersPerThread = 255;
+// Registers a thread needs besides its accumulator (pointers, offsets, loop state, fragments).
+constexpr int kBaseRegisters = 32;
+// Fixed issue cost of one K-iteration of a program, in cycles: the barrier between stages, the
+// pointer advance and the wait for the stage's copies (an estimate; it is what makes 32 x 32
+// tiles slow on any GPU, seed 001's chart).
+constexpr int kLoopOverheadCycles = 48;
+
+std::int64_t ps_of_cycles(double cycles, const Machine& m) {
+  return std::llround(cycles * 1e12 / m.sm_clock_hz);
+}
+
+std::int64_t ps_of_flops(double flops, double per_s) {
+  return std::llround(flops / per_s * 1e12);
+}
+
+// Wavefronts to move `bytes` through shared memory without conflicts (one per cycle).
+double wavefronts(std::int64_t bytes, const Machine& m) {
+  return std::ceil(static_cast<double>(bytes) / m.smem_bytes_per_cycle);
+}
+
+MathPath default_path(const Problem& p, const Machine& m) {
+  const bool fp32 = p.spec().dtype == DType::fp32;
+  if (fp32 && (p.spec().input_precision == InputPrecision::ieee || m.tf32_tensor_flops_per_s <= 0))
+    return MathPath::fma;
+  if (m.has_wgmma && p.num_warps() % 4 == 0 && p.block_m() >= 64) return MathPath::wgmma;
+  return MathPath::mma_sync;
+}
+
+ThreadVariant default_variant(Kernel k) {
+  return k == Kernel::transpose ? ThreadVariant::transpose_smem_tiled
+                                : ThreadVariant::matmul_smem_tiled;
+}
+
+}  // namespace
+
+std::string_view to_string(MathPath p) {
+  switch (p) {
+    case MathPath::fma:
+      return "fma";
+    case MathPath::mma_sync:
+      return "mma.sync";
+    case MathPath::wgmma:
+      return "wgmma";
+  }
+  return "?";
+}
+
+std::string_view to_string(SmemLayout l) {
+  return l == SmemLayout::swizzled ? "swizzled" : "plain";
+}
+
+std::optional<MathPath> parse_math_path(std::string_view s) {
+  for (const MathPath p : {MathPath::fma, MathPath::mma_sync, MathPath::wgmma})
+    if (s == to_string(p)) return p;
+  return std::nullopt;
+}
+
+std::optional<SmemLayout> parse_smem_layout(std::string_view s) {
+  for (const SmemLayout l : {SmemLayout::swizzled, SmemLayout::plain})
+    if (s == to_string(l)) return l;
+  return std::nullopt;
+}
+
+std::pair<int, int> warp_grid(int block_m, int block_n, int num_warps) {
+  int wm = 1, wn = 1;
+  while (wm * wn < num_warps) {
+    if (block_m / 16 / wm >= block_n / (8 * wn)) {
+      if (wm < std::max(1, block_m / 16))
+        wm *= 2;
+      else
+        wn *= 2;
+    } else {
+      wn *= 2;
+    }
+  }
+  return {wm, wn};
+}
+
+StepCosts step_costs(const Problem& p, const Machine& m, const TimingOptions& opt) {
+  StepCosts c;
+  const std::int64_t e = p.elem_bytes();
+  const std::int64_t bm = p.block_m(), bn = p.block_n(), bk = p.block_k();
+  const int warps = p.num_warps();
+  const bool matmul = p.kernel() == Kernel::matmul;
+
+  c.launch_ps = ps_of_cycles(m.program_launch_cycles, m);
+  c.l2_hit_latency_ps = ps_of_cycles(m.l2_hit_latency_cycles, m);
+  c.dram_latency_ps = ps_of_cycles(m.dram_latency_cycles, m);
+  c.dram_ps_per_byte = 1e12 / (m.dram_bytes_per_s * m.dram_efficiency);
+  c.l2_ps_per_byte = 1e12 / m.l2_bytes_per_s;
+  c.fill_ps_per_byte = 1e12 / (m.sm_l2_bytes_per_cycle * m.sm_clock_hz);
+
+  c.path = matmul ? opt.path.value_or(default_path(p, m)) : MathPath::fma;
+  if (c.path == MathPath::wgmma && !m.has_wgmma)
+    throw InvalidField("input_precision", m.name + " has no wgmma (Hopper only)");
+  c.layout = opt.layout.value_or(matmul && c.path != MathPath::fma ? SmemLayout::swizzled
+                                                                   : SmemLayout::plain);
+  if (c.layout == SmemLayout::plain && p.kernel() != Kernel::copy) {
+    // The warp model of one whole program: wavefronts per request of its shared loads/stores.
+    const WarpAccessCounters w =
+        warp_access_program(p, opt.variant.value_or(default_variant(p.kernel())), 0);
+    if (w.shared_ld_requests > 0)
+      c.smem_load_degree = static_cast<double>(w.shared_ld_wavefronts) / w.shared_ld_requests;
+    if (w.shared_st_requests > 0)
+      c.smem_store_degree = static_cast<double>(w.shared_st_wavefronts) / w.shared_st_requests;
+  }
+
+  // A warp runs on one of the SM's four sub-partitions: fewer than 4 warps leave math idle.
+  const double warp_share = std::min(1.0, warps / 4.0);
+  const double per_sm = [&] {
+    switch (c.path) {
+      case MathPath::fma:
+        return m.fp32_flops_per_s * m.fma_efficiency;
+      case MathPath::mma_sync:
+        return (p.spec().dtype == DType::fp32 ? m.tf32_tensor_flops_per_s
+                                              : m.fp16_tensor_flops_per_s) *
+               m.mma_sync_fraction * m.tensor_efficiency;
+      case MathPath::wgmma:
+        return (p.spec().dtype == DType::fp32 ? m.tf32_tensor_flops_per_s
+                                              : m.fp16_tensor_flops_per_s) *
+               m.tensor_efficiency;
+    }
+    return m.fp32_flops_per_s;
+  }() / m.sms;
+  c.program_flops_per_s = per_sm * warp_share;
+
+  if (matmul) {
+    const auto [wm, wn] = warp_grid(static_cast<int>(bm), static_cast<int>(bn), warps);
+    c.warps_m = wm, c.warps_n = wn;
+    c.dot_math_ps = ps_of_flops(2.0 * bm * bn * bk, c.program_flops_per_s);
+    // Tensor cores: each warp reads the A rows and B columns of its part of the output tile
+    // (ldmatrix, whole wavefronts), so A is read warps_n times and B warps_m times; wgmma's
+    // warpgroups (4 warps, split along M) read their A rows once and the whole B tile each.
+    double wf = 0;
+    if (c.path == MathPath::fma) {
+      // FMA: each thread keeps a (mm, mn) micro-tile of the output and, per k, loads mm values
+      // of A and mn of B with scalar ld.shared: one wavefront per warp instruction (the lanes
+      // that share a value get it by broadcast), so wavefronts count instructions, not bytes.
+      const std::int64_t outputs = std::max<std::int64_t>(1, bm * bn / (32 * warps));
+      std::int64_t mm = 1;
+      while (mm * mm * 4 <= outputs) mm *= 2;
+      wf = static_cast<double>(warps * bk * (mm + outputs / mm));
+    } else {
+      const std::int64_t reads = c.path == MathPath::wgmma
+                                     ? (bm * bk + bk * bn * std::max(1, warps / 4)) * e
+                                     : (bm * bk * wn + bk * bn * wm) * e;
+      wf = wavefronts(reads, m);
+    }
+    c.dot_smem_free_ps = ps_of_cycles(wf, m);
+    c.dot_smem_ps = ps_of_cycles(wf * c.smem_load_degree, m);
+    c.dot_overhead_ps = ps_of_cycles(kLoopOverheadCycles, m);
+    c.accumulator_registers = static_cast<int>(bm * bn / (32 * warps));
+    c.spilled_registers =
+        std::max(0, c.accumulator_registers + kBaseRegisters - kMaxRegistersPerThread);
+    // Each spilled register is stored and loaded once per K-iteration through the L1, which
+    // shares its width with shared memory (4 bytes per thread each way).
+    c.dot_spill_ps = ps_of_cycles(
+        wavefronts(std::int64_t{c.spilled_registers} * 8 * p.threads_per_program(), m), m);
+    const double a_wf = wavefronts(bm * bk * e, m), b_wf = wavefronts(bk * bn * e, m);
+    c.load_a_smem_free_ps = ps_of_cycles(a_wf, m);
+    c.load_b_smem_free_ps = ps_of_cycles(b_wf, m);
+    c.load_a_smem_ps = ps_of_cycles(a_wf * c.smem_store_degree, m);
+    c.load_b_smem_ps = ps_of_cycles(b_wf * c.smem_store_degree, m);
+  } else if (p.kernel() == Kernel::transpose) {
+    const double wf = wavefronts(bm * bn * e, m);
+    c.load_a_smem_free_ps = ps_of_cycles(wf, m);
+    c.load_a_smem_ps = ps_of_cycles(wf * c.smem_store_degree, m);
+    c.transpose_smem_free_ps = ps_of_cycles(wf, m);
+    c.transpose_smem_ps = ps_of_cycles(wf * c.smem_load_degree, m);
+  }
+  return c;
+}
+
+}  // namespace tilesim::sim

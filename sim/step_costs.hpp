@@ -1,0 +1,79 @@
+// Step costs: what each step of one program costs on a machine before it waits for anything —
+// the math time of a dot on its path (FP32 FMA, mma.sync or wgmma tensor cores), the shared-memory
+// wavefronts of its operands (bank conflicts included), register spills, latencies and the
+// per-byte times of DRAM, L2 and an SM's fill path. The timed engine adds the queueing.
+// Teaches: a dot's time is set by its slowest pipe — math, or the shared memory feeding it — and a
+// bank conflict multiplies the shared-memory part by its degree.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+#include "sim/machine.hpp"
+#include "sim/problem.hpp"
+#include "sim/warp_access.hpp"
+
+namespace tilesim::sim {
+
+// The hardware path of tl.dot. fp16/bf16 (and fp32 with input_precision tf32) use tensor cores:
+// wgmma on Hopper when the program has whole warpgroups (num_warps % 4 == 0, BLOCK_M >= 64),
+// mma.sync otherwise; fp32 ieee (or tf32 where the machine has no TF32 cores) uses FMA.
+enum class MathPath { fma, mma_sync, wgmma };
+std::string_view to_string(MathPath p);
+std::optional<MathPath> parse_math_path(std::string_view s);  // "fma" | "mma.sync" | "wgmma"
+
+// How a program's shared-memory tiles are laid out. swizzled: no bank conflicts (what Triton
+// does for tensor-core operands). plain: the conflicts of the thread-level kernel in
+// sim/warp_access (e.g. a B^T tile stored across banks, a 32 x 32 float tile read by column).
+enum class SmemLayout { swizzled, plain };
+std::string_view to_string(SmemLayout l);
+std::optional<SmemLayout> parse_smem_layout(std::string_view s);  // "swizzled" | "plain"
+
+struct TimingOptions {
+  std::optional<MathPath> path;      // default: the path Triton would take (above)
+  std::optional<SmemLayout> layout;  // default: swizzled for tensor cores, plain otherwise
+  std::optional<ThreadVariant>
+      variant;  // the warp model's kernel for `plain` (default: per kernel)
+  bool operator==(const TimingOptions&) const = default;
+};
+
+// Durations in picoseconds (integers, so a replay adds them exactly); rates as doubles only
+// where a duration is derived from a byte count.
+struct StepCosts {
+  MathPath path = MathPath::fma;
+  SmemLayout layout = SmemLayout::swizzled;
+  int warps_m = 1, warps_n = 1;    // how num_warps tile the (BLOCK_M, BLOCK_N) output
+  double program_flops_per_s = 0;  // one program's dot rate alone on its SM (efficiency included)
+
+  std::int64_t dot_math_ps = 0;       // 2 BM BN BK FLOPs at program_flops_per_s
+  std::int64_t dot_smem_ps = 0;       // operand reads from shared memory, conflicts included
+  std::int64_t dot_smem_free_ps = 0;  // the same without bank conflicts
+  std::int64_t dot_overhead_ps = 0;   // per K-iteration: barrier, address arithmetic, waits
+  std::int64_t dot_spill_ps = 0;      // accumulator registers spilled to local memory, per dot
+  int accumulator_registers = 0;      // fp32 accumulator registers per thread
+  int spilled_registers = 0;          // registers past the 255 a thread may have
+
+  // Loads into shared memory (matmul A/B, transpose): the tile's write wavefronts.
+  std::int64_t load_a_smem_ps = 0, load_b_smem_ps = 0;
+  std::int64_t load_a_smem_free_ps = 0, load_b_smem_free_ps = 0;
+  // Transpose: the tile's read back from shared memory (with conflicts, and without).
+  std::int64_t transpose_smem_ps = 0, transpose_smem_free_ps = 0;
+  double smem_load_degree = 1, smem_store_degree = 1;  // wavefronts per request (1 = none)
+
+  std::int64_t launch_ps = 0;  // block launch to its first step
+  std::int64_t l2_hit_latency_ps = 0, dram_latency_ps = 0;
+  double dram_ps_per_byte = 0;  // at dram_bytes_per_s x dram_efficiency
+  double l2_ps_per_byte = 0;    // all L2 slices together
+  double fill_ps_per_byte = 0;  // one SM's L2 fill path (loads and stores)
+};
+
+// Throws InvalidField("input_precision") / ("num_warps") for a path the machine cannot run
+// (wgmma asked for on a machine without it).
+StepCosts step_costs(const Problem& p, const Machine& m, const TimingOptions& opt = {});
+
+// Triton's warp tiling of an mma output (warpsPerTileV2): doubles warps along M or N, whichever
+// has more 16 x 8 instruction tiles left per warp; returns {warps_m, warps_n}.
+std::pair<int, int> warp_grid(int block_m, int block_n, int num_warps);
+
+}  // namespace tilesim::sim

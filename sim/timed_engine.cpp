@@ -1,0 +1,507 @@
+// Timed engine: a discrete-event loop over resident programs. Shared pipes are "busy until"
+// clocks (DRAM and L2 for the GPU, fill path, dot pipe and shared memory per SM): a request
+// starts when both it and the pipe are ready and holds the pipe for its bytes over the pipe's
+// rate. The L2 contents come from the round engine's memory model (Engine::apply), fed in time
+// order.
+#include "sim/timed_engine.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <queue>
+#include <stdexcept>
+
+namespace tilesim::sim {
+namespace {
+
+// A pending event: the next step of the program on `slot`, not before time t. step == steps
+// means "the program retires" (not an event of the trace); pid == kDispatch means "SM `step`'s
+// dot pipe is free: start the dot that has waited longest" (after every event of that time, so
+// that all the dots ready then are candidates).
+constexpr std::int64_t kDispatch = std::numeric_limits<std::int64_t>::max();
+struct Pending {
+  std::int64_t t = 0, pid = 0, step = 0;
+  int slot = 0;
+  bool operator>(const Pending& o) const {
+    if (t != o.t) return t > o.t;
+    if (pid != o.pid) return pid > o.pid;
+    return step > o.step;
+  }
+};
+
+// Holds a pipe from max(ready, free) for `duration`; returns the end.
+std::int64_t reserve(std::int64_t* free, std::int64_t ready, std::int64_t duration) {
+  const std::int64_t start = std::max(ready, *free);
+  *free = start + duration;
+  return *free;
+}
+
+// A fixed pseudo-random number in [-1, 1) per pid (splitmix64): the same on every machine.
+double jitter_of(std::int64_t pid) {
+  std::uint64_t z = static_cast<std::uint64_t>(pid) + 0x9E3779B97F4A7C15ull;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  z ^= z >> 31;
+  return static_cast<double>(z >> 11) * 0x1.0p-52 - 1.0;
+}
+
+std::int64_t scaled(std::int64_t ps, double factor) {
+  return factor == 1.0 ? ps : std::llround(static_cast<double>(ps) * factor);
+}
+
+std::int64_t ps_of_bytes(std::int64_t bytes, double ps_per_byte) {
+  return std::llround(static_cast<double>(bytes) * ps_per_byte);
+}
+
+// The program resident on one slot and where its pipeline stands.
+struct SlotState {
+  std::int64_t pid = -1;
+  double speed = 1;             // factor on this program's SM-side times (Machine::program_jitter)
+  TileCoord tile;               // its output tile
+  std::int64_t start = 0;       // launch time
+  std::int64_t t_event = 0;     // time of its last event (events of a program are in order)
+  std::int64_t progress = 0;    // end of its last dot (or map, load, transpose): data ready
+  std::int64_t load_issue = 0;  // issue time of its last load
+  std::int64_t load_a_done = 0, load_b_done = 0;
+  TimeCause load_a_cause = TimeCause::latency, load_b_cause = TimeCause::latency;
+  std::array<std::int64_t, kMaxStages + 1> dot_done{};  // ring: dot k at k % (kMaxStages + 1)
+};
+
+struct SmState {
+  std::int64_t fill_free = 0, dot_free = 0, smem_free = 0;
+  std::vector<Pending> ready_dots;  // dots whose data is in, waiting for the pipe
+  bool dispatch_queued = false;
+  std::int64_t last_retire = 0;
+  std::int64_t dot_ps = 0, fill_ps = 0;
+  std::array<std::int64_t, kTimeCauses> busy{};  // dot pipe time by cause
+  std::array<std::int64_t, kTimeCauses> wait{};  // programs' waits by cause (weights)
+};
+
+class TimedRun {
+ public:
+  TimedRun(const Problem& p, const Machine& m, const Occupancy& occ, const TimedOptions& opt)
+      : m_p(p),
+        m_m(m),
+        m_opt(opt),
+        m_costs(step_costs(p, m, opt.timing)),
+        m_engine(p, m, occ.programs_per_sm),
+        m_steps(steps_per_program(p)),
+        m_slots(std::min<std::int64_t>(m_engine.slots(), p.programs())),
+        m_slot(static_cast<std::size_t>(m_slots)),
+        m_sm(static_cast<std::size_t>(m.sms)) {
+    if (opt.events) opt.events->reserve(static_cast<std::size_t>(m_engine.total_events()));
+    if (opt.records) opt.records->reserve(static_cast<std::size_t>(m_engine.total_events()));
+    m_programs.resize(static_cast<std::size_t>(p.programs()));
+    m_a_filled.resize(m_engine.a_reuse().size());
+    m_b_filled.resize(m_engine.b_reuse().size());
+  }
+
+  TimedResult run() {
+    for (std::int64_t s = 0; s < m_slots; ++s) launch(static_cast<int>(s), 0);
+    const std::int64_t total = m_engine.total_events();
+    const std::int64_t report = std::max<std::int64_t>(1, total / 256);
+    std::int64_t next_report = report;
+    while (!m_queue.empty()) {
+      const Pending e = m_queue.top();
+      m_queue.pop();
+      if (e.pid == kDispatch) {
+        dispatch(e);
+        continue;
+      }
+      if (e.step == m_steps) {
+        retire(e);
+        continue;
+      }
+      std::int64_t k = -1;
+      if (step_op(m_p, e.step, &k) == StepOp::dot)
+        queue_dot(e);
+      else
+        execute(e);
+      if (m_engine.position() >= next_report) {
+        next_report += report;
+        if (m_opt.cancel && m_opt.cancel->load(std::memory_order_relaxed))
+          throw std::runtime_error("cancelled");
+        if (m_opt.progress)
+          m_opt.progress(static_cast<double>(m_engine.position()) / static_cast<double>(total));
+      }
+    }
+    if (m_opt.progress) m_opt.progress(1.0);
+    return finish();
+  }
+
+ private:
+  void launch(int slot, std::int64_t t) {
+    SlotState& s = m_slot[static_cast<std::size_t>(slot)];
+    s = SlotState{};
+    s.pid = m_next_pid++;
+    s.tile = tile_of(m_p, s.pid);
+    s.speed = 1 + m_m.program_jitter * jitter_of(s.pid);
+    s.start = t;
+    ProgramSpan& span = m_programs[static_cast<std::size_t>(s.pid)];
+    span.pid = s.pid;
+    span.slot = slot;
+    span.sm = slot % m_m.sms;
+    span.start_ps = t;
+    m_queue.push({t, s.pid, 0, slot});
+  }
+
+  // A dot whose tiles are in waits for its SM's pipe; when the pipe is free it takes the dot that
+  // has been ready longest (ties: lower pid), among all that are ready at that time.
+  void queue_dot(const Pending& e) {
+    SmState& sm = m_sm[static_cast<std::size_t>(e.slot % m_m.sms)];
+    sm.ready_dots.push_back(e);
+    if (!sm.dispatch_queued) {
+      sm.dispatch_queued = true;
+      m_queue.push({std::max({e.t, sm.dot_free, sm.smem_free}), kDispatch, e.slot % m_m.sms, -1});
+    }
+  }
+
+  void dispatch(const Pending& e) {
+    SmState& sm = m_sm[static_cast<std::size_t>(e.step)];
+    sm.dispatch_queued = false;
+    if (sm.ready_dots.empty()) return;
+    const std::int64_t start = std::max({e.t, sm.dot_free, sm.smem_free});
+    if (start > e.t) {
+      sm.dispatch_queued = true;
+      m_queue.push({start, kDispatch, e.step, -1});
+      return;
+    }
+    const auto pick = std::min_element(
+        sm.ready_dots.begin(), sm.ready_dots.end(),
+        [](const Pending& a, const Pending& b) { return a.t != b.t ? a.t < b.t : a.pid < b.pid; });
+    Pending dot = *pick;
+    sm.ready_dots.erase(pick);
+    dot.t = start;
+    execute(dot);
+    if (!sm.ready_dots.empty()) {
+      sm.dispatch_queued = true;
+      m_queue.push({std::max(sm.dot_free, sm.smem_free), kDispatch, e.step, -1});
+    }
+  }
+
+  void retire(const Pending& e) {
+    m_programs[static_cast<std::size_t>(e.pid)].end_ps = e.t;
+    SmState& sm = m_sm[static_cast<std::size_t>(e.slot % m_m.sms)];
+    sm.last_retire = std::max(sm.last_retire, e.t);
+    if (m_next_pid < m_p.programs()) launch(e.slot, e.t);
+  }
+
+  // Issue time of load_a(k) (load_b(k) goes out with it): after the previous load, once its
+  // buffer is free: dot k - stages has finished reading it (stages = 1: no overlap at all).
+  std::int64_t load_issue(const SlotState& s, std::int64_t k) const {
+    const int stages = m_p.spec().stages;
+    return k >= stages ? std::max(s.load_issue, dot_done(s, k - stages)) : s.load_issue;
+  }
+
+  // The earliest time step `step` of the program on `slot` takes effect. A program's events stay
+  // in program order (never before its previous event); a load issued earlier than that still
+  // gets its own issue time for its timing.
+  std::int64_t ready_time(const SlotState& s, std::int64_t step) const {
+    std::int64_t k = -1;
+    const StepOp op = step_op(m_p, step, &k);
+    const std::int64_t t = s.t_event;
+    if (op == StepOp::load_a) return std::max(t, load_issue(s, k));
+    if (op == StepOp::load_b) return std::max(t, s.load_issue);
+    if (op == StepOp::dot)
+      return std::max({t, s.load_a_done, s.load_b_done, k > 0 ? dot_done(s, k - 1) : s.progress});
+    return std::max(t, s.progress);  // map, load (copy/transpose), transpose, store
+  }
+
+  static std::int64_t dot_done(const SlotState& s, std::int64_t k) {
+    return s.dot_done[static_cast<std::size_t>(k % (kMaxStages + 1))];
+  }
+
+  void execute(const Pending& e) {
+    SlotState& s = m_slot[static_cast<std::size_t>(e.slot)];
+    SmState& sm = m_sm[static_cast<std::size_t>(e.slot % m_m.sms)];
+    std::int64_t k = -1;
+    const StepOp op = step_op(m_p, e.step, &k);
+    const AccessResult r = m_engine.apply(e.pid, e.step);
+    if (m_opt.records) m_opt.records->push_back(r);
+    TimedEvent ev;
+    ev.pid = static_cast<std::int32_t>(e.pid);
+    ev.step = static_cast<std::int32_t>(e.step);
+    ev.start_ps = e.t;
+    switch (op) {
+      case StepOp::map:
+        ev.end_ps = e.t + m_costs.launch_ps;
+        ev.cause = TimeCause::launch;
+        s.progress = ev.end_ps;
+        s.load_issue = ev.end_ps;
+        add(&sm.wait, TimeCause::launch, m_costs.launch_ps);
+        break;
+      case StepOp::load_a:
+      case StepOp::load_b:
+      case StepOp::load: {
+        const std::int64_t issue = op == StepOp::load_a   ? load_issue(s, k)
+                                   : op == StepOp::load_b ? s.load_issue
+                                                          : std::max(e.t, s.progress);
+        s.load_issue = issue;
+        load(r, issue, op, filled(s, op, k), s.speed, sm, &ev);
+        ev.start_ps = issue;
+        if (op == StepOp::load_a) s.load_a_done = ev.end_ps, s.load_a_cause = ev.cause;
+        if (op == StepOp::load_b) s.load_b_done = ev.end_ps, s.load_b_cause = ev.cause;
+        if (op == StepOp::load) {
+          add(&sm.wait, ev.cause, ev.end_ps - std::max(issue, s.progress));
+          s.progress = ev.end_ps;
+        }
+        break;
+      }
+      case StepOp::dot:
+        dot(s, sm, k, e.t, &ev);
+        break;
+      case StepOp::transpose: {
+        const std::int64_t start = std::max(e.t, sm.smem_free);
+        ev.start_ps = start;
+        ev.end_ps = sm.smem_free = start + scaled(m_costs.transpose_smem_ps, s.speed);
+        ev.cause = m_costs.transpose_smem_ps > m_costs.transpose_smem_free_ps
+                       ? TimeCause::bank_conflict
+                       : TimeCause::smem;
+        add(&sm.wait, TimeCause::smem, m_costs.transpose_smem_free_ps);
+        add(&sm.wait, TimeCause::bank_conflict,
+            m_costs.transpose_smem_ps - m_costs.transpose_smem_free_ps);
+        s.progress = ev.end_ps;
+        break;
+      }
+      case StepOp::store:
+        store(r, e.t, sm, s, &ev);
+        break;
+    }
+    s.t_event = e.t;
+    if (m_opt.events) m_opt.events->push_back(ev);
+    const std::int64_t next = e.step + 1;
+    if (next < m_steps)
+      m_queue.push({ready_time(s, next), e.pid, next, e.slot});
+    else
+      m_queue.push({s.progress, e.pid, m_steps, e.slot});  // retire once the store is out
+  }
+
+  // A tile load: DRAM for its misses (and the write-backs its evictions cause), the L2 and the
+  // SM's fill path for all its sectors; then, for tiles staged in shared memory, the write.
+  // When the last DRAM fill of an input tile arrives in L2: a later load that hits sectors still
+  // on their way waits for them (the L2 merges it with the miss in flight).
+  std::int64_t* filled(const SlotState& s, StepOp op, std::int64_t k) {
+    const std::int64_t kt = m_p.k_tiles(), tn = m_p.tiles_n();
+    if (op == StepOp::load_a) return &m_a_filled[static_cast<std::size_t>(s.tile.pid_m * kt + k)];
+    if (op == StepOp::load_b) return &m_b_filled[static_cast<std::size_t>(k * tn + s.tile.pid_n)];
+    return &m_a_filled[static_cast<std::size_t>(s.tile.pid_m * tn + s.tile.pid_n)];
+  }
+
+  void load(const AccessResult& r, std::int64_t issue, StepOp op, std::int64_t* filled,
+            double speed, SmState& sm, TimedEvent* ev) {
+    const std::int64_t sectors = std::int64_t{r.hit_sectors} + r.miss_sectors;
+    const std::int64_t bytes = sectors * L2Cache::kSectorBytes;
+    std::int64_t arrive =
+        issue + (r.miss_sectors > 0 ? m_costs.dram_latency_ps : m_costs.l2_hit_latency_ps);
+    TimeCause cause = TimeCause::latency;
+    const auto later = [&](std::int64_t t, TimeCause c) {
+      if (t > arrive) arrive = t, cause = c;
+    };
+    const std::int64_t dram_bytes =
+        (std::int64_t{r.miss_sectors} + r.writeback_sectors) * L2Cache::kSectorBytes;
+    if (dram_bytes > 0) {
+      const std::int64_t d = ps_of_bytes(dram_bytes, m_costs.dram_ps_per_byte);
+      m_dram_busy += d;
+      const std::int64_t end = reserve(&m_dram_free, issue, d);
+      if (r.miss_sectors > 0) later(end + m_costs.l2_hit_latency_ps, TimeCause::dram);
+    }
+    if (r.hit_sectors > 0) later(*filled, TimeCause::dram);
+    const std::int64_t l2 = ps_of_bytes(bytes, m_costs.l2_ps_per_byte);
+    m_l2_busy += l2;
+    later(reserve(&m_l2_free, issue, l2), TimeCause::l2);
+    const std::int64_t fill = ps_of_bytes(bytes, m_costs.fill_ps_per_byte);
+    sm.fill_ps += fill;
+    later(reserve(&sm.fill_free, issue, fill), TimeCause::sm_load);
+    if (r.miss_sectors > 0) *filled = std::max(*filled, arrive);
+    ev->end_ps = arrive;
+    ev->cause = cause;
+    // Staged in shared memory (matmul A/B tiles, the transpose's tile): the write's wavefronts.
+    const bool staged = op != StepOp::load || m_p.kernel() == Kernel::transpose;
+    if (!staged) return;
+    const std::int64_t w =
+        scaled(op == StepOp::load_b ? m_costs.load_b_smem_ps : m_costs.load_a_smem_ps, speed);
+    const std::int64_t w_free =
+        op == StepOp::load_b ? m_costs.load_b_smem_free_ps : m_costs.load_a_smem_free_ps;
+    const std::int64_t end = reserve(&sm.smem_free, arrive, w);
+    if (end - arrive > arrive - issue)
+      ev->cause = w > w_free ? TimeCause::bank_conflict : TimeCause::smem;
+    ev->end_ps = end;
+  }
+
+  void dot(SlotState& s, SmState& sm, std::int64_t k, std::int64_t t, TimedEvent* ev) {
+    const std::int64_t prev = k > 0 ? dot_done(s, k - 1) : s.progress;
+    // Waiting for the K-slab's tiles: the cause of the one that came last.
+    const bool a_last = s.load_a_done >= s.load_b_done;
+    const std::int64_t data = std::max(s.load_a_done, s.load_b_done);
+    if (data > prev) add(&sm.wait, a_last ? s.load_a_cause : s.load_b_cause, data - prev);
+    const StepCosts& c = m_costs;
+    const std::int64_t start = std::max({t, sm.dot_free, sm.smem_free});
+    const std::int64_t core = std::max(c.dot_math_ps, c.dot_smem_ps);
+    const std::int64_t dur = scaled(core + c.dot_overhead_ps + c.dot_spill_ps, s.speed);
+    sm.dot_free = start + dur;
+    sm.smem_free = start + c.dot_smem_ps + c.dot_spill_ps;
+    sm.dot_ps += dur;
+    if (c.dot_math_ps >= c.dot_smem_ps) {
+      add(&sm.busy, TimeCause::math, c.dot_math_ps);
+      ev->cause = TimeCause::math;
+    } else {
+      add(&sm.busy, TimeCause::math, c.dot_math_ps);
+      const std::int64_t free_part = std::max<std::int64_t>(0, c.dot_smem_free_ps - c.dot_math_ps);
+      add(&sm.busy, TimeCause::smem, free_part);
+      add(&sm.busy, TimeCause::bank_conflict, c.dot_smem_ps - c.dot_math_ps - free_part);
+      ev->cause = c.dot_smem_ps > c.dot_smem_free_ps ? TimeCause::bank_conflict : TimeCause::smem;
+    }
+    add(&sm.busy, TimeCause::math, c.dot_overhead_ps + c.dot_spill_ps);
+    ev->start_ps = start;
+    ev->end_ps = start + dur;
+    s.dot_done[static_cast<std::size_t>(k % (kMaxStages + 1))] = ev->end_ps;
+    s.progress = ev->end_ps;
+  }
+
+  // The output tile leaves through the fill path and the L2; the program retires once its bytes
+  // are out of the SM, the kernel ends when the last one reaches L2 (write-backs queue on DRAM).
+  void store(const AccessResult& r, std::int64_t t, SmState& sm, SlotState& s, TimedEvent* ev) {
+    const std::int64_t bytes =
+        (std::int64_t{r.hit_sectors} + r.miss_sectors) * L2Cache::kSectorBytes;
+    const std::int64_t fill = ps_of_bytes(bytes, m_costs.fill_ps_per_byte);
+    sm.fill_ps += fill;
+    const std::int64_t out = reserve(&sm.fill_free, t, fill);
+    const std::int64_t l2 = ps_of_bytes(bytes, m_costs.l2_ps_per_byte);
+    m_l2_busy += l2;
+    std::int64_t done = std::max(out, reserve(&m_l2_free, t, l2)) + m_costs.l2_hit_latency_ps;
+    ev->cause = out - t >= l2 ? TimeCause::sm_load : TimeCause::l2;
+    if (r.writeback_sectors > 0) {
+      const std::int64_t d = ps_of_bytes(std::int64_t{r.writeback_sectors} * L2Cache::kSectorBytes,
+                                         m_costs.dram_ps_per_byte);
+      m_dram_busy += d;
+      const std::int64_t end = reserve(&m_dram_free, t, d);
+      if (end > done) done = end, ev->cause = TimeCause::dram;
+    }
+    ev->end_ps = out;
+    add(&sm.wait, ev->cause, out - t);
+    s.progress = out;
+    m_kernel_end = std::max(m_kernel_end, done);
+  }
+
+  static void add(std::array<std::int64_t, kTimeCauses>* a, TimeCause c, std::int64_t ps) {
+    if (ps > 0) (*a)[static_cast<std::size_t>(c)] += ps;
+  }
+
+  TimedResult finish() {
+    TimedResult res;
+    TimingSummary& out = res.timing;
+    out.kernel_ps = m_kernel_end;
+    for (const auto& span : m_programs) out.kernel_ps = std::max(out.kernel_ps, span.end_ps);
+    res.counters = m_engine.counters();
+    out.costs = m_costs;
+    res.programs = std::move(m_programs);
+    res.line_ops = m_engine.line_ops();
+    res.a_reuse = m_engine.a_reuse();
+    res.b_reuse = m_engine.b_reuse();
+    const double kernel = static_cast<double>(std::max<std::int64_t>(1, out.kernel_ps));
+    out.dram_busy = static_cast<double>(m_dram_busy) / kernel;
+    out.l2_busy = static_cast<double>(m_l2_busy) / kernel;
+    // Each SM's kernel time: its dot pipe's busy time by cause, then the rest shared among the
+    // causes its programs waited on (weighted by those waits), and its idle end as the tail.
+    std::array<double, kTimeCauses> sum{};
+    for (const SmState& sm : m_sm) {
+      out.fill_busy += static_cast<double>(sm.fill_ps) / kernel / m_m.sms;
+      out.dot_busy += static_cast<double>(sm.dot_ps) / kernel / m_m.sms;
+      const double tail = kernel - static_cast<double>(std::min(sm.last_retire, out.kernel_ps));
+      double busy = 0;
+      for (int c = 0; c < kTimeCauses; ++c) busy += static_cast<double>(sm.busy[c]);
+      const double scale = busy > kernel - tail ? (kernel - tail) / busy : 1.0;
+      for (int c = 0; c < kTimeCauses; ++c) sum[c] += static_cast<double>(sm.busy[c]) * scale;
+      const double rest = kernel - tail - busy * scale;
+      double weights = 0;
+      for (int c = 0; c < kTimeCauses; ++c) weights += static_cast<double>(sm.wait[c]);
+      for (int c = 0; c < kTimeCauses; ++c)
+        sum[c] += weights > 0 ? rest * static_cast<double>(sm.wait[c]) / weights
+                              : (c == static_cast<int>(TimeCause::tail) ? rest : 0.0);
+      sum[static_cast<int>(TimeCause::tail)] += tail;
+    }
+    for (int c = 0; c < kTimeCauses; ++c)
+      out.breakdown.seconds[static_cast<std::size_t>(c)] = sum[c] / m_m.sms * 1e-12;
+    return res;
+  }
+
+  const Problem& m_p;
+  const Machine& m_m;
+  const TimedOptions& m_opt;
+  StepCosts m_costs;
+  Engine m_engine;
+  std::int64_t m_steps = 1, m_slots = 1, m_next_pid = 0;
+  std::vector<SlotState> m_slot;
+  std::vector<SmState> m_sm;
+  std::vector<ProgramSpan> m_programs;
+  std::vector<std::int64_t> m_a_filled, m_b_filled;  // per input tile, like Engine's reuse
+  std::priority_queue<Pending, std::vector<Pending>, std::greater<Pending>> m_queue;
+  std::int64_t m_dram_free = 0, m_l2_free = 0, m_kernel_end = 0;
+  std::int64_t m_dram_busy = 0, m_l2_busy = 0;
+};
+
+}  // namespace
+
+std::string_view to_string(TimeCause c) {
+  switch (c) {
+    case TimeCause::launch:
+      return "launch";
+    case TimeCause::latency:
+      return "latency";
+    case TimeCause::dram:
+      return "dram";
+    case TimeCause::l2:
+      return "l2";
+    case TimeCause::sm_load:
+      return "sm_load";
+    case TimeCause::smem:
+      return "smem";
+    case TimeCause::bank_conflict:
+      return "bank_conflict";
+    case TimeCause::math:
+      return "math";
+    case TimeCause::tail:
+      return "tail";
+  }
+  return "?";
+}
+
+double TimeBreakdown::total() const {
+  double t = 0;
+  for (const double s : seconds) t += s;
+  return t;
+}
+
+TimeCause TimeBreakdown::bound() const {
+  int best = 0;
+  for (int c = 1; c < kTimeCauses; ++c)
+    if (seconds[static_cast<std::size_t>(c)] > seconds[static_cast<std::size_t>(best)]) best = c;
+  return static_cast<TimeCause>(best);
+}
+
+TimedResult run_timed(const Problem& p, const Machine& m, const Occupancy& occ,
+                      const TimedOptions& opt) {
+  return TimedRun(p, m, occ, opt).run();
+}
+
+ReplayResult replay_timed(const Problem& p, const Machine& m, const Occupancy& occ,
+                          const TimingOptions& timing, const std::function<void(double)>& progress,
+                          const std::atomic<bool>* cancel) {
+  TimedOptions opt;
+  opt.timing = timing;
+  opt.progress = progress;
+  opt.cancel = cancel;
+  TimedResult t = run_timed(p, m, occ, opt);
+  ReplayResult out;
+  out.occupancy = occ;
+  out.waves = cdiv(p.programs(), static_cast<std::int64_t>(m.sms) * occ.programs_per_sm);
+  out.line_ops = t.line_ops;
+  out.counters = t.counters;
+  out.roofline = roofline(out.counters, p, m);
+  out.timing = t.timing;
+  out.a_reuse = std::move(t.a_reuse);
+  out.b_reuse = std::move(t.b_reuse);
+  return out;
+}
+
+}  // namespace tilesim::sim
