@@ -97,14 +97,24 @@ AccessResult Engine::apply(std::int64_t pid, std::int64_t step) {
   return r;
 }
 
+AccessResult Engine::apply(StepOp op, std::int64_t k, TileCoord tile) {
+  const AccessResult r = execute(op, k, tile);
+  ++m_position;
+  return r;
+}
+
 AccessResult Engine::execute(std::int64_t pid, std::int64_t step) {
+  std::int64_t k = -1;
+  const StepOp op = step_op(m_problem, step, &k);
+  return execute(op, k, is_memory_op(op) ? tile_of(m_problem, pid) : TileCoord{});
+}
+
+AccessResult Engine::execute(StepOp op, std::int64_t k, TileCoord tile) {
   const Problem& p = m_problem;
   const std::int64_t e = p.elem_bytes();
   const std::int64_t bm = p.block_m(), bn = p.block_n(), bk = p.block_k();
   Counters& c = m_counters;
   ++c.events;
-  std::int64_t k = -1;
-  const StepOp op = step_op(p, step, &k);
   AccessResult r;
   switch (op) {
     case StepOp::map:
@@ -119,7 +129,7 @@ AccessResult Engine::execute(std::int64_t pid, std::int64_t step) {
       c.smem_read_bytes += bm * bn * e;
       break;
     default:
-      r = memory_step(op, tile_of(p, pid), k);
+      r = memory_step(op, tile, k);
       break;
   }
   if (m_position + 1 == total_events()) {

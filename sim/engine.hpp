@@ -91,6 +91,8 @@ class Engine {
   // timed engine (sim/timed_engine.hpp) orders events itself and feeds them here. Do not mix with
   // run(): the round cursor does not follow.
   AccessResult apply(std::int64_t pid, std::int64_t step);
+  // The same for a step whose operation, K-iteration and program tile the caller already knows.
+  AccessResult apply(StepOp op, std::int64_t k, TileCoord tile);
 
   const Counters& counters() const { return m_counters; }  // so far
   const L2Cache& l2() const { return m_l2; }
@@ -106,6 +108,7 @@ class Engine {
 
  private:
   AccessResult execute(std::int64_t pid, std::int64_t step);
+  AccessResult execute(StepOp op, std::int64_t k, TileCoord tile);
   AccessResult memory_step(StepOp op, TileCoord tile, std::int64_t k);
   void set_cursor();
 

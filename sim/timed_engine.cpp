@@ -46,11 +46,13 @@ double jitter_of(std::int64_t pid) {
 }
 
 std::int64_t scaled(std::int64_t ps, double factor) {
-  return factor == 1.0 ? ps : std::llround(static_cast<double>(ps) * factor);
+  // Durations are >= 0: adding 0.5 and truncating rounds them (llround is a library call, and
+  // this runs a few times per event).
+  return factor == 1.0 ? ps : static_cast<std::int64_t>(static_cast<double>(ps) * factor + 0.5);
 }
 
 std::int64_t ps_of_bytes(std::int64_t bytes, double ps_per_byte) {
-  return std::llround(static_cast<double>(bytes) * ps_per_byte);
+  return static_cast<std::int64_t>(static_cast<double>(bytes) * ps_per_byte + 0.5);
 }
 
 // The program resident on one slot and where its pipeline stands.
@@ -94,6 +96,11 @@ class TimedRun {
     m_programs.resize(static_cast<std::size_t>(p.programs()));
     m_a_filled.resize(m_engine.a_reuse().size());
     m_b_filled.resize(m_engine.b_reuse().size());
+    // (steps,) the operation and K-iteration of every step, the same for every program.
+    m_op.resize(static_cast<std::size_t>(m_steps));
+    m_k.resize(static_cast<std::size_t>(m_steps));
+    for (std::int64_t t = 0; t < m_steps; ++t)
+      m_op[static_cast<std::size_t>(t)] = step_op(p, t, &m_k[static_cast<std::size_t>(t)]);
   }
 
   TimedResult run() {
@@ -112,8 +119,7 @@ class TimedRun {
         retire(e);
         continue;
       }
-      std::int64_t k = -1;
-      if (step_op(m_p, e.step, &k) == StepOp::dot)
+      if (m_op[static_cast<std::size_t>(e.step)] == StepOp::dot)
         queue_dot(e);
       else
         execute(e);
@@ -197,8 +203,8 @@ class TimedRun {
   // in program order (never before its previous event); a load issued earlier than that still
   // gets its own issue time for its timing.
   std::int64_t ready_time(const SlotState& s, std::int64_t step) const {
-    std::int64_t k = -1;
-    const StepOp op = step_op(m_p, step, &k);
+    const StepOp op = m_op[static_cast<std::size_t>(step)];
+    const std::int64_t k = m_k[static_cast<std::size_t>(step)];
     const std::int64_t t = s.t_event;
     if (op == StepOp::load_a) return std::max(t, load_issue(s, k));
     if (op == StepOp::load_b) return std::max(t, s.load_issue);
@@ -214,9 +220,9 @@ class TimedRun {
   void execute(const Pending& e) {
     SlotState& s = m_slot[static_cast<std::size_t>(e.slot)];
     SmState& sm = m_sm[static_cast<std::size_t>(e.slot % m_m.sms)];
-    std::int64_t k = -1;
-    const StepOp op = step_op(m_p, e.step, &k);
-    const AccessResult r = m_engine.apply(e.pid, e.step);
+    const StepOp op = m_op[static_cast<std::size_t>(e.step)];
+    const std::int64_t k = m_k[static_cast<std::size_t>(e.step)];
+    const AccessResult r = m_engine.apply(op, k, s.tile);
     if (m_opt.records) m_opt.records->push_back(r);
     TimedEvent ev;
     ev.pid = static_cast<std::int32_t>(e.pid);
@@ -435,6 +441,8 @@ class TimedRun {
   std::vector<SmState> m_sm;
   std::vector<ProgramSpan> m_programs;
   std::vector<std::int64_t> m_a_filled, m_b_filled;  // per input tile, like Engine's reuse
+  std::vector<StepOp> m_op;
+  std::vector<std::int64_t> m_k;
   std::priority_queue<Pending, std::vector<Pending>, std::greater<Pending>> m_queue;
   std::int64_t m_dram_free = 0, m_l2_free = 0, m_kernel_end = 0;
   std::int64_t m_dram_busy = 0, m_l2_busy = 0;
