@@ -14,6 +14,12 @@ import os
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from fit_timing import RUNGS  # noqa: E402  (rung -> timed-engine flags)
+
+# Rows a machine figure was fitted to (Machine::program_jitter): not predictions.
+FITTED_DRAM = {"mm16_8192_row"}
+
 repo, measured_dir = sys.argv[1], sys.argv[2]
 cli = os.path.join(repo, "build", "cli", "tilesim-cli")
 THREAD_VARIANT = {  # CUDA variant -> the warp model that mirrors it (sim/warp_access.hpp)
@@ -88,8 +94,10 @@ for cid, variant, flags in configs:
                                            "launch__occupancy_limit_registers",
                                            "launch__occupancy_limit_shared_mem",
                                            "launch__occupancy_limit_warps")))
+    # The rung as the timed engine sees it (math path, warps, stages, shared layout): event order,
+    # and so DRAM bytes, depend on it. One table for this report and the time fit.
     fl = flags.split()
-    run = cli_json("run", *fl, "--machine", slug if slug in ("h100", "h200") else "h100",
+    run = cli_json("run", *fl, *RUNGS.get(variant, ([], ""))[0], "--machine", slug if slug in ("h100", "h200") else "h100",
                    "--programs-per-sm", str(max(1, min(occ, 64))))
     rec = {"id": cid, "variant": variant, "flags": flags, "problem": parse_flags(flags),
            "programs_per_sm": occ, "measured": {k: m[k] for k in m if "__" in k},
@@ -130,7 +138,13 @@ lines = [f"# Simulator fidelity: predictions vs Nsight Compute",
          "row; the simulator replays the same problem on the matching preset with the programs "
          "per SM that ncu reports as the occupancy limit). Targets (issue 6): DRAM bytes within "
          "±15%, grouped/row-major ratio within ±10%, L2 hit rate within ±5 points, bank conflicts "
-         "of the transpose tiles exact. Why the model diverges where it does: docs/MODEL.md.",
+         "of the transpose tiles exact; issue 11 asks DRAM bytes within ±15% for both orders and "
+         "the ratio within ±15%. The event order is the timed engine's (sim/timed_engine.hpp), "
+         "with each rung described as scripts/fit_timing.py's RUNGS table says. One machine "
+         "figure is fitted to one row here: `program_jitter` (the spread of program speeds that "
+         "lets long row-major grids drift apart) to mm16_8192_row's DRAM bytes, marked "
+         "*fitted*; every other row is a prediction. Why the model diverges where it does: "
+         "docs/MODEL.md.",
          "",
          "## DRAM traffic and L2 hit rate",
          "",
@@ -145,7 +159,7 @@ for r in records:
     pt = p["dram_read_bytes"] + p["dram_write_bytes"]
     e = rel(pt, mt)
     hit_m, hit_p = m["lts__t_sector_hit_rate.pct"], p["l2_hit_rate_pct"]
-    ok_d = "✓" if abs(e) <= 0.15 else "✗"
+    ok_d = "fitted" if r["id"] in FITTED_DRAM else "✓" if abs(e) <= 0.15 else "✗"
     ok_h = "✓" if abs(hit_p - hit_m) <= 5 else "✗"
     lines.append(f"| {r['id']} | {r['variant']} | {r['programs_per_sm']} | {mb(mt)} | {mb(pt)} | "
                  f"{e:+.1%} {ok_d} | {hit_m:.1f}% | {hit_p:.1f}% | {hit_p - hit_m:+.1f} {ok_h} |")
@@ -196,6 +210,12 @@ for r in records:
     lines.append(f"| {r['id']} | {r['variant']} | {cl_m:,} | {cl_p:,} {mark(cl_m, cl_p)} | {cs_m:,} | "
                  f"{cs_p:,} {mark(cs_m, cs_p)} | {hw_l:,} / {hw_s:,} | {mld:.2f} | {pld:.2f} | {mst:.2f} | {pst:.2f} |")
 lines.append("")
-with open(os.path.join(repo, "docs", "FIDELITY.md"), "w") as f:
+# The time section (scripts/fit_timing.py) is kept as it is.
+path = os.path.join(repo, "docs", "FIDELITY.md")
+old = open(path).read() if os.path.exists(path) else ""
+begin, end = "<!-- timing:begin -->", "<!-- timing:end -->"
+if begin in old and end in old:
+    lines += ["", old[old.index(begin):old.index(end) + len(end)], ""]
+with open(path, "w") as f:
     f.write("\n".join(lines))
 print("\n".join(lines))
