@@ -1,6 +1,6 @@
 // tilesim-sim-bench: how fast the simulator replays, in events/s and sector look-ups/s.
-// Cases: the full 8192^3 fp16 matmul replay on H100 (counters only, one core), the same at
-// 4096^3 in both launch orders, a timeline build and random seeks on 2048^3.
+// Cases: the full 8192^3 fp16 matmul replay on H100 (counters only, one core), timed engine and
+// lockstep rounds, the same at 4096^3 in both launch orders, a timeline build and random seeks on 2048^3.
 // Usage: tilesim-sim-bench [--quick]  (--quick skips 8192^3)
 #include <chrono>
 #include <cstdio>
@@ -8,6 +8,7 @@
 #include <random>
 
 #include "sim/engine.hpp"
+#include "sim/timed_engine.hpp"
 #include "sim/timeline.hpp"
 
 using namespace tilesim::sim;
@@ -28,22 +29,25 @@ Problem matmul(std::int64_t n, LaunchOrder order, int bm = 128, int bn = 128, in
   return Problem(s);
 }
 
-void bench_replay(const Problem& p, const Machine& m, int repeats) {
+// timed: the timed engine (the default of `run`); otherwise the lockstep round replay.
+void bench_replay(const Problem& p, const Machine& m, int repeats, bool timed) {
   const Occupancy occ = occupancy(p, m);
   double best = 1e30;
   ReplayResult r;
   for (int i = 0; i < repeats; ++i) {
     const auto t0 = Clock::now();
-    r = replay(p, m, occ);
+    r = timed ? replay_timed(p, m, occ) : replay(p, m, occ);
     best = std::min(best, seconds_since(t0));
   }
   const auto& c = r.counters;
   std::printf(
-      "replay %lld^3 %-9s %s: %.3f s (best of %d) | %lld events, %.2f M events/s | %lld line "
-      "ops, %lld sector look-ups, %.0f M sectors/s | DRAM read %.2f GB, hit rate %.3f\n",
-      (long long)p.m(), std::string(to_string(p.order())).c_str(), m.name.c_str(), best, repeats,
-      (long long)c.events, c.events / best / 1e6, (long long)r.line_ops, (long long)c.l2_sectors(),
-      c.l2_sectors() / best / 1e6, c.dram_read_bytes / 1e9, c.l2_hit_rate());
+      "%s %lld^3 %-9s %s: %.3f s (best of %d) | %lld events, %.2f M events/s | %lld line "
+      "ops, %lld sector look-ups, %.0f M sectors/s | DRAM read %.2f GB, hit rate %.3f | "
+      "predicted %.3f ms\n",
+      timed ? "timed " : "rounds", (long long)p.m(), std::string(to_string(p.order())).c_str(),
+      m.name.c_str(), best, repeats, (long long)c.events, c.events / best / 1e6,
+      (long long)r.line_ops, (long long)c.l2_sectors(), c.l2_sectors() / best / 1e6,
+      c.dram_read_bytes / 1e9, c.l2_hit_rate(), r.timing.time_s() * 1e3);
 }
 
 void bench_timeline(const Problem& p, const Machine& m) {
@@ -76,12 +80,14 @@ void bench_timeline(const Problem& p, const Machine& m) {
 int main(int argc, char** argv) {
   const bool quick = argc > 1 && std::strcmp(argv[1], "--quick") == 0;
   const Machine h100 = *find_machine("h100");
-  if (!quick) {
-    bench_replay(matmul(8192, LaunchOrder::grouped), h100, 3);
-    bench_replay(matmul(8192, LaunchOrder::row_major), h100, 3);
+  for (const bool timed : {true, false}) {
+    if (!quick) {
+      bench_replay(matmul(8192, LaunchOrder::grouped), h100, 3, timed);
+      bench_replay(matmul(8192, LaunchOrder::row_major), h100, 3, timed);
+    }
+    bench_replay(matmul(4096, LaunchOrder::grouped), h100, 3, timed);
+    bench_replay(matmul(4096, LaunchOrder::row_major), h100, 3, timed);
   }
-  bench_replay(matmul(4096, LaunchOrder::grouped), h100, 3);
-  bench_replay(matmul(4096, LaunchOrder::row_major), h100, 3);
   bench_timeline(matmul(2048, LaunchOrder::grouped), h100);
   bench_timeline(matmul(2048, LaunchOrder::grouped, 32, 32, 32), h100);
   bench_timeline(matmul(2048, LaunchOrder::row_major, 16, 16, 16), h100);
