@@ -6,11 +6,16 @@
 #include <type_traits>
 #include <utility>
 
+#include "sim/enum_names.hpp"
+
 namespace tilesim::sim {
 namespace {
 
 template <class E, std::size_t N>
-using NameTable = std::array<std::pair<E, std::string_view>, N>;
+using NameTable = enum_names::Table<E, N>;
+using enum_names::join_names;
+using enum_names::name_of;
+using enum_names::parse_in;
 
 constexpr NameTable<Kernel, 3> kKernelNames{
     {{Kernel::copy, "copy"}, {Kernel::transpose, "transpose"}, {Kernel::matmul, "matmul"}}};
@@ -26,28 +31,6 @@ constexpr NameTable<LaunchOrder, 4> kOrderNames{{{LaunchOrder::row_major, "row-m
                                                  {LaunchOrder::grouped_legacy, "grouped-legacy"}}};
 constexpr NameTable<InputPrecision, 2> kPrecisionNames{
     {{InputPrecision::ieee, "ieee"}, {InputPrecision::tf32, "tf32"}}};
-
-template <class E, std::size_t N>
-std::string_view name_of(const NameTable<E, N>& t, E v) {
-  for (const auto& [e, s] : t)
-    if (e == v) return s;
-  return "?";
-}
-template <class E, std::size_t N>
-std::optional<E> parse_in(const NameTable<E, N>& t, std::string_view s) {
-  for (const auto& [e, name] : t)
-    if (name == s) return e;
-  return std::nullopt;
-}
-template <class E, std::size_t N>
-std::string join_names(const NameTable<E, N>& t) {
-  std::string out;
-  for (const auto& [e, name] : t) {
-    if (!out.empty()) out += " | ";
-    out += name;
-  }
-  return out;
-}
 
 // A block must be a power of two (tl.arange needs one) and no larger than the smallest power of
 // two covering its dimension: a bigger block only adds lanes that are always masked off.
