@@ -118,7 +118,10 @@ sim::Machine parse_machine_json(std::string_view json_text) {
   sim::Machine m = *preset;
   m.key = "custom";
   m.name = "custom (" + preset->name + ")";
-  for (const auto& [key, v] : j.items()) {
+  for (const auto& item : j.items()) {
+    // Named copies, not structured bindings: the lambda below captures them (clang 14).
+    const std::string& key = item.key();
+    const json& v = item.value();
     if (key == "base") continue;
     bool known = false;
     for_each_machine_field(m, [&](const char* name, auto& to) {
