@@ -19,18 +19,16 @@ constexpr LaunchOrder kOrders[] = {LaunchOrder::row_major, LaunchOrder::column_m
 
 sim::ProblemSpec spec(Kernel kernel, std::int64_t m, std::int64_t n, std::int64_t k, DType d,
                       int bm, int bn, int bk, std::int64_t g, LaunchOrder o) {
-  sim::ProblemSpec s;
-  s.kernel = kernel;
-  s.m = m;
-  s.n = n;
-  s.k = k;
-  s.dtype = d;
-  s.block_m = bm;
-  s.block_n = bn;
-  s.block_k = bk;
-  s.group_size_m = g;
-  s.order = o;
-  return s;
+  return {.kernel = kernel,
+          .m = m,
+          .n = n,
+          .k = k,
+          .dtype = d,
+          .block_m = bm,
+          .block_n = bn,
+          .block_k = bk,
+          .group_size_m = g,
+          .order = o};
 }
 
 std::string describe(const sim::ProblemSpec& p) {

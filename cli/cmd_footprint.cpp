@@ -10,19 +10,13 @@
 namespace tilesim::cli {
 
 Action add_footprint_command(CLI::App& app) {
-  auto* cmd = app.add_subcommand("footprint", "Distinct input tiles touched by pids 0..P-1");
-  auto flags = std::make_shared<ProblemFlags>();
-  flags->add_to(*cmd);
+  const ProblemCommand c =
+      add_problem_command(app, "footprint", "Distinct input tiles touched by pids 0..P-1");
   auto programs = std::make_shared<std::int64_t>(-1);
-  cmd->add_option("--programs", *programs, "P: count pids 0..P-1 (default: all programs)");
-  return [flags, programs]() {
-    const auto s = flags->to_scenario();
-    const sim::Problem p(s.problem);
-    check_enumerable(p, "footprint");
-    if (*programs == 0 || *programs < -1 || *programs > p.programs())
-      throw sim::InvalidField("programs", "programs = " + std::to_string(*programs) +
-                                              " is out of range: allowed 1.." +
-                                              std::to_string(p.programs()));
+  c.cmd->add_option("--programs", *programs, "P: count pids 0..P-1 (default: all programs)");
+  return [flags = c.flags, programs]() {
+    const sim::Problem p = enumerable_problem(*flags, "footprint");
+    if (*programs != -1) sim::check_range("programs", *programs, 1, p.programs());
     const auto P = *programs < 0 ? p.programs() : *programs;
     const auto f = sim::footprint(p, P);
     if (flags->json) {

@@ -11,23 +11,17 @@
 namespace tilesim::cli {
 
 Action add_map_command(CLI::App& app) {
-  auto* cmd = app.add_subcommand("map", "pid -> (pid_m, pid_n) table and coverage check");
-  auto flags = std::make_shared<ProblemFlags>();
-  flags->add_to(*cmd);
+  const ProblemCommand c =
+      add_problem_command(app, "map", "pid -> (pid_m, pid_n) table and coverage check");
   auto explain_pid = std::make_shared<std::int64_t>(-1);
-  cmd->add_option("--pid", *explain_pid, "Also show the formula evaluated for this pid")
+  c.cmd->add_option("--pid", *explain_pid, "Also show the formula evaluated for this pid")
       ->check(CLI::Range(std::int64_t{0}, std::int64_t{1} << 32));
-  return [flags, explain_pid]() {
-    const auto s = flags->to_scenario();
-    const sim::Problem p(s.problem);
-    check_enumerable(p, "map");
+  return [flags = c.flags, explain_pid]() {
+    const sim::Problem p = enumerable_problem(*flags, "map");
     const auto g = sim::grid_of(p);
     const auto mapping = sim::launch_mapping(p.order(), g);
     const auto cov = sim::check_coverage(g, mapping);
-    if (*explain_pid >= g.programs())
-      throw sim::InvalidField("pid", "pid = " + std::to_string(*explain_pid) +
-                                         " is out of range: allowed 0.." +
-                                         std::to_string(g.programs() - 1));
+    if (*explain_pid >= 0) sim::check_range("pid", *explain_pid, 0, g.programs() - 1);
     const sim::LaunchOrder all[] = {sim::LaunchOrder::row_major, sim::LaunchOrder::column_major,
                                     sim::LaunchOrder::grouped, sim::LaunchOrder::grouped_legacy};
     if (flags->json) {

@@ -37,18 +37,14 @@ int main(int argc, char** argv) {
   try {
     for (auto& [cmd, action] : commands)
       if (cmd->parsed()) return action();
-  } catch (const sim::InvalidField& e) {
-    std::fprintf(stderr, "tilesim-cli: %s\n", e.what());
-    return 2;
-  } catch (const sim::BudgetExceeded& e) {
-    std::fprintf(stderr, "tilesim-cli: %s\n", e.what());
-    return 2;
-  } catch (const scenario::ScenarioError& e) {
-    std::fprintf(stderr, "tilesim-cli: %s\n", e.what());
-    return 2;
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "tilesim-cli: error: %s\n", e.what());
-    return 1;
+    // Bad input (a field out of range, a replay over budget, a bad file) is exit code 2 and
+    // speaks for itself; anything else is a failure of the tool.
+    const bool bad_input = dynamic_cast<const sim::InvalidField*>(&e) ||
+                           dynamic_cast<const sim::BudgetExceeded*>(&e) ||
+                           dynamic_cast<const scenario::ScenarioError*>(&e);
+    std::fprintf(stderr, "tilesim-cli: %s%s\n", bad_input ? "" : "error: ", e.what());
+    return bad_input ? 2 : 1;
   }
   return 0;
 }

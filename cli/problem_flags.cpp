@@ -12,4 +12,17 @@ void check_enumerable(const sim::Problem& p, const char* command) {
                               std::to_string(kMaxEnumeratedPrograms) + ": use larger blocks");
 }
 
+ProblemCommand add_problem_command(CLI::App& app, const char* name, const char* description,
+                                   bool with_machine) {
+  ProblemCommand c{app.add_subcommand(name, description), std::make_shared<ProblemFlags>()};
+  c.flags->add_to(*c.cmd, with_machine);
+  return c;
+}
+
+sim::Problem enumerable_problem(const ProblemFlags& flags, const char* command) {
+  sim::Problem p(flags.to_scenario().problem);
+  check_enumerable(p, command);
+  return p;
+}
+
 }  // namespace tilesim::cli

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 
 #include "scenario/problem_flags.hpp"
 #include "sim/format.hpp"
@@ -18,5 +19,15 @@ using sim::format_bytes;
 // programs with a message naming the count, instead of exhausting memory or time.
 inline constexpr std::int64_t kMaxEnumeratedPrograms = sim::kMaxWarpPrograms;
 void check_enumerable(const sim::Problem& p, const char* command);
+// A subcommand that reads the problem flags: `name` added to `app`, the flags bound to it (and
+// kept alive by the action that captures them).
+struct ProblemCommand {
+  CLI::App* cmd;
+  std::shared_ptr<ProblemFlags> flags;
+};
+ProblemCommand add_problem_command(CLI::App& app, const char* name, const char* description,
+                                   bool with_machine = false);
+// The problem the flags describe, refused as above when `command` walks every program of it.
+sim::Problem enumerable_problem(const ProblemFlags& flags, const char* command);
 
 }  // namespace tilesim::cli

@@ -80,71 +80,54 @@ std::vector<Variant> make_variants() {
                   "along K, and the transposing store into shared memory conflicts on banks");
   bt.b_layout = sim::BLayout::transposed;
   bt.warp_model = sim::ThreadVariant::matmul_smem_tiled;  // one model covers both B layouts
-  auto& rb = rung("matmul_register_blocked", TILESIM_LAUNCHER(launch_matmul_register_blocked),
-                  Kernel::matmul, kF32, "cublas_sgemm",
-                  "each thread keeps an 8x8 block of C in registers and reuses every shared "
-                  "memory load 8 times; shared tiles double-buffered, 16-byte loads");
-  rb.fixed_tile = register_blocked::kTile;
-  rb.b_layout = sim::BLayout::row_major;
-  auto& rb16 =
-      rung("matmul_register_blocked_bk16", TILESIM_LAUNCHER(launch_matmul_register_blocked_bk16),
-           Kernel::matmul, kF32, "cublas_sgemm",
-           "the same with K steps of 16: half the barriers per FMA, more registers");
-  rb16.fixed_tile = register_blocked::kTileBk16;
-  rb16.b_layout = sim::BLayout::row_major;
-  auto& mma = rung("matmul_mma_sync", TILESIM_LAUNCHER(launch_matmul_mma_sync), Kernel::matmul,
-                   kHalf, "cublas_gemmex",
-                   "tensor cores through mma.sync m16n8k16 (FP32 accumulation); ldmatrix from "
-                   "padded shared memory fed by a 4-stage cp.async pipeline");
-  mma.fixed_tile = mma_sync::kTile;
-  mma.b_layout = sim::BLayout::row_major;
-  mma.min_cc = 80;
-  auto& mma64 = rung("matmul_mma_sync_bk64", TILESIM_LAUNCHER(launch_matmul_mma_sync_bk64),
-                     Kernel::matmul, kHalf, "cublas_gemmex",
-                     "the same with K steps of 64 in 3 stages: twice the tensor-core work between "
-                     "barriers");
-  mma64.fixed_tile = mma_sync::kTileBk64;
-  mma64.b_layout = sim::BLayout::row_major;
-  mma64.min_cc = 80;
-  auto& mma_wide = rung("matmul_mma_sync_128x256", TILESIM_LAUNCHER(launch_matmul_mma_sync_128x256),
-                        Kernel::matmul, kHalf, "cublas_gemmex",
-                        "the same with a 128 x 256 tile and 64 x 64 warp tiles: fewer ldmatrix per "
-                        "mma and half the A traffic per output, at 128 accumulators per thread");
-  mma_wide.fixed_tile = mma_sync::kTile128x256;
-  mma_wide.b_layout = sim::BLayout::row_major;
-  mma_wide.min_cc = 80;
-  auto& mma64w =
-      rung("matmul_mma_sync_warp64", TILESIM_LAUNCHER(launch_matmul_mma_sync_warp64),
-           Kernel::matmul, kHalf, "cublas_gemmex",
-           "4 warps with 64 x 64 warp tiles (8 ldmatrix feed 32 mma) and two fragment "
-           "register sets: the next k16 step's ldmatrix is issued before this step's mma");
-  mma64w.fixed_tile = mma_sync::kTileWarp64;
-  mma64w.b_layout = sim::BLayout::row_major;
-  mma64w.min_cc = 80;
-  auto& mma_swz =
-      rung("matmul_mma_sync_swizzled", TILESIM_LAUNCHER(launch_matmul_mma_sync_swizzled),
-           Kernel::matmul, kHalf, "cublas_gemmex",
-           "128 x 256 tile, 8 warps of 64 x 64: XOR-swizzled (unpadded) shared tiles so "
-           "cp.async and ldmatrix are conflict-free, 32-bit shared offsets per thread, C "
-           "stored through shared memory as 16-byte rows");
-  mma_swz.fixed_tile = mma_sync_swizzled::kTile;
-  mma_swz.b_layout = sim::BLayout::row_major;
-  mma_swz.min_cc = 80;
-  auto& wg = rung("matmul_wgmma_tma", TILESIM_LAUNCHER(launch_matmul_wgmma_tma), Kernel::matmul,
-                  kHalf, "cublas_gemmex",
-                  "Hopper: a producer warpgroup issues TMA bulk tensor copies into 128-byte "
-                  "swizzled shared memory, two consumer warpgroups run wgmma from it; a 4-stage "
-                  "K loop on full/empty mbarriers");
-  wg.fixed_tile = wgmma_tma::kTile;
-  wg.b_layout = sim::BLayout::transposed;  // K-major B, as wgmma reads it without transposing
-  wg.min_cc = 90;
-  auto& wgs = rung("matmul_wgmma_tma_store", TILESIM_LAUNCHER(launch_matmul_wgmma_tma_store),
-                   Kernel::matmul, kHalf, "cublas_gemmex",
-                   "the same K loop; C is staged in 128-byte swizzled shared memory and leaves "
-                   "through TMA bulk tensor stores instead of 4-byte stores from registers");
-  wgs.fixed_tile = wgmma_tma::kTile;
-  wgs.b_layout = sim::BLayout::transposed;
-  wgs.min_cc = 90;
+  // A matmul rung with its own tile (the constants its .cu file is instantiated with), reading B
+  // in layout `b`, on devices of compute capability >= min_cc.
+  const auto fixed = [&](std::string name, Launcher launch, const std::vector<DType>& d,
+                         FixedTile tile, sim::BLayout b, int min_cc, std::string teaches) {
+    auto& x = rung(std::move(name), launch, Kernel::matmul, d,
+                   d == kF32 ? "cublas_sgemm" : "cublas_gemmex", std::move(teaches));
+    x.fixed_tile = tile;
+    x.b_layout = b;
+    x.min_cc = min_cc;
+  };
+  const auto R = sim::BLayout::row_major;
+  const auto T = sim::BLayout::transposed;  // K-major B, as wgmma reads it without transposing
+  fixed("matmul_register_blocked", TILESIM_LAUNCHER(launch_matmul_register_blocked), kF32,
+        register_blocked::kTile, R, 0,
+        "each thread keeps an 8x8 block of C in registers and reuses every shared "
+        "memory load 8 times; shared tiles double-buffered, 16-byte loads");
+  fixed("matmul_register_blocked_bk16", TILESIM_LAUNCHER(launch_matmul_register_blocked_bk16), kF32,
+        register_blocked::kTileBk16, R, 0,
+        "the same with K steps of 16: half the barriers per FMA, more registers");
+  fixed("matmul_mma_sync", TILESIM_LAUNCHER(launch_matmul_mma_sync), kHalf, mma_sync::kTile, R, 80,
+        "tensor cores through mma.sync m16n8k16 (FP32 accumulation); ldmatrix from "
+        "padded shared memory fed by a 4-stage cp.async pipeline");
+  fixed("matmul_mma_sync_bk64", TILESIM_LAUNCHER(launch_matmul_mma_sync_bk64), kHalf,
+        mma_sync::kTileBk64, R, 80,
+        "the same with K steps of 64 in 3 stages: twice the tensor-core work between "
+        "barriers");
+  fixed("matmul_mma_sync_128x256", TILESIM_LAUNCHER(launch_matmul_mma_sync_128x256), kHalf,
+        mma_sync::kTile128x256, R, 80,
+        "the same with a 128 x 256 tile and 64 x 64 warp tiles: fewer ldmatrix per "
+        "mma and half the A traffic per output, at 128 accumulators per thread");
+  fixed("matmul_mma_sync_warp64", TILESIM_LAUNCHER(launch_matmul_mma_sync_warp64), kHalf,
+        mma_sync::kTileWarp64, R, 80,
+        "4 warps with 64 x 64 warp tiles (8 ldmatrix feed 32 mma) and two fragment "
+        "register sets: the next k16 step's ldmatrix is issued before this step's mma");
+  fixed("matmul_mma_sync_swizzled", TILESIM_LAUNCHER(launch_matmul_mma_sync_swizzled), kHalf,
+        mma_sync_swizzled::kTile, R, 80,
+        "128 x 256 tile, 8 warps of 64 x 64: XOR-swizzled (unpadded) shared tiles so "
+        "cp.async and ldmatrix are conflict-free, 32-bit shared offsets per thread, C "
+        "stored through shared memory as 16-byte rows");
+  fixed("matmul_wgmma_tma", TILESIM_LAUNCHER(launch_matmul_wgmma_tma), kHalf, wgmma_tma::kTile, T,
+        90,
+        "Hopper: a producer warpgroup issues TMA bulk tensor copies into 128-byte "
+        "swizzled shared memory, two consumer warpgroups run wgmma from it; a 4-stage "
+        "K loop on full/empty mbarriers");
+  fixed("matmul_wgmma_tma_store", TILESIM_LAUNCHER(launch_matmul_wgmma_tma_store), kHalf,
+        wgmma_tma::kTile, T, 90,
+        "the same K loop; C is staged in 128-byte swizzled shared memory and leaves "
+        "through TMA bulk tensor stores instead of 4-byte stores from registers");
   rung("cublas_sgemm", TILESIM_LAUNCHER(launch_cublas_sgemm), Kernel::matmul, kF32, "",
        "baseline: cuBLAS SGEMM, strict FP32")
       .kind = VariantKind::baseline;

@@ -2,6 +2,7 @@
 #include "scenario/machine_json.hpp"
 
 #include <nlohmann/json.hpp>
+#include <type_traits>
 
 namespace tilesim::scenario {
 namespace {
@@ -36,37 +37,64 @@ int small(const json& v, const std::string& key) {
   return static_cast<int>(x);
 }
 
-// The timed engine's figures (sim/machine.hpp), by key; nullptr for any other key.
-double* timing_number(sim::Machine& m, const std::string& key) {
-  const std::pair<const char*, double*> fields[] = {
-      {"sm_clock_hz", &m.sm_clock_hz},
-      {"tf32_tensor_flops_per_s", &m.tf32_tensor_flops_per_s},
-      {"mma_sync_fraction", &m.mma_sync_fraction},
-      {"l2_bytes_per_s", &m.l2_bytes_per_s},
-      {"dram_efficiency", &m.dram_efficiency},
-      {"fma_efficiency", &m.fma_efficiency},
-      {"tensor_efficiency", &m.tensor_efficiency},
-      {"program_jitter", &m.program_jitter}};
-  for (const auto& [name, ptr] : fields)
-    if (key == name) return ptr;
-  return nullptr;
-}
-
-int* timing_integer(sim::Machine& m, const std::string& key) {
-  const std::pair<const char*, int*> fields[] = {
-      {"l2_hit_latency_cycles", &m.l2_hit_latency_cycles},
-      {"dram_latency_cycles", &m.dram_latency_cycles},
-      {"sm_l2_bytes_per_cycle", &m.sm_l2_bytes_per_cycle},
-      {"smem_bytes_per_cycle", &m.smem_bytes_per_cycle},
-      {"program_launch_cycles", &m.program_launch_cycles}};
-  for (const auto& [name, ptr] : fields)
-    if (key == name) return ptr;
-  return nullptr;
-}
-
 std::string text(const json& v, const std::string& key) {
   if (!v.is_string()) throw sim::InvalidField(field(key), field(key) + " must be a string");
   return v.get<std::string>();
+}
+
+bool flag(const json& v, const std::string& key) {
+  if (!v.is_boolean()) throw sim::InvalidField(field(key), field(key) + " must be true/false");
+  return v.get<bool>();
+}
+
+// One value by the type of the field it goes to: int fields are small counts, int64 fields sizes.
+template <class T>
+void read(const json& v, const std::string& key, T& out) {
+  if constexpr (std::is_same_v<T, int>)
+    out = small(v, key);
+  else if constexpr (std::is_same_v<T, std::int64_t>)
+    out = integer(v, key);
+  else if constexpr (std::is_same_v<T, double>)
+    out = number(v, key);
+  else if constexpr (std::is_same_v<T, bool>)
+    out = flag(v, key);
+  else
+    out = text(v, key);
+}
+
+// Every key a custom machine may set, with the field it sets (sim/machine.hpp). The line and
+// sector sizes are not among them: the L2 model needs 128 and 32.
+template <class F>
+void for_each_machine_field(sim::Machine& m, F&& f) {
+  f("name", m.name);
+  f("source", m.source);
+  f("sms", m.sms);
+  f("l2_bytes", m.l2_bytes);
+  f("l2_ways", m.l2_ways);
+  f("l2_partitions", m.l2_partitions);
+  f("dram_bytes_per_s", m.dram_bytes_per_s);
+  f("fp32_flops_per_s", m.fp32_flops_per_s);
+  f("fp16_tensor_flops_per_s", m.fp16_tensor_flops_per_s);
+  f("smem_per_sm_bytes", m.smem_per_sm_bytes);
+  f("smem_per_block_bytes", m.smem_per_block_bytes);
+  f("registers_per_sm", m.registers_per_sm);
+  f("max_threads_per_sm", m.max_threads_per_sm);
+  f("max_programs_per_sm", m.max_programs_per_sm);
+  f("has_wgmma", m.has_wgmma);
+  // The timed engine's figures.
+  f("sm_clock_hz", m.sm_clock_hz);
+  f("tf32_tensor_flops_per_s", m.tf32_tensor_flops_per_s);
+  f("mma_sync_fraction", m.mma_sync_fraction);
+  f("l2_bytes_per_s", m.l2_bytes_per_s);
+  f("dram_efficiency", m.dram_efficiency);
+  f("fma_efficiency", m.fma_efficiency);
+  f("tensor_efficiency", m.tensor_efficiency);
+  f("program_jitter", m.program_jitter);
+  f("l2_hit_latency_cycles", m.l2_hit_latency_cycles);
+  f("dram_latency_cycles", m.dram_latency_cycles);
+  f("sm_l2_bytes_per_cycle", m.sm_l2_bytes_per_cycle);
+  f("smem_bytes_per_cycle", m.smem_bytes_per_cycle);
+  f("program_launch_cycles", m.program_launch_cycles);
 }
 
 }  // namespace
@@ -90,46 +118,18 @@ sim::Machine parse_machine_json(std::string_view json_text) {
   sim::Machine m = *preset;
   m.key = "custom";
   m.name = "custom (" + preset->name + ")";
-  for (const auto& [key, v] : j.items()) {
-    if (key == "base")
-      continue;
-    else if (key == "name")
-      m.name = text(v, key);
-    else if (key == "source")
-      m.source = text(v, key);
-    else if (key == "sms")
-      m.sms = small(v, key);
-    else if (key == "l2_bytes")
-      m.l2_bytes = integer(v, key);
-    else if (key == "l2_ways")
-      m.l2_ways = small(v, key);
-    else if (key == "l2_partitions")
-      m.l2_partitions = small(v, key);
-    else if (key == "dram_bytes_per_s")
-      m.dram_bytes_per_s = number(v, key);
-    else if (key == "fp32_flops_per_s")
-      m.fp32_flops_per_s = number(v, key);
-    else if (key == "fp16_tensor_flops_per_s")
-      m.fp16_tensor_flops_per_s = number(v, key);
-    else if (key == "smem_per_sm_bytes")
-      m.smem_per_sm_bytes = integer(v, key);
-    else if (key == "smem_per_block_bytes")
-      m.smem_per_block_bytes = integer(v, key);
-    else if (key == "registers_per_sm")
-      m.registers_per_sm = integer(v, key);
-    else if (key == "max_threads_per_sm")
-      m.max_threads_per_sm = small(v, key);
-    else if (key == "max_programs_per_sm")
-      m.max_programs_per_sm = small(v, key);
-    else if (key == "has_wgmma") {
-      if (!v.is_boolean()) throw sim::InvalidField(field(key), field(key) + " must be true/false");
-      m.has_wgmma = v.get<bool>();
-    } else if (double* d = timing_number(m, key))
-      *d = number(v, key);
-    else if (int* i = timing_integer(m, key))
-      *i = small(v, key);
-    else
-      throw sim::InvalidField(field(key), field(key) + " is not a machine field");
+  for (const auto& item : j.items()) {
+    // Named copies, not structured bindings: the lambda below captures them (clang 14).
+    const std::string& key = item.key();
+    const json& v = item.value();
+    if (key == "base") continue;
+    bool known = false;
+    for_each_machine_field(m, [&](const char* name, auto& to) {
+      if (known || key != name) return;
+      read(v, key, to);
+      known = true;
+    });
+    if (!known) throw sim::InvalidField(field(key), field(key) + " is not a machine field");
   }
   sim::validate_machine(m);
   return m;

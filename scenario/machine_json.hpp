@@ -9,10 +9,9 @@
 
 namespace tilesim::scenario {
 
-// Parse a custom machine object (JSON text). Keys: base (preset key, default "h100"), name, sms,
-// l2_bytes, l2_ways, dram_bytes_per_s, fp32_flops_per_s, fp16_tensor_flops_per_s,
-// smem_per_sm_bytes, smem_per_block_bytes, registers_per_sm, max_threads_per_sm,
-// max_programs_per_sm, source. Unknown keys and wrong types throw sim::InvalidField
+// Parse a custom machine object (JSON text). Keys: base (preset key, default "h100") and the
+// fields of sim::Machine listed once in machine_json.cpp's for_each_machine_field (name, sms,
+// l2_bytes, ..., the timing figures). Unknown keys and wrong types throw sim::InvalidField
 // ("custom_machine.<key>"); the result is validated (sim::validate_machine).
 sim::Machine parse_machine_json(std::string_view json_text);
 

@@ -6,6 +6,8 @@
 #include <mutex>
 #include <sstream>
 
+#include "sim/enum_names.hpp"
+
 namespace tilesim::sim {
 namespace {
 
@@ -17,18 +19,15 @@ std::vector<std::string> split_lines(std::string_view text) {
   return out;
 }
 
+// The launch-order snippet each order's listing is composed with.
+constexpr enum_names::Table<LaunchOrder, 4> kOrderFiles{
+    {{LaunchOrder::row_major, "launch_orders/row_major.py"},
+     {LaunchOrder::column_major, "launch_orders/column_major.py"},
+     {LaunchOrder::grouped, "launch_orders/grouped.py"},
+     {LaunchOrder::grouped_legacy, "launch_orders/grouped_legacy.py"}}};
+
 std::string order_file(LaunchOrder o) {
-  switch (o) {
-    case LaunchOrder::row_major:
-      return "launch_orders/row_major.py";
-    case LaunchOrder::column_major:
-      return "launch_orders/column_major.py";
-    case LaunchOrder::grouped:
-      return "launch_orders/grouped.py";
-    case LaunchOrder::grouped_legacy:
-      return "launch_orders/grouped_legacy.py";
-  }
-  return {};
+  return std::string(enum_names::name_of(kOrderFiles, o));
 }
 
 Listing compose(Kernel kernel, Boundary boundary, LaunchOrder order) {

@@ -38,29 +38,20 @@
 namespace tilesim::sim {
 namespace {
 
-Machine make(std::string key, std::string name, int sms, std::int64_t l2, double dram, double fp32,
-             double fp16, std::int64_t smem_sm, std::int64_t smem_block, int threads, int blocks,
-             std::string source) {
-  Machine m;
-  m.key = std::move(key);
-  m.name = std::move(name);
-  m.sms = sms;
-  m.l2_bytes = l2;
-  m.dram_bytes_per_s = dram;
-  m.fp32_flops_per_s = fp32;
-  m.fp16_tensor_flops_per_s = fp16;
-  m.smem_per_sm_bytes = smem_sm;
-  m.smem_per_block_bytes = smem_block;
-  m.registers_per_sm = 65536;
-  m.max_threads_per_sm = threads;
-  m.max_programs_per_sm = blocks;
-  m.source = std::move(source);
-  m.l2_partitions = m.key == "t4" ? 1 : 2;  // T4 (Turing): one L2
-  return m;
-}
-
 constexpr std::int64_t KiB = 1024, MiB = 1024 * 1024;
 
+// What a datasheet gives: sizes, peaks and per-SM limits.
+struct Sheet {
+  std::string key, name;
+  int sms;
+  std::int64_t l2;
+  double dram, fp32, fp16;
+  std::int64_t smem_sm, smem_block;
+  int threads, blocks;
+  std::string source;
+};
+
+// What the timed engine adds: the clock, latencies and widths (cycles, bytes per cycle).
 struct Timing {
   double clock_hz, tf32;
   bool wgmma;
@@ -70,35 +61,46 @@ struct Timing {
   int sm_l2_bytes_per_cycle;
 };
 
-Machine timed(Machine m, const Timing& t) {
-  m.sm_clock_hz = t.clock_hz;
-  m.tf32_tensor_flops_per_s = t.tf32;
-  m.has_wgmma = t.wgmma;
-  m.mma_sync_fraction = t.mma_sync_fraction;
-  m.l2_hit_latency_cycles = t.l2_latency;
-  m.dram_latency_cycles = t.dram_latency;
-  m.l2_bytes_per_s = t.l2_bytes_per_s;
-  m.sm_l2_bytes_per_cycle = t.sm_l2_bytes_per_cycle;
-  return m;
+Machine make(const Sheet& s, const Timing& t) {
+  return {.key = s.key,
+          .name = s.name,
+          .sms = s.sms,
+          .l2_bytes = s.l2,
+          .l2_partitions = s.key == "t4" ? 1 : 2,  // T4 (Turing): one L2
+          .dram_bytes_per_s = s.dram,
+          .fp32_flops_per_s = s.fp32,
+          .fp16_tensor_flops_per_s = s.fp16,
+          .smem_per_sm_bytes = s.smem_sm,
+          .smem_per_block_bytes = s.smem_block,
+          .registers_per_sm = 65536,
+          .max_threads_per_sm = s.threads,
+          .max_programs_per_sm = s.blocks,
+          .sm_clock_hz = t.clock_hz,
+          .tf32_tensor_flops_per_s = t.tf32,
+          .has_wgmma = t.wgmma,
+          .mma_sync_fraction = t.mma_sync_fraction,
+          .l2_hit_latency_cycles = t.l2_latency,
+          .dram_latency_cycles = t.dram_latency,
+          .l2_bytes_per_s = t.l2_bytes_per_s,
+          .sm_l2_bytes_per_cycle = t.sm_l2_bytes_per_cycle,
+          .source = s.source};
 }
 
 const std::array<Machine, 4>& presets() {
   static const std::array<Machine, 4> kPresets{
-      timed(make("t4", "T4", 40, 4 * MiB, 320e9, 8.1e12, 65e12, 64 * KiB, 64 * KiB, 1024, 16,
-                 "NVIDIA T4 datasheet; Turing TU104 whitepaper; Turing tuning guide"),
-            {1.59e9, 0, false, 1.0, 190, 450, 1.2e12, 32}),
-      timed(
-          make("a100", "A100-80GB", 108, 40 * MiB, 2039e9, 19.5e12, 312e12, 164 * KiB, 163 * KiB,
-               2048, 32, "NVIDIA A100 datasheet (SXM 80GB); A100 whitepaper; Ampere tuning guide"),
-          {1.41e9, 156e12, false, 1.0, 200, 470, 4.8e12, 64}),
-      timed(make("h100", "H100-SXM", 132, 50 * MiB, 3.35e12, 67e12, 989e12, 228 * KiB, 227 * KiB,
-                 2048, 32, "NVIDIA H100 datasheet (SXM5); Hopper whitepaper; Hopper tuning guide"),
-            {1.83e9, 494e12, true, 0.67, 260, 480, 10e12, 64}),
-      timed(
-          make("h200", "H200", 132, 60 * MiB, 4.8e12, 67e12, 989e12, 228 * KiB, 227 * KiB, 2048, 32,
-               "NVIDIA H200 datasheet (SXM); SMs and L2 read off a real H200 "
-               "(cudaGetDeviceProperties); per-SM limits as H100"),
-          {1.83e9, 494e12, true, 0.67, 260, 480, 10e12, 64}),
+      make({"t4", "T4", 40, 4 * MiB, 320e9, 8.1e12, 65e12, 64 * KiB, 64 * KiB, 1024, 16,
+            "NVIDIA T4 datasheet; Turing TU104 whitepaper; Turing tuning guide"},
+           {1.59e9, 0, false, 1.0, 190, 450, 1.2e12, 32}),
+      make({"a100", "A100-80GB", 108, 40 * MiB, 2039e9, 19.5e12, 312e12, 164 * KiB, 163 * KiB, 2048,
+            32, "NVIDIA A100 datasheet (SXM 80GB); A100 whitepaper; Ampere tuning guide"},
+           {1.41e9, 156e12, false, 1.0, 200, 470, 4.8e12, 64}),
+      make({"h100", "H100-SXM", 132, 50 * MiB, 3.35e12, 67e12, 989e12, 228 * KiB, 227 * KiB, 2048,
+            32, "NVIDIA H100 datasheet (SXM5); Hopper whitepaper; Hopper tuning guide"},
+           {1.83e9, 494e12, true, 0.67, 260, 480, 10e12, 64}),
+      make({"h200", "H200", 132, 60 * MiB, 4.8e12, 67e12, 989e12, 228 * KiB, 227 * KiB, 2048, 32,
+            "NVIDIA H200 datasheet (SXM); SMs and L2 read off a real H200 "
+            "(cudaGetDeviceProperties); per-SM limits as H100"},
+           {1.83e9, 494e12, true, 0.67, 260, 480, 10e12, 64}),
   };
   return kPresets;
 }

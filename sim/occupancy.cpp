@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "sim/enum_names.hpp"
+
 namespace tilesim::sim {
 namespace {
 
@@ -22,20 +24,15 @@ int clamp_int(std::int64_t v) {
 
 }  // namespace
 
+constexpr enum_names::Table<OccupancyLimit, 5> kLimitNames{
+    {{OccupancyLimit::shared_memory, "shared memory"},
+     {OccupancyLimit::registers, "registers"},
+     {OccupancyLimit::threads, "threads"},
+     {OccupancyLimit::programs, "programs per SM"},
+     {OccupancyLimit::override_value, "override"}}};
+
 std::string_view to_string(OccupancyLimit v) {
-  switch (v) {
-    case OccupancyLimit::shared_memory:
-      return "shared memory";
-    case OccupancyLimit::registers:
-      return "registers";
-    case OccupancyLimit::threads:
-      return "threads";
-    case OccupancyLimit::programs:
-      return "programs per SM";
-    case OccupancyLimit::override_value:
-      return "override";
-  }
-  return "?";
+  return enum_names::name_of(kLimitNames, v);
 }
 
 Occupancy occupancy(const Problem& p, const Machine& m, std::optional<int> override_pps) {

@@ -3,14 +3,20 @@
 
 #include <array>
 #include <bit>
+#include <tuple>
 #include <type_traits>
 #include <utility>
+
+#include "sim/enum_names.hpp"
 
 namespace tilesim::sim {
 namespace {
 
 template <class E, std::size_t N>
-using NameTable = std::array<std::pair<E, std::string_view>, N>;
+using NameTable = enum_names::Table<E, N>;
+using enum_names::join_names;
+using enum_names::name_of;
+using enum_names::parse_in;
 
 constexpr NameTable<Kernel, 3> kKernelNames{
     {{Kernel::copy, "copy"}, {Kernel::transpose, "transpose"}, {Kernel::matmul, "matmul"}}};
@@ -27,26 +33,16 @@ constexpr NameTable<LaunchOrder, 4> kOrderNames{{{LaunchOrder::row_major, "row-m
 constexpr NameTable<InputPrecision, 2> kPrecisionNames{
     {{InputPrecision::ieee, "ieee"}, {InputPrecision::tf32, "tf32"}}};
 
-template <class E, std::size_t N>
-std::string_view name_of(const NameTable<E, N>& t, E v) {
-  for (const auto& [e, s] : t)
-    if (e == v) return s;
-  return "?";
-}
-template <class E, std::size_t N>
-std::optional<E> parse_in(const NameTable<E, N>& t, std::string_view s) {
-  for (const auto& [e, name] : t)
-    if (name == s) return e;
-  return std::nullopt;
-}
-template <class E, std::size_t N>
-std::string join_names(const NameTable<E, N>& t) {
-  std::string out;
-  for (const auto& [e, name] : t) {
-    if (!out.empty()) out += " | ";
-    out += name;
-  }
-  return out;
+// Each enum's table, found by its type: names<Kernel>() is kKernelNames.
+constexpr std::tuple kNameTables{kKernelNames,   kDTypeNames, kBLayoutNames,
+                                 kBoundaryNames, kOrderNames, kPrecisionNames};
+template <class E, std::size_t I = 0>
+constexpr const auto& names() {
+  using Row = typename std::tuple_element_t<I, decltype(kNameTables)>::value_type;
+  if constexpr (std::is_same_v<typename Row::first_type, E>)
+    return std::get<I>(kNameTables);
+  else
+    return names<E, I + 1>();
 }
 
 // A block must be a power of two (tl.arange needs one) and no larger than the smallest power of
@@ -107,43 +103,24 @@ std::optional<InputPrecision> parse_input_precision(std::string_view s) {
   return parse_in(kPrecisionNames, s);
 }
 
-template <>
-std::string allowed_names<Kernel>() {
-  return join_names(kKernelNames);
-}
-template <>
-std::string allowed_names<DType>() {
-  return join_names(kDTypeNames);
-}
-template <>
-std::string allowed_names<BLayout>() {
-  return join_names(kBLayoutNames);
-}
-template <>
-std::string allowed_names<Boundary>() {
-  return join_names(kBoundaryNames);
-}
-template <>
-std::string allowed_names<LaunchOrder>() {
-  return join_names(kOrderNames);
-}
-template <>
-std::string allowed_names<InputPrecision>() {
-  return join_names(kPrecisionNames);
+template <class E>
+std::string allowed_names() {
+  return join_names(names<E>());
 }
 
 template <class E>
 E parse_field(std::string_view field, std::string_view value) {
-  std::optional<E> e;
-  if constexpr (std::is_same_v<E, Kernel>) e = parse_kernel(value);
-  if constexpr (std::is_same_v<E, DType>) e = parse_dtype(value);
-  if constexpr (std::is_same_v<E, BLayout>) e = parse_b_layout(value);
-  if constexpr (std::is_same_v<E, Boundary>) e = parse_boundary(value);
-  if constexpr (std::is_same_v<E, LaunchOrder>) e = parse_launch_order(value);
-  if constexpr (std::is_same_v<E, InputPrecision>) e = parse_input_precision(value);
+  const std::optional<E> e = parse_in(names<E>(), value);
   if (!e) throw unknown_value(field, value, allowed_names<E>());
   return *e;
 }
+
+template std::string allowed_names<Kernel>();
+template std::string allowed_names<DType>();
+template std::string allowed_names<BLayout>();
+template std::string allowed_names<Boundary>();
+template std::string allowed_names<LaunchOrder>();
+template std::string allowed_names<InputPrecision>();
 template Kernel parse_field<Kernel>(std::string_view, std::string_view);
 template DType parse_field<DType>(std::string_view, std::string_view);
 template BLayout parse_field<BLayout>(std::string_view, std::string_view);

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "sim/enum_names.hpp"
 #include "sim/listing.hpp"
 
 namespace tilesim::sim {
@@ -60,24 +61,16 @@ StepOp step_op(const Problem& p, std::int64_t step, std::int64_t* k) {
   return StepOp::map;
 }
 
+constexpr enum_names::Table<StepOp, 7> kStepOpNames{{{StepOp::map, "map"},
+                                                     {StepOp::load_a, "load_a"},
+                                                     {StepOp::load_b, "load_b"},
+                                                     {StepOp::dot, "dot"},
+                                                     {StepOp::load, "load"},
+                                                     {StepOp::transpose, "transpose"},
+                                                     {StepOp::store, "store"}}};
+
 std::string_view to_string(StepOp op) {
-  switch (op) {
-    case StepOp::map:
-      return "map";
-    case StepOp::load_a:
-      return "load_a";
-    case StepOp::load_b:
-      return "load_b";
-    case StepOp::dot:
-      return "dot";
-    case StepOp::load:
-      return "load";
-    case StepOp::transpose:
-      return "transpose";
-    case StepOp::store:
-      return "store";
-  }
-  return "?";
+  return enum_names::name_of(kStepOpNames, op);
 }
 
 std::int64_t TileSpan::rows_on() const {

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "sim/enum_names.hpp"
+
 namespace tilesim::sim {
 namespace {
 
@@ -44,16 +46,11 @@ ThreadVariant default_variant(Kernel k) {
 
 }  // namespace
 
+constexpr enum_names::Table<MathPath, 3> kMathPathNames{
+    {{MathPath::fma, "fma"}, {MathPath::mma_sync, "mma.sync"}, {MathPath::wgmma, "wgmma"}}};
+
 std::string_view to_string(MathPath p) {
-  switch (p) {
-    case MathPath::fma:
-      return "fma";
-    case MathPath::mma_sync:
-      return "mma.sync";
-    case MathPath::wgmma:
-      return "wgmma";
-  }
-  return "?";
+  return enum_names::name_of(kMathPathNames, p);
 }
 
 std::string_view to_string(SmemLayout l) {

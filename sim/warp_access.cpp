@@ -10,6 +10,7 @@
 #include <tuple>
 #include <vector>
 
+#include "sim/enum_names.hpp"
 #include "sim/launch_order.hpp"
 
 namespace tilesim::sim {
@@ -227,31 +228,19 @@ PatternKey pattern_of(const Problem& p, TileCoord t) {
 
 }  // namespace
 
+constexpr enum_names::Table<ThreadVariant, 5> kThreadVariantNames{
+    {{ThreadVariant::copy_tiled, "copy_tiled"},
+     {ThreadVariant::transpose_naive, "transpose_naive"},
+     {ThreadVariant::transpose_smem_tiled, "transpose_smem_tiled"},
+     {ThreadVariant::transpose_smem_padded, "transpose_smem_padded"},
+     {ThreadVariant::matmul_smem_tiled, "matmul_smem_tiled"}}};
+
 std::string_view to_string(ThreadVariant v) {
-  switch (v) {
-    case ThreadVariant::copy_tiled:
-      return "copy_tiled";
-    case ThreadVariant::transpose_naive:
-      return "transpose_naive";
-    case ThreadVariant::transpose_smem_tiled:
-      return "transpose_smem_tiled";
-    case ThreadVariant::transpose_smem_padded:
-      return "transpose_smem_padded";
-    case ThreadVariant::matmul_smem_tiled:
-      return "matmul_smem_tiled";
-  }
-  return "?";
+  return enum_names::name_of(kThreadVariantNames, v);
 }
 
-namespace {
-constexpr ThreadVariant kThreadVariants[] = {
-    ThreadVariant::copy_tiled, ThreadVariant::transpose_naive, ThreadVariant::transpose_smem_tiled,
-    ThreadVariant::transpose_smem_padded, ThreadVariant::matmul_smem_tiled};
-}  // namespace
-
 std::optional<ThreadVariant> parse_thread_variant(std::string_view name) {
-  for (auto v : kThreadVariants)
-    if (to_string(v) == name) return v;
+  if (const auto v = enum_names::parse_in(kThreadVariantNames, name)) return v;
   if (name == "matmul_smem_tiled_b_transposed") return ThreadVariant::matmul_smem_tiled;
   return std::nullopt;
 }
@@ -269,7 +258,7 @@ bool variant_fits(ThreadVariant v, Kernel k) {
 
 std::vector<ThreadVariant> thread_variants(Kernel k) {
   std::vector<ThreadVariant> out;
-  for (auto v : kThreadVariants)
+  for (const auto& [v, name] : kThreadVariantNames)
     if (variant_fits(v, k)) out.push_back(v);
   return out;
 }

@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cstdio>
 #include <cstdlib>
+#include <utility>
 
 namespace tilesim::app {
 namespace {
@@ -13,6 +14,18 @@ bool parse_number(const std::string& s, T& out) {
   const auto* end = s.data() + s.size();
   auto [p, ec] = std::from_chars(s.data(), end, out);
   return ec == std::errc() && p == end;
+}
+
+// The flags that take a path, kept as given; nullptr for any other flag.
+std::optional<std::filesystem::path>* path_option(Options& o, const std::string& flag) {
+  const std::pair<const char*, std::optional<std::filesystem::path>*> paths[] = {
+      {"--scenario", &o.scenario},
+      {"--screenshot", &o.screenshot},
+      {"--export-dir", &o.export_dir},
+      {"--record", &o.record}};
+  for (const auto& [name, path] : paths)
+    if (flag == name) return path;
+  return nullptr;
 }
 
 }  // namespace
@@ -65,11 +78,11 @@ ParsedOptions parse_options(const std::vector<std::string>& args) {
       }
       return n;
     };
-    if (a == "-h" || a == "--help") {
-      o.help = true;
-    } else if (a == "--scenario") {
+    if (auto* path = path_option(o, a)) {
       if (!value(v)) return r;
-      o.scenario = v;
+      *path = v;
+    } else if (a == "-h" || a == "--help") {
+      o.help = true;
     } else if (a == "--seek") {
       if (!value(v)) return r;
       std::int64_t s = 0;
@@ -114,9 +127,6 @@ ParsedOptions parse_options(const std::vector<std::string>& args) {
         return r;
       }
       o.scale = static_cast<float>(s);
-    } else if (a == "--screenshot") {
-      if (!value(v)) return r;
-      o.screenshot = v;
     } else if (a == "--frames") {
       o.frames = bounded(1, 100000, "1..100000");
       if (!o.frames) return r;
@@ -126,12 +136,6 @@ ParsedOptions parse_options(const std::vector<std::string>& args) {
     } else if (a == "--lesson-step") {
       o.lesson_step = bounded(1, 64, "a step number 1..64 (1 = the first step)");
       if (!o.lesson_step) return r;
-    } else if (a == "--export-dir") {
-      if (!value(v)) return r;
-      o.export_dir = v;
-    } else if (a == "--record") {
-      if (!value(v)) return r;
-      o.record = v;
     } else if (a == "--from" || a == "--to") {
       if (!value(v)) return r;
       std::int64_t s = 0;

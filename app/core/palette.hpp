@@ -3,6 +3,7 @@
 // program at the cursor is outlined and filled in highlight yellow.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 
 namespace tilesim::app {
@@ -15,6 +16,14 @@ struct Rgba {
     return (std::uint32_t(a) << 24) | (std::uint32_t(b) << 16) | (std::uint32_t(g) << 8) | r;
   }
 };
+
+// The colour a fraction t (0..1) of the way from a to b, opaque: a share drawn as a tint.
+inline Rgba mix(Rgba a, Rgba b, float t) {
+  auto m = [t](std::uint8_t x, std::uint8_t y) {
+    return static_cast<std::uint8_t>(std::lround(x + (y - x) * t));
+  };
+  return {m(a.r, b.r), m(a.g, b.g), m(a.b, b.b), 255};
+}
 
 namespace palette {
 // The surfaces and text follow the theme (set_theme, before the first frame); the data colours

@@ -11,17 +11,6 @@
 #include "sim/launch_order.hpp"
 
 namespace tilesim::app {
-namespace {
-
-Rgba mix(Rgba a, Rgba b, float t) {
-  auto m = [t](std::uint8_t x, std::uint8_t y) {
-    return static_cast<std::uint8_t>(std::lround(x + (y - x) * t));
-  };
-  return {m(a.r, b.r), m(a.g, b.g), m(a.b, b.b), 255};
-}
-
-}  // namespace
-
 void draw_grid_canvas(FrameContext& f, const sim::Problem& p, const GridView& g, float x, float y,
                       float w, float h, bool interactive, const char* id) {
   if (g.tiles_m <= 0 || g.tiles_n <= 0) return;  // not drawn (kMaxGridPrograms)

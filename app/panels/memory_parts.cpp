@@ -13,13 +13,6 @@
 namespace tilesim::app {
 namespace {
 
-Rgba mix(Rgba a, Rgba b, float t) {
-  auto m = [t](std::uint8_t x, std::uint8_t y) {
-    return static_cast<std::uint8_t>(std::lround(x + (y - x) * t));
-  };
-  return {m(a.r, b.r), m(a.g, b.g), m(a.b, b.b), 255};
-}
-
 // One grid of input tiles: cell colour = share of the tile resident in L2; number = loads so far.
 void tile_grid(FrameContext& f, const std::vector<sim::TileView>& tiles, std::int64_t rows,
                std::int64_t cols, std::optional<std::pair<std::int64_t, std::int64_t>> now,

@@ -42,6 +42,13 @@ const char* kGood = R"({
   ]
 })";
 
+// The refusal of the good lesson with its first `from` replaced by `to`.
+std::string refusal_with(const std::string& from, const std::string& to) {
+  std::string t = kGood;
+  t.replace(t.find(from), from.size(), to);
+  return refusal(t);
+}
+
 }  // namespace
 
 TEST(LessonFiles, AtLeastEightLessonsParseAndEveryStepFitsItsProblem) {
@@ -76,39 +83,33 @@ TEST(LessonFiles, GoodLessonParsesWithQuestionAndHighlights) {
 }
 
 TEST(LessonFiles, UnknownKeyIsRefusedWithItsLineAndName) {
-  std::string t = kGood;
-  t.replace(t.find("\"narration\": \"m\""), 16, "\"naration\": \"m\", \"narration\": \"m\"");
-  const auto msg = refusal(t);
+  const auto msg =
+      refusal_with("\"narration\": \"m\"", "\"naration\": \"m\", \"narration\": \"m\"");
   EXPECT_NE(msg.find("line 7"), std::string::npos) << msg;
   EXPECT_NE(msg.find("steps[1].naration"), std::string::npos) << msg;
 }
 
 TEST(LessonFiles, WrongTypeIsRefusedWithItsLineAndName) {
-  std::string t = kGood;
-  t.replace(t.find("\"pids\": [29]"), 12, "\"pids\": [\"29\"]");
-  const auto msg = refusal(t);
+  const auto msg = refusal_with("\"pids\": [29]", "\"pids\": [\"29\"]");
   EXPECT_NE(msg.find("line 8"), std::string::npos) << msg;
   EXPECT_NE(msg.find("steps[1].highlight.pids[0]"), std::string::npos) << msg;
   EXPECT_NE(msg.find("integer"), std::string::npos) << msg;
 }
 
 TEST(LessonFiles, BadValuesAreRefusedWithTheKey) {
-  std::string view = kGood;
-  view.replace(view.find("\"compare\""), 9, "\"comparison\"");
-  EXPECT_NE(refusal(view).find("line 7: steps[1].view"), std::string::npos) << refusal(view);
-  std::string two = kGood;
-  two.replace(two.find("{\"end\": true}"), 13, "{\"end\": true, \"event\": 3}");
-  EXPECT_NE(refusal(two).find("steps[1].position"), std::string::npos);
-  std::string matrix = kGood;
-  matrix.replace(matrix.find("\"C\""), 3, "\"D\"");
-  EXPECT_NE(refusal(matrix).find("steps[1].highlight.tiles[0].matrix"), std::string::npos);
-  std::string last_asks = kGood;
-  last_asks.replace(last_asks.find("\"narration\": \"m\""), 16,
-                    "\"narration\": \"m\", \"question\": {\"text\": \"q\", \"answer\": \"a\"}");
-  EXPECT_NE(refusal(last_asks).find("last step"), std::string::npos);
-  std::string missing = kGood;
-  missing.replace(missing.find("seed004_574_grouped.json"), 24, "nope.json");
-  EXPECT_NE(refusal(missing).find("line 3: scenario"), std::string::npos) << refusal(missing);
+  const auto view = refusal_with("\"compare\"", "\"comparison\"");
+  EXPECT_NE(view.find("line 7: steps[1].view"), std::string::npos) << view;
+  EXPECT_NE(
+      refusal_with("{\"end\": true}", "{\"end\": true, \"event\": 3}").find("steps[1].position"),
+      std::string::npos);
+  EXPECT_NE(refusal_with("\"C\"", "\"D\"").find("steps[1].highlight.tiles[0].matrix"),
+            std::string::npos);
+  const auto last_asks =
+      refusal_with("\"narration\": \"m\"",
+                   "\"narration\": \"m\", \"question\": {\"text\": \"q\", \"answer\": \"a\"}");
+  EXPECT_NE(last_asks.find("last step"), std::string::npos);
+  const auto missing = refusal_with("seed004_574_grouped.json", "nope.json");
+  EXPECT_NE(missing.find("line 3: scenario"), std::string::npos) << missing;
 }
 
 TEST(LessonFiles, InlineScenarioErrorPointsAtTheBadField) {

@@ -67,20 +67,19 @@ TEST(ProblemCodec, EveryBundledBenchReportRoundTrips) {
 }
 
 TEST(ProblemCodec, WritesEveryFieldAndReadsItBack) {
-  sim::ProblemSpec p;
-  p.kernel = sim::Kernel::transpose;
-  p.m = 1000;
-  p.n = 777;
-  p.k = 3;
-  p.dtype = sim::DType::bf16;
-  p.b_layout = sim::BLayout::transposed;
-  p.block_m = 32;
-  p.block_n = 16;
-  p.block_k = 8;
-  p.group_size_m = 5;
-  p.order = sim::LaunchOrder::grouped_legacy;
-  p.boundary = sim::Boundary::wrap;
-  p.stages = 3;
+  const sim::ProblemSpec p{.kernel = sim::Kernel::transpose,
+                           .m = 1000,
+                           .n = 777,
+                           .k = 3,
+                           .dtype = sim::DType::bf16,
+                           .b_layout = sim::BLayout::transposed,
+                           .block_m = 32,
+                           .block_n = 16,
+                           .block_k = 8,
+                           .group_size_m = 5,
+                           .boundary = sim::Boundary::wrap,
+                           .order = sim::LaunchOrder::grouped_legacy,
+                           .stages = 3};
   const json j = scenario::problem_to_json(p);
   EXPECT_EQ(j["order"], "grouped-legacy");
   EXPECT_EQ(j["stages"], 3);

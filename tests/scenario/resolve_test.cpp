@@ -5,6 +5,21 @@
 
 using namespace tilesim;
 
+namespace {
+
+// The refusal resolve() gives `s`; a failure of the test when it resolves.
+sim::InvalidField refusal(const scenario::Scenario& s) {
+  try {
+    scenario::resolve(s);
+  } catch (const sim::InvalidField& e) {
+    return e;
+  }
+  ADD_FAILURE() << "resolved";
+  return sim::InvalidField("", "");
+}
+
+}  // namespace
+
 TEST(Resolve, BundledDefaultsGiveTheProblemThePresetAndItsOccupancy) {
   const auto r = scenario::resolve(scenario::Scenario{});
   EXPECT_EQ(r.machine.key, "h100");
@@ -16,20 +31,11 @@ TEST(Resolve, BundledDefaultsGiveTheProblemThePresetAndItsOccupancy) {
 TEST(Resolve, BadCustomMachineIsRefusedNamingTheField) {
   scenario::Scenario s;
   s.custom_machine_json = R"({"base": "h100", "sms": 0})";
-  try {
-    scenario::resolve(s);
-    FAIL() << "a machine with 0 SMs resolved";
-  } catch (const sim::InvalidField& e) {
-    EXPECT_EQ(e.field(), "machine.sms");
-    EXPECT_NE(std::string(e.what()).find("machine.sms = 0"), std::string::npos) << e.what();
-  }
+  const auto e = refusal(s);
+  EXPECT_EQ(e.field(), "machine.sms");
+  EXPECT_NE(std::string(e.what()).find("machine.sms = 0"), std::string::npos) << e.what();
   s.custom_machine_json = R"({"colour": 1})";
-  try {
-    scenario::resolve(s);
-    FAIL();
-  } catch (const sim::InvalidField& e) {
-    EXPECT_EQ(e.field(), "custom_machine.colour");
-  }
+  EXPECT_EQ(refusal(s).field(), "custom_machine.colour");
 }
 
 TEST(Resolve, UnknownPresetAndProgramsPerSmOutOfRangeAreRefused) {
@@ -38,12 +44,7 @@ TEST(Resolve, UnknownPresetAndProgramsPerSmOutOfRangeAreRefused) {
   EXPECT_THROW(scenario::resolve(s), sim::InvalidField);
   s.machine = "h100";
   s.programs_per_sm = 65;
-  try {
-    scenario::resolve(s);
-    FAIL();
-  } catch (const sim::InvalidField& e) {
-    EXPECT_STREQ(e.what(), "programs_per_sm = 65 is out of range: allowed 1..64");
-  }
+  EXPECT_STREQ(refusal(s).what(), "programs_per_sm = 65 is out of range: allowed 1..64");
 }
 
 TEST(Resolve, AKernelThatWouldNotLaunchIsKeptWithItsReason) {

@@ -3,37 +3,23 @@
 
 #include <gtest/gtest.h>
 
-#include "scenario/machine_json.hpp"
+#include "tests/sim/fixtures.hpp"
 
 using namespace tilesim::sim;
+using namespace tilesim::sim_test;
 
 namespace {
-
-ProblemSpec matmul(std::int64_t n, int block, LaunchOrder order, std::int64_t group = 1) {
-  ProblemSpec s;
-  s.m = s.n = s.k = n;
-  s.block_m = s.block_n = s.block_k = block;
-  s.order = order;
-  s.group_size_m = group;
-  return s;
-}
 
 ReplayResult run(const ProblemSpec& s, const Machine& m, std::optional<int> pps = {}) {
   const Problem p(s);
   return replay(p, m, occupancy(p, m, pps));
 }
 
-// 8 SMs x 1 program, one 256 KiB L2 partition: small enough to count by hand.
-Machine small_machine() {
-  return tilesim::scenario::parse_machine_json(
-      R"({"base": "h100", "sms": 8, "l2_bytes": 262144, "l2_partitions": 1})");
-}
-
 }  // namespace
 
 TEST(Engine, StepOpMatchesTheProgramTrace) {
   for (auto kernel : {Kernel::copy, Kernel::transpose, Kernel::matmul}) {
-    ProblemSpec s = matmul(200, 64, LaunchOrder::grouped, 3);
+    ProblemSpec s = square_matmul(200, 64, LaunchOrder::grouped, 3);
     s.kernel = kernel;
     const Problem p(s);
     for (std::int64_t t = 0; t < steps_per_program(p); ++t) {
@@ -47,7 +33,7 @@ TEST(Engine, StepOpMatchesTheProgramTrace) {
 
 TEST(Engine, WavesRunRoundsOfOneStepPerResidentProgram) {
   // 81 programs (9x9 tiles), 8 SMs x 2 per SM = 16 slots -> waves of 16, the last of 1.
-  const Problem p(matmul(574, 64, LaunchOrder::grouped, 3));
+  const Problem p(square_matmul(574, 64, LaunchOrder::grouped, 3));
   Engine e(p, small_machine(), 2);
   EXPECT_EQ(e.waves(), 6);
   const std::int64_t T = steps_per_program(p);  // 2 + 3 * 9 = 29
@@ -71,7 +57,7 @@ TEST(Engine, InputsThatFitInL2AreReadFromDramExactlyOnce) {
   // 256^3 fp16: A and B are 128 KiB each, far below H100's 50 MiB L2. Every input byte comes
   // from DRAM once; C (128 KiB) is written once, at the final flush.
   for (auto order : {LaunchOrder::row_major, LaunchOrder::grouped, LaunchOrder::column_major}) {
-    const auto r = run(matmul(256, 64, order, 2), *find_machine("h100"));
+    const auto r = run(square_matmul(256, 64, order, 2), *find_machine("h100"));
     EXPECT_EQ(r.counters.dram_read_bytes, 2 * 256 * 256 * 2);
     EXPECT_EQ(r.counters.dram_write_bytes, 256 * 256 * 2);
     EXPECT_EQ(r.counters.valid_store_lanes, 256 * 256);
@@ -91,8 +77,8 @@ TEST(Engine, GroupedOrderReadsTwoThirdsOfRowMajorWhenBDoesNotFitInL2) {
   // the 256 KiB L2. So DRAM reads = 8 waves x 8 K-iterations x tiles x 8 KiB:
   //  row-major 8 * 8 * 9 * 8 KiB = 4608 KiB, grouped 8 * 8 * 6 * 8 KiB = 3072 KiB: ratio 3/2.
   const Machine m = small_machine();
-  const auto rm = run(matmul(512, 64, LaunchOrder::row_major), m, 1);
-  const auto gr = run(matmul(512, 64, LaunchOrder::grouped, 4), m, 1);
+  const auto rm = run(square_matmul(512, 64, LaunchOrder::row_major), m, 1);
+  const auto gr = run(square_matmul(512, 64, LaunchOrder::grouped, 4), m, 1);
   EXPECT_EQ(rm.counters.dram_read_bytes, 4608 * 1024);
   EXPECT_EQ(gr.counters.dram_read_bytes, 3072 * 1024);
   EXPECT_EQ(rm.waves, 8);
@@ -117,7 +103,7 @@ TEST(Engine, CopyAndTransposeMoveEachByteOnceAndMaskTheBoundary) {
 }
 
 TEST(Engine, ReplayIsDeterministicAndCheckpointsReproduceIt) {
-  const Problem p(matmul(574, 64, LaunchOrder::grouped_legacy, 3));
+  const Problem p(square_matmul(574, 64, LaunchOrder::grouped_legacy, 3));
   const Machine m = small_machine();
   Engine a(p, m, 2);
   a.run(1000);

@@ -3,16 +3,14 @@
 
 #include <gtest/gtest.h>
 
+#include "tests/sim/fixtures.hpp"
+
 using namespace tilesim::sim;
+using namespace tilesim::sim_test;
 
 namespace {
 Problem triton_example(LaunchOrder order, int block) {
-  ProblemSpec s;
-  s.m = s.n = s.k = 9 * block;
-  s.block_m = s.block_n = s.block_k = block;
-  s.group_size_m = 3;
-  s.order = order;
-  return Problem(s);
+  return Problem(square_matmul(9 * block, block, order, 3));
 }
 }  // namespace
 

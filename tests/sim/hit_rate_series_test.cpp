@@ -6,16 +6,12 @@
 
 #include <cmath>
 
-#include "scenario/machine_json.hpp"
+#include "tests/sim/fixtures.hpp"
 
 using namespace tilesim::sim;
+using namespace tilesim::sim_test;
 
 namespace {
-
-Machine small_machine() {
-  return tilesim::scenario::parse_machine_json(
-      R"({"base": "h100", "sms": 8, "l2_bytes": 262144, "l2_partitions": 1})");
-}
 
 std::vector<Problem> small_problems() {
   std::vector<Problem> out;

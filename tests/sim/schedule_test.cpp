@@ -6,26 +6,17 @@
 
 #include <set>
 
-#include "scenario/machine_json.hpp"
 #include "sim/timeline.hpp"
+#include "tests/sim/fixtures.hpp"
 
 using namespace tilesim::sim;
+using namespace tilesim::sim_test;
 
 namespace {
 
 // 574^2 with 64x64x64 blocks: 9x9 = 81 programs of T = 2 + 3 * 9 = 29 steps; 8 SMs x 2 = 16 slots.
 Problem seed004() {
-  ProblemSpec s;
-  s.m = s.n = s.k = 574;
-  s.block_m = s.block_n = s.block_k = 64;
-  s.order = LaunchOrder::grouped;
-  s.group_size_m = 3;
-  return Problem(s);
-}
-
-Machine small_machine() {
-  return tilesim::scenario::parse_machine_json(
-      R"({"base": "h100", "sms": 8, "l2_bytes": 262144, "l2_partitions": 1})");
+  return Problem(square_matmul(574, 64, LaunchOrder::grouped, 3));
 }
 
 }  // namespace

@@ -3,9 +3,10 @@
 
 #include <gtest/gtest.h>
 
-#include "scenario/machine_json.hpp"
+#include "tests/sim/fixtures.hpp"
 
 using namespace tilesim::sim;
+using namespace tilesim::sim_test;
 
 namespace {
 
@@ -16,14 +17,8 @@ struct Fixture {
 };
 
 Fixture small() {
-  ProblemSpec s;
-  s.m = s.n = s.k = 512;
-  s.block_m = s.block_n = s.block_k = 64;
-  s.order = LaunchOrder::grouped;
-  s.group_size_m = 4;
-  const Problem p(s);
-  const Machine m = tilesim::scenario::parse_machine_json(
-      R"({"base": "h100", "sms": 8, "l2_bytes": 262144, "l2_partitions": 1})");
+  const Problem p(square_matmul(512, 64, LaunchOrder::grouped, 4));
+  const Machine m = small_machine();
   return {p, m, occupancy(p, m, 1)};
 }
 
