@@ -18,8 +18,16 @@ namespace tilesim::app {
 struct SoakOptions {
   std::uint64_t seed = 1;
   int actions = 600;
-  std::int64_t max_rss_mib = 3072;  // resident memory past this fails the run
-  double frame_limit_s = 60;        // a frame longer than this is a hang: abort with the seed
+  // Resident memory past this fails the run; sanitizers' shadow memory and quarantine multiply
+  // what the same work keeps resident.
+#if defined(__SANITIZE_THREAD__)
+  std::int64_t max_rss_mib = 8192;
+#elif defined(__SANITIZE_ADDRESS__)
+  std::int64_t max_rss_mib = 6144;
+#else
+  std::int64_t max_rss_mib = 3072;
+#endif
+  double frame_limit_s = 60;  // a frame longer than this is a hang: abort with the seed
 };
 
 struct SoakTarget {
