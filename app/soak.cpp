@@ -103,7 +103,7 @@ class Soak {
   void fail(const std::string& why) {
     ++failures;
     std::fprintf(stderr, "soak: seed %llu, action %d (%s): %s\n", (unsigned long long)o.seed,
-                 action, current.c_str(), why.c_str());
+                 action.load(), current.c_str(), why.c_str());
   }
   void check_png(const std::filesystem::path& p);
   void check_scenario_save(const std::filesystem::path& p);
@@ -117,7 +117,8 @@ class Soak {
   std::vector<std::filesystem::path> scenarios, lessons, corrupt;
   std::map<std::filesystem::path, std::string> saved;  // every file written, as written
   std::string current = "start";
-  int action = 0, failures = 0;
+  std::atomic<int> action{0};  // read by the watchdog
+  int failures = 0;
   std::int64_t frame_count = 0;
   double longest_ms = 0;
   std::string longest_at;
@@ -283,7 +284,7 @@ void Soak::perform(const SoakAction& a) {
       frames(2);
       return;
     case SoakKind::save_png: {
-      const auto p = dir / ("figure-" + std::to_string(action) + ".png");
+      const auto p = dir / ("figure-" + std::to_string(action.load()) + ".png");
       std::optional<PanelId> panel;
       if (a.index % 3) panel = static_cast<PanelId>(a.index % kPanelCount);
       t.ui.capture = CaptureRequest{panel, p.string()};
@@ -292,7 +293,7 @@ void Soak::perform(const SoakAction& a) {
       return;
     }
     case SoakKind::save_scenario: {
-      const auto p = dir / ("scenario-" + std::to_string(action) + ".json");
+      const auto p = dir / ("scenario-" + std::to_string(action.load()) + ".json");
       t.q.push(SaveScenario{p});
       frame();
       check_scenario_save(p);
@@ -354,7 +355,7 @@ int Soak::run() {
               .count();
       if (s > o.frame_limit_s) {
         std::fprintf(stderr, "soak: seed %llu: a frame hung for %.0f s at action %d\n",
-                     (unsigned long long)o.seed, s, action);
+                     (unsigned long long)o.seed, s, action.load());
         std::abort();
       }
     }
