@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -119,6 +120,7 @@ class Soak {
   std::string current = "start";
   std::atomic<int> action{0};  // read by the watchdog
   int failures = 0;
+  std::array<std::size_t, 3> opened{};  // scenarios, lessons, corrupt files opened so far
   std::int64_t frame_count = 0;
   double longest_ms = 0;
   std::string longest_at;
@@ -237,13 +239,14 @@ void Soak::perform(const SoakAction& a) {
     case SoakKind::open_scenario:
       if (scenarios.empty()) return;
       t.ui.lesson.reset();
-      t.q.push(LoadScenario{scenarios[a.index % scenarios.size()]});
+      // In turn, so a run of a few hundred actions opens every one.
+      t.q.push(LoadScenario{scenarios[opened[0]++ % scenarios.size()]});
       frames(2);
       return;
     case SoakKind::open_lesson:
       if (lessons.empty()) return;
       try {
-        t.ui.lesson = open_lesson(lessons[a.index % lessons.size()].string());
+        t.ui.lesson = open_lesson(lessons[opened[1]++ % lessons.size()].string());
       } catch (const std::exception& e) {
         fail(std::string("bundled lesson refused: ") + e.what());
       }
@@ -259,7 +262,7 @@ void Soak::perform(const SoakAction& a) {
       frames(3);
       return;
     case SoakKind::open_corrupt: {
-      const auto& p = corrupt[a.index % corrupt.size()];
+      const auto& p = corrupt[opened[2]++ % corrupt.size()];
       if (a.shift) {
         try {
           (void)open_lesson(p.string());
@@ -381,11 +384,13 @@ int Soak::run() {
   if (quit_s > 1.0) fail("quitting with jobs in flight took " + std::to_string(quit_s) + " s");
   std::printf(
       "soak: seed %llu: %d actions, %lld frames in %.1f s; peak memory %lld MiB (bound %lld); "
-      "longest frame %.0f ms (%s); %zu saves checked; quit with jobs in flight %.0f ms; %d "
+      "longest frame %.0f ms (%s); %zu saves checked; opened %zu scenarios (of %zu), %zu "
+      "lessons (of %zu), %zu corrupt files (of %zu); quit with jobs in flight %.0f ms; %d "
       "failures\n",
       (unsigned long long)o.seed, o.actions, (long long)frame_count, total_s,
       (long long)(peak_rss_bytes() >> 20), (long long)o.max_rss_mib, longest_ms, longest_at.c_str(),
-      saved.size(), quit_s * 1e3, failures);
+      saved.size(), opened[0], scenarios.size(), opened[1], lessons.size(), opened[2],
+      corrupt.size(), quit_s * 1e3, failures);
   std::error_code ec;
   if (!failures) std::filesystem::remove_all(dir, ec);
   return failures ? 1 : 0;

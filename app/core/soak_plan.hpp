@@ -21,11 +21,11 @@ enum class SoakKind {
   type_text,      // click at (x, y), type `text`, press Enter
   edit_field,     // the problem field `field` set to `value` through SetSpec
   set_tab,        // the centre tab `index` (launch grid, compare, memory, sweep, warps, GPU)
-  open_scenario,  // a bundled scenario, `index` modulo their count
-  open_lesson,    // a bundled lesson
+  open_scenario,  // the next bundled scenario (in turn, so every one is opened)
+  open_lesson,    // the next bundled lesson
   close_lesson,
   lesson_step,   // the lesson's step `index` (modulo its steps)
-  open_corrupt,  // a corrupted file, as a scenario or as a lesson (`shift`)
+  open_corrupt,  // the next corrupted file, as a scenario or as a lesson (`shift`)
   sweep_start,   // the sweep tab with axis `index` % 2
   sweep_cancel,
   save_png,       // a figure of panel `index` (or the window), read back and compared
