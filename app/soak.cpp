@@ -340,6 +340,10 @@ int Soak::run() {
   dir = std::filesystem::temp_directory_path() /
         ("tilesim-soak-" + std::to_string(o.seed) + "-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
+  // Saves the walk makes through the window's own buttons and path fields (relative names) land
+  // in the soak's folder, not wherever the test was started.
+  const auto started_in = std::filesystem::current_path();
+  std::filesystem::current_path(dir);
   glfwSwapInterval(0);  // no waiting for a vertical blank that Xvfb does not have
   scenarios = json_files(scenario::assets_dir() / "scenarios");
   for (const auto& e : scenario::list_lessons(scenario::assets_dir() / "lessons"))
@@ -392,6 +396,7 @@ int Soak::run() {
       saved.size(), opened[0], scenarios.size(), opened[1], lessons.size(), opened[2],
       corrupt.size(), quit_s * 1e3, failures);
   std::error_code ec;
+  std::filesystem::current_path(started_in, ec);
   if (!failures) std::filesystem::remove_all(dir, ec);
   return failures ? 1 : 0;
 }
