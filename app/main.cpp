@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <functional>
 #include <iostream>
 #include <numeric>
 #include <string>
@@ -18,6 +19,7 @@
 #include "app/panels/panels.hpp"
 #include "app/platform/platform.hpp"
 #include "app/platform/record.hpp"
+#include "app/soak.hpp"
 #include "scenario/resolve.hpp"
 
 using namespace tilesim;
@@ -90,6 +92,35 @@ struct Session {
   const std::vector<scenario::MeasuredSet>& measured;
 };
 
+// Applies the job requests of a frame (the sweep panel asks for its sweep) and drops the rest.
+void drop_all_but_jobs(CommandQueue& q, AppModel& m) {
+  for (const auto& c : q.pending)
+    if (is_job_request(c)) apply_command(m, c);
+  q.pending.clear();
+}
+
+// One frame of the interactive loop, `dt` seconds after the last; `inject` feeds test input.
+void window_frame(Session& s, double dt, const std::function<void(ImGuiIO&)>& inject = {}) {
+  AppModel& model = s.model;
+  UiState& ui = s.ui;
+  // The fraction of the event shown: a lesson's step-to-step animation, else playback's.
+  if (ui.lesson)
+    ui.anim_fraction =
+        lesson_update(model, *ui.lesson, ui.center_tab, dt, true, 0.25 * ui.slow_motion);
+  else
+    ui.anim_fraction = model.playing ? model.play_accum : 1.0;
+  s.plat.begin_frame(inject);
+  draw_frame(s.plat, model, ui, s.q, s.help, s.measured);
+  s.plat.render();
+  if (ui.capture) {
+    capture(s.plat, model, ui, *ui.capture);
+    ui.capture.reset();
+  }
+  s.plat.present();
+  s.q.push(Advance{dt});
+  s.q.apply_all(model);
+}
+
 // Draws frames until worker results have arrived and the layout is stable (ImGui sizes table
 // columns and wrapped text from the previous frame's content), bounded by two minutes. A lesson
 // step requested before is applied (without animation) on the first frame.
@@ -101,7 +132,7 @@ void settle(Session& s) {
     s.plat.begin_frame();
     draw_frame(s.plat, s.model, s.ui, s.q, s.help, s.measured);
     s.plat.render();
-    s.q.pending.clear();  // headless figures show the state as given
+    drop_all_but_jobs(s.q, s.model);  // headless figures show the state as given
     ++frames;
     const bool cmp = s.ui.center_tab == PanelId::compare || s.ui.focus == PanelId::compare;
     if (cmp) sync_sessions(s.model);
@@ -110,7 +141,8 @@ void settle(Session& s) {
         !m.engine->settled() ||
         (m.engine_compare && (!m.engine_compare->settled() ||
                               (cmp && m.engine_compare->position() != m.engine->position())));
-    const bool busy = s.ui.sweep_job.pending() || s.ui.warps_job.pending() || engines_busy;
+    const bool busy = m.jobs->sweep.pending() || m.jobs->device.pending() ||
+                      m.jobs->gpu.pending() || s.ui.warps_job.pending() || engines_busy;
     const double waited =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (busy)
@@ -328,7 +360,7 @@ int main(int argc, char** argv) {
         ImGui::EndFrame();
         const auto b = std::chrono::steady_clock::now();
         plat.render();
-        q.pending.clear();
+        drop_all_but_jobs(q, model);
         model.engine->seek(model.position() + 1);
         const auto c = std::chrono::steady_clock::now();
         ms.push_back(std::chrono::duration<double, std::milli>(c - a).count());
@@ -358,27 +390,24 @@ int main(int argc, char** argv) {
     return 0;
   }
 
+  if (o.soak) {
+    SoakTarget target{plat, model, ui, q, [&](const std::function<void(ImGuiIO&)>& inject) {
+                        window_frame(session, 1.0 / 60, inject);
+                      }};
+    SoakOptions so;
+    so.seed = static_cast<std::uint64_t>(*o.soak);
+    so.actions = o.actions.value_or(so.actions);
+    return run_soak(target, so);
+  }
   auto last = std::chrono::steady_clock::now();
   while (!plat.should_close() && !ui.quit) {
     const auto now = std::chrono::steady_clock::now();
     const double dt = std::chrono::duration<double>(now - last).count();
     last = now;
-    // The fraction of the event shown: a lesson's step-to-step animation, else playback's.
-    if (ui.lesson)
-      ui.anim_fraction =
-          lesson_update(model, *ui.lesson, ui.center_tab, dt, true, 0.25 * ui.slow_motion);
-    else
-      ui.anim_fraction = model.playing ? model.play_accum : 1.0;
-    plat.begin_frame();
-    draw_frame(plat, model, ui, q, help, measured);
-    plat.render();
-    if (ui.capture) {
-      capture(plat, model, ui, *ui.capture);
-      ui.capture.reset();
-    }
-    plat.present();
-    q.push(Advance{dt});
-    q.apply_all(model);
+    window_frame(session, dt);
   }
+  // Jobs in flight are cancelled and joined before the window and the model go away.
+  shut_down(model);
+  ui.warps_job.stop_and_join();
   return 0;
 }

@@ -4,6 +4,7 @@
 // CUDA or the kernels.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <string>
 
@@ -39,6 +40,9 @@ struct RunOptions {
   // Matmul reference: float64 on the CPU when M*N*K <= this, else cuBLAS SGEMM in strict FP32
   // on the same (upcast) inputs.
   double cpu_reference_max_macs = 3.0e8;
+  // Set from another thread (the app quitting): the run stops before its next timed launch and
+  // fails with "cancelled"; a launch already queued still completes.
+  const std::atomic<bool>* cancel = nullptr;
 };
 
 struct RunResult {

@@ -314,6 +314,7 @@ void run_checked(const sim::Problem& problem, const Variant& v, const RunOptions
     std::vector<double> ms;
     const auto t0 = std::chrono::steady_clock::now();
     for (int i = 0; i < opt.warmup + opt.repeats; ++i) {
+      if (opt.cancel && opt.cancel->load()) throw std::runtime_error("cancelled");
       if (flush) TILESIM_CUDA_CHECK(cudaMemsetAsync(flush->p, i & 0xFF, flush->bytes));
       fail_point(testing::FailPoint::in_timing);
       TILESIM_CUDA_CHECK(cudaEventRecord(start.get()));

@@ -40,7 +40,7 @@ MeasuredSet parse_measured_json(std::string_view text, const std::string& source
   json j;
   try {
     j = json::parse(text);
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {  // parse_error, or out_of_range for 1e400
     throw std::runtime_error(source + ": " + e.what());
   }
   if (!j.is_object() || !j.contains("records") || !j["records"].is_array())

@@ -1,6 +1,7 @@
 // The app's model: the open scenario, its last valid Problem, the machine it runs on and the
 // engine sessions (timelines built on worker threads) of its launch order and the compare order.
-// Panels never mutate it: they push Commands (commands.hpp) applied between frames.
+// Panels never mutate it: they push Commands (commands.hpp) applied between frames. Long jobs
+// (sweeps, GPU runs) belong to it too: started by commands, joined when it goes away.
 #pragma once
 
 #include <cstdint>
@@ -9,8 +10,11 @@
 #include <optional>
 #include <string>
 
+#include "app/core/async_job.hpp"
 #include "app/core/engine_session.hpp"
+#include "app/core/gpu_view.hpp"
 #include "app/core/playback.hpp"
+#include "app/core/sweep.hpp"
 #include "scenario/scenario.hpp"
 #include "sim/machine.hpp"
 #include "sim/occupancy.hpp"
@@ -22,6 +26,24 @@ namespace tilesim::app {
 struct FieldError {
   std::string field;    // scenario key, e.g. "block_m"
   std::string message;  // sim::InvalidField::what()
+};
+
+// Jobs on worker threads and their latest results. Each AsyncJob joins its threads when it is
+// destroyed; opening another scenario keeps them (a GPU run cannot be interrupted mid-launch).
+struct Jobs {
+  AsyncJob<std::vector<SweepBar>> sweep;
+  AsyncJob<kernels::DeviceInfo> device;  // queried once, off the UI thread
+  AsyncJob<GpuRun> gpu;
+  int gpu_runs = 0;  // makes each "Run on GPU" a new job
+  // Asks every job to stop and joins them (all asked first, so they wind down together).
+  void stop_and_join() {
+    sweep.request_stop();
+    device.request_stop();
+    gpu.request_stop();
+    sweep.stop_and_join();
+    device.stop_and_join();
+    gpu.stop_and_join();
+  }
 };
 
 struct AppModel {
@@ -39,6 +61,7 @@ struct AppModel {
   double play_accum = 0.0;  // fractional events carried between frames
   std::string status;       // last message for the status line
   bool status_is_error = false;
+  std::unique_ptr<Jobs> jobs = std::make_unique<Jobs>();
 
   // From the machine and sim::occupancy (the scenario may override programs per SM).
   std::int64_t sms() const { return machine.sms; }

@@ -1,6 +1,8 @@
 // Work off the UI thread: a computation keyed by its inputs runs on a worker thread with a
 // progress value and a stop request; the frame loop polls for the latest finished result, so the
 // window never waits. A new key supersedes the old computation (asked to stop, result dropped).
+// The job owns its threads: a superseded run is joined once it finishes, and destroying the job
+// asks every run to stop and joins it, so no thread outlives the data it reads.
 #pragma once
 
 #include <atomic>
@@ -11,6 +13,7 @@
 #include <stop_token>
 #include <string>
 #include <thread>
+#include <vector>
 
 namespace tilesim::app {
 
@@ -18,6 +21,11 @@ template <class R>
 class AsyncJob {
  public:
   using Work = std::function<R(std::stop_token, std::atomic<double>& progress)>;
+
+  AsyncJob() = default;
+  AsyncJob(const AsyncJob&) = delete;
+  AsyncJob& operator=(const AsyncJob&) = delete;
+  ~AsyncJob() { stop_and_join(); }
 
   // Starts `work` unless `key` is already running or finished.
   // A key the user cancelled is not restarted by the frame loop asking for it again; any other
@@ -30,11 +38,11 @@ class AsyncJob {
       m_state->cancelled_key.clear();
     }
     cancel_running();
+    join_finished();
     auto run = std::make_shared<Run>();
     run->key = key;
     m_run = run;
-    auto state = m_state;
-    std::jthread t([state, run, work = std::move(work)](std::stop_token st) {
+    run->thread = std::jthread([state = m_state, run, work = std::move(work)](std::stop_token st) {
       // An exception must not leave the thread (std::terminate): it becomes the job's error.
       std::optional<R> value;
       std::string error;
@@ -45,20 +53,21 @@ class AsyncJob {
       } catch (...) {
         error = "unknown error";
       }
-      run->done = true;
-      if (st.stop_requested()) return;
-      std::lock_guard lock(state->mutex);
-      if (state->wanted_key != run->key) return;
-      if (value) {
-        state->result = std::move(value);
-        state->result_key = run->key;
-        state->error.clear();
-      } else {
-        state->error = error;
+      if (!st.stop_requested()) {
+        std::lock_guard lock(state->mutex);
+        if (state->wanted_key == run->key) {
+          if (value) {
+            state->result = std::move(value);
+            state->result_key = run->key;
+            state->error.clear();
+          } else {
+            state->error = error;
+          }
+        }
       }
+      run->done = true;
     });
-    run->stop = t.get_stop_source();
-    t.detach();  // the shared state outlives the window; a superseded run just finishes
+    m_runs.push_back(run);
   }
   void cancel() {
     cancel_running();
@@ -66,13 +75,28 @@ class AsyncJob {
     m_state->cancelled_key = m_state->wanted_key;
     m_state->wanted_key.clear();
   }
+  // Asks every run to stop and waits for them (quitting, or the model going away). How long it
+  // waits is up to the work: it must poll its stop token.
+  void stop_and_join() {
+    request_stop();
+    for (auto& r : m_runs)
+      if (r->thread.joinable()) r->thread.join();
+    m_runs.clear();
+  }
+  void request_stop() {
+    for (auto& r : m_runs) r->thread.request_stop();
+  }
   // Why the last requested computation failed ("" if it did not).
   std::string error() const {
     std::lock_guard lock(m_state->mutex);
     return m_state->error;
   }
-  bool pending() const { return m_run && !m_run->done && !m_run->stop.stop_requested(); }
+  bool pending() const {
+    return m_run && !m_run->done && !m_run->thread.get_stop_token().stop_requested();
+  }
   double progress() const { return m_run ? m_run->progress.load() : 0.0; }
+  // Threads started and not yet joined (superseded runs are joined at the next request).
+  std::size_t threads() const { return m_runs.size(); }
   // The latest finished result and the key it belongs to (may be older than the last request).
   std::optional<R> result() const {
     std::lock_guard lock(m_state->mutex);
@@ -88,7 +112,7 @@ class AsyncJob {
     std::string key;
     std::atomic<double> progress{0.0};
     std::atomic<bool> done{false};
-    std::stop_source stop{std::nostopstate};
+    std::jthread thread;
   };
   struct State {
     std::mutex mutex;
@@ -97,10 +121,19 @@ class AsyncJob {
     std::string error;
   };
   void cancel_running() {
-    if (m_run && !m_run->done && m_run->stop.stop_possible()) m_run->stop.request_stop();
+    if (m_run && !m_run->done) m_run->thread.request_stop();
+  }
+  // Joins runs that have finished (they return at once), keeping those still winding down.
+  void join_finished() {
+    std::erase_if(m_runs, [](const std::shared_ptr<Run>& r) {
+      if (!r->done) return false;
+      if (r->thread.joinable()) r->thread.join();
+      return true;
+    });
   }
   std::shared_ptr<State> m_state = std::make_shared<State>();
-  std::shared_ptr<Run> m_run;
+  std::shared_ptr<Run> m_run;                // the latest request
+  std::vector<std::shared_ptr<Run>> m_runs;  // every run not yet joined, m_run included
 };
 
 }  // namespace tilesim::app

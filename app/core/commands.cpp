@@ -3,7 +3,10 @@
 #include "app/core/commands.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <exception>
+#include <stop_token>
+#include <string>
 
 #include "scenario/resolve.hpp"
 
@@ -46,6 +49,35 @@ void rebuild(AppModel& m, const sim::Problem& p) {
   }
 }
 
+void request_sweep(AppModel& m, SweepAxis axis) {
+  const auto spec = m.problem.spec();
+  const sim::Machine machine = m.machine;
+  const auto pps = m.scenario.programs_per_sm;
+  const auto key = sweep_key(
+      spec, axis,
+      machine.key + std::to_string(machine.l2_bytes) + "/" + std::to_string(machine.sms), pps);
+  m.jobs->sweep.request(key,
+                        [spec, axis, machine, pps](std::stop_token st, std::atomic<double>& pr) {
+                          return sweep_bars(spec, axis, machine, pps, st, pr);
+                        });
+}
+
+void run_gpu(AppModel& m, const std::string& variant) {
+  Jobs& j = *m.jobs;
+  if (j.gpu.pending()) return;
+  j.gpu.request("run" + std::to_string(++j.gpu_runs),
+                [p = m.problem, variant](std::stop_token st, std::atomic<double>& pr) {
+                  // The stop request reaches kernels::run between its timed launches.
+                  std::atomic<bool> cancel{false};
+                  const std::stop_callback on_stop(st, [&cancel] { cancel = true; });
+                  kernels::RunOptions o;
+                  o.cancel = &cancel;
+                  auto run = run_on_gpu(p, variant, o);
+                  pr = 1;
+                  return run;
+                });
+}
+
 void set_status(AppModel& m, std::string text, bool error) {
   m.status = std::move(text);
   m.status_is_error = error;
@@ -77,6 +109,21 @@ AppModel make_model(const scenario::Scenario& s, std::filesystem::path path) {
   return m;
 }
 
+bool is_job_request(const Command& c) {
+  return std::holds_alternative<RequestSweep>(c) || std::holds_alternative<QueryDevice>(c);
+}
+
+void shut_down(AppModel& m) {
+  // Ask everything first so the workers wind down together, then join.
+  m.jobs->sweep.request_stop();
+  m.jobs->gpu.request_stop();
+  if (m.engine) m.engine->cancel();
+  if (m.engine_compare) m.engine_compare->cancel();
+  m.jobs->stop_and_join();
+  m.engine.reset();
+  m.engine_compare.reset();
+}
+
 void apply_command(AppModel& m, const Command& c) {
   std::visit(
       Overloaded{
@@ -99,8 +146,14 @@ void apply_command(AppModel& m, const Command& c) {
             rebuild(m, m.problem);
           },
           [&](const SetMachine& e) {
+            const std::string before = m.scenario.machine;
             m.scenario.machine = e.machine;
-            rebuild(m, m.problem);
+            try {
+              rebuild(m, m.problem);
+            } catch (const sim::InvalidField& err) {
+              m.scenario.machine = before;  // keep what was open
+              set_status(m, err.what(), true);
+            }
           },
           [&](const StepBy& e) {
             m.engine->step(e.unit, e.dir);
@@ -133,7 +186,9 @@ void apply_command(AppModel& m, const Command& c) {
           [&](const LoadScenario& e) {
             try {
               auto s = scenario::load_scenario(e.path);
+              auto jobs = std::move(m.jobs);  // a GPU run in flight finishes; a sweep is rekeyed
               m = make_model(s, e.path);
+              m.jobs = std::move(jobs);
               set_status(m, "Opened " + e.path.string(), false);
             } catch (const std::exception& err) {
               set_status(m, err.what(), true);  // keep what was open
@@ -156,6 +211,14 @@ void apply_command(AppModel& m, const Command& c) {
             m.playing = false;
             m.field_error.reset();
           },
+          [&](const RequestSweep& e) { request_sweep(m, e.axis); },
+          [&](const CancelSweep&) { m.jobs->sweep.cancel(); },
+          [&](const QueryDevice&) {
+            m.jobs->device.request("device", [](std::stop_token, std::atomic<double>&) {
+              return kernels::query_device();
+            });
+          },
+          [&](const RunOnGpu& e) { run_gpu(m, e.variant); },
       },
       c);
 }

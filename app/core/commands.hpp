@@ -53,12 +53,28 @@ struct SaveScenario {
   std::filesystem::path path;
 };
 struct Reset {};
+// Jobs on worker threads (their results land in m.jobs). A sweep of the open problem along
+// `axis` starts unless that very sweep is running, finished or was cancelled.
+struct RequestSweep {
+  SweepAxis axis = SweepAxis::group_size_m;
+};
+struct CancelSweep {};
+struct QueryDevice {};  // once: later requests are no-ops
+struct RunOnGpu {       // ignored while a run is in flight (runs would time each other)
+  std::string variant;
+};
 
-using Command = std::variant<SetSpec, SetCompareOrder, SetProgramsPerSm, SetMachine, StepBy, Seek,
-                             SeekPid, SeekHome, SeekEnd, TogglePlay, SetSpeed, Advance,
-                             LoadScenario, SaveScenario, Reset>;
+using Command =
+    std::variant<SetSpec, SetCompareOrder, SetProgramsPerSm, SetMachine, StepBy, Seek, SeekPid,
+                 SeekHome, SeekEnd, TogglePlay, SetSpeed, Advance, LoadScenario, SaveScenario,
+                 Reset, RequestSweep, CancelSweep, QueryDevice, RunOnGpu>;
 
 void apply_command(AppModel& m, const Command& c);
+// Commands that start or query jobs: headless figures apply these and drop the rest.
+bool is_job_request(const Command& c);
+// Quitting: stops every job and engine session of `m` and joins their threads. Each polls its
+// stop flag between replay steps or launches, so this takes well under a second.
+void shut_down(AppModel& m);
 
 // Commands pushed during a frame, applied after it is drawn.
 struct CommandQueue {

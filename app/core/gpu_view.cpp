@@ -36,7 +36,8 @@ double GpuRun::pct_of_baseline() const {
 GpuRun run_on_gpu(const sim::Problem& p, const std::string& variant, const kernels::RunOptions& o) {
   GpuRun r;
   r.result = kernels::run(p, variant, o);
-  if (const auto* v = kernels::find_variant(variant); v && r.result.ok) {
+  const bool cancelled = o.cancel && o.cancel->load();
+  if (const auto* v = kernels::find_variant(variant); v && r.result.ok && !cancelled) {
     const std::string base = kernels::baseline_for(*v, p.spec().dtype);
     if (!base.empty() && base != variant) r.baseline = kernels::run(p, base, o);
   }

@@ -35,7 +35,7 @@ std::string usage() {
          "               [--size WxH] [--scale 1|2] [--screenshot OUT.png] [--frames N]\n"
          "               [--lesson NAME [--lesson-step N] [--export-dir DIR]]\n"
          "               [--record OUT.gif|OUT.mp4 [--from A] [--to B] [--fps N] [--slow X]]\n"
-         "               [--font-scale X] [--theme dark|light]\n"
+         "               [--font-scale X] [--theme dark|light] [--soak SEED [--actions N]]\n"
          "  --seek N       show the state after N events: the highlighted event is the N-th,\n"
          "                 counting from 1 (index N-1 counting from 0); 0 = nothing run yet\n"
          "  --lesson NAME  open a lesson of assets/lessons/ (or a lesson file) at its first step\n"
@@ -51,7 +51,9 @@ std::string usage() {
          "  --tab NAME     centre region shows launch_grid | compare | memory | sweep | warps | "
          "gpu\n"
          "  --screenshot   render one frame to OUT.png and exit (works under xvfb-run)\n"
-         "  --frames N     render N frames and print CPU milliseconds per frame\n";
+         "  --frames N     render N frames and print CPU milliseconds per frame\n"
+         "  --soak SEED    test: drive the window with N (--actions, 600) seeded random user\n"
+         "                 actions, check saves, memory and frame times, quit mid-job, exit\n";
 }
 
 ParsedOptions parse_options(const std::vector<std::string>& args) {
@@ -130,6 +132,12 @@ ParsedOptions parse_options(const std::vector<std::string>& args) {
     } else if (a == "--frames") {
       o.frames = bounded(1, 100000, "1..100000");
       if (!o.frames) return r;
+    } else if (a == "--soak") {
+      o.soak = bounded(0, 1 << 30, "a seed 0..1073741824");
+      if (!o.soak) return r;
+    } else if (a == "--actions") {
+      o.actions = bounded(1, 10000000, "1..10000000");
+      if (!o.actions) return r;
     } else if (a == "--lesson") {
       if (!value(v)) return r;
       o.lesson = v;
@@ -174,6 +182,7 @@ ParsedOptions parse_options(const std::vector<std::string>& args) {
       return r;
     }
   }
+  if (o.actions && !o.soak) r.error = "--actions needs --soak SEED";
   if (o.lesson_step && !o.lesson) r.error = "--lesson-step needs --lesson NAME";
   if (o.export_dir && !o.lesson) r.error = "--export-dir needs --lesson NAME";
   if ((o.from || o.to) && !o.record) r.error = "--from and --to go with --record";

@@ -35,6 +35,9 @@ struct Options {
   // Presentation: fonts for projectors, a light theme for printed handouts.
   float font_scale = 1.0f;
   bool light = false;
+  // Test: the soak test's seed and its number of actions (soak_plan.hpp).
+  std::optional<int> soak;
+  std::optional<int> actions;
 };
 
 struct ParsedOptions {

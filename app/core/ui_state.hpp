@@ -43,12 +43,9 @@ struct UiState {
   std::string last_figure;              // path of the last PNG written
   bool show_help = false;
   Layout layout;
-  AsyncJob<std::vector<SweepBar>> sweep_job;
   AsyncJob<std::vector<WarpRow>> warps_job;
-  // GPU panel: the device (queried once, off the UI thread), a live run, a loaded bench file.
-  AsyncJob<kernels::DeviceInfo> device_job;
-  AsyncJob<GpuRun> gpu_job;
-  int gpu_runs = 0;         // makes each "Run on GPU" click a new job
+  // GPU panel (its device query and live runs are jobs of the model): the chosen variant and a
+  // loaded bench file.
   std::string gpu_variant;  // chosen variant ("" = the first that fits)
   std::string bench_path;   // the tilesim-bench --json file to load
   std::optional<scenario::BenchReport> bench_report;

@@ -50,9 +50,9 @@ void draw_gpu(FrameContext& f, const Rect& r) {
     center_tabs(f);
     help_marker(f, "gpu");
     const auto& p = f.model.problem;
-    f.ui.device_job.request(
-        "device", [](std::stop_token, std::atomic<double>&) { return kernels::query_device(); });
-    const auto dev = f.ui.device_job.result();
+    auto& jobs = *f.model.jobs;
+    f.cmds.push(QueryDevice{});  // once: later requests are no-ops
+    const auto dev = jobs.device.result();
     bool have_device = false;
     if (!dev) {
       ImGui::TextDisabled("looking for a CUDA device...");
@@ -82,19 +82,11 @@ void draw_gpu(FrameContext& f, const Rect& r) {
       ImGui::SetTooltip("%s", v->teaches.c_str());
     ImGui::SameLine();
     // One run at a time: overlapping runs would time each other and share one cuBLAS handle.
-    const bool can_run = have_device && !f.ui.gpu_job.pending();
+    const bool can_run = have_device && !jobs.gpu.pending();
     if (!can_run) ImGui::BeginDisabled();
-    if (ImGui::Button("Run on GPU")) {
-      const std::string variant = f.ui.gpu_variant;
-      f.ui.gpu_job.request("run" + std::to_string(++f.ui.gpu_runs),
-                           [p, variant](std::stop_token, std::atomic<double>& pr) {
-                             auto run = run_on_gpu(p, variant);
-                             pr = 1;
-                             return run;
-                           });
-    }
+    if (ImGui::Button("Run on GPU")) f.cmds.push(RunOnGpu{f.ui.gpu_variant});
     if (!can_run) ImGui::EndDisabled();
-    if (f.ui.gpu_job.pending()) {
+    if (jobs.gpu.pending()) {
       ImGui::SameLine();
       ImGui::TextDisabled("running (check, warm-up, timed launches)...");
     }
@@ -136,7 +128,7 @@ void draw_gpu(FrameContext& f, const Rect& r) {
                             "% of baseline", "rel. error", "simulator predicts"})
         ImGui::TableSetupColumn(h);
       ImGui::TableHeadersRow();
-      if (const auto run = f.ui.gpu_job.result())
+      if (const auto run = jobs.gpu.result())
         result_row(("live: " + run->result.device).c_str(), run->result, run->pct_of_baseline(),
                    predicted);
       if (f.ui.bench_report) {

@@ -19,33 +19,23 @@ void draw_sweep(FrameContext& f, const Rect& r) {
     ImGui::RadioButton("block sizes", &axis, 1);
     f.ui.sweep_axis = static_cast<SweepAxis>(axis);
     help_marker(f, "sweep");
-    const auto spec = f.model.problem.spec();
-    const sim::Machine machine = f.model.machine;
-    const auto pps = f.model.scenario.programs_per_sm;
-    const auto key = sweep_key(
-        spec, f.ui.sweep_axis,
-        machine.key + std::to_string(machine.l2_bytes) + "/" + std::to_string(machine.sms), pps);
-    const auto sweep_axis = f.ui.sweep_axis;
-    f.ui.sweep_job.request(
-        key, [spec, sweep_axis, machine, pps](std::stop_token st, std::atomic<double>& pr) {
-          return sweep_bars(spec, sweep_axis, machine, pps, st, pr);
-        });
-    if (f.ui.sweep_job.pending()) {
+    f.cmds.push(RequestSweep{f.ui.sweep_axis});  // a no-op while this sweep runs or is done
+    const sim::Machine& machine = f.model.machine;
+    auto& job = f.model.jobs->sweep;
+    if (job.pending()) {
       ImGui::SameLine();
-      ImGui::ProgressBar(static_cast<float>(f.ui.sweep_job.progress()), ImVec2(160, 0),
-                         "replaying");
+      ImGui::ProgressBar(static_cast<float>(job.progress()), ImVec2(160, 0), "replaying");
       ImGui::SameLine();
-      if (ImGui::Button("Cancel")) f.ui.sweep_job.cancel();
+      if (ImGui::Button("Cancel")) f.cmds.push(CancelSweep{});
     }
     ImGui::TextDisabled("each bar: one full engine replay on %s (%lld SMs, %s L2)",
                         machine.name.c_str(), (long long)machine.sms,
                         format_bytes(double(machine.l2_bytes)).c_str());
-    if (const auto err = f.ui.sweep_job.error(); !err.empty() && !f.ui.sweep_job.pending())
+    if (const auto err = job.error(); !err.empty() && !job.pending())
       text_colored(palette::l2_miss, ("Sweep refused: " + err).c_str());
-    const auto bars = f.ui.sweep_job.current() ? f.ui.sweep_job.result() : std::nullopt;
+    const auto bars = job.current() ? job.result() : std::nullopt;
     if (!bars || bars->empty()) {
-      ImGui::TextUnformatted(f.ui.sweep_job.pending() ? "computing..."
-                                                      : "press a setting to sweep");
+      ImGui::TextUnformatted(job.pending() ? "computing..." : "press a setting to sweep");
       end_panel();
       return;
     }

@@ -147,7 +147,7 @@ float Platform::height() const {
   return static_cast<float>(h);
 }
 
-void Platform::begin_frame() {
+void Platform::begin_frame(const std::function<void(ImGuiIO&)>& inject) {
   glfwPollEvents();
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplGlfw_NewFrame();
@@ -163,6 +163,7 @@ void Platform::begin_frame() {
       io.MousePos = ImVec2(io.MousePos.x * sx, io.MousePos.y * sy);
     }
   }
+  if (inject) inject(io);
   ImGui::NewFrame();
 }
 

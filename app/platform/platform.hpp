@@ -4,6 +4,7 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -12,6 +13,7 @@
 
 struct GLFWwindow;
 struct ImFont;
+struct ImGuiIO;
 
 namespace tilesim::app {
 
@@ -41,9 +43,11 @@ class Platform {
   ~Platform();
 
   bool should_close() const;
-  void begin_frame();  // poll events, start an ImGui frame at the logical size
-  void render();       // ImGui::Render and draw into the window or the offscreen target
-  void present();      // swap buffers (visible window only)
+  // Polls events and starts an ImGui frame at the logical size; `inject` (the soak test) may
+  // overwrite the input the backend read before ImGui sees it.
+  void begin_frame(const std::function<void(ImGuiIO&)>& inject = {});
+  void render();   // ImGui::Render and draw into the window or the offscreen target
+  void present();  // swap buffers (visible window only)
   // Pixels of `area` (logical coordinates; whole frame when nullopt) as a PNG, written atomically.
   std::string write_png(const std::filesystem::path& path, std::optional<Rect> area) const;
   // The pixels of `area` (whole frame when nullopt); error sentence or empty.

@@ -1,0 +1,410 @@
+// The soak test's driver (see soak.hpp): each action of the plan becomes a few frames of input
+// events (mouse, keys, characters) injected between the GLFW backend and ImGui::NewFrame, or a
+// command / file the user could have given. A watchdog thread aborts a frame that never ends.
+#include "app/soak.hpp"
+
+#include <GLFW/glfw3.h>
+#include <imgui.h>
+// A private copy of the PNG decoder (stb's static functions this file does not call are unused).
+#define STB_IMAGE_STATIC
+#define STB_IMAGE_IMPLEMENTATION
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wunused-function"
+#include <stb_image.h>
+#pragma GCC diagnostic pop
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <iterator>
+#include <map>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "app/core/soak_plan.hpp"
+#include "scenario/lesson.hpp"
+#include "scenario/scenario.hpp"
+
+namespace tilesim::app {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// The input the soak holds down this frame, in logical pixels.
+struct Input {
+  ImVec2 pos{-1, -1};
+  bool down = false;
+  int key = -1;
+  bool shift = false;
+  float wheel = 0;
+  std::string chars;
+};
+
+std::string read_bytes(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), {}};
+}
+
+void write_bytes(const std::filesystem::path& p, const std::string& s) {
+  std::ofstream(p, std::ios::binary) << s;
+}
+
+// Files a user could hand the app by mistake, each refused by its loader.
+std::vector<std::filesystem::path> corrupt_files(const std::filesystem::path& dir,
+                                                 const std::filesystem::path& good) {
+  const std::string g = read_bytes(good);
+  std::vector<std::pair<std::string, std::string>> files = {
+      {"empty.json", ""},
+      {"brace.json", "{"},
+      {"truncated.json", g.substr(0, g.size() / 2)},
+      {"garbage.json", std::string("\x89PNG\r\n\x1a\n\0\xff\xfe", 11)},
+      {"array.json", "[1, 2, 3]"},
+      {"types.json", R"({"name": 7, "problem": {"kernel": "matmul", "m": "abc"}})"},
+      {"negative.json", R"({"name": "x", "problem": {"kernel": "matmul", "m": -5}})"},
+      {"machine.json", R"({"name": "x", "problem": {}, "machine": "no_such_gpu"})"},
+      {"lesson_steps.json", R"({"name": "x", "scenario": {"problem": {}}, "steps": 3})"},
+      {"deep.json", std::string(2000, '[') + std::string(2000, ']')},
+      {"huge_number.json", R"({"name": "x", "problem": {"m": 1e400}})"},
+  };
+  std::vector<std::filesystem::path> out;
+  for (const auto& [name, text] : files) {
+    write_bytes(dir / name, text);
+    out.push_back(dir / name);
+  }
+  out.push_back(dir / "missing.json");
+  out.push_back(dir);  // a folder
+  return out;
+}
+
+std::vector<std::filesystem::path> json_files(const std::filesystem::path& dir) {
+  std::vector<std::filesystem::path> out;
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator(dir, ec))
+    if (e.path().extension() == ".json") out.push_back(e.path());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+class Soak {
+ public:
+  Soak(SoakTarget& t, const SoakOptions& o) : t(t), o(o), plan(o.seed) {}
+  int run();
+
+ private:
+  void frame();
+  void frames(int n) {
+    for (int i = 0; i < n; ++i) frame();
+  }
+  void perform(const SoakAction& a);
+  void fail(const std::string& why) {
+    ++failures;
+    std::fprintf(stderr, "soak: seed %llu, action %d (%s): %s\n", (unsigned long long)o.seed,
+                 action.load(), current.c_str(), why.c_str());
+  }
+  void check_png(const std::filesystem::path& p);
+  void check_scenario_save(const std::filesystem::path& p);
+  double quit_mid_job();
+
+  SoakTarget& t;
+  const SoakOptions& o;
+  SoakPlan plan;
+  Input in;
+  std::filesystem::path dir;
+  std::vector<std::filesystem::path> scenarios, lessons, corrupt;
+  std::map<std::filesystem::path, std::string> saved;  // every file written, as written
+  std::string current = "start";
+  std::atomic<int> action{0};  // read by the watchdog
+  int failures = 0;
+  std::array<std::size_t, 3> opened{};  // scenarios, lessons, corrupt files opened so far
+  std::int64_t frame_count = 0;
+  double longest_ms = 0;
+  std::string longest_at;
+  std::atomic<std::int64_t> frame_started_ns{0};  // 0 between frames (watchdog)
+};
+
+void Soak::frame() {
+  const auto t0 = Clock::now();
+  frame_started_ns = t0.time_since_epoch().count();
+  t.frame([this](ImGuiIO& io) {
+    io.MousePos = in.pos;
+    io.MouseDown[0] = in.down;
+    io.MouseWheel += in.wheel;
+    if (in.key >= 0) io.KeysDown[in.key] = true;
+    io.KeyShift = in.shift;
+    for (char c : in.chars) io.AddInputCharacter(static_cast<unsigned char>(c));
+  });
+  // One-shot input: released after the frame that saw it.
+  if (in.key >= 0) ImGui::GetIO().KeysDown[in.key] = false;
+  in.key = -1;
+  in.wheel = 0;
+  in.chars.clear();
+  frame_started_ns = 0;
+  const double ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+  ++frame_count;
+  if (ms > longest_ms) {
+    longest_ms = ms;
+    longest_at = current;
+  }
+}
+
+void Soak::check_png(const std::filesystem::path& p) {
+  if (t.ui.last_figure != p.string()) {
+    fail("figure not written: " + t.ui.last_figure);
+    return;
+  }
+  const std::string bytes = read_bytes(p);
+  int w = 0, h = 0, comp = 0;
+  unsigned char* px = stbi_load_from_memory(reinterpret_cast<const stbi_uc*>(bytes.data()),
+                                            static_cast<int>(bytes.size()), &w, &h, &comp, 4);
+  if (!px || w <= 0 || h <= 0) fail("figure " + p.string() + " does not decode");
+  stbi_image_free(px);
+  saved[p] = bytes;
+}
+
+void Soak::check_scenario_save(const std::filesystem::path& p) {
+  if (t.model.status_is_error) {
+    fail("save refused: " + t.model.status);
+    return;
+  }
+  try {
+    const auto back = scenario::load_scenario(p);
+    if (!(back == t.model.scenario)) fail("saved scenario " + p.string() + " reloads different");
+  } catch (const std::exception& e) {
+    fail("saved scenario " + p.string() + " does not reload: " + e.what());
+  }
+  saved[p] = read_bytes(p);
+}
+
+void Soak::perform(const SoakAction& a) {
+  const float W = t.plat.width(), H = t.plat.height();
+  auto click_at = [&](float x, float y) {
+    in.pos = ImVec2(x * W, y * H);
+    frame();
+    in.down = true;
+    frame();
+    in.down = false;
+    frame();
+  };
+  switch (a.kind) {
+    case SoakKind::key:
+      in.key = a.key;
+      in.shift = a.shift;
+      frame();
+      in.shift = false;
+      frame();
+      return;
+    case SoakKind::click:
+      click_at(a.x, a.y);
+      return;
+    case SoakKind::drag:
+      in.pos = ImVec2(a.x * W, a.y * H);
+      frame();
+      in.down = true;
+      for (int s = 0; s <= 4; ++s) {
+        const float f = s / 4.0f;
+        in.pos = ImVec2((a.x + (a.x2 - a.x) * f) * W, (a.y + (a.y2 - a.y) * f) * H);
+        frame();
+      }
+      in.down = false;
+      frame();
+      return;
+    case SoakKind::scroll:
+      in.pos = ImVec2(a.x * W, a.y * H);
+      in.wheel = static_cast<float>(a.value);
+      frames(2);
+      return;
+    case SoakKind::type_text:
+      click_at(a.x, a.y);
+      in.chars = a.text;
+      frame();
+      in.key = GLFW_KEY_ENTER;
+      frames(2);
+      return;
+    case SoakKind::edit_field:
+      t.q.push(SetSpec{with_field(t.model.problem.spec(), a.field, a.value), a.field});
+      frames(2);
+      return;
+    case SoakKind::set_tab: {
+      constexpr PanelId tabs[] = {PanelId::launch_grid, PanelId::compare, PanelId::memory,
+                                  PanelId::sweep,       PanelId::warps,   PanelId::gpu};
+      t.ui.center_tab = tabs[a.index % 6];
+      frames(2);
+      return;
+    }
+    case SoakKind::open_scenario:
+      if (scenarios.empty()) return;
+      t.ui.lesson.reset();
+      // In turn, so a run of a few hundred actions opens every one.
+      t.q.push(LoadScenario{scenarios[opened[0]++ % scenarios.size()]});
+      frames(2);
+      return;
+    case SoakKind::open_lesson:
+      if (lessons.empty()) return;
+      try {
+        t.ui.lesson = open_lesson(lessons[opened[1]++ % lessons.size()].string());
+      } catch (const std::exception& e) {
+        fail(std::string("bundled lesson refused: ") + e.what());
+      }
+      frames(2);
+      return;
+    case SoakKind::close_lesson:
+      t.ui.lesson.reset();
+      frame();
+      return;
+    case SoakKind::lesson_step:
+      if (t.ui.lesson && !t.ui.lesson->lesson.steps.empty())
+        t.ui.lesson->requested = a.index % static_cast<int>(t.ui.lesson->lesson.steps.size());
+      frames(3);
+      return;
+    case SoakKind::open_corrupt: {
+      const auto& p = corrupt[opened[2]++ % corrupt.size()];
+      if (a.shift) {
+        try {
+          (void)open_lesson(p.string());
+          fail("corrupt lesson accepted: " + p.string());
+        } catch (const std::exception&) {
+        }
+        return;
+      }
+      t.q.push(LoadScenario{p});
+      frame();
+      if (!t.model.status_is_error) fail("corrupt scenario accepted: " + p.string());
+      frame();
+      return;
+    }
+    case SoakKind::sweep_start:
+      t.ui.center_tab = PanelId::sweep;
+      t.ui.sweep_axis = static_cast<SweepAxis>(a.index % 2);
+      frames(2);
+      return;
+    case SoakKind::sweep_cancel:
+      t.q.push(CancelSweep{});
+      frames(2);
+      return;
+    case SoakKind::save_png: {
+      const auto p = dir / ("figure-" + std::to_string(action.load()) + ".png");
+      std::optional<PanelId> panel;
+      if (a.index % 3) panel = static_cast<PanelId>(a.index % kPanelCount);
+      t.ui.capture = CaptureRequest{panel, p.string()};
+      frame();
+      check_png(p);
+      return;
+    }
+    case SoakKind::save_scenario: {
+      const auto p = dir / ("scenario-" + std::to_string(action.load()) + ".json");
+      t.q.push(SaveScenario{p});
+      frame();
+      check_scenario_save(p);
+      return;
+    }
+    case SoakKind::resize:
+      glfwSetWindowSize(t.plat.window(), a.w, a.h);
+      frames(3);
+      return;
+    case SoakKind::set_machine: {
+      const auto presets = sim::machine_presets();
+      t.q.push(SetMachine{presets[a.index % presets.size()].key});
+      frames(2);
+      return;
+    }
+    case SoakKind::count:
+      return;
+  }
+}
+
+// Starts a big timeline build, a sweep and a GPU run, then stops everything as quitting does.
+// Returns the seconds the stop took.
+double Soak::quit_mid_job() {
+  current = "quit with jobs in flight";
+  t.ui.lesson.reset();
+  sim::ProblemSpec big;
+  big.m = big.n = big.k = 4096;
+  t.q.push(SetSpec{big, "m"});
+  t.q.push(RequestSweep{SweepAxis::block_size});
+  t.q.push(RunOnGpu{"matmul_simt"});
+  t.ui.center_tab = PanelId::sweep;
+  frames(2);
+  if (!t.model.jobs->sweep.pending()) fail("the sweep was not running at quit");
+  const auto t0 = Clock::now();
+  shut_down(t.model);
+  t.ui.warps_job.stop_and_join();
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+int Soak::run() {
+  dir = std::filesystem::temp_directory_path() /
+        ("tilesim-soak-" + std::to_string(o.seed) + "-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  // Saves the walk makes through the window's own buttons and path fields (relative names) land
+  // in the soak's folder, not wherever the test was started.
+  const auto started_in = std::filesystem::current_path();
+  std::filesystem::current_path(dir);
+  glfwSwapInterval(0);  // no waiting for a vertical blank that Xvfb does not have
+  scenarios = json_files(scenario::assets_dir() / "scenarios");
+  for (const auto& e : scenario::list_lessons(scenario::assets_dir() / "lessons"))
+    lessons.push_back(e.path);
+  corrupt = corrupt_files(dir, scenarios.empty() ? dir / "none.json" : scenarios.front());
+
+  // The watchdog: a frame past the limit is a hang; abort so the sanitizer prints the stacks.
+  std::atomic<bool> done{false};
+  std::jthread watchdog([&] {
+    while (!done) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      const auto started = frame_started_ns.load();
+      if (!started) continue;
+      const double s =
+          std::chrono::duration<double>(Clock::now().time_since_epoch() - Clock::duration(started))
+              .count();
+      if (s > o.frame_limit_s) {
+        std::fprintf(stderr, "soak: seed %llu: a frame hung for %.0f s at action %d\n",
+                     (unsigned long long)o.seed, s, action.load());
+        std::abort();
+      }
+    }
+  });
+  const auto t0 = Clock::now();
+  std::int64_t max_rss = 0;
+  for (action = 0; action < o.actions; ++action) {
+    const SoakAction a = plan.next();
+    current = describe(a);
+    perform(a);
+    if (action % 16 == 0) {
+      max_rss = std::max(max_rss, rss_bytes());
+      if (max_rss > o.max_rss_mib * 1024 * 1024)
+        fail("resident memory " + std::to_string(max_rss >> 20) + " MiB past the bound");
+    }
+  }
+  const double quit_s = quit_mid_job();
+  done = true;
+  // Every file saved is still there, byte for byte.
+  for (const auto& [p, bytes] : saved)
+    if (read_bytes(p) != bytes) fail("saved file " + p.string() + " changed or vanished");
+  const double total_s = std::chrono::duration<double>(Clock::now() - t0).count();
+  if (quit_s > 1.0) fail("quitting with jobs in flight took " + std::to_string(quit_s) + " s");
+  std::printf(
+      "soak: seed %llu: %d actions, %lld frames in %.1f s; peak memory %lld MiB (bound %lld); "
+      "longest frame %.0f ms (%s); %zu saves checked; opened %zu scenarios (of %zu), %zu "
+      "lessons (of %zu), %zu corrupt files (of %zu); quit with jobs in flight %.0f ms; %d "
+      "failures\n",
+      (unsigned long long)o.seed, o.actions, (long long)frame_count, total_s,
+      (long long)(peak_rss_bytes() >> 20), (long long)o.max_rss_mib, longest_ms, longest_at.c_str(),
+      saved.size(), opened[0], scenarios.size(), opened[1], lessons.size(), opened[2],
+      corrupt.size(), quit_s * 1e3, failures);
+  std::error_code ec;
+  std::filesystem::current_path(started_in, ec);
+  if (!failures) std::filesystem::remove_all(dir, ec);
+  return failures ? 1 : 0;
+}
+
+}  // namespace
+
+int run_soak(SoakTarget& t, const SoakOptions& o) {
+  return Soak(t, o).run();
+}
+
+}  // namespace tilesim::app
