@@ -218,6 +218,7 @@ class TimedRun {
     const StepOp op = step_op(m_p, e.step, &k);
     const AccessResult r = m_engine.apply(e.pid, e.step);
     if (m_opt.records) m_opt.records->push_back(r);
+    if (m_opt.after_event) m_opt.after_event(m_engine);
     TimedEvent ev;
     ev.pid = static_cast<std::int32_t>(e.pid);
     ev.step = static_cast<std::int32_t>(e.step);
