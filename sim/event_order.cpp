@@ -3,6 +3,7 @@
 #include "sim/event_order.hpp"
 
 #include <algorithm>
+#include <array>
 
 namespace tilesim::sim {
 
@@ -12,6 +13,18 @@ EventOrder::EventOrder(const Problem& p, const Machine& m, std::int64_t slots)
 const std::vector<ProgramSpan>& EventOrder::programs() const {
   static const std::vector<ProgramSpan> none;
   return none;
+}
+
+std::int64_t EventOrder::position_at(std::int64_t t_ps) const {
+  std::int64_t lo = 0, hi = events();  // time_ps(lo) <= t_ps holds for lo = 0 (time 0)
+  while (lo < hi) {
+    const std::int64_t mid = lo + (hi - lo + 1) / 2;
+    if (time_ps(mid) <= t_ps)
+      lo = mid;
+    else
+      hi = mid - 1;
+  }
+  return lo;
 }
 
 EventInfo EventOrder::info_of(std::int64_t e, std::int64_t pid, std::int64_t step, int slot) const {
@@ -141,6 +154,30 @@ TimedOrder::TimedOrder(const Problem& p, const Machine& m, std::int64_t slots,
   for (auto& e : m_events) {
     t = std::max(t, e.start_ps);
     m_time.push_back(t);
+  }
+  find_waits();
+}
+
+void TimedOrder::find_waits() {
+  // Per program: its dots' time, and its other events' time by cause. Loads overlap dots (the
+  // pipeline), so "mostly computing" compares the dots' time with the program's span.
+  const std::size_t P = m_programs.size();
+  std::vector<std::int64_t> dot_ps(P, 0);
+  std::vector<std::array<std::int64_t, kTimeCauses>> wait(P);
+  for (const TimedEvent& e : m_events) {
+    const auto pid = static_cast<std::size_t>(e.pid);
+    std::int64_t k = -1;
+    if (step_op(m_problem, e.step, &k) == StepOp::dot)
+      dot_ps[pid] += e.end_ps - e.start_ps;
+    else
+      wait[pid][static_cast<std::size_t>(e.cause)] += e.end_ps - e.start_ps;
+  }
+  m_waited.assign(P, TimeCause::math);
+  for (std::size_t pid = 0; pid < P; ++pid) {
+    const ProgramSpan& s = m_programs[pid];
+    if (2 * dot_ps[pid] >= s.end_ps - s.start_ps) continue;
+    const auto& w = wait[pid];
+    m_waited[pid] = static_cast<TimeCause>(std::max_element(w.begin(), w.end()) - w.begin());
   }
 }
 
