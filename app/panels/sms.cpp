@@ -1,7 +1,8 @@
 // SM timeline (a Gantt strip, as Nsight Systems draws one): one row per SM, each program a bar
 // over simulated time from its launch to its last store, the current time as a cursor. Teaches:
 // programs of one wave start together and drift apart; a program that waits on DRAM is longer;
-// the last wave leaves SMs idle (the tail). Colours: by pid, or by what the program waited on.
+// the last wave leaves SMs idle (the tail). Colours: by wave (pid / slots), or by what the
+// program waited on.
 #include <imgui.h>
 
 #include <algorithm>
@@ -48,7 +49,7 @@ void legend(FrameContext& f) {
   ImGui::TextDisabled("colour:");
   ImGui::SameLine();
   int mode = f.ui.sms_by_wait ? 1 : 0;
-  ImGui::RadioButton("pid", &mode, 0);
+  ImGui::RadioButton("wave (pid / slots)", &mode, 0);
   ImGui::SameLine();
   ImGui::RadioButton("what it waited on", &mode, 1);
   f.ui.sms_by_wait = mode == 1;
@@ -124,7 +125,8 @@ void draw_sms(FrameContext& f, const Rect& r) {
     float& last = last_x[static_cast<std::size_t>(s.sm * pps + place)];
     if (b <= last + 0.5f && s.pid != cursor_pid) continue;
     last = b;
-    const Rgba c = f.ui.sms_by_wait ? cause_color(order.waited_on(s.pid)) : class_color(s.pid);
+    const Rgba c = f.ui.sms_by_wait ? cause_color(order.waited_on(s.pid))
+                                    : class_color(s.pid / std::max<std::int64_t>(1, fr.slots));
     const bool future = static_cast<double>(s.start_ps) > now;
     dl->AddRectFilled(ImVec2(a, top), ImVec2(b - (b - a > 3 ? 1 : 0), top + sub - gap),
                       c.with_alpha(future ? 90 : 255).packed());
