@@ -5,6 +5,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cfloat>
 #include <string>
 
 #include "app/panels/panels.hpp"
@@ -30,9 +31,15 @@ void equal_bars_note(FrameContext& f, const std::vector<SweepBar>& bars) {
   ImGui::PopTextWrapPos();
 }
 
-void bar_label(ImDrawList* dl, float x, float bw, float y, const std::string& s, Rgba c) {
-  const ImVec2 ts = ImGui::CalcTextSize(s.c_str());
-  dl->AddText(ImVec2(x + (bw - ts.x) / 2, y), c.packed(), s.c_str());
+// Centred on a bar of width bw in a slot of width `room`, shrunk (to 70 % at most) to fit it.
+void bar_label(ImDrawList* dl, float x, float bw, float y, const std::string& s, Rgba c,
+               float room = 0) {
+  ImFont* font = ImGui::GetFont();
+  const float full = ImGui::CalcTextSize(s.c_str()).x;
+  const float size =
+      ImGui::GetFontSize() * (room > 0 && full > room - 4 ? std::max(0.7f, (room - 4) / full) : 1);
+  const ImVec2 ts = font->CalcTextSizeA(size, FLT_MAX, 0, s.c_str());
+  dl->AddText(font, size, ImVec2(x + (bw - ts.x) / 2, y), c.packed(), s.c_str());
 }
 
 // Bars of predicted DRAM bytes with the L2 hit rate above each.
@@ -57,7 +64,7 @@ void dram_chart(FrameContext& f, const std::vector<SweepBar>& bars) {
     const std::string hr = b.error.empty() ? format_percent(b.l2_hit_rate) : "";
     bar_label(dl, x, bw, y1 - h - 2 * lh - 4, v, palette::text);
     bar_label(dl, x, bw, y1 - h - lh - 2, hr, palette::l2_hit);
-    bar_label(dl, x, bw, y1 + 4, b.label, palette::text);
+    bar_label(dl, x, bw, y1 + 4, b.label, palette::text, slot);
     ImGui::SetCursorScreenPos(ImVec2(x, y1 - h));
     ImGui::InvisibleButton(("##bar" + std::to_string(i)).c_str(), ImVec2(bw, std::max(1.0f, h)));
     if (ImGui::IsItemHovered()) {
@@ -107,7 +114,7 @@ void rate_chart(FrameContext& f, const std::vector<SweepBar>& bars) {
     dl->AddRectFilled(ImVec2(x, y1 - h), ImVec2(x + bw, y1), col.packed(), 2);
     std::snprintf(buf, sizeof buf, "%.0f", b.predicted_rate);
     bar_label(dl, x, bw, y1 - h - lh - 2, b.error.empty() ? buf : "n/a", palette::text);
-    bar_label(dl, x, bw, y1 + 4, b.label, palette::text);
+    bar_label(dl, x, bw, y1 + 4, b.label, palette::text, slot);
     if (measured[i] > 0) {
       const float my = y1 - height(measured[i]);
       const float r = std::max(4.0f, lh * 0.3f);
@@ -135,7 +142,6 @@ void rate_chart(FrameContext& f, const std::vector<SweepBar>& bars) {
       unit.c_str(),
       any_measured ? bench_label(*f.ui.bench_report).c_str()
                    : "load a tilesim-bench --json file in the GPU tab");
-  equal_bars_note(f, bars);
 }
 
 }  // namespace
