@@ -140,7 +140,7 @@ void settle(Session& s) {
     const bool engines_busy =
         !m.engine->settled() ||
         (m.engine_compare && (!m.engine_compare->settled() ||
-                              (cmp && m.engine_compare->position() != m.engine->position())));
+                              (cmp && m.engine_compare->position() != compare_target(m))));
     const bool busy = m.jobs->sweep.pending() || m.jobs->device.pending() ||
                       m.jobs->gpu.pending() || s.ui.warps_job.pending() || engines_busy;
     const double waited =
@@ -217,8 +217,21 @@ int record(Session& s, const Options& o) {
                  (long long)from, (long long)to, (long long)events);
     return 2;
   }
-  const UniformClock clock;
-  const auto frames = animation_frames(clock, from, to, 0.25 * o.slow, o.fps);
+  // Round orders: a quarter second per event. The timed order plays simulated time at the app's
+  // rate, stretched when the span is shorter than the round recording would be (a few events
+  // can take nanoseconds), so frames stay spaced in simulated time; events all at one time
+  // (the launch) are shown one by one as in a round order.
+  const auto f = s.model.engine->frame();
+  const bool timed = f && f->order && f->order->timed();
+  const double span_ps = timed ? double(f->order->time_ps(to) - f->order->time_ps(from)) : 0.0;
+  std::vector<AnimPoint> frames;
+  if (span_ps > 0) {
+    const double seconds_per_ps =
+        std::max(o.slow / s.model.ps_per_second, 0.25 * o.slow * double(to - from) / span_ps);
+    frames = animation_frames(TimedClock(f->order), from, to, seconds_per_ps, o.fps);
+  } else {
+    frames = animation_frames(UniformClock{}, from, to, 0.25 * o.slow, o.fps);
+  }
   Recorder rec;
   if (auto err = rec.open(*o.record, static_cast<int>(s.plat.width()),
                           static_cast<int>(s.plat.height()), o.fps);
@@ -325,16 +338,20 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "tilesim: %s\n", err.c_str());
     return 1;
   }
-  AppModel model = make_model(sc, sc_path);
+  const PlayOrder order = !o.order                  ? PlayOrder::timed
+                          : *o.order == "lockstep"  ? PlayOrder::lockstep
+                          : *o.order == "staggered" ? PlayOrder::staggered
+                                                    : PlayOrder::timed;
+  AppModel model = make_model(sc, sc_path, order);
   UiState ui;
   ui.scale = o.scale;
   ui.focus = o.panel;
   ui.lesson = std::move(lesson);
   if (o.tab)
     ui.center_tab = *parse_panel(*o.tab);
-  else if (o.panel &&
-           (*o.panel == PanelId::compare || *o.panel == PanelId::memory ||
-            *o.panel == PanelId::sweep || *o.panel == PanelId::warps || *o.panel == PanelId::gpu))
+  else if (o.panel && (*o.panel == PanelId::compare || *o.panel == PanelId::memory ||
+                       *o.panel == PanelId::sms || *o.panel == PanelId::sweep ||
+                       *o.panel == PanelId::warps || *o.panel == PanelId::gpu))
     ui.center_tab = *o.panel;
   else if (!o.scenario && !ui.lesson)  // --frames: seed 004, grouped beside row-major
     ui.center_tab = PanelId::compare;

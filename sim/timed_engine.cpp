@@ -224,6 +224,7 @@ class TimedRun {
     const std::int64_t k = m_k[static_cast<std::size_t>(e.step)];
     const AccessResult r = m_engine.apply(op, k, s.tile);
     if (m_opt.records) m_opt.records->push_back(r);
+    if (m_opt.after_event) m_opt.after_event(m_engine);
     TimedEvent ev;
     ev.pid = static_cast<std::int32_t>(e.pid);
     ev.step = static_cast<std::int32_t>(e.step);

@@ -53,8 +53,11 @@ struct TimedOptions {
   TimingOptions timing;
   std::vector<TimedEvent>* events = nullptr;     // when set: every event, in execution order
   std::vector<AccessResult>* records = nullptr;  // when set: each event's L2 record
-  std::function<void(double)> progress;          // fraction done in [0, 1]
-  const std::atomic<bool>* cancel = nullptr;     // set -> throws runtime_error("cancelled")
+  // When set: called after every event with the memory model as it stands (the timeline saves
+  // its checkpoints here, so a timed timeline is built in one pass).
+  std::function<void(const Engine&)> after_event;
+  std::function<void(double)> progress;       // fraction done in [0, 1]
+  const std::atomic<bool>* cancel = nullptr;  // set -> throws runtime_error("cancelled")
 };
 
 TimedResult run_timed(const Problem& p, const Machine& m, const Occupancy& occ,

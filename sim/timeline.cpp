@@ -120,6 +120,7 @@ TimelineCost estimate_timeline_cost(const Problem& p, const Machine& m, const Oc
       m.l2_bytes / 128, static_cast<std::int64_t>(p.address_space_bytes() / 128));
   const std::int64_t tiles =
       p.kernel() == Kernel::matmul ? p.k_tiles() * (p.tiles_m() + p.tiles_n()) : p.programs();
+  if (opt.timed) c.record_bytes += timed_order_bytes(c.events);
   c.checkpoint_bytes = c.checkpoints * (lines * static_cast<std::int64_t>(sizeof(L2LineState)) +
                                         tiles * static_cast<std::int64_t>(sizeof(TileReuse)) +
                                         static_cast<std::int64_t>(sizeof(EngineCheckpoint)));
@@ -150,11 +151,31 @@ const Problem& check_timeline_cost(const Problem& p, const Machine& m, const Occ
 Timeline::Timeline(const Problem& p, const Machine& m, const Occupancy& occ,
                    const TimelineOptions& opt)
     : m_engine(check_timeline_cost(p, m, occ, opt), m, occ.programs_per_sm, opt.schedule),
-      m_occupancy(occ) {
+      m_occupancy(occ),
+      m_checkpoint_line_ops(opt.checkpoint_line_ops) {
+  m_checkpoints.push_back(m_engine.save());
+  if (opt.timed)
+    build_timed(opt);
+  else
+    build_rounds(opt);
+  if (opt.progress) opt.progress(1.0);
+  seek(0);
+}
+
+void Timeline::maybe_checkpoint(const Engine& e) {
+  if (e.done()) return;
+  if (e.line_ops() - m_ops_at_checkpoint >= m_checkpoint_line_ops ||
+      e.position() - m_events_at_checkpoint >= kMaxEventsPerCheckpoint) {
+    m_checkpoints.push_back(e.save());
+    m_ops_at_checkpoint = e.line_ops();
+    m_events_at_checkpoint = e.position();
+  }
+}
+
+void Timeline::build_rounds(const TimelineOptions& opt) {
+  m_order = std::make_shared<RoundOrder>(problem(), machine(), m_engine.slots(), opt.schedule);
   const std::int64_t total = m_engine.total_events();
   m_records.resize(static_cast<std::size_t>(total));
-  m_checkpoints.push_back(m_engine.save());
-  std::int64_t ops_at_checkpoint = 0, events_at_checkpoint = 0;
   constexpr std::int64_t kChunk = 64;
   std::int64_t next_report = 0;
   while (!m_engine.done()) {
@@ -162,26 +183,46 @@ Timeline::Timeline(const Problem& p, const Machine& m, const Occupancy& occ,
       throw std::runtime_error("cancelled");
     const std::int64_t pos = m_engine.position();
     m_engine.run(kChunk, m_records.data() + pos);
-    if (m_engine.done()) break;
-    if (m_engine.line_ops() - ops_at_checkpoint >= opt.checkpoint_line_ops ||
-        m_engine.position() - events_at_checkpoint >= kMaxEventsPerCheckpoint) {
-      m_checkpoints.push_back(m_engine.save());
-      ops_at_checkpoint = m_engine.line_ops();
-      events_at_checkpoint = m_engine.position();
-    }
+    maybe_checkpoint(m_engine);
     if (opt.progress && m_engine.position() >= next_report) {
       opt.progress(static_cast<double>(m_engine.position()) / static_cast<double>(total));
       next_report = m_engine.position() + std::max<std::int64_t>(1, total / 256);
     }
   }
   m_final = m_engine.counters();
-  if (opt.progress) opt.progress(1.0);
-  seek(0);
+}
+
+void Timeline::build_timed(const TimelineOptions& opt) {
+  std::vector<TimedEvent> events;
+  TimedOptions t;
+  t.timing = opt.timing;
+  t.events = &events;
+  t.records = &m_records;
+  t.progress = opt.progress;
+  t.cancel = opt.cancel;
+  t.after_event = [this](const Engine& e) { maybe_checkpoint(e); };
+  TimedResult r = run_timed(problem(), machine(), m_occupancy, t);
+  m_final = r.counters;
+  m_timing = r.timing;
+  m_order = std::make_shared<TimedOrder>(problem(), machine(), m_engine.slots(), std::move(events),
+                                         std::move(r.programs), r.timing.kernel_ps);
+}
+
+void Timeline::advance(std::int64_t target) {
+  if (!m_order->timed()) {
+    m_engine.run(target - position());
+    return;
+  }
+  while (position() < target) {
+    const TimedEvent e = m_order->timed_event(position());
+    m_engine.apply(e.pid, e.step);
+  }
 }
 
 std::int64_t Timeline::memory_bytes() const {
   std::int64_t b = static_cast<std::int64_t>(m_records.capacity() * sizeof(AccessResult));
   for (const auto& c : m_checkpoints) b += c.bytes();
+  if (m_order && m_order->timed()) b += timed_order_bytes(events());
   return b;
 }
 
@@ -195,60 +236,29 @@ void Timeline::seek(std::int64_t target) {
                        [](std::int64_t t, const EngineCheckpoint& c) { return t < c.position; });
   const EngineCheckpoint& c = *std::prev(it);
   if (!(position() >= c.position && position() <= target)) m_engine.restore(c);
-  m_engine.run(target - position());
+  advance(target);
 }
 
 std::int64_t Timeline::neighbour(Granularity g, int direction) const {
   const std::int64_t pos = position(), total = events();
   if (g == Granularity::event)
     return std::clamp<std::int64_t>(pos + (direction >= 0 ? 1 : -1), 0, total);
-  const SlotSchedule& sc = m_engine.schedule();
-  const std::int64_t T = m_engine.steps_per_program(), R = sc.rounds();
   if (g == Granularity::wave) {
     const std::int64_t W = m_engine.waves();
+    const auto begin = [&](std::int64_t w) {
+      return w >= W ? total : m_order->event_of(w * m_engine.slots(), 0);
+    };
     if (direction >= 0) {
       for (std::int64_t w = 0; w <= W; ++w)
-        if (m_engine.wave_begin(w) > pos) return m_engine.wave_begin(w);
+        if (begin(w) > pos) return begin(w);
       return total;
     }
     for (std::int64_t w = W; w >= 0; --w)
-      if (m_engine.wave_begin(w) < pos) return m_engine.wave_begin(w);
+      if (begin(w) < pos) return begin(w);
     return 0;
   }
-  // Boundaries inside round r, ascending (at most a few; every round has an active slot).
-  const auto boundaries = [&](std::int64_t r, std::vector<std::int64_t>* out) {
-    out->clear();
-    const std::int64_t b = sc.round_begin(r);
-    if (g == Granularity::program) {
-      // Positions just after a program's last step: slots whose step in round r is T - 1.
-      const RoundSlots a = sc.active(r);
-      for (std::int64_t i = 0; i < a.count(); ++i)
-        if (sc.step(a.at(i), r) == T - 1) out->push_back(b + i + 1);
-      return;
-    }
-    std::int64_t k = -1;
-    const StepOp op = step_op(problem(), r % T, &k);  // slot 0 starts at round 0
-    if (problem().kernel() != Kernel::matmul || op == StepOp::map || op == StepOp::load_a ||
-        op == StepOp::store)
-      out->push_back(b);
-    if (r == R - 1) out->push_back(total);
-  };
-  std::vector<std::int64_t> list;
-  const std::int64_t r0 = pos < total ? sc.round_of(pos) : R - 1;
-  if (direction >= 0) {
-    for (std::int64_t r = r0; r < R; ++r) {
-      boundaries(r, &list);
-      for (const auto b : list)
-        if (b > pos) return b;
-    }
-    return total;
-  }
-  for (std::int64_t r = r0; r >= 0; --r) {
-    boundaries(r, &list);
-    for (auto i = list.rbegin(); i != list.rend(); ++i)
-      if (*i < pos) return *i;
-  }
-  return 0;
+  if (g == Granularity::program) return m_order->next_program_end(pos, direction);
+  return m_order->next_k_boundary(pos, direction);
 }
 
 const Snapshot& Timeline::snapshot() {
@@ -263,28 +273,10 @@ void Timeline::build_snapshot() {
   s.events = events();
   s.counters = m_engine.counters();
   s.l2_resident_lines = m_engine.l2().resident_lines();
-  const std::int64_t S = m_engine.slots(), T = m_engine.steps_per_program();
+  s.time_ps = m_order->time_ps(s.position);
   if (s.position < s.events) {
-    const EventInfo next = m_engine.event_info(s.position);
-    s.wave = next.wave;
-    const SlotSchedule& sc = m_engine.schedule();
-    const RoundSlots active = sc.active(next.round);
-    for (std::int64_t j = 0; j < std::min(S, p.programs()); ++j) {
-      // Steps this slot has run: all rounds before the next event's, and this round's if it
-      // comes before the next event's slot. A finished program's slot already holds the next
-      // pid, which has not run a step yet; a slot that has not started holds its first pid.
-      const std::int64_t done =
-          sc.steps_before(j, next.round) + (active.contains(j) && j < next.slot ? 1 : 0);
-      ResidentProgram r;
-      r.slot = static_cast<int>(j);
-      r.sm = r.slot % machine().sms;
-      r.pid = done / T * S + j;
-      r.next_step = done % T;
-      if (r.pid >= p.programs()) continue;
-      step_op(p, r.next_step, &r.k);
-      r.tile = tile_of(p, r.pid);
-      s.residents.push_back(r);
-    }
+    s.wave = m_order->event_info(s.position).wave;
+    s.residents = m_order->residents(s.position);
   } else {
     s.wave = m_engine.waves();
   }
@@ -294,7 +286,7 @@ void Timeline::build_snapshot() {
   });
   if (s.position > 0) {
     CurrentEvent c;
-    c.info = m_engine.event_info(s.position - 1);
+    c.info = m_order->event_info(s.position - 1);
     c.l2 = m_records[static_cast<std::size_t>(s.position - 1)];
     s.current = c;
   }

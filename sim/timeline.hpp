@@ -8,6 +8,7 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -15,19 +16,12 @@
 #include <vector>
 
 #include "sim/engine.hpp"
+#include "sim/event_order.hpp"
 
 namespace tilesim::sim {
 
 enum class Granularity { event, k_iteration, program, wave };
 std::string_view to_string(Granularity g);
-
-struct ResidentProgram {
-  std::int64_t pid = 0;
-  int slot = 0, sm = 0;
-  std::int64_t next_step = 0;  // steps done so far; the next step it runs
-  std::int64_t k = -1;         // K-iteration of its next step (-1: map or store)
-  TileCoord tile;              // its output tile
-};
 
 // One input tile as the app draws it.
 struct TileView {
@@ -44,6 +38,7 @@ struct CurrentEvent {
 struct Snapshot {
   std::int64_t position = 0;  // events executed, 0 .. events
   std::int64_t events = 0;
+  std::int64_t time_ps = 0;                // simulated time of the position (timed order; else 0)
   std::int64_t wave = 0;                   // wave of the next event (waves at the end)
   std::vector<ResidentProgram> residents;  // sorted by slot; empty at the end
   // Input tiles, row-major: A (a_rows = tiles_m, a_cols = k_tiles) for matmul or the input
@@ -80,7 +75,11 @@ struct TimelineOptions {
   std::int64_t checkpoint_line_ops = 1 << 19;    // replay work between two checkpoints
   std::function<void(double)> progress;          // building: fraction done in [0, 1]
   const std::atomic<bool>* cancel = nullptr;     // building: set -> throws runtime_error
-  ScheduleKind schedule = kDefaultSchedule;      // when slots start (sim/schedule.hpp)
+  ScheduleKind schedule = kDefaultSchedule;      // round order: when slots start
+  // Events in the timed engine's order (sim/timed_engine.hpp), each with its simulated time,
+  // instead of rounds; `schedule` is then unused.
+  bool timed = false;
+  TimingOptions timing;
 };
 
 TimelineCost estimate_timeline_cost(const Problem& p, const Machine& m, const Occupancy& occ,
@@ -99,8 +98,11 @@ class Timeline {
   std::int64_t events() const { return m_records.size(); }
   std::int64_t waves() const { return m_engine.waves(); }
   std::int64_t slots() const { return m_engine.slots(); }
-  // Which program runs which step in which event (event_of, programs_started, ...).
-  const SlotSchedule& schedule() const { return m_engine.schedule(); }
+  // Which program runs which step in which event (event_of, programs_started, times, ...).
+  const EventOrder& order() const { return *m_order; }
+  std::shared_ptr<const EventOrder> shared_order() const { return m_order; }
+  // The timed engine's summary (kernel time, breakdown); kernel_ps 0 for a round order.
+  const TimingSummary& timing() const { return m_timing; }
   std::int64_t position() const { return m_engine.position(); }
   std::int64_t memory_bytes() const;  // records + checkpoints held
 
@@ -108,8 +110,9 @@ class Timeline {
   // The position one step of granularity g away (direction +1 or -1), clamped; no seek.
   //  event: +-1. k_iteration: the next/previous round in which slot 0's program (with lockstep:
   //  every program) starts a new K-iteration (load_a) or the store (for copy/transpose: the
-  //  next round). program: the next/previous position at which a program has just finished.
-  //  wave: wave starts.
+  //  next round); in the timed order, the next/previous such event of slot 0's program.
+  //  program: the next/previous position at which a program has just finished. wave: wave
+  //  starts (pid w * slots' first event).
   std::int64_t neighbour(Granularity g, int direction) const;
   std::int64_t step(Granularity g, int direction) {
     seek(neighbour(g, direction));
@@ -117,19 +120,26 @@ class Timeline {
   }
 
   const Snapshot& snapshot();  // of position(); cached until the position changes
-  EventInfo event_info(std::int64_t event) const { return m_engine.event_info(event); }
+  EventInfo event_info(std::int64_t event) const { return m_order->event_info(event); }
   const AccessResult& record(std::int64_t event) const { return m_records.at(event); }
   const Counters& final_counters() const { return m_final; }
 
  private:
   void build_snapshot();
+  void build_rounds(const TimelineOptions& opt);
+  void build_timed(const TimelineOptions& opt);
+  void advance(std::int64_t target);  // replay forward from position() in the event order
+  void maybe_checkpoint(const Engine& e);
 
   Engine m_engine;
   Occupancy m_occupancy;
   std::vector<AccessResult> m_records;          // (events,)
   std::vector<EngineCheckpoint> m_checkpoints;  // sorted by position, first at 0
   Counters m_final;
+  TimingSummary m_timing;
+  std::shared_ptr<const EventOrder> m_order;
   std::optional<Snapshot> m_snapshot;
+  std::int64_t m_checkpoint_line_ops = 0, m_ops_at_checkpoint = 0, m_events_at_checkpoint = 0;
 };
 
 }  // namespace tilesim::sim

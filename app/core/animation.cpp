@@ -10,6 +10,24 @@ std::int64_t UniformClock::event_at(double t) const {
   return std::max<std::int64_t>(0, static_cast<std::int64_t>(std::floor(t)));
 }
 
+double TimedClock::start(std::int64_t event) const {
+  return static_cast<double>(
+      m_order->time_ps(std::clamp<std::int64_t>(event, 0, m_order->events())));
+}
+
+std::int64_t TimedClock::event_at(double t) const {
+  // The last event started at or before t: times of positions are non-decreasing.
+  std::int64_t lo = 0, hi = m_order->events();  // answer in [0, events - 1]
+  while (hi - lo > 1) {
+    const std::int64_t mid = lo + (hi - lo) / 2;
+    if (static_cast<double>(m_order->time_ps(mid)) <= t)
+      lo = mid;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
 AnimPoint anim_point(const EventClock& clock, double t) {
   const std::int64_t e = clock.event_at(t);
   const double s = clock.start(e), len = clock.end(e) - s;

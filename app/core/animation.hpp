@@ -1,14 +1,16 @@
 // Animation between steps: a tile's load travels DRAM -> L2 -> shared memory (a hit starts at
 // L2), the dot fills the C tile, a store travels back. Everything drawn is a pure function of
 // (position, fraction), so frame f of a headless recording is the same on every run. Time comes
-// from an EventClock: today every event lasts one unit; the timed engine's simulated times will
-// be a second EventClock, and nothing else changes.
+// from an EventClock: a round order gives every event one unit (UniformClock); the timed order
+// gives each event its simulated span in picoseconds (TimedClock), so playback follows GPU time.
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "sim/engine.hpp"
+#include "sim/event_order.hpp"
 
 namespace tilesim::app {
 
@@ -27,6 +29,18 @@ class UniformClock final : public EventClock {
  public:
   double start(std::int64_t event) const override { return static_cast<double>(event); }
   std::int64_t event_at(double t) const override;
+};
+
+// Simulated time of a timed event order: event e runs from the time of position e to that of
+// position e + 1 (picoseconds; events at the same time take no time).
+class TimedClock final : public EventClock {
+ public:
+  explicit TimedClock(std::shared_ptr<const sim::EventOrder> order) : m_order(std::move(order)) {}
+  double start(std::int64_t event) const override;
+  std::int64_t event_at(double t) const override;
+
+ private:
+  std::shared_ptr<const sim::EventOrder> m_order;
 };
 
 // A moment of the replay: `position` events have executed (the view shows event position - 1)

@@ -56,10 +56,15 @@ struct AppModel {
   sim::Occupancy occupancy;               // programs per SM (computed or the scenario's override)
   std::shared_ptr<EngineSession> engine;  // timeline of `problem`
   std::shared_ptr<EngineSession> engine_compare;  // timeline of `compare`, same position
+  PlayOrder order = PlayOrder::timed;             // the event order both sessions replay
   bool playing = false;
-  double speed = 8.0;       // events per second while playing
-  double play_accum = 0.0;  // fractional events carried between frames
-  std::string status;       // last message for the status line
+  double speed = 8.0;       // events per second while playing (round orders)
+  double play_accum = 0.0;  // fractional events carried between frames; timed: the fraction
+  // Timed order: simulated time plays at this rate (picoseconds of GPU time per wall second:
+  // 1e6 = 1 us of GPU time per second) from play_time_ps on.
+  double ps_per_second = 1e6;
+  double play_time_ps = 0;
+  std::string status;  // last message for the status line
   bool status_is_error = false;
   std::unique_ptr<Jobs> jobs = std::make_unique<Jobs>();
 
@@ -73,10 +78,14 @@ struct AppModel {
 
 // A model showing `s` (its problem must be valid: it came through scenario::parse_scenario).
 // Throws sim::InvalidField when the scenario does not resolve (scenario::resolve: a bad machine).
-AppModel make_model(const scenario::Scenario& s, std::filesystem::path path = {});
+AppModel make_model(const scenario::Scenario& s, std::filesystem::path path = {},
+                    PlayOrder order = PlayOrder::timed);
 // The default start: seed 004's 574^3 matmul, 64^3 blocks, GROUP_SIZE_M = 3, grouped vs row-major.
 scenario::Scenario default_scenario();
-// Keeps the compare session at the main session's position (steps resolve on the worker).
+// Where the compare session belongs: the main session's simulated time (timed orders) or its
+// position (round orders).
+std::int64_t compare_target(const AppModel& m);
+// Keeps the compare session there (steps resolve on the worker).
 void sync_sessions(AppModel& m);
 
 }  // namespace tilesim::app

@@ -8,6 +8,7 @@
 #include <stop_token>
 #include <string>
 
+#include "app/core/animation.hpp"
 #include "scenario/resolve.hpp"
 
 namespace tilesim::app {
@@ -38,11 +39,11 @@ void rebuild(AppModel& m, const sim::Problem& p) {
   m.machine = std::move(resolved.machine);
   m.occupancy = std::move(resolved.occupancy);
   if (!m.engine) m.engine = std::make_shared<EngineSession>();
-  m.engine->open(p, m.machine, m.occupancy);
+  m.engine->open(p, m.machine, m.occupancy, m.order);
   m.engine->seek(keep);
   if (m.compare) {
     if (!m.engine_compare) m.engine_compare = std::make_shared<EngineSession>();
-    m.engine_compare->open(*m.compare, m.machine, m.occupancy);
+    m.engine_compare->open(*m.compare, m.machine, m.occupancy, m.order);
     m.engine_compare->seek(keep);
   } else {
     m.engine_compare.reset();
@@ -78,6 +79,12 @@ void run_gpu(AppModel& m, const std::string& variant) {
                 });
 }
 
+// The main session's timed event order, once its timeline is built (else null: play by events).
+std::shared_ptr<const sim::EventOrder> timed_order(const AppModel& m) {
+  const auto f = m.engine ? m.engine->frame() : nullptr;
+  return f && f->order && f->order->timed() && f->order->kernel_ps() > 0 ? f->order : nullptr;
+}
+
 void set_status(AppModel& m, std::string text, bool error) {
   m.status = std::move(text);
   m.status_is_error = error;
@@ -85,10 +92,22 @@ void set_status(AppModel& m, std::string text, bool error) {
 
 }  // namespace
 
+std::int64_t compare_target(const AppModel& m) {
+  // Timed orders compare at the same simulated time (the orders run different events by then);
+  // round orders at the same event.
+  const std::int64_t pos = m.engine->position();
+  if (!m.engine_compare) return pos;
+  const auto a = m.engine->frame(), b = m.engine_compare->frame();
+  if (a && b && a->position == pos && a->order && b->order && a->order->timed() &&
+      b->order->timed())
+    return b->order->position_at(a->snapshot.time_ps);
+  return pos;
+}
+
 void sync_sessions(AppModel& m) {
   if (!m.engine_compare || !m.engine->settled()) return;
-  if (m.engine_compare->position() != m.engine->position())
-    m.engine_compare->seek(m.engine->position());
+  const std::int64_t target = compare_target(m);
+  if (m.engine_compare->position() != target) m.engine_compare->seek(target);
 }
 
 scenario::Scenario default_scenario() {
@@ -101,8 +120,9 @@ scenario::Scenario default_scenario() {
   return s;
 }
 
-AppModel make_model(const scenario::Scenario& s, std::filesystem::path path) {
+AppModel make_model(const scenario::Scenario& s, std::filesystem::path path, PlayOrder order) {
   AppModel m;
+  m.order = order;
   m.scenario = s;
   m.path = std::move(path);
   rebuild(m, sim::Problem(s.problem));
@@ -173,10 +193,30 @@ void apply_command(AppModel& m, const Command& c) {
             if (!m.playing && m.position() >= m.events()) m.engine->seek(0);
             m.playing = !m.playing;
             m.play_accum = 0;
+            if (const auto order = timed_order(m)) m.play_time_ps = order->time_ps(m.position());
           },
           [&](const SetSpeed& e) { m.speed = std::clamp(e.events_per_second, 0.25, 100000.0); },
+          [&](const SetPlayOrder& e) {
+            if (e.order == m.order) return;
+            m.order = e.order;
+            m.playing = false;
+            rebuild(m, m.problem);
+          },
+          [&](const SetTimeRate& e) { m.ps_per_second = std::clamp(e.ps_per_second, 1.0, 1e12); },
           [&](const Advance& e) {
             if (!m.playing) return;
+            if (const auto order = timed_order(m)) {
+              // Simulated time advances; the position is the last event started by then.
+              m.play_time_ps += e.seconds * m.ps_per_second;
+              const AnimPoint at = anim_point(TimedClock(order), m.play_time_ps);
+              m.play_accum = at.fraction;
+              m.engine->seek(at.position);
+              if (m.play_time_ps >= static_cast<double>(order->kernel_ps())) {
+                m.engine->seek(m.events());
+                m.playing = false;
+              }
+              return;
+            }
             m.play_accum += e.seconds * m.speed;
             const auto whole = static_cast<std::int64_t>(m.play_accum);
             m.play_accum -= static_cast<double>(whole);
@@ -187,7 +227,7 @@ void apply_command(AppModel& m, const Command& c) {
             try {
               auto s = scenario::load_scenario(e.path);
               auto jobs = std::move(m.jobs);  // a GPU run in flight finishes; a sweep is rekeyed
-              m = make_model(s, e.path);
+              m = make_model(s, e.path, m.order);
               m.jobs = std::move(jobs);
               set_status(m, "Opened " + e.path.string(), false);
             } catch (const std::exception& err) {

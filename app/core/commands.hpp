@@ -43,6 +43,12 @@ struct TogglePlay {};
 struct SetSpeed {
   double events_per_second = 8.0;
 };
+struct SetPlayOrder {
+  PlayOrder order = PlayOrder::timed;
+};
+struct SetTimeRate {
+  double ps_per_second = 1e6;  // simulated picoseconds per wall second (timed order)
+};
 struct Advance {
   double seconds = 0;
 };  // time passing while playing
@@ -66,8 +72,9 @@ struct RunOnGpu {       // ignored while a run is in flight (runs would time eac
 
 using Command =
     std::variant<SetSpec, SetCompareOrder, SetProgramsPerSm, SetMachine, StepBy, Seek, SeekPid,
-                 SeekHome, SeekEnd, TogglePlay, SetSpeed, Advance, LoadScenario, SaveScenario,
-                 Reset, RequestSweep, CancelSweep, QueryDevice, RunOnGpu>;
+                 SeekHome, SeekEnd, TogglePlay, SetSpeed, SetPlayOrder, SetTimeRate, Advance,
+                 LoadScenario, SaveScenario, Reset, RequestSweep, CancelSweep, QueryDevice,
+                 RunOnGpu>;
 
 void apply_command(AppModel& m, const Command& c);
 // Commands that start or query jobs: headless figures apply these and drop the rest.

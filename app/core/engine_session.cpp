@@ -8,8 +8,21 @@
 #include "sim/engine.hpp"
 #include "sim/program_trace.hpp"
 #include "sim/replay_budget.hpp"
+#include "sim/timed_engine.hpp"
 
 namespace tilesim::app {
+
+std::string_view to_string(PlayOrder o) {
+  switch (o) {
+    case PlayOrder::timed:
+      return "timed";
+    case PlayOrder::lockstep:
+      return "lockstep";
+    case PlayOrder::staggered:
+      return "staggered";
+  }
+  return "?";
+}
 
 EngineSession::EngineSession() : m_worker([this](std::stop_token st) { run(st); }) {}
 
@@ -20,10 +33,11 @@ EngineSession::~EngineSession() {
   if (m_worker.joinable()) m_worker.join();
 }
 
-void EngineSession::open(const sim::Problem& p, const sim::Machine& m, const sim::Occupancy& occ) {
+void EngineSession::open(const sim::Problem& p, const sim::Machine& m, const sim::Occupancy& occ,
+                         PlayOrder order) {
   std::lock_guard lock(m_mutex);
   ++m_generation;
-  m_pending_build = Build{p, m, occ};
+  m_pending_build = Build{p, m, occ, order};
   m_ops.clear();
   m_events = p.programs() * sim::steps_per_program(p);
   m_target = 0;
@@ -139,6 +153,9 @@ void EngineSession::build(const Build& b, std::uint64_t generation) {
   opt.progress = [this](double f) { m_progress = f; };
   opt.cancel = &m_cancel;
   opt.memory_budget_bytes = m_budget;
+  opt.timed = b.order == PlayOrder::timed;
+  opt.schedule =
+      b.order == PlayOrder::staggered ? sim::ScheduleKind::staggered : sim::ScheduleKind::lockstep;
   auto fail = [&](EnginePhase ph, std::string why) {
     std::lock_guard lock(m_mutex);
     if (generation != m_generation) return;
@@ -148,9 +165,13 @@ void EngineSession::build(const Build& b, std::uint64_t generation) {
   try {
     auto tl = std::make_unique<sim::Timeline>(b.problem, b.machine, b.occupancy, opt);
     // A copy the frames share: they outlive the timeline, which is freed on this thread.
-    m_schedule = std::make_shared<const sim::SlotSchedule>(tl->schedule());
+    m_order = tl->shared_order();
     auto series = std::make_shared<const sim::HitRateSeries>(sim::hit_rate_series(*tl));
     m_final = tl->final_counters();
+    // The predicted time is the timed engine's in every order (a round order has no time).
+    m_timing = opt.timed
+                   ? tl->timing()
+                   : sim::replay_timed(b.problem, b.machine, b.occupancy, {}, {}, &m_cancel).timing;
     {
       std::lock_guard lock(m_mutex);
       if (generation != m_generation) return;
@@ -167,8 +188,11 @@ void EngineSession::build(const Build& b, std::uint64_t generation) {
       // Same budget as `tilesim-cli run`: a replay estimated past 2 minutes or 4 GiB is refused
       // with its figures instead of keeping a worker (and the laptop's memory) busy.
       sim::check_replay_budget(sim::estimate_replay_cost(b.problem, b.machine), {});
-      const auto r = sim::replay(
-          b.problem, b.machine, b.occupancy, [this](double f) { m_progress = f; }, &m_cancel);
+      const auto progress = [this](double f) { m_progress = f; };
+      const auto r =
+          b.order == PlayOrder::timed
+              ? sim::replay_timed(b.problem, b.machine, b.occupancy, {}, progress, &m_cancel)
+              : sim::replay(b.problem, b.machine, b.occupancy, progress, &m_cancel, opt.schedule);
       auto f = std::make_shared<EngineFrame>();
       f->counters_only = true;
       f->snapshot = sim::end_of_run_snapshot(b.problem, r);
@@ -176,6 +200,7 @@ void EngineSession::build(const Build& b, std::uint64_t generation) {
       f->slots = std::int64_t(b.machine.sms) * b.occupancy.programs_per_sm;
       f->waves = r.waves;
       f->final_counters = r.counters;
+      f->timing = r.timing;
       std::lock_guard lock(m_mutex);
       if (generation != m_generation) return;
       m_frame = std::move(f);
@@ -201,7 +226,7 @@ void EngineSession::apply(const Op& op) {
       return;
     case Op::seek_pid:
       if (op.value >= 0 && op.value < t.problem().programs())
-        t.seek(t.schedule().event_of(op.value, 0) + 1);
+        t.seek(t.order().event_of(op.value, 0) + 1);
       return;
   }
 }
@@ -214,7 +239,8 @@ void EngineSession::publish() {
   f->slots = m_timeline->slots();
   f->waves = m_timeline->waves();
   f->final_counters = m_final;
-  f->schedule = m_schedule;
+  f->order = m_order;
+  f->timing = m_timing;
   std::lock_guard lock(m_mutex);
   if (m_phase != EnginePhase::ready) return;
   m_frame = std::move(f);

@@ -11,24 +11,31 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
+#include "sim/event_order.hpp"
 #include "sim/hit_rate_series.hpp"
 #include "sim/occupancy.hpp"
-#include "sim/schedule.hpp"
 #include "sim/timeline.hpp"
 
 namespace tilesim::app {
+
+// The order events run in: the timed engine's (simulated time, the default) or a round schedule
+// (every resident program one step per round: "what if every program moved in lockstep?").
+enum class PlayOrder { timed, lockstep, staggered };
+std::string_view to_string(PlayOrder o);
 
 // What the panels draw: the snapshot at one position, plus the whole run's totals.
 struct EngineFrame {
   std::int64_t position = 0, events = 0;  // events executed, 0 .. events
   std::int64_t slots = 1, waves = 1;      // SMs x programs per SM; cdiv(programs, slots)
   sim::Snapshot snapshot;
-  sim::Counters final_counters;  // at the end of the run (flush included)
-  bool counters_only = false;    // no timeline: snapshot is the end of a replay
-  std::shared_ptr<const sim::SlotSchedule> schedule;  // the timeline's (null: counters only)
+  sim::Counters final_counters;                  // at the end of the run (flush included)
+  bool counters_only = false;                    // no timeline: snapshot is the end of a replay
+  std::shared_ptr<const sim::EventOrder> order;  // the timeline's (null: counters only)
+  sim::TimingSummary timing;  // the timed engine's prediction for the whole run (any order)
 };
 
 enum class EnginePhase { empty, building, ready, counters_only, failed };
@@ -41,7 +48,8 @@ class EngineSession {
   EngineSession& operator=(const EngineSession&) = delete;
 
   // Starts building the timeline of `p` (cancelling any build in progress); position 0.
-  void open(const sim::Problem& p, const sim::Machine& m, const sim::Occupancy& occ);
+  void open(const sim::Problem& p, const sim::Machine& m, const sim::Occupancy& occ,
+            PlayOrder order = PlayOrder::timed);
   void cancel();  // stops a build; the phase becomes failed ("cancelled")
   // Memory a timeline may take before the session falls back to a counters-only replay (the
   // next open() uses it; tests shrink it to exercise the fallback).
@@ -75,6 +83,7 @@ class EngineSession {
     sim::Problem problem;
     sim::Machine machine;
     sim::Occupancy occupancy;
+    PlayOrder order = PlayOrder::timed;
   };
   void run(std::stop_token st);
   void build(const Build& b, std::uint64_t generation);
@@ -96,10 +105,11 @@ class EngineSession {
   std::atomic<double> m_progress{0};
   std::atomic<bool> m_cancel{false};
   std::atomic<std::int64_t> m_budget{sim::TimelineOptions{}.memory_budget_bytes};
-  std::unique_ptr<sim::Timeline> m_timeline;            // worker only
-  std::shared_ptr<const sim::SlotSchedule> m_schedule;  // worker only
-  sim::Counters m_final;                                // worker only
-  std::jthread m_worker;  // last: starts after everything above exists
+  std::unique_ptr<sim::Timeline> m_timeline;       // worker only
+  std::shared_ptr<const sim::EventOrder> m_order;  // worker only
+  sim::Counters m_final;                           // worker only
+  sim::TimingSummary m_timing;                     // worker only
+  std::jthread m_worker;                           // last: starts after everything above exists
 };
 
 }  // namespace tilesim::app

@@ -47,8 +47,8 @@ GridView make_grid_view(const sim::Problem& p, const EngineFrame* frame, GridCol
         break;
     }
     c.resident = resident[static_cast<std::size_t>(pid)] != 0;
-    if (frame && frame->schedule)
-      c.done = all_done || frame->schedule->event_of(pid, steps - 1) < frame->position;
+    if (frame && frame->order)
+      c.done = all_done || frame->order->event_of(pid, steps - 1) < frame->position;
     else
       c.done = all_done;
     c.current = pid == current;

@@ -8,8 +8,8 @@
 namespace tilesim::app {
 namespace {
 constexpr std::array<std::string_view, kPanelCount> kNames = {
-    "controls", "launch_grid", "matrices", "broadcast", "code",  "memory",
-    "compare",  "sweep",       "warps",    "gpu",       "lesson"};
+    "controls", "launch_grid", "matrices", "broadcast", "code",   "memory",
+    "compare",  "sweep",       "warps",    "gpu",       "lesson", "sms"};
 }
 
 std::string_view panel_name(PanelId id) {

@@ -20,9 +20,10 @@ enum class PanelId {
   sweep,
   warps,
   gpu,
-  lesson
+  lesson,
+  sms  // the SM timeline (Gantt strip over simulated time)
 };
-inline constexpr int kPanelCount = 11;
+inline constexpr int kPanelCount = 12;
 std::string_view panel_name(PanelId id);                    // "launch_grid"
 std::optional<PanelId> parse_panel(std::string_view name);  // also accepts "launch-grid"
 std::string panel_names();                                  // "controls | launch_grid | ..."

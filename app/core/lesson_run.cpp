@@ -164,8 +164,9 @@ double lesson_update(AppModel& m, LessonRun& run, PanelId& tab, double dt, bool 
     const scenario::Scenario* sc = &run.lesson.scenario;
     for (int i = 0; i <= run.requested; ++i)
       if (run.lesson.steps[i].scenario) sc = &*run.lesson.steps[i].scenario;
-    const bool same_problem = run.step >= 0 && m.scenario == *sc;
-    if (!same_problem) m = make_model(*sc);
+    const bool same_problem = run.step >= 0 && m.scenario == *sc && m.order == PlayOrder::lockstep;
+    // Lesson positions name events of the lockstep round order (resolve_position).
+    if (!same_problem) m = make_model(*sc, {}, PlayOrder::lockstep);
     tab = lesson_view(s);
     const auto r = resolve_position(m.problem, m.wave_programs(), s.position);
     run.expected = r.cursor;

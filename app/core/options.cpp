@@ -31,13 +31,14 @@ std::optional<std::filesystem::path>* path_option(Options& o, const std::string&
 }  // namespace
 
 std::string usage() {
-  return "usage: tilesim [--scenario FILE] [--seek N] [--panel NAME] [--tab NAME]\n"
+  return "usage: tilesim [--scenario FILE] [--seek N] [--order O] [--panel NAME] [--tab NAME]\n"
          "               [--size WxH] [--scale 1|2] [--screenshot OUT.png] [--frames N]\n"
          "               [--lesson NAME [--lesson-step N] [--export-dir DIR]]\n"
          "               [--record OUT.gif|OUT.mp4 [--from A] [--to B] [--fps N] [--slow X]]\n"
          "               [--font-scale X] [--theme dark|light] [--soak SEED [--actions N]]\n"
          "  --seek N       show the state after N events: the highlighted event is the N-th,\n"
          "                 counting from 1 (index N-1 counting from 0); 0 = nothing run yet\n"
+         "  --order O      event order: timed (simulated time, default) | lockstep | staggered\n"
          "  --lesson NAME  open a lesson of assets/lessons/ (or a lesson file) at its first step\n"
          "                 or at --lesson-step N (1-based); without --scenario or --lesson the\n"
          "                 app opens the first lesson with the lesson index\n"
@@ -48,7 +49,8 @@ std::string usage() {
          "  --panel NAME   one panel fills the window: " +
          panel_names() +
          "\n"
-         "  --tab NAME     centre region shows launch_grid | compare | memory | sweep | warps | "
+         "  --tab NAME     centre region shows launch_grid | compare | memory | sms | sweep | "
+         "warps | "
          "gpu\n"
          "  --screenshot   render one frame to OUT.png and exit (works under xvfb-run)\n"
          "  --frames N     render N frames and print CPU milliseconds per frame\n"
@@ -100,13 +102,21 @@ ParsedOptions parse_options(const std::vector<std::string>& args) {
         r.error = "--panel '" + v + "' is not one of: " + panel_names();
         return r;
       }
+    } else if (a == "--order") {
+      if (!value(v)) return r;
+      if (v != "timed" && v != "lockstep" && v != "staggered") {
+        r.error = "--order '" + v + "' is not one of: timed | lockstep | staggered";
+        return r;
+      }
+      o.order = v;
     } else if (a == "--tab") {
       if (!value(v)) return r;
       const auto p = parse_panel(v);
       if (!p || !(*p == PanelId::launch_grid || *p == PanelId::compare || *p == PanelId::memory ||
-                  *p == PanelId::sweep || *p == PanelId::warps || *p == PanelId::gpu)) {
-        r.error =
-            "--tab '" + v + "' is not one of: launch_grid | compare | memory | sweep | warps | gpu";
+                  *p == PanelId::sms || *p == PanelId::sweep || *p == PanelId::warps ||
+                  *p == PanelId::gpu)) {
+        r.error = "--tab '" + v +
+                  "' is not one of: launch_grid | compare | memory | sms | sweep | warps | gpu";
         return r;
       }
       o.tab = v;

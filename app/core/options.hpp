@@ -15,6 +15,7 @@ namespace tilesim::app {
 struct Options {
   std::optional<std::filesystem::path> scenario;
   std::optional<std::int64_t> seek;
+  std::optional<std::string> order;  // event order: timed (default) | lockstep | staggered
   std::optional<PanelId> panel;
   int width = 1600, height = 900;
   float scale = 1.0f;
@@ -31,7 +32,9 @@ struct Options {
   std::optional<std::filesystem::path> record;
   std::optional<std::int64_t> from, to;
   double fps = 12;
-  double slow = 1;  // slow motion: each event lasts slow x 0.25 s of the recording
+  // Slow motion: each event lasts slow x 0.25 s of the recording (round orders); timed: slow x
+  // the app's rate (1 us of GPU time per second), at least as long as the round recording.
+  double slow = 1;
   // Presentation: fonts for projectors, a light theme for printed handouts.
   float font_scale = 1.0f;
   bool light = false;

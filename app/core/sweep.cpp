@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "app/core/gpu_view.hpp"
 #include "sim/replay_budget.hpp"
 #include "sim/sweep.hpp"
 
@@ -89,12 +90,41 @@ std::vector<SweepBar> sweep_bars(const sim::ProblemSpec& base, SweepAxis axis,
     b.l2_hit_rate = c.l2_hit_rate();
     b.waves = r.result.waves;
     b.programs_per_sm = r.result.occupancy.programs_per_sm;
-    b.predicted_ms = r.result.roofline.time_s * 1e3;
+    const double t = r.result.timing.time_s();
+    b.predicted_ms = t * 1e3;
+    if (t > 0 && b.error.empty()) {
+      const sim::ProblemSpec& s = r.spec;
+      if (s.kernel == sim::Kernel::matmul) {
+        b.predicted_rate = 2.0 * double(s.m) * double(s.n) * double(s.k) / t * 1e-12;
+        b.rate_unit = "TFLOP/s";
+      } else {
+        const double e = double(sim::Problem(s).elem_bytes());
+        b.predicted_rate = 2.0 * double(s.m) * double(s.n) * e / t * 1e-9;
+        b.rate_unit = "GB/s";
+      }
+    }
     b.is_current = r.spec == base;
     out.push_back(std::move(b));
   }
   progress = 1.0;
   return out;
+}
+
+double measured_rate(const SweepBar& bar, const scenario::BenchReport& report) {
+  double best = 0;
+  for (const auto* rec : bench_matches(report, bar.spec))
+    if (rec->result.ok && rec->result.throughput_unit == bar.rate_unit && rec->baseline != "")
+      best = std::max(best, rec->result.throughput);
+  return best;
+}
+
+bool inputs_fit_in_l2(const sim::ProblemSpec& spec, const sim::Machine& m) {
+  const sim::Problem p(spec);
+  const double e = double(p.elem_bytes());
+  const double bytes = spec.kernel == sim::Kernel::matmul
+                           ? (double(spec.m) * double(spec.k) + double(spec.k) * double(spec.n)) * e
+                           : double(spec.m) * double(spec.n) * e;
+  return bytes <= double(m.l2_bytes);
 }
 
 std::string sweep_key(const sim::ProblemSpec& b, SweepAxis axis, const std::string& machine,

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "scenario/bench_report.hpp"
 #include "sim/machine.hpp"
 #include "sim/problem.hpp"
 
@@ -26,7 +27,11 @@ struct SweepBar {
   double l2_hit_rate = 0;
   std::int64_t waves = 0;
   int programs_per_sm = 0;
-  double predicted_ms = 0;  // roofline time
+  double predicted_ms = 0;  // the timed engine's kernel time
+  // Useful work over predicted time: TFLOP/s of 2 M N K (matmul), GB/s read + written (copy and
+  // transpose), as tilesim-bench reports it.
+  double predicted_rate = 0;
+  std::string rate_unit;
   bool is_current = false;  // the setting now open
 };
 
@@ -36,6 +41,12 @@ std::string sweep_label(const sim::ProblemSpec& s, SweepAxis axis);
 std::vector<SweepBar> sweep_bars(const sim::ProblemSpec& base, SweepAxis axis,
                                  const sim::Machine& m, std::optional<int> programs_per_sm,
                                  std::stop_token stop, std::atomic<double>& progress);
+// The best measured throughput of `bar`'s setting in a tilesim-bench report (same unit as
+// predicted_rate), or 0 when the report did not time it.
+double measured_rate(const SweepBar& bar, const scenario::BenchReport& report);
+// True when the problem's inputs fit in the machine's L2 together: every input byte is read
+// from DRAM once whatever the order or GROUP_SIZE_M (seed 004 on an H100), so bars are equal.
+bool inputs_fit_in_l2(const sim::ProblemSpec& spec, const sim::Machine& m);
 std::string sweep_key(const sim::ProblemSpec& base, SweepAxis axis, const std::string& machine,
                       std::optional<int> programs_per_sm);
 

@@ -32,6 +32,8 @@ struct UiState {
   std::array<Viewport, 3> viewports{};  // matrix views, in make_matrix_models order
   std::optional<std::int64_t> hovered_pid;
   SweepAxis sweep_axis = SweepAxis::group_size_m;
+  bool sweep_rate = false;   // sweep plots predicted (and measured) throughput, not DRAM bytes
+  bool sms_by_wait = false;  // SM timeline: colour programs by what they waited on, not wave
   std::optional<CaptureRequest> capture;
   std::string open_path, save_path;
   // What the controls show: the learner's edits, possibly invalid (the model keeps the last

@@ -62,10 +62,11 @@ void help_marker(FrameContext& f, const std::string& key) {
 void center_tabs(FrameContext& f) {
   if (f.ui.focus) return;
   static constexpr PanelId tabs[] = {PanelId::launch_grid, PanelId::compare, PanelId::memory,
-                                     PanelId::sweep,       PanelId::warps,   PanelId::gpu};
-  static constexpr const char* names[] = {"Launch grid", "Compare orders", "Memory",
+                                     PanelId::sms,         PanelId::sweep,   PanelId::warps,
+                                     PanelId::gpu};
+  static constexpr const char* names[] = {"Launch grid", "Compare orders", "Memory", "SMs",
                                           "Sweep",       "Warps",          "GPU"};
-  for (int i = 0; i < 6; ++i) {
+  for (int i = 0; i < 7; ++i) {
     if (i) ImGui::SameLine();
     const bool on = f.ui.center_tab == tabs[i];
     if (on) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
@@ -216,6 +217,9 @@ void draw_panel(FrameContext& f, PanelId id, const Rect& r) {
       break;
     case PanelId::memory:
       draw_memory(f, r);
+      break;
+    case PanelId::sms:
+      draw_sms(f, r);
       break;
     case PanelId::compare:
       draw_compare(f, r);

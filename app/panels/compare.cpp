@@ -1,6 +1,7 @@
 // Compare mode: the same problem in two launch orders side by side, stepping together (both
-// engine timelines at the same position). Shows the DRAM bytes and L2 hit rates each order has
-// produced so far and over the whole run, and their ratio — the figure grouped order improves.
+// engine timelines at the same simulated time, or the same event for round orders). Shows the
+// DRAM bytes and L2 hit rates each order has produced so far and over the whole run, the timed
+// engine's predicted time, and their ratios — the figures grouped order improves.
 #include <imgui.h>
 
 #include <string>
@@ -10,6 +11,8 @@
 
 namespace tilesim::app {
 namespace {
+
+constexpr int kCompareRows = 6;  // rows table() draws below its header
 
 std::string ratio_text(double a, double b) {
   if (a <= 0 || b <= 0) return "-";
@@ -25,8 +28,11 @@ void table(FrameContext& f, const EngineFrame& a, const EngineFrame& b, float wi
   const ImGuiTableFlags flags =
       ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp;
   if (!ImGui::BeginTable("##cmp_table", 4, flags, ImVec2(width, 0))) return;
-  ImGui::TableSetupColumn(("so far: event " + format_count(a.position)).c_str(),
-                          ImGuiTableColumnFlags_WidthStretch, 1.6f);
+  // Timed orders are compared at the same simulated time, round orders at the same event.
+  const bool timed = a.order && a.order->timed();
+  const std::string when = timed ? "so far: t = " + format_seconds(a.snapshot.time_ps * 1e-12)
+                                 : "so far: event " + format_count(a.position);
+  ImGui::TableSetupColumn(when.c_str(), ImGuiTableColumnFlags_WidthStretch, 1.6f);
   ImGui::TableSetupColumn(na.c_str());
   ImGui::TableSetupColumn(nb.c_str());
   ImGui::TableSetupColumn((nb + " / " + na).c_str());
@@ -49,7 +55,7 @@ void table(FrameContext& f, const EngineFrame& a, const EngineFrame& b, float wi
   };
   // Triton's tutorial figure: the distinct input tiles the programs started so far need
   // (9 x 9 tiles, first 9 programs: 90 row-major, 54 grouped with GROUP_SIZE_M = 3).
-  const std::int64_t started = a.schedule ? a.schedule->programs_started(a.position) : p.programs();
+  const std::int64_t started = a.order ? a.order->programs_started(a.position) : p.programs();
   if (started > 0) {
     const auto fa = sim::footprint(p, started), fb = sim::footprint(q, started);
     const std::string what = "input tiles pids 0.." + format_count(started - 1) + " need";
@@ -70,18 +76,20 @@ void table(FrameContext& f, const EngineFrame& a, const EngineFrame& b, float wi
   row("DRAM bytes, whole run", format_bytes(ta), format_bytes(tb), ratio_text(tb, ta), true);
   row("L2 hit rate, whole run", format_percent(fa.l2_hit_rate()), format_percent(fb.l2_hit_rate()),
       "", false);
-  const auto ra = sim::roofline(fa, p, f.model.machine), rb = sim::roofline(fb, q, f.model.machine);
-  auto time = [](const sim::Roofline& rf) {
-    return format_seconds(rf.time_s) + " (" + std::string(sim::to_string(rf.bound)) + " bound)";
+  auto time = [](const sim::TimingSummary& t) {
+    if (t.kernel_ps <= 0) return std::string("-");
+    return format_seconds(t.time_s()) + " (" + std::string(sim::to_string(t.breakdown.bound())) +
+           " bound)";
   };
-  row("predicted time (roofline)", time(ra), time(rb), ratio_text(rb.time_s, ra.time_s), false);
+  row("predicted time (timed engine)", time(a.timing), time(b.timing),
+      ratio_text(b.timing.time_s(), a.timing.time_s()), true);
   ImGui::EndTable();
 }
 
 }  // namespace
 
 void draw_compare(FrameContext& f, const Rect& r) {
-  if (begin_panel(f, PanelId::compare, "Compare launch orders: same problem, same step", r)) {
+  if (begin_panel(f, PanelId::compare, "Compare launch orders: same problem, same moment", r)) {
     center_tabs(f);
     const auto& p = f.model.problem;
     help_marker(f, "compare");
@@ -99,7 +107,9 @@ void draw_compare(FrameContext& f, const Rect& r) {
     const ImVec2 pos = ImGui::GetCursorScreenPos();
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     const float lh = ImGui::GetTextLineHeightWithSpacing();
-    const float table_h = lh * 6 + 10;
+    // The table: a header and kCompareRows rows, each a text line plus cell padding and border.
+    const float table_row = ImGui::GetTextLineHeight() + 2 * ImGui::GetStyle().CellPadding.y + 1;
+    const float table_h = table_row * (kCompareRows + 1) + 8;
     const float w = (avail.x - 20) / 2, h = avail.y - table_h - lh;
     const sim::Problem* probs[2] = {&p, &q};
     const GridView* grids[2] = {&f.grid, &gq};

@@ -65,6 +65,31 @@ std::vector<std::filesystem::path> scenario_files() {
 
 }  // namespace
 
+// The event order (timed or a round schedule) and the playback rate that goes with it: GPU time
+// per wall second for the timed order, events per second for rounds.
+static void draw_play_order(FrameContext& f) {
+  const AppModel& m = f.model;
+  int order = static_cast<int>(m.order);
+  const char* orders[] = {"timed (simulated time)", "lockstep rounds", "staggered rounds"};
+  ImGui::SetNextItemWidth(-90);
+  if (ImGui::Combo("order", &order, orders, 3))
+    f.cmds.push(SetPlayOrder{static_cast<PlayOrder>(order)});
+  ImGui::SetNextItemWidth(-90);
+  if (m.order == PlayOrder::timed) {
+    float ns = static_cast<float>(m.ps_per_second * 1e-3);  // ns of GPU time per second
+    if (ImGui::SliderFloat("GPU ns/s", &ns, 1.0f, 1e6f, "%.0f", ImGuiSliderFlags_Logarithmic))
+      f.cmds.push(SetTimeRate{static_cast<double>(ns) * 1e3});
+    if (f.frame && f.frame->order && f.frame->order->timed())
+      ImGui::TextDisabled("t = %s of %s GPU time",
+                          format_seconds(f.frame->snapshot.time_ps * 1e-12).c_str(),
+                          format_seconds(f.frame->order->kernel_ps() * 1e-12).c_str());
+    return;
+  }
+  float speed = static_cast<float>(m.speed);
+  if (ImGui::SliderFloat("events/s", &speed, 0.5f, 5000.0f, "%.1f", ImGuiSliderFlags_Logarithmic))
+    f.cmds.push(SetSpeed{speed});
+}
+
 void draw_controls(FrameContext& f, const Rect& r) {
   const AppModel& m = f.model;
   UiState& ui = f.ui;
@@ -125,10 +150,7 @@ void draw_controls(FrameContext& f, const Rect& r) {
     ImGui::SetNextItemWidth(-90);
     if (ImGui::SliderScalar("timeline", ImGuiDataType_S64, &pos, &lo, &hi, "event %lld"))
       f.cmds.push(Seek{pos});
-    float speed = static_cast<float>(m.speed);
-    ImGui::SetNextItemWidth(-90);
-    if (ImGui::SliderFloat("events/s", &speed, 0.5f, 5000.0f, "%.1f", ImGuiSliderFlags_Logarithmic))
-      f.cmds.push(SetSpeed{speed});
+    draw_play_order(f);
     ImGui::PushTextWrapPos(0);
     ImGui::TextDisabled(
         "Keys: Space play/pause, Left/Right step, Shift+Left/Right program, Home/End");

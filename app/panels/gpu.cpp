@@ -40,7 +40,15 @@ void result_row(const char* source, const kernels::RunResult& r, double pct, dou
     ImGui::TextDisabled("not checked");
   }
   ImGui::TableNextColumn();
-  ImGui::TextUnformatted(format_seconds(predicted_s).c_str());
+  if (predicted_s <= 0) {
+    ImGui::TextDisabled("-");
+    return;
+  }
+  // measured / predicted: 1.00 x is a perfect prediction, above 1 the GPU was slower.
+  char b[64];
+  std::snprintf(b, sizeof b, "%s  (measured %.2f x)", format_seconds(predicted_s).c_str(),
+                r.median_ms * 1e-3 / predicted_s);
+  ImGui::TextUnformatted(b);
 }
 
 }  // namespace
@@ -119,13 +127,12 @@ void draw_gpu(FrameContext& f, const Rect& r) {
     }
     if (!f.ui.bench_error.empty()) text_colored(palette::l2_miss, f.ui.bench_error.c_str());
 
-    const double predicted =
-        f.frame ? sim::roofline(f.frame->final_counters, p, f.model.machine).time_s : 0;
+    const double predicted = f.frame ? f.frame->timing.time_s() : 0;  // the timed engine
     const ImGuiTableFlags flags =
         ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp;
     if (ImGui::BeginTable("##gpu", 7, flags)) {
       for (const char* h : {"measured on", "variant", "time (median)", "throughput",
-                            "% of baseline", "rel. error", "simulator predicts"})
+                            "% of baseline", "rel. error", "timed engine predicts"})
         ImGui::TableSetupColumn(h);
       ImGui::TableHeadersRow();
       if (const auto run = jobs.gpu.result())
@@ -142,13 +149,12 @@ void draw_gpu(FrameContext& f, const Rect& r) {
       ImGui::TextDisabled(
           "%s holds %zu records, none timed on this problem (same sizes, dtype, blocks, order).",
           f.ui.bench_path.c_str(), f.ui.bench_report->records.size());
-    ImGui::TextDisabled(
-        "simulator: roofline time of the engine's whole-run counters on %s (%s bound)",
-        f.model.machine.name.c_str(),
-        f.frame ? std::string(sim::to_string(
-                                  sim::roofline(f.frame->final_counters, p, f.model.machine).bound))
-                      .c_str()
-                : "-");
+    if (f.frame && f.frame->timing.kernel_ps > 0)
+      ImGui::TextDisabled(
+          "prediction: the timed engine's kernel time on %s, %s bound (the SMs tab shows it over "
+          "time)",
+          f.model.machine.name.c_str(),
+          std::string(sim::to_string(f.frame->timing.breakdown.bound())).c_str());
   }
   end_panel();
 }

@@ -4,6 +4,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
 #include <string>
 
@@ -52,7 +53,12 @@ void draw_grid_canvas(FrameContext& f, const sim::Problem& p, const GridView& g,
   const auto n1 =
       std::clamp<std::int64_t>(std::int64_t((clip_max.x - gx) / cell) + 1, 0, g.tiles_n);
   const float gap = cell >= 8 ? 1.0f : 0.0f;
-  const bool labels = cell >= ImGui::CalcTextSize("000").x + 4;
+  // pid labels at the UI font where they fit, else shrunk down to a still legible size (at
+  // --scale 2 the font doubles but a grid's cells need not).
+  ImFont* font = ImGui::GetFont();
+  const float full_w = ImGui::CalcTextSize("000").x;
+  const float label_size = ImGui::GetFontSize() * std::min(1.0f, (cell - 4) / full_w);
+  const bool labels = label_size >= 9.0f;
   for (std::int64_t m = m0; m < m1; ++m)
     for (std::int64_t n = n0; n < n1; ++n) {
       const GridCell& c = g.at(m, n);
@@ -66,9 +72,10 @@ void draw_grid_canvas(FrameContext& f, const sim::Problem& p, const GridView& g,
         dl->AddRect(a, b, Rgba{255, 255, 255, 110}.packed());
       if (labels) {
         const std::string s = std::to_string(c.pid);
-        const ImVec2 ts = ImGui::CalcTextSize(s.c_str());
+        const ImVec2 ts = font->CalcTextSizeA(label_size, FLT_MAX, 0, s.c_str());
         const Rgba tc = c.current ? palette::background : palette::text;
-        dl->AddText(ImVec2((a.x + b.x - ts.x) / 2, (a.y + b.y - ts.y) / 2), tc.packed(), s.c_str());
+        dl->AddText(font, label_size, ImVec2((a.x + b.x - ts.x) / 2, (a.y + b.y - ts.y) / 2),
+                    tc.packed(), s.c_str());
       }
     }
   // Launch-group boundaries: merged runs of edges between cells of different groups.

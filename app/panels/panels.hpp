@@ -44,6 +44,7 @@ void draw_matrices(FrameContext& f, const Rect& r);
 void draw_broadcast(FrameContext& f, const Rect& r);
 void draw_code(FrameContext& f, const Rect& r);
 void draw_memory(FrameContext& f, const Rect& r);
+void draw_sms(FrameContext& f, const Rect& r);
 void draw_compare(FrameContext& f, const Rect& r);
 void draw_sweep(FrameContext& f, const Rect& r);
 void draw_warps(FrameContext& f, const Rect& r);

@@ -1,23 +1,167 @@
 // Sweep view: a bar chart over GROUP_SIZE_M (or block sizes) of the DRAM bytes the engine
-// predicts for the whole run (sim::run_sweep on the scenario's machine), with the L2 hit rate.
+// predicts for the whole run (sim::run_sweep on the scenario's machine), with the L2 hit rate,
+// or of the timed engine's throughput with measured points from a bench file (seed 001's chart).
 // Computed on a worker thread with progress and cancel; the window keeps drawing meanwhile.
 #include <imgui.h>
 
 #include <algorithm>
+#include <cfloat>
 #include <string>
 
 #include "app/panels/panels.hpp"
 
 namespace tilesim::app {
+namespace {
+
+// Below a chart: why every bar is the same height when the inputs fit in L2 (seed 004).
+void equal_bars_note(FrameContext& f, const std::vector<SweepBar>& bars) {
+  if (bars.size() < 2) return;
+  const auto [lo, hi] =
+      std::minmax_element(bars.begin(), bars.end(),
+                          [](const auto& a, const auto& b) { return a.dram_bytes < b.dram_bytes; });
+  if (double(hi->dram_bytes) > 1.01 * double(lo->dram_bytes)) return;
+  if (!inputs_fit_in_l2(f.model.problem.spec(), f.model.machine)) return;
+  ImGui::PushTextWrapPos(0);
+  text_colored(
+      palette::highlight,
+      ("Equal bars: A and B together fit in the " + format_bytes(double(f.model.machine.l2_bytes)) +
+       " L2, so every input byte comes from DRAM once whatever the setting. Grouping "
+       "matters when the inputs are larger than the L2 (try 8192^3).")
+          .c_str());
+  ImGui::PopTextWrapPos();
+}
+
+// Centred on a bar of width bw in a slot of width `room`, shrunk (to 70 % at most) to fit it.
+void bar_label(ImDrawList* dl, float x, float bw, float y, const std::string& s, Rgba c,
+               float room = 0) {
+  ImFont* font = ImGui::GetFont();
+  const float full = ImGui::CalcTextSize(s.c_str()).x;
+  const float size =
+      ImGui::GetFontSize() * (room > 0 && full > room - 4 ? std::max(0.7f, (room - 4) / full) : 1);
+  const ImVec2 ts = font->CalcTextSizeA(size, FLT_MAX, 0, s.c_str());
+  dl->AddText(font, size, ImVec2(x + (bw - ts.x) / 2, y), c.packed(), s.c_str());
+}
+
+// Bars of predicted DRAM bytes with the L2 hit rate above each.
+void dram_chart(FrameContext& f, const std::vector<SweepBar>& bars) {
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImVec2 pos = ImGui::GetCursorScreenPos();
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float lh = ImGui::GetTextLineHeight();
+  const float chart_h = avail.y - 4 * lh - 12;
+  std::int64_t max_bytes = 1;
+  for (const auto& b : bars) max_bytes = std::max(max_bytes, b.dram_bytes);
+  const float slot = avail.x / bars.size();
+  const float bw = std::min(slot * 0.7f, 90.0f);
+  for (std::size_t i = 0; i < bars.size(); ++i) {
+    const auto& b = bars[i];
+    const float h = chart_h * 0.8f * float(b.dram_bytes) / float(max_bytes);
+    const float x = pos.x + i * slot + (slot - bw) / 2;
+    const float y1 = pos.y + chart_h;
+    const Rgba col = b.is_current ? palette::highlight : palette::l2_miss;
+    dl->AddRectFilled(ImVec2(x, y1 - h), ImVec2(x + bw, y1), col.packed(), 2);
+    const std::string v = b.error.empty() ? format_bytes(double(b.dram_bytes)) : "n/a";
+    const std::string hr = b.error.empty() ? format_percent(b.l2_hit_rate) : "";
+    bar_label(dl, x, bw, y1 - h - 2 * lh - 4, v, palette::text);
+    bar_label(dl, x, bw, y1 - h - lh - 2, hr, palette::l2_hit);
+    bar_label(dl, x, bw, y1 + 4, b.label, palette::text, slot);
+    ImGui::SetCursorScreenPos(ImVec2(x, y1 - h));
+    ImGui::InvisibleButton(("##bar" + std::to_string(i)).c_str(), ImVec2(bw, std::max(1.0f, h)));
+    if (ImGui::IsItemHovered()) {
+      if (b.error.empty())
+        ImGui::SetTooltip(
+            "%s: DRAM %s (read %s), L2 hit rate %s\n%lld waves, %d programs per SM, "
+            "timed engine %.3f ms\nClick to open this setting.",
+            b.label.c_str(), v.c_str(), format_bytes(double(b.dram_read_bytes)).c_str(), hr.c_str(),
+            (long long)b.waves, b.programs_per_sm, b.predicted_ms);
+      else
+        ImGui::SetTooltip("%s: %s", b.label.c_str(), b.error.c_str());
+      if (ImGui::IsItemClicked()) f.cmds.push(SetSpec{b.spec, ""});
+    }
+  }
+  ImGui::SetCursorScreenPos(ImVec2(pos.x, pos.y + chart_h + lh + 8));
+  ImGui::TextDisabled(
+      "bars: predicted DRAM bytes (read + write) of the whole run; teal: L2 hit rate; yellow: "
+      "open now");
+  equal_bars_note(f, bars);
+}
+
+// Bars of the timed engine's throughput, a dot per setting a loaded bench file measured.
+void rate_chart(FrameContext& f, const std::vector<SweepBar>& bars) {
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImVec2 pos = ImGui::GetCursorScreenPos();
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float lh = ImGui::GetTextLineHeight();
+  const float chart_h = avail.y - 4 * lh - 12;
+  std::vector<double> measured(bars.size(), 0.0);
+  double top = 1e-9;
+  std::string unit = "TFLOP/s";
+  for (std::size_t i = 0; i < bars.size(); ++i) {
+    if (f.ui.bench_report) measured[i] = measured_rate(bars[i], *f.ui.bench_report);
+    top = std::max({top, bars[i].predicted_rate, measured[i]});
+    if (!bars[i].rate_unit.empty()) unit = bars[i].rate_unit;
+  }
+  const float slot = avail.x / bars.size();
+  const float bw = std::min(slot * 0.7f, 90.0f);
+  const float y1 = pos.y + chart_h;
+  const auto height = [&](double v) { return chart_h * 0.78f * float(v / top); };
+  char buf[64];
+  for (std::size_t i = 0; i < bars.size(); ++i) {
+    const auto& b = bars[i];
+    const float x = pos.x + i * slot + (slot - bw) / 2;
+    const float h = height(b.predicted_rate);
+    const Rgba col = b.is_current ? palette::highlight : palette::a;
+    dl->AddRectFilled(ImVec2(x, y1 - h), ImVec2(x + bw, y1), col.packed(), 2);
+    std::snprintf(buf, sizeof buf, "%.0f", b.predicted_rate);
+    bar_label(dl, x, bw, y1 - h - lh - 2, b.error.empty() ? buf : "n/a", palette::text);
+    bar_label(dl, x, bw, y1 + 4, b.label, palette::text, slot);
+    if (measured[i] > 0) {
+      const float my = y1 - height(measured[i]);
+      const float r = std::max(4.0f, lh * 0.3f);
+      dl->AddCircleFilled(ImVec2(x + bw / 2, my), r, palette::c.packed());
+      dl->AddCircle(ImVec2(x + bw / 2, my), r, palette::background.packed(), 0, 1.5f);
+      std::snprintf(buf, sizeof buf, "%.0f", measured[i]);
+      dl->AddText(ImVec2(x + bw / 2 + r + 3, my - lh / 2), palette::c.packed(), buf);
+    }
+    ImGui::SetCursorScreenPos(ImVec2(x, y1 - std::max(h, 1.0f)));
+    ImGui::InvisibleButton(("##rate" + std::to_string(i)).c_str(), ImVec2(bw, std::max(1.0f, h)));
+    if (ImGui::IsItemHovered()) {
+      ImGui::SetTooltip(
+          "%s: predicted %.1f %s (%.3f ms)%s\nClick to open this setting.", b.label.c_str(),
+          b.predicted_rate, unit.c_str(), b.predicted_ms,
+          measured[i] > 0 ? (", measured " + std::to_string(int(measured[i])) + " " + unit).c_str()
+                          : "");
+      if (ImGui::IsItemClicked()) f.cmds.push(SetSpec{b.spec, ""});
+    }
+  }
+  ImGui::SetCursorScreenPos(ImVec2(pos.x, y1 + lh + 8));
+  const bool any_measured =
+      std::any_of(measured.begin(), measured.end(), [](double v) { return v > 0; });
+  ImGui::TextDisabled(
+      "bars: %s the timed engine predicts; green dots: measured (%s); yellow: open now",
+      unit.c_str(),
+      any_measured ? bench_label(*f.ui.bench_report).c_str()
+                   : "load a tilesim-bench --json file in the GPU tab");
+}
+
+}  // namespace
 
 void draw_sweep(FrameContext& f, const Rect& r) {
-  if (begin_panel(f, PanelId::sweep, "Sweep: predicted DRAM traffic by setting", r)) {
+  if (begin_panel(f, PanelId::sweep, "Sweep: predicted traffic and speed by setting", r)) {
     center_tabs(f);
     int axis = static_cast<int>(f.ui.sweep_axis);
     ImGui::RadioButton("GROUP_SIZE_M", &axis, 0);
     ImGui::SameLine();
     ImGui::RadioButton("block sizes", &axis, 1);
+    if (static_cast<SweepAxis>(axis) != f.ui.sweep_axis)
+      f.ui.sweep_rate = axis == static_cast<int>(SweepAxis::block_size);  // seed 001's chart
     f.ui.sweep_axis = static_cast<SweepAxis>(axis);
+    ImGui::SameLine(0, ImGui::GetFontSize() * 2);
+    int plot = f.ui.sweep_rate ? 1 : 0;
+    ImGui::RadioButton("DRAM bytes", &plot, 0);
+    ImGui::SameLine();
+    ImGui::RadioButton("throughput", &plot, 1);
+    f.ui.sweep_rate = plot == 1;
     help_marker(f, "sweep");
     f.cmds.push(RequestSweep{f.ui.sweep_axis});  // a no-op while this sweep runs or is done
     const sim::Machine& machine = f.model.machine;
@@ -39,49 +183,10 @@ void draw_sweep(FrameContext& f, const Rect& r) {
       end_panel();
       return;
     }
-    ImDrawList* dl = ImGui::GetWindowDrawList();
-    const ImVec2 pos = ImGui::GetCursorScreenPos();
-    const ImVec2 avail = ImGui::GetContentRegionAvail();
-    const float lh = ImGui::GetTextLineHeight();
-    const float chart_h = avail.y - 2 * lh - 12;
-    std::int64_t max_bytes = 1;
-    for (const auto& b : *bars) max_bytes = std::max(max_bytes, b.dram_bytes);
-    const float slot = avail.x / bars->size();
-    const float bw = std::min(slot * 0.7f, 90.0f);
-    for (std::size_t i = 0; i < bars->size(); ++i) {
-      const auto& b = (*bars)[i];
-      const float h = chart_h * 0.8f * float(b.dram_bytes) / float(max_bytes);
-      const float x = pos.x + i * slot + (slot - bw) / 2;
-      const float y1 = pos.y + chart_h;
-      const Rgba col = b.is_current ? palette::highlight : palette::l2_miss;
-      dl->AddRectFilled(ImVec2(x, y1 - h), ImVec2(x + bw, y1), col.packed(), 2);
-      const std::string v = b.error.empty() ? format_bytes(double(b.dram_bytes)) : "n/a";
-      const std::string hr = b.error.empty() ? format_percent(b.l2_hit_rate) : "";
-      const ImVec2 vs = ImGui::CalcTextSize(v.c_str()), hs = ImGui::CalcTextSize(hr.c_str());
-      dl->AddText(ImVec2(x + (bw - vs.x) / 2, y1 - h - 2 * lh - 4), palette::text.packed(),
-                  v.c_str());
-      dl->AddText(ImVec2(x + (bw - hs.x) / 2, y1 - h - lh - 2), palette::l2_hit.packed(),
-                  hr.c_str());
-      const ImVec2 ls = ImGui::CalcTextSize(b.label.c_str());
-      dl->AddText(ImVec2(x + (bw - ls.x) / 2, y1 + 4), palette::text.packed(), b.label.c_str());
-      ImGui::SetCursorScreenPos(ImVec2(x, y1 - h));
-      ImGui::InvisibleButton(("##bar" + std::to_string(i)).c_str(), ImVec2(bw, std::max(1.0f, h)));
-      if (ImGui::IsItemHovered()) {
-        if (b.error.empty())
-          ImGui::SetTooltip(
-              "%s: DRAM %s (read %s), L2 hit rate %s\n%lld waves, %d programs per SM, "
-              "roofline %.3f ms\nClick to open this setting.",
-              b.label.c_str(), v.c_str(), format_bytes(double(b.dram_read_bytes)).c_str(),
-              hr.c_str(), (long long)b.waves, b.programs_per_sm, b.predicted_ms);
-        else
-          ImGui::SetTooltip("%s: %s", b.label.c_str(), b.error.c_str());
-        if (ImGui::IsItemClicked()) f.cmds.push(SetSpec{b.spec, ""});
-      }
-    }
-    ImGui::SetCursorScreenPos(ImVec2(pos.x, pos.y + chart_h + lh + 8));
-    ImGui::TextDisabled(
-        "bars: predicted DRAM bytes (read + write) of the whole run; teal: L2 hit rate; yellow: "
-        "open now");
+    if (f.ui.sweep_rate)
+      rate_chart(f, *bars);
+    else
+      dram_chart(f, *bars);
   }
   end_panel();
 }

@@ -4,6 +4,7 @@
 
 #include <filesystem>
 
+#include "app/core/animation.hpp"
 #include "app/core/commands.hpp"
 #include "app/core/layout.hpp"
 #include "app/core/options.hpp"
@@ -14,7 +15,8 @@ using namespace tilesim;
 using namespace tilesim::app;
 
 TEST(Commands, StepsFollowTheEnginesEventOrderAcrossResidentPrograms) {
-  AppModel m = make_model(default_scenario());  // seed 004 on an H100: 81 programs, one wave
+  // seed 004 on an H100: 81 programs, one wave, in the lockstep round order
+  AppModel m = make_model(default_scenario(), {}, PlayOrder::lockstep);
   ASSERT_TRUE(m.engine->wait_settled(30));
   EXPECT_EQ(m.events(), 81 * 29);  // map + 3 x 9 + store per program
   apply_command(m, StepBy{StepUnit::event, -1});
@@ -102,11 +104,26 @@ TEST(Commands, CompareOrderBuildsASecondProblemThatDiffersOnlyInOrder) {
 }
 
 TEST(Commands, PlayAdvancesBySpeedTimesSecondsAndStopsAtTheEnd) {
-  AppModel m = make_model(default_scenario());
+  AppModel m = make_model(default_scenario(), {}, PlayOrder::lockstep);
   apply_command(m, SetSpeed{10});
   apply_command(m, TogglePlay{});
   apply_command(m, Advance{0.55});
   EXPECT_EQ(m.position(), 5);
+  apply_command(m, Advance{1e6});
+  EXPECT_EQ(m.position(), m.events());
+  EXPECT_FALSE(m.playing);
+}
+
+TEST(Commands, TimedPlayAdvancesSimulatedTimeAtTheChosenRate) {
+  AppModel m = make_model(default_scenario());  // the timed order
+  ASSERT_TRUE(m.engine->wait_settled(30));
+  const auto order = m.engine->frame()->order;
+  ASSERT_TRUE(order && order->timed());
+  apply_command(m, SetTimeRate{1e6});  // 1 us of GPU time per second
+  apply_command(m, TogglePlay{});
+  apply_command(m, Advance{0.5});  // 0.5 us of GPU time
+  EXPECT_EQ(m.position(), TimedClock(order).event_at(5e5) + 1);
+  EXPECT_LE(order->time_ps(m.position() - 1), 500000);
   apply_command(m, Advance{1e6});
   EXPECT_EQ(m.position(), m.events());
   EXPECT_FALSE(m.playing);

@@ -148,20 +148,20 @@ TEST(SlotSchedule, ProgramsStartedCountsThePidsWhoseFirstStepHasRun) {
   });
 }
 
-TEST(Timeline, ScheduleIsTheEnginesSoSeekingAPidLandsAfterItsFirstStep) {
+TEST(Timeline, OrderIsTheEnginesSoSeekingAPidLandsAfterItsFirstStep) {
   // Seed 004 on 8 SMs x 2, staggered: pid 16 starts wave 1 at event 254 (see above).
   const Problem p = seed004();
   const Machine m = small_machine();
   TimelineOptions o;
   o.schedule = ScheduleKind::staggered;
   Timeline t(p, m, occupancy(p, m, 2), o);
-  EXPECT_EQ(t.schedule().kind(), ScheduleKind::staggered);
-  EXPECT_EQ(t.schedule().events(), t.events());
-  EXPECT_EQ(t.schedule().event_of(16, 0), 254);
-  t.seek(t.schedule().event_of(16, 0) + 1);
+  EXPECT_FALSE(t.order().timed());
+  EXPECT_EQ(t.order().events(), t.events());
+  EXPECT_EQ(t.order().event_of(16, 0), 254);
+  t.seek(t.order().event_of(16, 0) + 1);
   ASSERT_TRUE(t.snapshot().current);
   EXPECT_EQ(t.snapshot().current->info.pid, 16);
   EXPECT_EQ(t.snapshot().current->info.step, 0);
-  EXPECT_EQ(t.schedule().programs_started(254), 16);
-  EXPECT_EQ(t.schedule().programs_started(255), 17);
+  EXPECT_EQ(t.order().programs_started(254), 16);
+  EXPECT_EQ(t.order().programs_started(255), 17);
 }
