@@ -11,6 +11,8 @@
 #include <queue>
 #include <stdexcept>
 
+#include "sim/enum_names.hpp"
+
 namespace tilesim::sim {
 namespace {
 
@@ -452,27 +454,18 @@ class TimedRun {
 }  // namespace
 
 std::string_view to_string(TimeCause c) {
-  switch (c) {
-    case TimeCause::launch:
-      return "launch";
-    case TimeCause::latency:
-      return "latency";
-    case TimeCause::dram:
-      return "dram";
-    case TimeCause::l2:
-      return "l2";
-    case TimeCause::sm_load:
-      return "sm_load";
-    case TimeCause::smem:
-      return "smem";
-    case TimeCause::bank_conflict:
-      return "bank_conflict";
-    case TimeCause::math:
-      return "math";
-    case TimeCause::tail:
-      return "tail";
-  }
-  return "?";
+  static constexpr enum_names::Table<TimeCause, kTimeCauses> kNames{{
+      {TimeCause::launch, "launch"},
+      {TimeCause::latency, "latency"},
+      {TimeCause::dram, "dram"},
+      {TimeCause::l2, "l2"},
+      {TimeCause::sm_load, "sm_load"},
+      {TimeCause::smem, "smem"},
+      {TimeCause::bank_conflict, "bank_conflict"},
+      {TimeCause::math, "math"},
+      {TimeCause::tail, "tail"},
+  }};
+  return enum_names::name_of(kNames, c);
 }
 
 double TimeBreakdown::total() const {
