@@ -14,7 +14,8 @@ Action add_footprint_command(CLI::App& app) {
   auto flags = std::make_shared<ProblemFlags>();
   flags->add_to(*cmd);
   auto programs = std::make_shared<std::int64_t>(-1);
-  cmd->add_option("--programs", *programs, "P: count pids 0..P-1 (default: all programs)");
+  cmd->add_option("--programs", *programs, "P: count pids 0..P-1 (default: all programs)")
+      ->check(scenario::integer_field("programs", 1, std::int64_t{1} << 32));
   return [flags, programs]() {
     const auto s = flags->to_scenario();
     const sim::Problem p(s.problem);

@@ -16,7 +16,7 @@ Action add_map_command(CLI::App& app) {
   flags->add_to(*cmd);
   auto explain_pid = std::make_shared<std::int64_t>(-1);
   cmd->add_option("--pid", *explain_pid, "Also show the formula evaluated for this pid")
-      ->check(CLI::Range(std::int64_t{0}, std::int64_t{1} << 32));
+      ->check(scenario::integer_field("pid", 0, std::int64_t{1} << 32));
   return [flags, explain_pid]() {
     const auto s = flags->to_scenario();
     const sim::Problem p(s.problem);

@@ -15,6 +15,14 @@
 
 namespace tilesim::scenario {
 
+// A check for an integer flag that refuses its value the way a scenario file's field is refused
+// (sim::InvalidField naming `field`, thrown out of CLI::App::parse): "m = \"abc\" is not an
+// integer", "pid = -1 is out of range: allowed 0..80" — not the argument library's wording.
+// Values in lo..hi pass; the Problem still checks what depends on other fields.
+CLI::Validator integer_field(std::string field, std::int64_t lo, std::int64_t hi);
+// The same for a real number (--max-seconds).
+CLI::Validator real_field(std::string field, double lo, double hi);
+
 struct ProblemFlags {
   std::string scenario_file;
   std::string kernel, dtype, order, boundary, b_layout, machine, input_precision;

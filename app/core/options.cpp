@@ -19,7 +19,7 @@ bool parse_number(const std::string& s, T& out) {
 
 std::string usage() {
   return "usage: tilesim [--scenario FILE] [--seek N] [--panel NAME] [--tab NAME]\n"
-         "               [--size WxH] [--scale 1|2] [--screenshot OUT.png] [--frames N]\n"
+         "               [--size WxH] [--scale 1|2|3] [--screenshot OUT.png] [--frames N]\n"
          "               [--lesson NAME [--lesson-step N] [--export-dir DIR]]\n"
          "               [--record OUT.gif|OUT.mp4 [--from A] [--to B] [--fps N] [--slow X]]\n"
          "               [--font-scale X] [--theme dark|light]\n"

@@ -53,16 +53,6 @@ void field_error(const FrameContext& f, const char* field) {
   }
 }
 
-std::vector<std::filesystem::path> scenario_files() {
-  std::vector<std::filesystem::path> out;
-  std::error_code ec;
-  for (const auto& e :
-       std::filesystem::directory_iterator(scenario::assets_dir() / "scenarios", ec))
-    if (e.path().extension() == ".json") out.push_back(e.path());
-  std::sort(out.begin(), out.end());
-  return out;
-}
-
 }  // namespace
 
 void draw_controls(FrameContext& f, const Rect& r) {
@@ -213,7 +203,8 @@ void draw_controls(FrameContext& f, const Rect& r) {
 
     // --- Scenarios and figures ------------------------------------------------------------
     ImGui::Separator();
-    static std::vector<std::filesystem::path> files = scenario_files();
+    static const std::vector<std::filesystem::path> files =
+        scenario::list_scenarios(scenario::assets_dir() / "scenarios");
     ImGui::SetNextItemWidth(-1);
     if (ImGui::BeginCombo("##open", "Open a teaching scenario...")) {
       for (const auto& p : files)
