@@ -127,11 +127,10 @@ std::string replay_text(const sim::Problem& p, const sim::Machine& m, const sim:
       "  roofline        %.3g s, %s bound (DRAM %.3g s, compute %.3g s)\n"
       "  time (timed)    %.4g s, %.1f TFLOP/s, DRAM %.0f GB/s; %s bound (%s path, %d warps)\n"
       "  time went to    %s\n",
-      problem_line(s).c_str(), m.name.c_str(),
-      (long long)p.programs(), (long long)r.waves, r.waves == 1 ? "" : "s",
-      (long long)m.sms * r.occupancy.programs_per_sm, m.sms, r.occupancy.programs_per_sm,
-      r.occupancy.reason.c_str(), (long long)c.events, (long long)c.tile_loads,
-      (long long)c.tile_stores, format_bytes(c.dram_read_bytes).c_str(),
+      problem_line(s).c_str(), m.name.c_str(), (long long)p.programs(), (long long)r.waves,
+      r.waves == 1 ? "" : "s", (long long)m.sms * r.occupancy.programs_per_sm, m.sms,
+      r.occupancy.programs_per_sm, r.occupancy.reason.c_str(), (long long)c.events,
+      (long long)c.tile_loads, (long long)c.tile_stores, format_bytes(c.dram_read_bytes).c_str(),
       format_bytes(p.compulsory_bytes() - out_bytes).c_str(),
       format_bytes(c.dram_write_bytes).c_str(), format_bytes(out_bytes).c_str(),
       format_bytes(c.l2_read_bytes).c_str(), 100 * c.l2_hit_rate(), 100 * c.l2_load_hit_rate(),

@@ -41,8 +41,8 @@ CLI::Validator real_field(std::string field, double lo, double hi) {
         if (text.empty() || *end || !(v >= lo && v <= hi)) {
           char range[64];
           std::snprintf(range, sizeof range, "%g..%g", lo, hi);
-          throw sim::InvalidField(field, field + " = \"" + text +
-                                             "\" is not allowed: a number in " + range);
+          throw sim::InvalidField(
+              field, field + " = \"" + text + "\" is not allowed: a number in " + range);
         }
         return {};
       },
@@ -53,7 +53,8 @@ void ProblemFlags::add_to(CLI::App& cmd, bool with_machine) {
   cmd.add_option("--scenario", scenario_file, "Scenario JSON file (assets/scenarios/*.json)");
   cmd.add_option("--kernel", kernel, "copy | transpose | matmul");
   o_m = cmd.add_option("--m", m, "Rows M (1..65536)")->check(integer_field("m", 1, sim::kMaxDim));
-  o_n = cmd.add_option("--n", n, "Columns N (1..65536)")->check(integer_field("n", 1, sim::kMaxDim));
+  o_n =
+      cmd.add_option("--n", n, "Columns N (1..65536)")->check(integer_field("n", 1, sim::kMaxDim));
   o_k = cmd.add_option("--k", k, "Reduction size K for matmul (1..65536)")
             ->check(integer_field("k", 1, sim::kMaxDim));
   cmd.add_option("--dtype", dtype, "fp16 | bf16 | fp32");

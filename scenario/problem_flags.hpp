@@ -33,7 +33,8 @@ struct ProblemFlags {
   double max_seconds = sim::ReplayBudget{}.max_seconds;
   double max_memory_gib = static_cast<double>(sim::ReplayBudget{}.max_memory_bytes) / (1ll << 30);
   // Filled by add_to(); an option's count() says whether the user gave it.
-  CLI::Option *o_m{}, *o_n{}, *o_k{}, *o_bm{}, *o_bn{}, *o_bk{}, *o_gm{}, *o_stages{}, *o_pps{}, *o_warps{};
+  CLI::Option *o_m{}, *o_n{}, *o_k{}, *o_bm{}, *o_bn{}, *o_bk{}, *o_gm{}, *o_stages{}, *o_pps{},
+      *o_warps{};
 
   void add_to(CLI::App& cmd, bool with_machine = false);
   // The scenario file (or the default scenario), with the flags applied; throws

@@ -70,7 +70,8 @@ TEST(ScenarioMenu, ListsTheBundledScenariosInCurriculumOrderHeaviestLast) {
   EXPECT_EQ(files.front().stem(), "seed000_copy_5x5");
   EXPECT_EQ(files.back().stem(), "big_8192_fp16");
   const auto at = [&](const char* stem) {
-    return std::find_if(files.begin(), files.end(), [&](const auto& p) { return p.stem() == stem; });
+    return std::find_if(files.begin(), files.end(),
+                        [&](const auto& p) { return p.stem() == stem; });
   };
   EXPECT_LT(at("triton_9x9_grouped"), at("seed004_574_grouped"));
 }
