@@ -1,6 +1,7 @@
 // Parsing tilesim's flags and naming figures (see options.hpp).
 #include "app/core/options.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cstdio>
 #include <cstdlib>
@@ -18,13 +19,19 @@ bool parse_number(const std::string& s, T& out) {
 }  // namespace
 
 std::string usage() {
-  return "usage: tilesim [--scenario FILE] [--seek N] [--panel NAME] [--tab NAME]\n"
+  return "usage: tilesim [--scenario FILE] [--seek N | --event E] [--pid N] [--panel NAME]\n"
+         "               [--tab NAME]\n"
          "               [--size WxH] [--scale 1|2|3] [--screenshot OUT.png] [--frames N]\n"
          "               [--lesson NAME [--lesson-step N] [--export-dir DIR]]\n"
          "               [--record OUT.gif|OUT.mp4 [--from A] [--to B] [--fps N] [--slow X]]\n"
          "               [--font-scale X] [--theme dark|light]\n"
-         "  --seek N       show the state after N events: the highlighted event is the N-th,\n"
-         "                 counting from 1 (index N-1 counting from 0); 0 = nothing run yet\n"
+         "  --seek N       a position: the state after N events have run; 0 = nothing run yet.\n"
+         "                 The event shown then has 0-based index N-1 (--seek 30 shows event 29)\n"
+         "  --event E      the event with 0-based index E shown, as a lesson's {\"event\": E}\n"
+         "                 and the controls' \"event #E\" (the same as --seek E+1)\n"
+         "  --pid N        spell out the pid -> tile formula for pid N beside the launch grid\n"
+         "                 (as tilesim-cli map --pid N); without --seek/--event, go to its first\n"
+         "                 event\n"
          "  --lesson NAME  open a lesson of assets/lessons/ (or a lesson file) at its first step\n"
          "                 or at --lesson-step N (1-based); without --scenario or --lesson the\n"
          "                 app opens the first lesson with the lesson index\n"
@@ -78,6 +85,17 @@ ParsedOptions parse_options(const std::vector<std::string>& args) {
         return r;
       }
       o.seek = s;
+    } else if (a == "--event" || a == "--pid") {
+      if (!value(v)) return r;
+      std::int64_t n = 0;
+      if (!parse_number(v, n) || n < 0) {
+        r.error = a + " wants a 0-based index >= 0, got '" + v + "'";
+        return r;
+      }
+      if (a == "--pid")
+        o.pid = n;
+      else
+        o.seek = n + 1;
     } else if (a == "--panel") {
       if (!value(v)) return r;
       o.panel = parse_panel(v);
@@ -170,6 +188,8 @@ ParsedOptions parse_options(const std::vector<std::string>& args) {
       return r;
     }
   }
+  const auto count = [&](const char* flag) { return std::count(args.begin(), args.end(), flag); };
+  if (count("--seek") + count("--event") > 1) r.error = "give one of --seek N and --event E";
   if (o.lesson_step && !o.lesson) r.error = "--lesson-step needs --lesson NAME";
   if (o.export_dir && !o.lesson) r.error = "--export-dir needs --lesson NAME";
   if ((o.from || o.to) && !o.record) r.error = "--from and --to go with --record";

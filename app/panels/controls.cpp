@@ -79,12 +79,16 @@ void draw_controls(FrameContext& f, const Rect& r) {
     const auto at = f.at;
     const auto step = sim::program_step(m.problem, at.pid, at.step);
     if (has_current_event(f.frame)) {
-      ImGui::Text("event %s / %s: pid %lld, step %lld", format_count(m.position()).c_str(),
-                  format_count(m.events()).c_str(), (long long)at.pid, (long long)at.step);
+      // Positions count events run (--seek N); events are named by 0-based index (--event E,
+      // a lesson's {"event": E}): after N events the one shown is event #N-1.
+      ImGui::TextWrapped("%s / %s events run", format_count(m.position()).c_str(),
+                         format_count(m.events()).c_str());
+      ImGui::Text("event #%s: pid %lld, step %lld", format_count(m.position() - 1).c_str(),
+                  (long long)at.pid, (long long)at.step);
       ImGui::SameLine();
       text_colored(palette::highlight, std::string(sim::to_string(step.op)).c_str());
     } else {
-      ImGui::Text("event %s / %s", format_count(m.position()).c_str(),
+      ImGui::Text("%s / %s events run", format_count(m.position()).c_str(),
                   format_count(m.events()).c_str());
     }
     help_marker(f, "controls");
@@ -107,16 +111,19 @@ void draw_controls(FrameContext& f, const Rect& r) {
     if (ImGui::Button("Reset")) f.cmds.push(Reset{});
     int unit = static_cast<int>(ui.step_unit);
     const char* units[] = {"event", "K-iteration", "program", "wave"};
-    ImGui::SetNextItemWidth(-90);
+    // Room for the longest label at any --scale or font size ("step b" was cut at --scale 2).
+    const float label_w =
+        ImGui::CalcTextSize("timeline").x + 2 * ImGui::GetStyle().ItemInnerSpacing.x;
+    ImGui::SetNextItemWidth(-label_w);
     ImGui::Combo("step by", &unit, units, 4);
     ui.step_unit = static_cast<StepUnit>(unit);
     std::int64_t pos = m.position();
     const std::int64_t lo = 0, hi = m.events();
-    ImGui::SetNextItemWidth(-90);
-    if (ImGui::SliderScalar("timeline", ImGuiDataType_S64, &pos, &lo, &hi, "event %lld"))
+    ImGui::SetNextItemWidth(-label_w);
+    if (ImGui::SliderScalar("timeline", ImGuiDataType_S64, &pos, &lo, &hi, "%lld run"))
       f.cmds.push(Seek{pos});
     float speed = static_cast<float>(m.speed);
-    ImGui::SetNextItemWidth(-90);
+    ImGui::SetNextItemWidth(-label_w);
     if (ImGui::SliderFloat("events/s", &speed, 0.5f, 5000.0f, "%.1f", ImGuiSliderFlags_Logarithmic))
       f.cmds.push(SetSpeed{speed});
     ImGui::PushTextWrapPos(0);
