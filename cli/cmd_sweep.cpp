@@ -49,21 +49,19 @@ Action add_sweep_command(CLI::App& app) {
     cmd->remove_option(cmd->get_option(name));
   flags->o_bm = flags->o_bn = flags->o_bk = flags->o_gm = flags->o_stages = nullptr;
   auto lists = std::make_shared<SweepLists>();
-  cmd->add_option("--block-m", lists->block_m, "BLOCK_M values, e.g. 64,128")
-      ->delimiter(',')
-      ->check(scenario::integer_field("block_m", 1, sim::kMaxBlock));
-  cmd->add_option("--block-n", lists->block_n, "BLOCK_N values")
-      ->delimiter(',')
-      ->check(scenario::integer_field("block_n", 1, sim::kMaxBlock));
-  cmd->add_option("--block-k", lists->block_k, "BLOCK_K values")
-      ->delimiter(',')
-      ->check(scenario::integer_field("block_k", 1, sim::kMaxBlock));
-  cmd->add_option("--group-m", lists->group_m, "GROUP_SIZE_M values, e.g. 1,2,4,8")
-      ->delimiter(',')
-      ->check(scenario::integer_field("group_size_m", 1, sim::kMaxGroupSizeM));
-  cmd->add_option("--stages", lists->stages, "Pipeline stages values")
-      ->delimiter(',')
-      ->check(scenario::integer_field("stages", 1, sim::kMaxStages));
+  // A comma-separated list whose every value is checked like the single flag's.
+  const auto list = [cmd](const char* flag, auto& values, const char* help, const char* field,
+                          std::int64_t hi) {
+    cmd->add_option(flag, values, help)
+        ->delimiter(',')
+        ->check(scenario::integer_field(field, 1, hi));
+  };
+  list("--block-m", lists->block_m, "BLOCK_M values, e.g. 64,128", "block_m", sim::kMaxBlock);
+  list("--block-n", lists->block_n, "BLOCK_N values", "block_n", sim::kMaxBlock);
+  list("--block-k", lists->block_k, "BLOCK_K values", "block_k", sim::kMaxBlock);
+  list("--group-m", lists->group_m, "GROUP_SIZE_M values, e.g. 1,2,4,8", "group_size_m",
+       sim::kMaxGroupSizeM);
+  list("--stages", lists->stages, "Pipeline stages values", "stages", sim::kMaxStages);
   cmd->add_option("--order", lists->orders, "Launch orders, e.g. row-major,grouped")
       ->delimiter(',');
   cmd->add_option("--threads", lists->threads, "Worker threads (default: all cores)")

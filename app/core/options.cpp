@@ -72,30 +72,31 @@ ParsedOptions parse_options(const std::vector<std::string>& args) {
       }
       return n;
     };
+    // A count or index >= 0 (64-bit: positions of big replays pass 2^31).
+    auto non_negative = [&](const std::string& wants) -> std::optional<std::int64_t> {
+      std::int64_t n = 0;
+      if (!value(v)) return std::nullopt;
+      if (!parse_number(v, n) || n < 0) {
+        r.error = a + " wants " + wants + ", got '" + v + "'";
+        return std::nullopt;
+      }
+      return n;
+    };
     if (a == "-h" || a == "--help") {
       o.help = true;
     } else if (a == "--scenario") {
       if (!value(v)) return r;
       o.scenario = v;
     } else if (a == "--seek") {
-      if (!value(v)) return r;
-      std::int64_t s = 0;
-      if (!parse_number(v, s) || s < 0) {
-        r.error = "--seek wants a step number >= 0, got '" + v + "'";
-        return r;
-      }
-      o.seek = s;
+      o.seek = non_negative("a step number >= 0");
+      if (!o.seek) return r;
     } else if (a == "--event" || a == "--pid") {
-      if (!value(v)) return r;
-      std::int64_t n = 0;
-      if (!parse_number(v, n) || n < 0) {
-        r.error = a + " wants a 0-based index >= 0, got '" + v + "'";
-        return r;
-      }
+      const auto n = non_negative("a 0-based index >= 0");
+      if (!n) return r;
       if (a == "--pid")
         o.pid = n;
       else
-        o.seek = n + 1;
+        o.seek = *n + 1;
     } else if (a == "--panel") {
       if (!value(v)) return r;
       o.panel = parse_panel(v);
@@ -151,13 +152,9 @@ ParsedOptions parse_options(const std::vector<std::string>& args) {
       if (!value(v)) return r;
       o.record = v;
     } else if (a == "--from" || a == "--to") {
-      if (!value(v)) return r;
-      std::int64_t s = 0;
-      if (!parse_number(v, s) || s < 0) {
-        r.error = a + " wants a position >= 0 (events executed, as --seek), got '" + v + "'";
-        return r;
-      }
-      (a == "--from" ? o.from : o.to) = s;
+      const auto n = non_negative("a position >= 0 (events executed, as --seek)");
+      if (!n) return r;
+      (a == "--from" ? o.from : o.to) = n;
     } else if (a == "--fps" || a == "--slow" || a == "--font-scale") {
       if (!value(v)) return r;
       char* end = nullptr;
