@@ -89,7 +89,7 @@ void draw_formula(FrameContext& f, const sim::Problem& p, ImVec2 at, float width
   ImGui::PopFont();
   ImGui::TextDisabled("%s order, step by step:", std::string(sim::to_string(p.order())).c_str());
   ImGui::PushFont(f.fonts.mono);
-  ImGui::PushTextWrapPos(at.x + width);
+  ImGui::PushTextWrapPos(at.x + width - ImGui::GetWindowPos().x);  // window-local x
   for (const auto& line : sim::explain_tile_of(p.order(), g, pid))
     ImGui::TextWrapped("%s", line.c_str());
   ImGui::PopTextWrapPos();
