@@ -363,7 +363,17 @@ int main(int argc, char** argv) {
     ui.center_tab = PanelId::compare;
   if (ui.lesson) lesson_update(model, *ui.lesson, ui.center_tab, 0, false, 1);
   if (o.tab) ui.center_tab = *parse_panel(*o.tab);  // an explicit tab wins over the lesson's view
+  if (o.pid) {
+    if (*o.pid >= model.problem.programs()) {
+      std::fprintf(stderr, "tilesim: --pid %lld is out of range: allowed 0..%lld\n",
+                   (long long)*o.pid, (long long)model.problem.programs() - 1);
+      return 2;
+    }
+    ui.formula_pid = *o.pid;
+    if (!o.seek) model.engine->seek_pid(*o.pid);
+  }
   if (o.seek) model.engine->seek(*o.seek);
+  ui.figure = headless && (o.screenshot || o.export_dir || o.record);
   const HelpText help = load_help();
   const auto measured = scenario::load_measured_dir(scenario::assets_dir() / "measured");
   CommandQueue q;

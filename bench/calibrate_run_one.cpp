@@ -14,7 +14,15 @@ int main(int argc, char** argv) {
   flags.add_to(app);
   std::string variant;
   app.add_option("--variant", variant, "variant name (tilesim-bench --list)")->required();
-  CLI11_PARSE(app, argc, argv);
+  try {
+    // Numeric flags refuse bad values with sim::InvalidField, thrown out of parse.
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "tilesim-run-one: %s\n", e.what());
+    return 2;
+  }
   try {
     const sim::Problem p(flags.to_scenario().problem);
     kernels::RunOptions opt;

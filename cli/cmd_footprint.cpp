@@ -13,7 +13,8 @@ Action add_footprint_command(CLI::App& app) {
   const ProblemCommand c =
       add_problem_command(app, "footprint", "Distinct input tiles touched by pids 0..P-1");
   auto programs = std::make_shared<std::int64_t>(-1);
-  c.cmd->add_option("--programs", *programs, "P: count pids 0..P-1 (default: all programs)");
+  c.cmd->add_option("--programs", *programs, "P: count pids 0..P-1 (default: all programs)")
+      ->check(scenario::integer_field("programs", 1, std::int64_t{1} << 32));
   return [flags = c.flags, programs]() {
     const sim::Problem p = enumerable_problem(*flags, "footprint");
     if (*programs != -1) sim::check_range("programs", *programs, 1, p.programs());

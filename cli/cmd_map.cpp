@@ -15,7 +15,7 @@ Action add_map_command(CLI::App& app) {
       add_problem_command(app, "map", "pid -> (pid_m, pid_n) table and coverage check");
   auto explain_pid = std::make_shared<std::int64_t>(-1);
   c.cmd->add_option("--pid", *explain_pid, "Also show the formula evaluated for this pid")
-      ->check(CLI::Range(std::int64_t{0}, std::int64_t{1} << 32));
+      ->check(scenario::integer_field("pid", 0, std::int64_t{1} << 32));
   return [flags = c.flags, explain_pid]() {
     const sim::Problem p = enumerable_problem(*flags, "map");
     const auto g = sim::grid_of(p);

@@ -1,5 +1,7 @@
 // `tilesim-cli run`: the full replay of a problem on a machine preset: counters and the timed
 // engine's predicted time with its breakdown.
+#include <unistd.h>
+
 #include <cstdio>
 #include <functional>
 #include <memory>
@@ -39,7 +41,9 @@ Action add_run_command(CLI::App& app) {
       std::fprintf(stderr, "\rreplaying: %3d%%", percent);
       std::fflush(stderr);
     };
-    const auto report = cost.seconds > 2 ? progress : std::function<void(double)>{};
+    // Drawn only on a terminal: piped output gets no carriage returns.
+    const bool draw = cost.seconds > 2 && isatty(fileno(stderr));
+    const auto report = draw ? progress : std::function<void(double)>{};
     const sim::TimingOptions timing = flags->timing();
     sim::ReplayResult r = sim::replay_timed(p, m, occ, timing, report);
     if (*schedule != "timed") {
@@ -48,7 +52,7 @@ Action add_run_command(CLI::App& app) {
       r = sim::replay(p, m, occ, report, nullptr, sim::parse_schedule(*schedule));
       r.timing = timed;
     }
-    if (cost.seconds > 2) std::fprintf(stderr, "\r                \r");
+    if (draw) std::fprintf(stderr, "\r                \r");
     if (flags->json)
       std::printf("%s\n", replay_json(p, m, r).dump(2).c_str());
     else

@@ -25,7 +25,9 @@ struct SweepLists {
   int threads = 0;
 };
 
+// Drawn only when stderr is a terminal: a piped or captured stderr gets no carriage returns.
 void draw_progress(int done, int total) {
+  if (!isatty(fileno(stderr))) return;
   constexpr int kWidth = 30;
   const int filled = total ? done * kWidth / total : kWidth;
   std::fprintf(stderr, "\r[%s%s] %d/%d", std::string(filled, '#').c_str(),
@@ -47,14 +49,23 @@ Action add_sweep_command(CLI::App& app) {
     cmd->remove_option(cmd->get_option(name));
   flags->o_bm = flags->o_bn = flags->o_bk = flags->o_gm = flags->o_stages = nullptr;
   auto lists = std::make_shared<SweepLists>();
-  cmd->add_option("--block-m", lists->block_m, "BLOCK_M values, e.g. 64,128")->delimiter(',');
-  cmd->add_option("--block-n", lists->block_n, "BLOCK_N values")->delimiter(',');
-  cmd->add_option("--block-k", lists->block_k, "BLOCK_K values")->delimiter(',');
-  cmd->add_option("--group-m", lists->group_m, "GROUP_SIZE_M values, e.g. 1,2,4,8")->delimiter(',');
-  cmd->add_option("--stages", lists->stages, "Pipeline stages values")->delimiter(',');
+  // A comma-separated list whose every value is checked like the single flag's.
+  const auto list = [cmd](const char* flag, auto& values, const char* help, const char* field,
+                          std::int64_t hi) {
+    cmd->add_option(flag, values, help)
+        ->delimiter(',')
+        ->check(scenario::integer_field(field, 1, hi));
+  };
+  list("--block-m", lists->block_m, "BLOCK_M values, e.g. 64,128", "block_m", sim::kMaxBlock);
+  list("--block-n", lists->block_n, "BLOCK_N values", "block_n", sim::kMaxBlock);
+  list("--block-k", lists->block_k, "BLOCK_K values", "block_k", sim::kMaxBlock);
+  list("--group-m", lists->group_m, "GROUP_SIZE_M values, e.g. 1,2,4,8", "group_size_m",
+       sim::kMaxGroupSizeM);
+  list("--stages", lists->stages, "Pipeline stages values", "stages", sim::kMaxStages);
   cmd->add_option("--order", lists->orders, "Launch orders, e.g. row-major,grouped")
       ->delimiter(',');
-  cmd->add_option("--threads", lists->threads, "Worker threads (default: all cores)");
+  cmd->add_option("--threads", lists->threads, "Worker threads (default: all cores)")
+      ->check(scenario::integer_field("threads", 0, 1024));
   return [flags, lists]() {
     const auto s = flags->to_scenario();
     // Each row has its own problem and occupancy; the scenario's machine is refused once here.
@@ -95,8 +106,12 @@ Action add_sweep_command(CLI::App& app) {
                 "L2 hit", "FLOP/B", "time", "TFLOP/s", "bound");
     for (const auto& row : rows) {
       const auto& sp = row.spec;
-      std::printf("%-14s %6lld %5d %5d %5d %3d ", std::string(sim::to_string(sp.order)).c_str(),
-                  (long long)sp.group_size_m, sp.block_m, sp.block_n, sp.block_k, sp.stages);
+      // GROUP_SIZE_M means something only to the grouped orders.
+      const bool grouped =
+          sp.order == sim::LaunchOrder::grouped || sp.order == sim::LaunchOrder::grouped_legacy;
+      std::printf("%-14s %6s %5d %5d %5d %3d ", std::string(sim::to_string(sp.order)).c_str(),
+                  grouped ? std::to_string(sp.group_size_m).c_str() : "-", sp.block_m, sp.block_n,
+                  sp.block_k, sp.stages);
       if (!row.error.empty()) {
         std::printf("-- %s\n", row.error.c_str());
         continue;

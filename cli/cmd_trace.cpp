@@ -61,9 +61,9 @@ Action add_trace_command(CLI::App& app) {
   auto full = std::make_shared<bool>(false);
   cmd->add_option("--pid", *pid, "Program id (0..programs-1)")
       ->required()
-      ->check(CLI::Range(std::int64_t{0}, std::int64_t{1} << 32));
+      ->check(scenario::integer_field("pid", 0, std::int64_t{1} << 32));
   cmd->add_option("--step", *only_step, "Only this step (0..steps-1)")
-      ->check(CLI::Range(std::int64_t{0}, std::int64_t{1} << 32));
+      ->check(scenario::integer_field("step", 0, std::int64_t{1} << 32));
   cmd->add_flag("--offsets", *full, "Text output: print a corner of each offset matrix and mask");
   return [flags, pid, only_step, full]() {
     const auto s = flags->to_scenario();

@@ -47,7 +47,9 @@ Action add_warps_command(CLI::App& app) {
                        {"shared_ld_wavefronts", c.shared_ld_wavefronts},
                        {"shared_st_wavefronts", c.shared_st_wavefronts},
                        {"shared_ld_bank_conflicts", c.shared_ld_conflicts()},
-                       {"shared_st_bank_conflicts", c.shared_st_conflicts()}};
+                       {"shared_st_bank_conflicts", c.shared_st_conflicts()},
+                       {"shared_ld_conflicts_per_request", c.ld_conflicts_per_request()},
+                       {"shared_st_conflicts_per_request", c.st_conflicts_per_request()}};
       std::printf("%s\n", j.dump(2).c_str());
       return 0;
     }
@@ -58,10 +60,13 @@ Action add_warps_command(CLI::App& app) {
         (long long)c.global_ld_requests, c.ld_sectors_per_request());
     std::printf("  global stores: %12lld requests, %6.2f sectors per request\n",
                 (long long)c.global_st_requests, c.st_sectors_per_request());
-    std::printf("  shared loads : %12lld requests, %12lld bank conflicts\n",
-                (long long)c.shared_ld_requests, (long long)c.shared_ld_conflicts());
-    std::printf("  shared stores: %12lld requests, %12lld bank conflicts\n",
-                (long long)c.shared_st_requests, (long long)c.shared_st_conflicts());
+    // Per request: a w-way conflict costs w wavefronts, w - 1 conflicts (0 = conflict-free).
+    std::printf("  shared loads : %12lld requests, %12lld bank conflicts, %6.2f per request\n",
+                (long long)c.shared_ld_requests, (long long)c.shared_ld_conflicts(),
+                c.ld_conflicts_per_request());
+    std::printf("  shared stores: %12lld requests, %12lld bank conflicts, %6.2f per request\n",
+                (long long)c.shared_st_requests, (long long)c.shared_st_conflicts(),
+                c.st_conflicts_per_request());
     return 0;
   };
 }

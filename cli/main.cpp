@@ -27,16 +27,15 @@ int main(int argc, char** argv) {
   add(cli::add_sweep_command);
   add(cli::add_warps_command);
   try {
+    // A numeric flag's own check throws InvalidField out of parse (scenario::integer_field).
     app.parse(argc, argv);
+    for (auto& [cmd, action] : commands)
+      if (cmd->parsed()) return action();
   } catch (const CLI::ParseError& e) {
     // --help and --version exit 0; every other parse error is bad input: exit 2, like a value
     // out of range (CLI11's message names the flag).
     const int code = app.exit(e);
     return code == 0 ? 0 : 2;
-  }
-  try {
-    for (auto& [cmd, action] : commands)
-      if (cmd->parsed()) return action();
   } catch (const std::exception& e) {
     // Bad input (a field out of range, a replay over budget, a bad file) is exit code 2 and
     // speaks for itself; anything else is a failure of the tool.

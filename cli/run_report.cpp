@@ -86,6 +86,27 @@ std::string breakdown_text(const sim::TimingSummary& t) {
   return out;
 }
 
+std::string problem_line(const sim::ProblemSpec& s) {
+  // K and BLOCK_K exist only for matmul, GROUP_SIZE_M only for the grouped orders: a copy or a
+  // transpose shows neither, so no default of another kernel reads as if it applied.
+  const bool matmul = s.kernel == sim::Kernel::matmul;
+  const bool grouped =
+      s.order == sim::LaunchOrder::grouped || s.order == sim::LaunchOrder::grouped_legacy;
+  char buf[256];
+  if (matmul)
+    std::snprintf(buf, sizeof buf, "matmul %lldx%lldx%lld %s, blocks %dx%dx%d", (long long)s.m,
+                  (long long)s.n, (long long)s.k, std::string(sim::to_string(s.dtype)).c_str(),
+                  s.block_m, s.block_n, s.block_k);
+  else
+    std::snprintf(buf, sizeof buf, "%s %lldx%lld %s, blocks %dx%d",
+                  std::string(sim::to_string(s.kernel)).c_str(), (long long)s.m, (long long)s.n,
+                  std::string(sim::to_string(s.dtype)).c_str(), s.block_m, s.block_n);
+  std::string out = buf;
+  out += ", " + std::string(sim::to_string(s.order)) + " order";
+  if (grouped) out += " (GROUP_SIZE_M = " + std::to_string(s.group_size_m) + ")";
+  return out;
+}
+
 std::string replay_text(const sim::Problem& p, const sim::Machine& m, const sim::ReplayResult& r) {
   const auto& c = r.counters;
   const auto& s = p.spec();
@@ -94,7 +115,7 @@ std::string replay_text(const sim::Problem& p, const sim::Machine& m, const sim:
   char buf[2048];
   std::snprintf(
       buf, sizeof buf,
-      "%s %lldx%lldx%lld %s, blocks %dx%dx%d, %s order (GROUP_SIZE_M = %lld), on %s\n"
+      "%s, on %s\n"
       "  programs        %lld in %lld wave%s of %lld (%d SMs x %d per SM; %s)\n"
       "  events          %lld (%lld tile loads, %lld tile stores)\n"
       "  DRAM read       %s (compulsory: %s, each input byte once)\n"
@@ -106,13 +127,10 @@ std::string replay_text(const sim::Problem& p, const sim::Machine& m, const sim:
       "  roofline        %.3g s, %s bound (DRAM %.3g s, compute %.3g s)\n"
       "  time (timed)    %.4g s, %.1f TFLOP/s, DRAM %.0f GB/s; %s bound (%s path, %d warps)\n"
       "  time went to    %s\n",
-      std::string(sim::to_string(s.kernel)).c_str(), (long long)s.m, (long long)s.n, (long long)s.k,
-      std::string(sim::to_string(s.dtype)).c_str(), s.block_m, s.block_n, s.block_k,
-      std::string(sim::to_string(s.order)).c_str(), (long long)s.group_size_m, m.name.c_str(),
-      (long long)p.programs(), (long long)r.waves, r.waves == 1 ? "" : "s",
-      (long long)m.sms * r.occupancy.programs_per_sm, m.sms, r.occupancy.programs_per_sm,
-      r.occupancy.reason.c_str(), (long long)c.events, (long long)c.tile_loads,
-      (long long)c.tile_stores, format_bytes(c.dram_read_bytes).c_str(),
+      problem_line(s).c_str(), m.name.c_str(), (long long)p.programs(), (long long)r.waves,
+      r.waves == 1 ? "" : "s", (long long)m.sms * r.occupancy.programs_per_sm, m.sms,
+      r.occupancy.programs_per_sm, r.occupancy.reason.c_str(), (long long)c.events,
+      (long long)c.tile_loads, (long long)c.tile_stores, format_bytes(c.dram_read_bytes).c_str(),
       format_bytes(p.compulsory_bytes() - out_bytes).c_str(),
       format_bytes(c.dram_write_bytes).c_str(), format_bytes(out_bytes).c_str(),
       format_bytes(c.l2_read_bytes).c_str(), 100 * c.l2_hit_rate(), 100 * c.l2_load_hit_rate(),

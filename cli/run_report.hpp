@@ -21,6 +21,8 @@ nlohmann::json breakdown_json(const sim::TimingSummary& t);
 double tflops(const sim::Problem& p, const sim::ReplayResult& r);
 double dram_bytes_per_s(const sim::ReplayResult& r);
 std::string breakdown_text(const sim::TimingSummary& t);
+// "transpose 3x4 fp16, blocks 2x2, row-major order": the fields this kernel and order use.
+std::string problem_line(const sim::ProblemSpec& s);
 // A multi-line human-readable report.
 std::string replay_text(const sim::Problem& p, const sim::Machine& m, const sim::ReplayResult& r);
 

@@ -1,6 +1,10 @@
 // Resolution order: defaults (seed 004's example) < scenario file < flags.
 #include "scenario/problem_flags.hpp"
 
+#include <charconv>
+#include <cstdio>
+#include <cstdlib>
+
 namespace tilesim::scenario {
 namespace {
 
@@ -11,23 +15,65 @@ void apply_enum(const std::string& value, const char* field, E* out) {
 
 }  // namespace
 
+CLI::Validator integer_field(std::string field, std::int64_t lo, std::int64_t hi) {
+  return CLI::Validator(
+      [field, lo, hi](std::string& text) -> std::string {
+        std::int64_t v = 0;
+        const char* end = text.data() + text.size();
+        const auto [p, ec] = std::from_chars(text.data(), end, v);
+        if (ec == std::errc::result_out_of_range)
+          throw sim::InvalidField(field, field + " = " + text + " is out of range: allowed " +
+                                             std::to_string(lo) + ".." + std::to_string(hi));
+        if (ec != std::errc() || p != end || text.empty())
+          throw sim::InvalidField(field, field + " = \"" + text + "\" is not an integer: allowed " +
+                                             std::to_string(lo) + ".." + std::to_string(hi));
+        sim::check_range(field, v, lo, hi);
+        return {};
+      },
+      std::to_string(lo) + ".." + std::to_string(hi));
+}
+
+CLI::Validator real_field(std::string field, double lo, double hi) {
+  return CLI::Validator(
+      [field, lo, hi](std::string& text) -> std::string {
+        char* end = nullptr;
+        const double v = std::strtod(text.c_str(), &end);
+        if (text.empty() || *end || !(v >= lo && v <= hi)) {
+          char range[64];
+          std::snprintf(range, sizeof range, "%g..%g", lo, hi);
+          throw sim::InvalidField(
+              field, field + " = \"" + text + "\" is not allowed: a number in " + range);
+        }
+        return {};
+      },
+      "");
+}
+
 void ProblemFlags::add_to(CLI::App& cmd, bool with_machine) {
   cmd.add_option("--scenario", scenario_file, "Scenario JSON file (assets/scenarios/*.json)");
   cmd.add_option("--kernel", kernel, "copy | transpose | matmul");
-  o_m = cmd.add_option("--m", m, "Rows M (1..65536)");
-  o_n = cmd.add_option("--n", n, "Columns N (1..65536)");
-  o_k = cmd.add_option("--k", k, "Reduction size K for matmul (1..65536)");
+  o_m = cmd.add_option("--m", m, "Rows M (1..65536)")->check(integer_field("m", 1, sim::kMaxDim));
+  o_n =
+      cmd.add_option("--n", n, "Columns N (1..65536)")->check(integer_field("n", 1, sim::kMaxDim));
+  o_k = cmd.add_option("--k", k, "Reduction size K for matmul (1..65536)")
+            ->check(integer_field("k", 1, sim::kMaxDim));
   cmd.add_option("--dtype", dtype, "fp16 | bf16 | fp32");
-  o_bm = cmd.add_option("--block-m", block_m, "BLOCK_M: power of two, 1..256");
-  o_bn = cmd.add_option("--block-n", block_n, "BLOCK_N: power of two, 1..256");
-  o_bk = cmd.add_option("--block-k", block_k, "BLOCK_K: power of two, 1..256");
-  o_gm = cmd.add_option("--group-m", group_m, "GROUP_SIZE_M (>= 1)");
+  o_bm = cmd.add_option("--block-m", block_m, "BLOCK_M: power of two, 1..256")
+             ->check(integer_field("block_m", 1, sim::kMaxBlock));
+  o_bn = cmd.add_option("--block-n", block_n, "BLOCK_N: power of two, 1..256")
+             ->check(integer_field("block_n", 1, sim::kMaxBlock));
+  o_bk = cmd.add_option("--block-k", block_k, "BLOCK_K: power of two, 1..256")
+             ->check(integer_field("block_k", 1, sim::kMaxBlock));
+  o_gm = cmd.add_option("--group-m", group_m, "GROUP_SIZE_M (>= 1)")
+             ->check(integer_field("group_size_m", 1, sim::kMaxGroupSizeM));
   cmd.add_option("--order", order, "row-major | column-major | grouped | grouped-legacy");
   cmd.add_option("--boundary", boundary, "mask | wrap");
   cmd.add_option("--b-layout", b_layout, "row-major | transposed (seed 003's coalesced B)");
   o_stages =
-      cmd.add_option("--stages", stages, "Pipeline stages of A/B tiles in shared memory (1..8)");
-  o_warps = cmd.add_option("--num-warps", num_warps, "Warps per program (Triton num_warps: 1..16)");
+      cmd.add_option("--stages", stages, "Pipeline stages of A/B tiles in shared memory (1..8)")
+          ->check(integer_field("stages", 1, sim::kMaxStages));
+  o_warps = cmd.add_option("--num-warps", num_warps, "Warps per program (Triton num_warps: 1..16)")
+                ->check(integer_field("num_warps", 1, sim::kMaxNumWarps));
   cmd.add_option("--input-precision", input_precision,
                  "fp32 matmul: ieee (FP32 FMA) | tf32 (TF32 tensor cores), as tl.dot's argument");
   if (with_machine) {
@@ -40,13 +86,15 @@ void ProblemFlags::add_to(CLI::App& cmd, bool with_machine) {
     o_pps = cmd.add_option("--programs-per-sm", programs_per_sm,
                            "Override programs resident per SM (" +
                                std::to_string(sim::kMinProgramsPerSm) + ".." +
-                               std::to_string(sim::kMaxProgramsPerSm) + ")");
+                               std::to_string(sim::kMaxProgramsPerSm) + ")")
+                ->check(integer_field("programs_per_sm", sim::kMinProgramsPerSm,
+                                      sim::kMaxProgramsPerSm));
     cmd.add_option("--max-seconds", max_seconds,
                    "Refuse a replay estimated to take longer (default 120)")
-        ->check(CLI::Range(0.001, 1e6));
+        ->check(real_field("max_seconds", 0.001, 1e6));
     cmd.add_option("--max-memory-gib", max_memory_gib,
                    "Refuse a replay estimated to need more memory (default 4)")
-        ->check(CLI::Range(0.001, 1024.0));
+        ->check(real_field("max_memory_gib", 0.001, 1024.0));
   }
   cmd.add_flag("--json", json, "Machine-readable JSON on stdout");
 }
@@ -57,6 +105,13 @@ Scenario ProblemFlags::to_scenario() const {
   if (!scenario_file.empty()) s = load_scenario(scenario_file);
   auto& p = s.problem;
   apply_enum(kernel, "kernel", &p.kernel);
+  if (scenario_file.empty() && p.kernel != sim::Kernel::matmul) {
+    // Seed 004's defaults are a matmul's: a copy or transpose asked for by flags alone starts
+    // in row-major order with GROUP_SIZE_M 1 (K and BLOCK_K are a matmul's only: reports omit
+    // them); --order and --group-m still override.
+    p.order = sim::LaunchOrder::row_major;
+    p.group_size_m = 1;
+  }
   apply_enum(dtype, "dtype", &p.dtype);
   apply_enum(order, "order", &p.order);
   apply_enum(boundary, "boundary", &p.boundary);

@@ -15,6 +15,14 @@
 
 namespace tilesim::scenario {
 
+// A check for an integer flag that refuses its value the way a scenario file's field is refused
+// (sim::InvalidField naming `field`, thrown out of CLI::App::parse): "m = \"abc\" is not an
+// integer", "pid = -1 is out of range: allowed 0..80" — not the argument library's wording.
+// Values in lo..hi pass; the Problem still checks what depends on other fields.
+CLI::Validator integer_field(std::string field, std::int64_t lo, std::int64_t hi);
+// The same for a real number (--max-seconds).
+CLI::Validator real_field(std::string field, double lo, double hi);
+
 struct ProblemFlags {
   std::string scenario_file;
   std::string kernel, dtype, order, boundary, b_layout, machine, input_precision;
@@ -25,7 +33,8 @@ struct ProblemFlags {
   double max_seconds = sim::ReplayBudget{}.max_seconds;
   double max_memory_gib = static_cast<double>(sim::ReplayBudget{}.max_memory_bytes) / (1ll << 30);
   // Filled by add_to(); an option's count() says whether the user gave it.
-  CLI::Option *o_m{}, *o_n{}, *o_k{}, *o_bm{}, *o_bn{}, *o_bk{}, *o_gm{}, *o_stages{}, *o_pps{}, *o_warps{};
+  CLI::Option *o_m{}, *o_n{}, *o_k{}, *o_bm{}, *o_bn{}, *o_bk{}, *o_gm{}, *o_stages{}, *o_pps{},
+      *o_warps{};
 
   void add_to(CLI::App& cmd, bool with_machine = false);
   // The scenario file (or the default scenario), with the flags applied; throws

@@ -1,6 +1,7 @@
 // Strict JSON (de)serialisation of scenarios with nlohmann::json.
 #include "scenario/scenario.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -122,6 +123,28 @@ void save_scenario(const Scenario& s, const std::filesystem::path& path) {
 std::filesystem::path assets_dir() {
   if (const char* env = std::getenv("TILESIM_ASSETS"); env && *env) return env;
   return TILESIM_ASSETS_DIR;
+}
+
+std::vector<std::filesystem::path> list_scenarios(const std::filesystem::path& dir) {
+  // The teaching order of assets/scenarios/README.md.
+  static const char* const kCurriculum[] = {
+      "seed000_copy_5x5",     "seed000_transpose_3x4",        "seed000_transpose_4x4_blocks",
+      "triton_9x9_grouped",   "seed004_574_grouped",          "wrap_574_triton_tutorial",
+      "seed003_b_transposed", "measured_h200_transpose_8192", "measured_h200_matmul_4096_fp16",
+      "big_8192_fp16"};
+  const auto rank = [](const std::filesystem::path& p) {
+    const auto* end = std::end(kCurriculum);
+    return std::find(std::begin(kCurriculum), end, p.stem().string()) - std::begin(kCurriculum);
+  };
+  std::vector<std::filesystem::path> out;
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator(dir, ec))
+    if (e.path().extension() == ".json") out.push_back(e.path());
+  std::sort(out.begin(), out.end(), [&](const auto& a, const auto& b) {
+    const auto ra = rank(a), rb = rank(b);
+    return ra != rb ? ra < rb : a < b;
+  });
+  return out;
 }
 
 }  // namespace tilesim::scenario

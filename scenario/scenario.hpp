@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "sim/problem.hpp"
 
@@ -45,5 +46,10 @@ void save_scenario(const Scenario& s, const std::filesystem::path& path);
 
 // Where assets/ lives: $TILESIM_ASSETS, else the source tree's assets/ (compiled in).
 std::filesystem::path assets_dir();
+// The *.json scenarios of `dir` in curriculum order (copy and transpose, the pid -> tile grid,
+// grouping, boundaries, layouts, then the measured and production-sized problems), so a menu
+// opens with the first lesson's problem, not the heaviest; files not in the curriculum follow
+// in name order.
+std::vector<std::filesystem::path> list_scenarios(const std::filesystem::path& dir);
 
 }  // namespace tilesim::scenario

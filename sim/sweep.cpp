@@ -18,8 +18,12 @@ std::vector<ProblemSpec> sweep_specs(const ProblemSpec& base, const SweepAxes& a
     return list.empty() ? std::vector<T>{value} : std::vector<T>(list.begin(), list.end());
   };
   std::vector<ProblemSpec> out;
+  const auto group_sizes = or_base(axes.group_size_m, base.group_size_m);
   for (const auto order : or_base(axes.orders, base.order))
-    for (const auto gm : or_base(axes.group_size_m, base.group_size_m))
+    for (const auto gm : group_sizes) {
+      // Only the grouped orders read GROUP_SIZE_M: the others get one row, not one per value.
+      const bool grouped = order == LaunchOrder::grouped || order == LaunchOrder::grouped_legacy;
+      if (!grouped && gm != group_sizes.front()) continue;
       for (const auto bm : or_base(axes.block_m, base.block_m))
         for (const auto bn : or_base(axes.block_n, base.block_n))
           for (const auto bk : or_base(axes.block_k, base.block_k))
@@ -33,6 +37,7 @@ std::vector<ProblemSpec> sweep_specs(const ProblemSpec& base, const SweepAxes& a
               s.stages = st;
               out.push_back(s);
             }
+    }
   return out;
 }
 

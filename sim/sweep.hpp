@@ -24,7 +24,8 @@ struct SweepAxes {
 };
 
 // The cartesian product in a fixed order (orders, group_size_m, block_m, block_n, block_k,
-// stages; the last varies fastest).
+// stages; the last varies fastest). Orders that ignore GROUP_SIZE_M (row- and column-major) take
+// only its first value, so identical configurations are not replayed twice.
 std::vector<ProblemSpec> sweep_specs(const ProblemSpec& base, const SweepAxes& axes);
 
 struct SweepRow {

@@ -270,6 +270,13 @@ double WarpAccessCounters::st_sectors_per_request() const {
   return global_st_requests ? static_cast<double>(global_st_sectors) / global_st_requests : 0.0;
 }
 
+double WarpAccessCounters::ld_conflicts_per_request() const {
+  return shared_ld_requests ? static_cast<double>(shared_ld_conflicts()) / shared_ld_requests : 0.0;
+}
+double WarpAccessCounters::st_conflicts_per_request() const {
+  return shared_st_requests ? static_cast<double>(shared_st_conflicts()) / shared_st_requests : 0.0;
+}
+
 WarpAccessCounters& WarpAccessCounters::operator+=(const WarpAccessCounters& o) {
   global_ld_requests += o.global_ld_requests;
   global_ld_sectors += o.global_ld_sectors;

@@ -48,6 +48,9 @@ struct WarpAccessCounters {
   std::int64_t shared_st_conflicts() const { return shared_st_wavefronts - shared_st_requests; }
   double ld_sectors_per_request() const;
   double st_sectors_per_request() const;
+  // Bank conflicts per shared request: 0 when conflict-free, 31 when all 32 lanes hit one bank.
+  double ld_conflicts_per_request() const;
+  double st_conflicts_per_request() const;
   WarpAccessCounters& operator+=(const WarpAccessCounters& o);
   WarpAccessCounters operator*(std::int64_t times) const;
   bool operator==(const WarpAccessCounters&) const = default;

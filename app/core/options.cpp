@@ -1,6 +1,7 @@
 // Parsing tilesim's flags and naming figures (see options.hpp).
 #include "app/core/options.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cstdio>
 #include <cstdlib>
@@ -31,13 +32,19 @@ std::optional<std::filesystem::path>* path_option(Options& o, const std::string&
 }  // namespace
 
 std::string usage() {
-  return "usage: tilesim [--scenario FILE] [--seek N] [--order O] [--panel NAME] [--tab NAME]\n"
-         "               [--size WxH] [--scale 1|2] [--screenshot OUT.png] [--frames N]\n"
+  return "usage: tilesim [--scenario FILE] [--seek N | --event E] [--pid N] [--order O]\n"
+         "               [--panel NAME] [--tab NAME]\n"
+         "               [--size WxH] [--scale 1|2|3] [--screenshot OUT.png] [--frames N]\n"
          "               [--lesson NAME [--lesson-step N] [--export-dir DIR]]\n"
          "               [--record OUT.gif|OUT.mp4 [--from A] [--to B] [--fps N] [--slow X]]\n"
          "               [--font-scale X] [--theme dark|light] [--soak SEED [--actions N]]\n"
-         "  --seek N       show the state after N events: the highlighted event is the N-th,\n"
-         "                 counting from 1 (index N-1 counting from 0); 0 = nothing run yet\n"
+         "  --seek N       a position: the state after N events have run; 0 = nothing run yet.\n"
+         "                 The event shown then has 0-based index N-1 (--seek 30 shows event 29)\n"
+         "  --event E      the event with 0-based index E shown, as a lesson's {\"event\": E}\n"
+         "                 and the controls' \"event #E\" (the same as --seek E+1)\n"
+         "  --pid N        spell out the pid -> tile formula for pid N beside the launch grid\n"
+         "                 (as tilesim-cli map --pid N); without --seek/--event, go to its first\n"
+         "                 event\n"
          "  --order O      event order: timed (simulated time, default) | lockstep | staggered\n"
          "  --lesson NAME  open a lesson of assets/lessons/ (or a lesson file) at its first step\n"
          "                 or at --lesson-step N (1-based); without --scenario or --lesson the\n"
@@ -82,19 +89,31 @@ ParsedOptions parse_options(const std::vector<std::string>& args) {
       }
       return n;
     };
+    // A count or index >= 0 (64-bit: positions of big replays pass 2^31).
+    auto non_negative = [&](const std::string& wants) -> std::optional<std::int64_t> {
+      std::int64_t n = 0;
+      if (!value(v)) return std::nullopt;
+      if (!parse_number(v, n) || n < 0) {
+        r.error = a + " wants " + wants + ", got '" + v + "'";
+        return std::nullopt;
+      }
+      return n;
+    };
     if (auto* path = path_option(o, a)) {
       if (!value(v)) return r;
       *path = v;
     } else if (a == "-h" || a == "--help") {
       o.help = true;
     } else if (a == "--seek") {
-      if (!value(v)) return r;
-      std::int64_t s = 0;
-      if (!parse_number(v, s) || s < 0) {
-        r.error = "--seek wants a step number >= 0, got '" + v + "'";
-        return r;
-      }
-      o.seek = s;
+      o.seek = non_negative("a step number >= 0");
+      if (!o.seek) return r;
+    } else if (a == "--event" || a == "--pid") {
+      const auto n = non_negative("a 0-based index >= 0");
+      if (!n) return r;
+      if (a == "--pid")
+        o.pid = n;
+      else
+        o.seek = *n + 1;
     } else if (a == "--panel") {
       if (!value(v)) return r;
       o.panel = parse_panel(v);
@@ -155,13 +174,9 @@ ParsedOptions parse_options(const std::vector<std::string>& args) {
       o.lesson_step = bounded(1, 64, "a step number 1..64 (1 = the first step)");
       if (!o.lesson_step) return r;
     } else if (a == "--from" || a == "--to") {
-      if (!value(v)) return r;
-      std::int64_t s = 0;
-      if (!parse_number(v, s) || s < 0) {
-        r.error = a + " wants a position >= 0 (events executed, as --seek), got '" + v + "'";
-        return r;
-      }
-      (a == "--from" ? o.from : o.to) = s;
+      const auto n = non_negative("a position >= 0 (events executed, as --seek)");
+      if (!n) return r;
+      (a == "--from" ? o.from : o.to) = n;
     } else if (a == "--fps" || a == "--slow" || a == "--font-scale") {
       if (!value(v)) return r;
       char* end = nullptr;
@@ -193,6 +208,8 @@ ParsedOptions parse_options(const std::vector<std::string>& args) {
     }
   }
   if (o.actions && !o.soak) r.error = "--actions needs --soak SEED";
+  const auto count = [&](const char* flag) { return std::count(args.begin(), args.end(), flag); };
+  if (count("--seek") + count("--event") > 1) r.error = "give one of --seek N and --event E";
   if (o.lesson_step && !o.lesson) r.error = "--lesson-step needs --lesson NAME";
   if (o.export_dir && !o.lesson) r.error = "--export-dir needs --lesson NAME";
   if ((o.from || o.to) && !o.record) r.error = "--from and --to go with --record";

@@ -14,8 +14,13 @@ namespace tilesim::app {
 
 struct Options {
   std::optional<std::filesystem::path> scenario;
+  // Where the timeline stands: --seek N = after N events (a position, as --from/--to); --event E
+  // = the event with 0-based index E shown, as a lesson's {"event": E} (the same as --seek E+1).
   std::optional<std::int64_t> seek;
   std::optional<std::string> order;  // event order: timed (default) | lockstep | staggered
+  // --pid N: the program whose pid -> tile formula is spelled out; without --seek/--event the
+  // timeline also moves to that program's first event.
+  std::optional<std::int64_t> pid;
   std::optional<PanelId> panel;
   int width = 1600, height = 900;
   float scale = 1.0f;

@@ -31,6 +31,12 @@ struct UiState {
   float scale = 1.0f;
   std::array<Viewport, 3> viewports{};  // matrix views, in make_matrix_models order
   std::optional<std::int64_t> hovered_pid;
+  // The pid whose pid -> tile formula the launch grid spells out (--pid N, or a click); unset:
+  // the program of the event at the cursor.
+  std::optional<std::int64_t> formula_pid;
+  // A headless figure (--screenshot, --export-dir, --record): no "(?)" markers or radio buttons,
+  // which mean nothing on a slide.
+  bool figure = false;
   SweepAxis sweep_axis = SweepAxis::group_size_m;
   bool sweep_rate = false;   // sweep plots predicted (and measured) throughput, not DRAM bytes
   bool sms_by_wait = false;  // SM timeline: colour programs by what they waited on, not wave

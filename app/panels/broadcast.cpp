@@ -109,7 +109,8 @@ void draw_broadcast(FrameContext& f, const Rect& r) {
     const float head_w = cell_w + 6;
     const float table_w = side_by_side ? (avail0.x - 24) / 2 : avail0.x;
     const float text_h = ImGui::GetTextLineHeightWithSpacing();
-    const float table_h = side_by_side ? avail0.y - 5 * text_h : (avail0.y - 7 * text_h) / 2;
+    // Two lines more than the tables: the index vectors and the broadcast of their shapes.
+    const float table_h = side_by_side ? avail0.y - 7 * text_h : (avail0.y - 9 * text_h) / 2;
     const int max_cols = std::clamp(static_cast<int>((table_w - head_w) / cell_w), 3, 16);
     const int max_rows = std::clamp(static_cast<int>(table_h / cell_h) - 1, 3, 16);
     const BroadcastView v = make_broadcast_view(p, at, max_rows, max_cols);
@@ -124,8 +125,23 @@ void draw_broadcast(FrameContext& f, const Rect& r) {
                         v.access.rows(), v.access.cols(), (long long)v.lanes_on,
                         (long long)v.lanes);
 
-    const ImVec2 pos = ImGui::GetCursorScreenPos();
     const auto& a = v.access;
+    // The vectors themselves, then how broadcasting makes a tile of them: a column (R, 1) plus
+    // a row (1, C) is an (R, C) block, the shape of every table below.
+    ImGui::PushFont(f.fonts.mono);
+    const auto vector_text = [](const std::string& name, const std::vector<std::int64_t>& idx) {
+      std::string t = name + " = [" + std::to_string(idx.front());
+      if (idx.size() > 1) t += ", " + std::to_string(idx[1]);
+      if (idx.size() > 3) t += ", ...";
+      if (idx.size() > 2) t += ", " + std::to_string(idx.back());
+      return t + "]";
+    };
+    ImGui::TextWrapped("%s  %s", vector_text(a.row_expr, a.row_index).c_str(),
+                       vector_text(a.col_expr, a.col_index).c_str());
+    ImGui::TextWrapped("%s[:, None] (%d, 1) + %s[None, :] (1, %d) -> (%d, %d)", a.row_expr.c_str(),
+                       a.rows(), a.col_expr.c_str(), a.cols(), a.rows(), a.cols());
+    ImGui::PopFont();
+    const ImVec2 pos = ImGui::GetCursorScreenPos();
     auto title = [&](float x, float y, const std::string& s1, const std::string& s2) {
       ImDrawList* dl = ImGui::GetWindowDrawList();
       ImGui::PushFont(f.fonts.mono);

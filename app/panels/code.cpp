@@ -33,16 +33,20 @@ void draw_code(FrameContext& f, const Rect& r) {
     text_colored(palette::code_ptr, "its pointers");
     ImGui::SameLine();
     text_colored(Rgba{230, 110, 120}, "its mask");
-    ImGui::BeginChild("##listing", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
+    // Long lines wrap under their code (a figure has no scroll bar to reach a cut-off end).
+    ImGui::BeginChild("##listing", ImVec2(0, 0), false);
     ImGui::PushFont(f.fonts.mono);
     ImDrawList* dl = ImGui::GetWindowDrawList();
-    const float lh = ImGui::GetTextLineHeight();
-    const float w = std::max(ImGui::GetContentRegionAvail().x,
-                             ImGui::CalcTextSize(std::string(100, 'x').c_str()).x);
+    const float w = ImGui::GetContentRegionAvail().x;
+    const float code_w =
+        w - ImGui::CalcTextSize("000").x - ImGui::GetStyle().ItemSpacing.x;  // after the number
     static std::int64_t last_line_key = -1;
     for (std::size_t i = 0; i < listing.lines.size(); ++i) {
       const int n = static_cast<int>(i) + 1;
       const ImVec2 pos = ImGui::GetCursorScreenPos();
+      const std::string& text = listing.lines[i];
+      const float lh = ImGui::CalcTextSize(text.c_str(), nullptr, false, code_w).y;
+      const bool wraps = ImGui::CalcTextSize(text.c_str()).x > code_w;
       Rgba bg{0, 0, 0, 0};
       const char* tag = nullptr;
       if (n == step.line) {
@@ -78,9 +82,12 @@ void draw_code(FrameContext& f, const Rect& r) {
         ImGui::TextDisabled("%3d", n);
       }
       ImGui::SameLine();
-      const std::string& text = listing.lines[i];
       const auto hash = text.find("  #");
-      if (hash != std::string::npos && text.find_first_not_of(' ') < hash) {
+      if (wraps) {
+        ImGui::PushTextWrapPos(0.0f);
+        ImGui::TextUnformatted(text.c_str());
+        ImGui::PopTextWrapPos();
+      } else if (hash != std::string::npos && text.find_first_not_of(' ') < hash) {
         ImGui::TextUnformatted(text.c_str(), text.c_str() + hash);
         ImGui::SameLine(0, 0);
         text_colored(Rgba{120, 170, 120}, text.c_str() + hash);

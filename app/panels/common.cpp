@@ -47,7 +47,7 @@ void end_panel() {
 
 void help_marker(FrameContext& f, const std::string& key) {
   const auto it = f.help.find(key);
-  if (it == f.help.end()) return;
+  if (it == f.help.end() || f.ui.figure) return;
   ImGui::SameLine();
   ImGui::TextDisabled("(?)");
   if (ImGui::IsItemHovered()) {

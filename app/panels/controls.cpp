@@ -53,16 +53,6 @@ void field_error(const FrameContext& f, const char* field) {
   }
 }
 
-std::vector<std::filesystem::path> scenario_files() {
-  std::vector<std::filesystem::path> out;
-  std::error_code ec;
-  for (const auto& e :
-       std::filesystem::directory_iterator(scenario::assets_dir() / "scenarios", ec))
-    if (e.path().extension() == ".json") out.push_back(e.path());
-  std::sort(out.begin(), out.end());
-  return out;
-}
-
 }  // namespace
 
 // The event order (timed or a round schedule) and the playback rate that goes with it: GPU time
@@ -71,10 +61,12 @@ static void draw_play_order(FrameContext& f) {
   const AppModel& m = f.model;
   int order = static_cast<int>(m.order);
   const char* orders[] = {"timed (simulated time)", "lockstep rounds", "staggered rounds"};
-  ImGui::SetNextItemWidth(-90);
+  const float label_w =
+      ImGui::CalcTextSize("GPU ns/s").x + ImGui::GetStyle().ItemInnerSpacing.x * 2;
+  ImGui::SetNextItemWidth(-label_w);
   if (ImGui::Combo("order", &order, orders, 3))
     f.cmds.push(SetPlayOrder{static_cast<PlayOrder>(order)});
-  ImGui::SetNextItemWidth(-90);
+  ImGui::SetNextItemWidth(-label_w);
   if (m.order == PlayOrder::timed) {
     float ns = static_cast<float>(m.ps_per_second * 1e-3);  // ns of GPU time per second
     if (ImGui::SliderFloat("GPU ns/s", &ns, 1.0f, 1e6f, "%.0f", ImGuiSliderFlags_Logarithmic))
@@ -114,12 +106,16 @@ void draw_controls(FrameContext& f, const Rect& r) {
     const auto at = f.at;
     const auto step = sim::program_step(m.problem, at.pid, at.step);
     if (has_current_event(f.frame)) {
-      ImGui::Text("event %s / %s: pid %lld, step %lld", format_count(m.position()).c_str(),
-                  format_count(m.events()).c_str(), (long long)at.pid, (long long)at.step);
+      // Positions count events run (--seek N); events are named by 0-based index (--event E,
+      // a lesson's {"event": E}): after N events the one shown is event #N-1.
+      ImGui::TextWrapped("%s / %s events run", format_count(m.position()).c_str(),
+                         format_count(m.events()).c_str());
+      ImGui::Text("event #%s: pid %lld, step %lld", format_count(m.position() - 1).c_str(),
+                  (long long)at.pid, (long long)at.step);
       ImGui::SameLine();
       text_colored(palette::highlight, std::string(sim::to_string(step.op)).c_str());
     } else {
-      ImGui::Text("event %s / %s", format_count(m.position()).c_str(),
+      ImGui::Text("%s / %s events run", format_count(m.position()).c_str(),
                   format_count(m.events()).c_str());
     }
     help_marker(f, "controls");
@@ -142,13 +138,16 @@ void draw_controls(FrameContext& f, const Rect& r) {
     if (ImGui::Button("Reset")) f.cmds.push(Reset{});
     int unit = static_cast<int>(ui.step_unit);
     const char* units[] = {"event", "K-iteration", "program", "wave"};
-    ImGui::SetNextItemWidth(-90);
+    // Room for the longest label at any --scale or font size ("step b" was cut at --scale 2).
+    const float label_w =
+        ImGui::CalcTextSize("timeline").x + 2 * ImGui::GetStyle().ItemInnerSpacing.x;
+    ImGui::SetNextItemWidth(-label_w);
     ImGui::Combo("step by", &unit, units, 4);
     ui.step_unit = static_cast<StepUnit>(unit);
     std::int64_t pos = m.position();
     const std::int64_t lo = 0, hi = m.events();
-    ImGui::SetNextItemWidth(-90);
-    if (ImGui::SliderScalar("timeline", ImGuiDataType_S64, &pos, &lo, &hi, "event %lld"))
+    ImGui::SetNextItemWidth(-label_w);
+    if (ImGui::SliderScalar("timeline", ImGuiDataType_S64, &pos, &lo, &hi, "%lld run"))
       f.cmds.push(Seek{pos});
     draw_play_order(f);
     ImGui::PushTextWrapPos(0);
@@ -235,7 +234,8 @@ void draw_controls(FrameContext& f, const Rect& r) {
 
     // --- Scenarios and figures ------------------------------------------------------------
     ImGui::Separator();
-    static std::vector<std::filesystem::path> files = scenario_files();
+    static const std::vector<std::filesystem::path> files =
+        scenario::list_scenarios(scenario::assets_dir() / "scenarios");
     ImGui::SetNextItemWidth(-1);
     if (ImGui::BeginCombo("##open", "Open a teaching scenario...")) {
       for (const auto& p : files)

@@ -12,6 +12,88 @@
 #include "sim/launch_order.hpp"
 
 namespace tilesim::app {
+namespace {
+
+// The formula column needs this many font heights (its long lines wrap below that); it takes
+// only room the square grid leaves, never shrinking the grid.
+constexpr float kFormulaEm = 24;
+
+// Width draw_grid_canvas fills of (w, h): pid_m labels plus square cells.
+float grid_used_width(const GridView& g, float w, float h) {
+  if (g.tiles_m <= 0 || g.tiles_n <= 0) return 0;
+  const float label_w = ImGui::CalcTextSize("000").x + 6;
+  const float label_h = ImGui::GetTextLineHeight() + 2;
+  const float cell = std::max(0.5f, std::min((w - label_w) / g.tiles_n, (h - label_h) / g.tiles_m));
+  return label_w + cell * g.tiles_n;
+}
+
+// The choice of colouring: radio buttons to click, or one line of text in a figure.
+void draw_coloring_choice(FrameContext& f) {
+  const char* names[] = {"launch group", "wave", "SM"};
+  int mode = static_cast<int>(f.ui.coloring);
+  if (f.ui.figure) {
+    ImGui::Text("Colour: %s", names[mode]);
+  } else {
+    ImGui::TextUnformatted("Colour by:");
+    for (int i = 0; i < 3; ++i) {
+      ImGui::SameLine();
+      ImGui::RadioButton(names[i], &mode, i);
+    }
+    f.ui.coloring = static_cast<GridColoring>(mode);
+  }
+}
+
+// What the colours and lines mean for this order: row-major's "groups" are rows of tiles, and
+// the palette repeats, so a colour names no quantity; say so.
+std::string legend_line(const sim::Problem& p, GridColoring c) {
+  const auto order = p.order();
+  const std::string every = std::to_string(palette::class_count);
+  std::string colour;
+  if (c == GridColoring::group) {
+    if (order == sim::LaunchOrder::row_major)
+      colour = "colour: one per row of tiles (row-major launches a row of " +
+               std::to_string(p.tiles_n()) + " pids, then the next), repeating every " + every +
+               " rows";
+    else if (order == sim::LaunchOrder::column_major)
+      colour = "colour: one per column of tiles (" + std::to_string(p.tiles_m()) +
+               " consecutive pids), repeating every " + every + " columns";
+    else
+      colour = "colour: one per launch group of GROUP_SIZE_M x " + std::to_string(p.tiles_n()) +
+               " pids, repeating every " + every + " groups";
+  } else if (c == GridColoring::wave) {
+    colour = "colour: the wave that runs the tile";
+  } else {
+    colour = "colour: the SM that runs the tile";
+  }
+  return colour + "; thick lines: group boundaries; white outline: resident now; green: stored";
+}
+
+// The pid -> tile formula evaluated for one pid, as `tilesim-cli map --pid N` prints it: the
+// hovered pid, else the chosen one (--pid N, a click), else the program at the cursor.
+void draw_formula(FrameContext& f, const sim::Problem& p, ImVec2 at, float width) {
+  const std::int64_t pid = std::clamp<std::int64_t>(
+      f.ui.hovered_pid.value_or(f.ui.formula_pid.value_or(f.at.pid)), 0, p.programs() - 1);
+  const auto g = sim::grid_of(p);
+  const auto tile = sim::tile_of(p.order(), g, pid);
+  ImGui::SetCursorScreenPos(at);
+  ImGui::BeginGroup();
+  ImGui::PushFont(f.fonts.title);
+  ImGui::Text("pid %lld -> tile (pid_m = %lld, pid_n = %lld)", (long long)pid,
+              (long long)tile.pid_m, (long long)tile.pid_n);
+  ImGui::PopFont();
+  ImGui::TextDisabled("%s order, step by step:", std::string(sim::to_string(p.order())).c_str());
+  ImGui::PushFont(f.fonts.mono);
+  ImGui::PushTextWrapPos(at.x + width - ImGui::GetWindowPos().x);  // window-local x
+  for (const auto& line : sim::explain_tile_of(p.order(), g, pid))
+    ImGui::TextWrapped("%s", line.c_str());
+  ImGui::PopTextWrapPos();
+  ImGui::PopFont();
+  if (!f.ui.figure) ImGui::TextDisabled("hover a tile to evaluate it; click to jump there");
+  ImGui::EndGroup();
+}
+
+}  // namespace
+
 void draw_grid_canvas(FrameContext& f, const sim::Problem& p, const GridView& g, float x, float y,
                       float w, float h, bool interactive, const char* id) {
   if (g.tiles_m <= 0 || g.tiles_n <= 0) return;  // not drawn (kMaxGridPrograms)
@@ -146,7 +228,10 @@ void draw_grid_canvas(FrameContext& f, const sim::Problem& p, const GridView& g,
       ImGui::PopFont();
       if (interactive) ImGui::TextDisabled("click: jump to this program");
       ImGui::EndTooltip();
-      if (clicked && interactive) f.cmds.push(SeekPid{pid});
+      if (clicked && interactive) {
+        f.cmds.push(SeekPid{pid});
+        f.ui.formula_pid = pid;
+      }
     }
   }
 }
@@ -166,23 +251,22 @@ void draw_launch_grid(FrameContext& f, const Rect& r) {
       text_colored(palette::l2_miss, ("Too many programs to draw one cell each (more than " +
                                       format_count(kMaxGridPrograms) + "): use larger blocks.")
                                          .c_str());
-    ImGui::TextUnformatted("Colour by:");
-    int mode = static_cast<int>(f.ui.coloring);
-    ImGui::SameLine();
-    ImGui::RadioButton("launch group", &mode, 0);
-    ImGui::SameLine();
-    ImGui::RadioButton("wave", &mode, 1);
-    ImGui::SameLine();
-    ImGui::RadioButton("SM", &mode, 2);
-    f.ui.coloring = static_cast<GridColoring>(mode);
+    draw_coloring_choice(f);
+    f.ui.hovered_pid.reset();  // set again below while the mouse is over a tile
     const ImVec2 pos = ImGui::GetCursorScreenPos();
     const ImVec2 avail = ImGui::GetContentRegionAvail();
-    draw_grid_canvas(f, p, f.grid, pos.x, pos.y, avail.x,
-                     avail.y - ImGui::GetTextLineHeightWithSpacing(), true, "##grid");
-    ImGui::SetCursorScreenPos(ImVec2(pos.x, pos.y + avail.y - ImGui::GetTextLineHeight()));
-    ImGui::TextDisabled(
-        "thick lines: launch-group boundaries; white outline: resident on an SM now; green tint: "
-        "tile stored");
+    // The legend below may wrap to two lines on a narrow panel or at --scale 2.
+    const float grid_h = avail.y - 2 * ImGui::GetTextLineHeightWithSpacing();
+    // The formula column takes the room a square grid leaves on the right of a wide panel.
+    const float em = ImGui::GetFontSize();
+    draw_grid_canvas(f, p, f.grid, pos.x, pos.y, avail.x, grid_h, true, "##grid");
+    const float used = grid_used_width(f.grid, avail.x, grid_h);
+    if (avail.x - used - em >= kFormulaEm * em)
+      draw_formula(f, p, ImVec2(pos.x + used + em, pos.y), avail.x - used - em);
+    ImGui::SetCursorScreenPos(ImVec2(pos.x, pos.y + grid_h + ImGui::GetStyle().ItemSpacing.y));
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+    ImGui::TextWrapped("%s", legend_line(p, f.ui.coloring).c_str());
+    ImGui::PopStyleColor();
   }
   end_panel();
 }

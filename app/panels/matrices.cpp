@@ -126,6 +126,15 @@ void draw_matrix(FrameContext& f, const MatrixPanelModel& m, Viewport& vp, const
                       opc.with_alpha(45).packed());
     dl->AddRect(to_screen(x, g.r0, g.c0), to_screen(x, g.r1, g.c1), opc.with_alpha(200).packed(), 0,
                 0, 1.5f);
+    // Lanes past the matrix edge are the ones the mask turns off: hatched, as the legend says.
+    const float spacing = std::max(5.0f, static_cast<float>(x.scale * 0.7));
+    const double rows = double(m.rows), cols = double(m.cols);
+    if (g.c1 > cols)
+      draw_hatch(dl, to_screen(x, g.r0, std::max(g.c0, cols)), to_screen(x, g.r1, g.c1),
+                 palette::mask_off, spacing);
+    if (g.r1 > rows && g.c0 < cols)
+      draw_hatch(dl, to_screen(x, std::max(g.r0, rows), g.c0),
+                 to_screen(x, g.r1, std::min(g.c1, cols)), palette::mask_off, spacing);
   }
   // C's accumulator: the share of K summed so far (a dot in motion fills it as it runs).
   const Motion motion = current_motion(f);

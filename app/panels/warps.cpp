@@ -70,7 +70,9 @@ void rows_table(FrameContext& f, const std::vector<WarpRow>& rows) {
 }
 
 // 32 lanes on top, 32 banks below, a line from each lane to the bank its word lives in.
-void bank_picture(const BankPicture& b, float x, float y, float w, float h, const char* title) {
+// `row_words`: the tile row's width in 4-byte words, which decides the bank of lane i.
+void bank_picture(int row_words, float x, float y, float w, float h, const char* title) {
+  const BankPicture b = column_read_banks(row_words);
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const float lh = ImGui::GetTextLineHeight();
   const std::string head = std::string(title) + ": " +
@@ -79,9 +81,23 @@ void bank_picture(const BankPicture& b, float x, float y, float w, float h, cons
                                             : "1 wavefront, no conflict");
   dl->AddText(ImVec2(x, y), (b.conflicts > 0 ? palette::l2_miss : palette::l2_hit).packed(),
               head.c_str());
+  // The address arithmetic: bank = word mod 32, and lane i reads word row_words * i.
+  const std::string rw = std::to_string(row_words);
+  const std::string math =
+      "lane i reads word " + rw + " * i -> bank (" + rw + " * i) mod 32 = " +
+      (row_words % sim::kSharedBanks == 0 ? std::string("0 for every lane")
+       : row_words % sim::kSharedBanks == 1
+           ? std::string("i")
+           : "(" + std::to_string(row_words % sim::kSharedBanks) + " * i) mod 32");
+  dl->AddText(ImVec2(x, y + lh), palette::text_dim.packed(), math.c_str());
   const float label_w = ImGui::CalcTextSize("banks ").x;
   const float cw = (w - label_w) / sim::kWarpSize, box = std::min(cw - 2, lh);
-  const float top = y + lh + 4, bottom = y + h - box - 2;
+  const float top = y + 2 * lh + 4, bottom = y + h - box - lh - 2;
+  // Bank numbers under the boxes, as many as fit.
+  const int every = cw > ImGui::CalcTextSize("00 ").x ? 1 : 4;
+  for (int i = 0; i < sim::kWarpSize; i += every)
+    dl->AddText(ImVec2(x + label_w + i * cw, bottom + box + 1), palette::text_dim.packed(),
+                std::to_string(i).c_str());
   dl->AddText(ImVec2(x, top), palette::text_dim.packed(), "lanes");
   dl->AddText(ImVec2(x, bottom), palette::text_dim.packed(), "banks");
   std::array<int, sim::kSharedBanks> load{};
@@ -116,8 +132,9 @@ void draw_warps(FrameContext& f, const Rect& r) {
                              return rows;
                            });
     ImGui::TextWrapped(
-        "Each CUDA variant of this %s kernel, modelled warp by warp over the whole problem. "
-        "A request is one warp instruction; a sector is 32 bytes.",
+        "Each CUDA variant of this %s kernel (kernels/*.cu, the code the GPU tab times, not "
+        "the Triton listing beside), modelled warp by warp over the whole problem. A request "
+        "is one warp instruction; a sector is 32 bytes.",
         std::string(sim::to_string(p.kernel())).c_str());
     auto rows = f.ui.warps_job.current() ? f.ui.warps_job.result() : std::nullopt;
     if (rows) {
@@ -132,11 +149,10 @@ void draw_warps(FrameContext& f, const Rect& r) {
     ImGui::Spacing();
     const ImVec2 pos = ImGui::GetCursorScreenPos();
     const ImVec2 avail = ImGui::GetContentRegionAvail();
-    const float h = std::min(avail.y / 2 - 6, ImGui::GetTextLineHeight() * 6);
-    if (h > ImGui::GetTextLineHeight() * 3) {
-      bank_picture(column_read_banks(32), pos.x, pos.y, avail.x, h,
-                   "tile[32][32] floats, a warp reads one column");
-      bank_picture(column_read_banks(33), pos.x, pos.y + h + 8, avail.x, h,
+    const float h = std::min(avail.y / 2 - 6, ImGui::GetTextLineHeight() * 8);
+    if (h > ImGui::GetTextLineHeight() * 5) {
+      bank_picture(32, pos.x, pos.y, avail.x, h, "tile[32][32] floats, a warp reads one column");
+      bank_picture(33, pos.x, pos.y + h + 8, avail.x, h,
                    "tile[32][33] (one word of padding per row)");
     }
   }

@@ -234,6 +234,16 @@ TEST(Options, RefusesBadValuesWithTheFlagsName) {
   EXPECT_NE(parse_options({"--frobnicate"}).error.find("unknown"), std::string::npos);
 }
 
+TEST(Options, EventIsAZeroBasedIndexAsInLessonsAndSeekAPosition) {
+  // --event 29 shows event #29, the state after 30 events: --seek 30.
+  EXPECT_EQ(parse_options({"--event", "29"}).options.seek, 30);
+  EXPECT_EQ(parse_options({"--seek", "30"}).options.seek, 30);
+  EXPECT_NE(parse_options({"--seek", "3", "--event", "2"}).error.find("one of"), std::string::npos);
+  EXPECT_NE(parse_options({"--event", "-1"}).error.find("0-based"), std::string::npos);
+  EXPECT_EQ(parse_options({"--pid", "29"}).options.pid, 29);
+  EXPECT_NE(usage().find("--scale 1|2|3"), std::string::npos);
+}
+
 TEST(FigureFileName, NamesScenarioStepAndPanelAndSanitises) {
   EXPECT_EQ(figure_file_name("seed004_574_grouped", 841, PanelId::launch_grid),
             "seed004_574_grouped-step000841-launch_grid.png");

@@ -128,6 +128,29 @@ TEST(Screenshot, LaunchGridHighlightsPid29InRow5Column0) {
   EXPECT_NEAR(b.cy() - a.cy(), 5 * cell, cell * 0.5);  // pid_m = 5: five rows down
 }
 
+TEST(Screenshot, PidFlagSpellsOutTheFormulaBesideTheGridWithoutRadioButtons) {
+  REQUIRE_XVFB();
+  const auto img = shoot("grid_formula", "seed004_574_grouped.json --panel launch_grid --pid 29");
+  ASSERT_EQ(img.w, 1600);
+  // --pid 29 also moves to pid 29's first event: its tile (5, 0) is the highlighted one.
+  const Box hl = find_colour(img, palette::highlight);
+  ASSERT_GT(hl.count, 400);
+  EXPECT_LT(hl.cx(), img.w * 0.1);
+  EXPECT_GT(hl.cy(), img.h * 0.5);
+  // The formula's text fills the right of the panel, where the square grid leaves room.
+  std::size_t text = 0, radio = 0;
+  for (int y = 0; y < img.h / 3; ++y)
+    for (int x = 0; x < img.w; ++x) {
+      const auto* p = img.at(x, y);
+      if (x > img.w * 0.55 && p[0] > 180 && p[1] > 180 && p[2] > 180) ++text;
+      // ImGui's radio-button dot (0.26, 0.59, 0.98): not in a figure.
+      if (std::abs(p[0] - 66) < 12 && std::abs(p[1] - 150) < 12 && std::abs(p[2] - 250) < 12)
+        ++radio;
+    }
+  EXPECT_GT(text, 2000u);
+  EXPECT_EQ(radio, 0u);
+}
+
 TEST(Screenshot, MatricesOutlineTheLoadedTileOfA) {
   REQUIRE_XVFB();
   // Position 82: event 81 is pid 0's load_a of k = 0 (every program mapped its tile in round 0).

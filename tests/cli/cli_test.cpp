@@ -86,10 +86,14 @@ TEST(CliErrors, BadValuesAreRefusedWithTheFieldAndExitCode2) {
       {"footprint --programs 0", "programs = 0 is out of range"},
       {"map --kernel copy --m 65536 --n 65536 --block-m 1 --block-n 1",
        "this grid has 4294967296 programs"},
-      {"map --pid -1", "--pid: Value -1 not in range"},
-      {"trace --pid 0 --step -1", "--step: Value -1 not in range"},
+      {"map --pid -1", "pid = -1 is out of range: allowed 0..4294967296"},
+      {"trace --pid 0 --step -1", "step = -1 is out of range"},
       {"map --foo", "The following argument was not expected: --foo"},
-      {"map --m abc", "--m"},
+      {"map --m abc", "m = \"abc\" is not an integer: allowed 1..65536"},
+      {"map --block-m 5000000000", "block_m = 5000000000 is out of range: allowed 1..256"},
+      {"map --m 99999999999999999999", "m = 99999999999999999999 is out of range"},
+      {"sweep --group-m 1,x", "group_size_m = \"x\" is not an integer"},
+      {"run --max-seconds 0", "max_seconds = \"0\" is not allowed: a number in 0.001..1e+06"},
       {"run --machine bogus", "machine = \"bogus\" is unknown: allowed t4 | a100 | h100 | h200"},
       {"run --programs-per-sm 0", "programs_per_sm = 0 is out of range: allowed 1..64"},
       {"run --m 65536 --n 65536 --k 65536 --block-m 16 --block-n 16 --block-k 16",
@@ -105,11 +109,12 @@ TEST(CliErrors, BadValuesAreRefusedWithTheFieldAndExitCode2) {
   }
 }
 
-TEST(CliErrors, UnparsableNumberIsRefusedNamingTheFlag) {
+TEST(CliErrors, UnparsableNumberIsRefusedNamingTheFieldInTheToolsOwnWords) {
   for (const char* args : {"map --m abc", "map --m nan", "map --block-m 1e3"}) {
     const auto r = run_cli(args);
-    EXPECT_NE(r.code, 0) << args;
-    EXPECT_NE(r.out.find("--"), std::string::npos) << r.out;
+    EXPECT_EQ(r.code, 2) << args;
+    EXPECT_NE(r.out.find("is not an integer: allowed 1.."), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find("Could not convert"), std::string::npos) << r.out;
   }
 }
 
@@ -118,4 +123,47 @@ TEST(CliHelp, DocumentsEverySubcommand) {
   EXPECT_EQ(r.code, 0);
   for (const char* sub : {"map", "footprint", "trace"})
     EXPECT_NE(r.out.find(sub), std::string::npos) << sub;
+}
+
+TEST(CliDefaults, ATransposeByFlagsShowsNoMatmulFieldsAndRunsRowMajor) {
+  const auto r = run_cli("run --kernel transpose --m 3 --n 4 --block-m 2 --block-n 2");
+  ASSERT_EQ(r.code, 0) << r.out;
+  const auto first = r.out.substr(0, r.out.find('\n'));
+  EXPECT_EQ(first.find("transpose 3x4 fp16, blocks 2x2, row-major order"), 0u) << first;
+  for (const char* leaked : {"574", "GROUP_SIZE_M", "x64"})
+    EXPECT_EQ(first.find(leaked), std::string::npos) << leaked << ": " << first;
+  // --order still wins over the kernel's default.
+  const auto g = run_cli("run --kernel copy --m 8 --n 8 --block-m 4 --block-n 4 --order grouped");
+  EXPECT_NE(g.out.find("grouped order (GROUP_SIZE_M = 1)"), std::string::npos) << g.out;
+}
+
+TEST(CliSweep, RowMajorIsOneRowWhateverTheGroupSizes) {
+  const auto r = run_cli("sweep --m 256 --n 256 --k 256 --group-m 1,2,4 --order row-major,grouped");
+  ASSERT_EQ(r.code, 0) << r.out;
+  std::size_t rows = 0, row_major = 0;
+  for (std::size_t at = 0; (at = r.out.find('\n', at)) != std::string::npos; ++at) {
+    const auto line = r.out.substr(at + 1, r.out.find('\n', at + 1) - at - 1);
+    if (line.rfind("row-major", 0) == 0) ++row_major;
+    if (line.rfind("row-major", 0) == 0 || line.rfind("grouped", 0) == 0) ++rows;
+  }
+  EXPECT_EQ(row_major, 1u) << r.out;
+  EXPECT_EQ(rows, 4u) << r.out;
+  // Piped stderr (as here: 2>&1 into popen) gets no progress bar.
+  EXPECT_EQ(r.out.find('\r'), std::string::npos);
+  EXPECT_EQ(r.out.find("[#"), std::string::npos) << r.out;
+}
+
+TEST(CliWarps, PrintsBankConflictsPerRequest) {
+  const auto r = run_cli(
+      "warps --kernel transpose --m 64 --n 64 --block-m 32 --block-n 32 --variant "
+      "transpose_smem_tiled");
+  ASSERT_EQ(r.code, 0) << r.out;
+  // A column read of a 32-wide fp16 tile: lane i reads word 16 * i, so pairs of lanes share
+  // a bank's 16 words: 16 wavefronts, 15 conflicts a request. Padding the row removes them.
+  EXPECT_NE(r.out.find("15.00 per request"), std::string::npos) << r.out;
+  const auto j = nlohmann::json::parse(
+      run_cli("warps --kernel transpose --m 64 --n 64 --block-m 32 --block-n 32 --variant "
+              "transpose_smem_padded --json")
+          .out);
+  EXPECT_EQ(j["shared_ld_conflicts_per_request"], 0.0);
 }

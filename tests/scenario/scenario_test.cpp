@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 
 using namespace tilesim;
@@ -61,4 +62,16 @@ TEST(Scenario, UnwritableFolderGivesAnErrorAndNoFile) {
 TEST(Scenario, NumberTooLargeForADoubleIsRefusedNotThrownThrough) {
   // Found by fuzz_scenario: nlohmann throws out_of_range.406 here, not parse_error.
   EXPECT_THROW(scenario::parse_scenario(R"({"m": 1e400})"), scenario::ScenarioError);
+}
+
+TEST(ScenarioMenu, ListsTheBundledScenariosInCurriculumOrderHeaviestLast) {
+  const auto files = scenario::list_scenarios(scenario::assets_dir() / "scenarios");
+  ASSERT_GE(files.size(), 10u);
+  EXPECT_EQ(files.front().stem(), "seed000_copy_5x5");
+  EXPECT_EQ(files.back().stem(), "big_8192_fp16");
+  const auto at = [&](const char* stem) {
+    return std::find_if(files.begin(), files.end(),
+                        [&](const auto& p) { return p.stem() == stem; });
+  };
+  EXPECT_LT(at("triton_9x9_grouped"), at("seed004_574_grouped"));
 }

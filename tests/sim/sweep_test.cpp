@@ -78,3 +78,16 @@ TEST(SweepCost, IsTheLargestReplaysMemoryAndEveryReplaysTimeSpreadOverTheThreads
   EXPECT_DOUBLE_EQ(estimate_sweep_cost(specs, m, 64).seconds, want.seconds / 6);
   EXPECT_EQ(estimate_sweep_cost({}, m, 2).line_ops, 0);
 }
+
+TEST(Sweep, RowMajorRowsAreNotRepeatedOncePerGroupSize) {
+  SweepAxes axes;
+  axes.group_size_m = {1, 2, 4};
+  axes.orders = {LaunchOrder::row_major, LaunchOrder::grouped, LaunchOrder::column_major};
+  const auto specs = sweep_specs(ProblemSpec{}, axes);
+  // row-major once, grouped three times, column-major once.
+  ASSERT_EQ(specs.size(), 5u);
+  EXPECT_EQ(specs[0].order, LaunchOrder::row_major);
+  EXPECT_EQ(specs[1].order, LaunchOrder::grouped);
+  EXPECT_EQ(specs[3].group_size_m, 4);
+  EXPECT_EQ(specs[4].order, LaunchOrder::column_major);
+}
