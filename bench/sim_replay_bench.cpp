@@ -1,7 +1,7 @@
 // tilesim-sim-bench: how fast the simulator replays, in events/s and sector look-ups/s.
 // Cases: the full 8192^3 fp16 matmul replay on H100 (counters only, one core), timed engine and
-// lockstep rounds, the same at 4096^3 in both launch orders, a timeline build and random seeks on 2048^3.
-// Usage: tilesim-sim-bench [--quick]  (--quick skips 8192^3)
+// lockstep rounds, the same at 4096^3 in both launch orders, a timeline build and random seeks on
+// 2048^3. Usage: tilesim-sim-bench [--quick]  (--quick skips 8192^3)
 #include <chrono>
 #include <cstdio>
 #include <cstring>

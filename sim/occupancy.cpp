@@ -52,14 +52,13 @@ Occupancy occupancy(const Problem& p, const Machine& m, std::optional<int> overr
   o.threads_per_program = p.threads_per_program();
   if (o.smem_per_program > m.smem_per_block_bytes) {
     const bool matmul = p.kernel() == Kernel::matmul;
-    const std::string what = matmul ? "A and B tiles x " + std::to_string(p.spec().stages) +
-                                          " stages"
-                                    : "its (BLOCK_M, BLOCK_N) tile";
+    const std::string what = matmul
+                                 ? "A and B tiles x " + std::to_string(p.spec().stages) + " stages"
+                                 : "its (BLOCK_M, BLOCK_N) tile";
     throw InvalidField(matmul ? "stages" : "block_m",
                        "one program needs " + kib(o.smem_per_program) + " of shared memory (" +
                            what + ") but " + m.name + " allows " + kib(m.smem_per_block_bytes) +
-                           " per program: use smaller blocks" +
-                           (matmul ? " or fewer stages" : ""));
+                           " per program: use smaller blocks" + (matmul ? " or fewer stages" : ""));
   }
   o.by_shared_memory = clamp_int(m.smem_per_sm_bytes / o.smem_per_program);
   o.by_registers = clamp_int(m.registers_per_sm / o.registers_per_program);

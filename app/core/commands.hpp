@@ -70,11 +70,10 @@ struct RunOnGpu {       // ignored while a run is in flight (runs would time eac
   std::string variant;
 };
 
-using Command =
-    std::variant<SetSpec, SetCompareOrder, SetProgramsPerSm, SetMachine, StepBy, Seek, SeekPid,
-                 SeekHome, SeekEnd, TogglePlay, SetSpeed, SetPlayOrder, SetTimeRate, Advance,
-                 LoadScenario, SaveScenario, Reset, RequestSweep, CancelSweep, QueryDevice,
-                 RunOnGpu>;
+using Command = std::variant<SetSpec, SetCompareOrder, SetProgramsPerSm, SetMachine, StepBy, Seek,
+                             SeekPid, SeekHome, SeekEnd, TogglePlay, SetSpeed, SetPlayOrder,
+                             SetTimeRate, Advance, LoadScenario, SaveScenario, Reset, RequestSweep,
+                             CancelSweep, QueryDevice, RunOnGpu>;
 
 void apply_command(AppModel& m, const Command& c);
 // Commands that start or query jobs: headless figures apply these and drop the rest.
