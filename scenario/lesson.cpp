@@ -132,8 +132,9 @@ class Parser {
   // Every key of `j` must be one of `allowed`.
   void keys(const json& j, const Where& w, std::initializer_list<const char*> allowed) const {
     if (!j.is_object()) fail(w, std::string("must be a JSON object {...}, got ") + j.type_name());
-    for (const auto& [key, v] : j.items()) {
-      (void)v;
+    for (const auto& item : j.items()) {
+      // A named copy, not a structured binding: clang 14 cannot capture those in a lambda.
+      const std::string& key = item.key();
       if (std::none_of(allowed.begin(), allowed.end(), [&](const char* a) { return key == a; })) {
         std::string list;
         for (const char* a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
