@@ -30,6 +30,15 @@
 #include "scenario/lesson.hpp"
 #include "scenario/scenario.hpp"
 
+// Quitting with jobs in flight must take under a second. ThreadSanitizer runs the jobs' replays
+// and Mesa's JIT 10-50x slower, so its build gets a looser bound (the plain and ASan builds, and
+// jobs_test, hold the 1 s).
+#if defined(__SANITIZE_THREAD__)
+constexpr double kQuitBoundS = 60;
+#else
+constexpr double kQuitBoundS = 1;
+#endif
+
 namespace tilesim::app {
 namespace {
 
@@ -385,7 +394,8 @@ int Soak::run() {
   for (const auto& [p, bytes] : saved)
     if (read_bytes(p) != bytes) fail("saved file " + p.string() + " changed or vanished");
   const double total_s = std::chrono::duration<double>(Clock::now() - t0).count();
-  if (quit_s > 1.0) fail("quitting with jobs in flight took " + std::to_string(quit_s) + " s");
+  if (quit_s > kQuitBoundS)
+    fail("quitting with jobs in flight took " + std::to_string(quit_s) + " s");
   std::printf(
       "soak: seed %llu: %d actions, %lld frames in %.1f s; peak memory %lld MiB (bound %lld); "
       "longest frame %.0f ms (%s); %zu saves checked; opened %zu scenarios (of %zu), %zu "
