@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
-"""Joins Nsight Compute CSVs (scripts/calibrate measure) with tilesim-cli predictions.
+"""Joins Nsight Compute CSVs (scripts/calibrate measure) with tilesim-cli predictions, per GPU.
 
-Writes docs/FIDELITY.md (side-by-side table with relative errors against the targets of issue 6)
-and assets/measured/<device>.json (machine-readable, read by the app to show measured beside
-predicted). Usage: fidelity_report.py REPO MEASURED [DEVICE_SLUG]
-MEASURED is the folder of ncu CSVs from `scripts/calibrate measure`, or an earlier
-assets/measured/<device>.json: then only the predictions are recomputed (model work needs no GPU).
+usage: fidelity_report.py REPO [MEASURED SLUG]...
+  MEASURED: a folder of ncu CSVs from `scripts/calibrate measure` (new measurements: written to
+  assets/measured/<SLUG>.json), or an earlier assets/measured/<SLUG>.json.
+  With no MEASURED, every assets/measured/{h100,h200}.json is re-predicted (model work needs no
+  GPU). docs/FIDELITY.md then gets one section per GPU (DRAM bytes, L2 hit rate, the grouped /
+  row-major ratio, bank conflicts); the time section (scripts/fit_timing.py) is kept as it is.
 """
 import csv
 import datetime
@@ -17,16 +18,20 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from fit_timing import RUNGS  # noqa: E402  (rung -> timed-engine flags)
 
-# Rows a machine figure was fitted to (Machine::program_jitter): not predictions.
-FITTED_DRAM = {"mm16_8192_row"}
+# Rows a machine figure was fitted to (Machine::program_jitter, on the H200): not predictions.
+FITTED_DRAM = {("h200", "mm16_8192_row")}
+SLUGS = ("h100", "h200")  # GPUs with a machine preset of the same name
 
-repo, measured_dir = sys.argv[1], sys.argv[2]
+repo = sys.argv[1]
 cli = os.path.join(repo, "build", "cli", "tilesim-cli")
 THREAD_VARIANT = {  # CUDA variant -> the warp model that mirrors it (sim/warp_access.hpp)
     "copy_tiled": "copy_tiled", "transpose_naive": "transpose_naive",
     "transpose_smem_tiled": "transpose_smem_tiled", "transpose_smem_padded": "transpose_smem_padded",
     "matmul_smem_tiled": "matmul_smem_tiled", "matmul_smem_tiled_b_transposed": "matmul_smem_tiled",
 }
+commit = subprocess.run(["git", "-C", repo, "rev-parse", "--short", "HEAD"], capture_output=True,
+                        text=True).stdout.strip()
+today = datetime.date.today().isoformat()
 
 
 def read_ncu(path):
@@ -61,65 +66,55 @@ for line in open(os.path.join(repo, "scripts", "calibration_configs.txt")):
         cid, variant, flags = [x.strip() for x in line.split("|")]
         configs.append((cid, variant, flags))
 
-device = open(os.path.join(measured_dir, "device.txt")).read().strip() if os.path.exists(
-    os.path.join(measured_dir, "device.txt")) else "unknown GPU"
-device_name = device.split(",")[0].strip()
-slug = sys.argv[3] if len(sys.argv) > 3 and sys.argv[3] else (
-    "h200" if "H200" in device_name else "h100" if "H100" in device_name else "gpu")
-commit = subprocess.run(["git", "-C", repo, "rev-parse", "--short", "HEAD"], capture_output=True,
-                        text=True).stdout.strip()
-date = datetime.date.today().isoformat()
-date_measured = date
 
-earlier = None
-if measured_dir.endswith(".json"):
-    earlier = json.load(open(measured_dir))
-    device, date_measured = earlier["device"], earlier["date"]
-    device_name = device.split(",")[0].strip()
-    slug = sys.argv[3] if len(sys.argv) > 3 and sys.argv[3] else (
-        "h200" if "H200" in device_name else "h100" if "H100" in device_name else "gpu")
-earlier_by_id = {r["id"]: r for r in earlier["records"]} if earlier else {}
-
-records = []
-for cid, variant, flags in configs:
-    path = os.path.join(measured_dir, cid + ".csv")
-    if earlier:
-        m = (earlier_by_id.get(cid) or {}).get("measured")
+def predict_set(measured, slug):
+    """Measured set (a folder of CSVs or an earlier JSON) -> the JSON of assets/measured/."""
+    earlier = None
+    if measured.endswith(".json"):
+        earlier = json.load(open(measured))
+        device, date_measured = earlier["device"], earlier["date"]
     else:
-        m = read_ncu(path) if os.path.exists(path) else None
-    if not m or "dram__bytes_read.sum" not in m:
-        records.append({"id": cid, "variant": variant, "flags": flags, "measured": None})
-        continue
-    occ = int(min(m.get(k, 1e9) for k in ("launch__occupancy_limit_blocks",
-                                           "launch__occupancy_limit_registers",
-                                           "launch__occupancy_limit_shared_mem",
-                                           "launch__occupancy_limit_warps")))
-    # The rung as the timed engine sees it (math path, warps, stages, shared layout): event order,
-    # and so DRAM bytes, depend on it. One table for this report and the time fit.
-    fl = flags.split()
-    run = cli_json("run", *fl, *RUNGS.get(variant, ([], ""))[0], "--machine", slug if slug in ("h100", "h200") else "h100",
-                   "--programs-per-sm", str(max(1, min(occ, 64))))
-    rec = {"id": cid, "variant": variant, "flags": flags, "problem": parse_flags(flags),
-           "programs_per_sm": occ, "measured": {k: m[k] for k in m if "__" in k},
-           "predicted": {"dram_read_bytes": run["dram_read_bytes"],
-                         # ncu's dram__bytes_write.sum ends with the kernel: the final flush
-                         # of dirty L2 lines comes after it (docs/MODEL.md)
-                         "dram_write_bytes": run.get("dram_write_bytes_in_kernel",
-                                                     run["dram_write_bytes"]),
-                         "dram_write_bytes_with_flush": run["dram_write_bytes"],
-                         "schedule": run.get("schedule", "lockstep"),
-                         "l2_effective_bytes": run.get("l2_effective_bytes"),
-                         "l2_hit_rate_pct": 100.0 * run["l2_hit_rate"],
-                         "l2_read_bytes": run["l2_read_bytes"]}}
-    if variant in THREAD_VARIANT:
-        w = cli_json("warps", *fl, "--variant", THREAD_VARIANT[variant])
-        rec["predicted"].update({k: w[k] for k in w if k != "variant"})
-    records.append(rec)
-
-os.makedirs(os.path.join(repo, "assets", "measured"), exist_ok=True)
-with open(os.path.join(repo, "assets", "measured", slug + ".json"), "w") as f:
-    json.dump({"device": device, "date": date_measured, "predicted_on": date, "commit": commit, "tool": "ncu --cache-control all",
-               "records": records}, f, indent=1)
+        dev_txt = os.path.join(measured, "device.txt")
+        device = open(dev_txt).read().strip() if os.path.exists(dev_txt) else "unknown GPU"
+        date_measured = today
+    earlier_by_id = {r["id"]: r for r in earlier["records"]} if earlier else {}
+    records = []
+    for cid, variant, flags in configs:
+        if earlier:
+            m = (earlier_by_id.get(cid) or {}).get("measured")
+        else:
+            path = os.path.join(measured, cid + ".csv")
+            m = read_ncu(path) if os.path.exists(path) else None
+        if not m or "dram__bytes_read.sum" not in m:
+            records.append({"id": cid, "variant": variant, "flags": flags, "measured": None})
+            continue
+        occ = int(min(m.get(k, 1e9) for k in ("launch__occupancy_limit_blocks",
+                                               "launch__occupancy_limit_registers",
+                                               "launch__occupancy_limit_shared_mem",
+                                               "launch__occupancy_limit_warps")))
+        # The rung as the timed engine sees it (math path, warps, stages, shared layout): event
+        # order, and so DRAM bytes, depend on it. One table for this report and the time fit.
+        fl = flags.split()
+        run = cli_json("run", *fl, *RUNGS.get(variant, ([], ""))[0], "--machine", slug,
+                       "--programs-per-sm", str(max(1, min(occ, 64))))
+        rec = {"id": cid, "variant": variant, "flags": flags, "problem": parse_flags(flags),
+               "programs_per_sm": occ, "measured": {k: m[k] for k in m if "__" in k},
+               "predicted": {"dram_read_bytes": run["dram_read_bytes"],
+                             # ncu's dram__bytes_write.sum ends with the kernel: the final flush
+                             # of dirty L2 lines comes after it (docs/MODEL.md)
+                             "dram_write_bytes": run.get("dram_write_bytes_in_kernel",
+                                                         run["dram_write_bytes"]),
+                             "dram_write_bytes_with_flush": run["dram_write_bytes"],
+                             "schedule": run.get("schedule", "lockstep"),
+                             "l2_effective_bytes": run.get("l2_effective_bytes"),
+                             "l2_hit_rate_pct": 100.0 * run["l2_hit_rate"],
+                             "l2_read_bytes": run["l2_read_bytes"]}}
+        if variant in THREAD_VARIANT:
+            w = cli_json("warps", *fl, "--variant", THREAD_VARIANT[variant])
+            rec["predicted"].update({k: w[k] for k in w if k != "variant"})
+        records.append(rec)
+    return {"device": device, "date": date_measured, "predicted_on": today, "commit": commit,
+            "tool": "ncu --cache-control all", "records": records}
 
 
 def rel(pred, meas):
@@ -130,92 +125,128 @@ def mb(x):
     return f"{x / 1e6:,.1f}"
 
 
-lines = [f"# Simulator fidelity: predictions vs Nsight Compute",
-         "",
-         f"Measured on **{device}**, {date_measured}; predictions from commit `{commit}` ({date}); "
-         "measured with `scripts/calibrate` "
-         "(ncu `--cache-control all --clock-control none`, one launch of tilesim's own kernel per "
-         "row; the simulator replays the same problem on the matching preset with the programs "
-         "per SM that ncu reports as the occupancy limit). Targets (issue 6): DRAM bytes within "
-         "±15%, grouped/row-major ratio within ±10%, L2 hit rate within ±5 points, bank conflicts "
-         "of the transpose tiles exact; issue 11 asks DRAM bytes within ±15% for both orders and "
-         "the ratio within ±15%. The event order is the timed engine's (sim/timed_engine.hpp), "
-         "with each rung described as scripts/fit_timing.py's RUNGS table says. One machine "
-         "figure is fitted to one row here: `program_jitter` (the spread of program speeds that "
-         "lets long row-major grids drift apart) to mm16_8192_row's DRAM bytes, marked "
-         "*fitted*; every other row is a prediction. Why the model diverges where it does: "
-         "docs/MODEL.md.",
-         "",
-         "## DRAM traffic and L2 hit rate",
-         "",
-         "| config | variant | /SM | DRAM R+W measured (MB) | predicted (MB) | error | L2 hit measured | predicted | Δ points |",
-         "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
-for r in records:
-    if not r["measured"]:
-        lines.append(f"| {r['id']} | {r['variant']} | | not measured | | | | | |")
-        continue
-    m, p = r["measured"], r["predicted"]
-    mt = m["dram__bytes_read.sum"] + m["dram__bytes_write.sum"]
-    pt = p["dram_read_bytes"] + p["dram_write_bytes"]
-    e = rel(pt, mt)
-    hit_m, hit_p = m["lts__t_sector_hit_rate.pct"], p["l2_hit_rate_pct"]
-    ok_d = "fitted" if r["id"] in FITTED_DRAM else "✓" if abs(e) <= 0.15 else "✗"
-    ok_h = "✓" if abs(hit_p - hit_m) <= 5 else "✗"
-    lines.append(f"| {r['id']} | {r['variant']} | {r['programs_per_sm']} | {mb(mt)} | {mb(pt)} | "
-                 f"{e:+.1%} {ok_d} | {hit_m:.1f}% | {hit_p:.1f}% | {hit_p - hit_m:+.1f} {ok_h} |")
+def total(r, side):
+    if side == "measured":
+        return r[side]["dram__bytes_read.sum"] + r[side]["dram__bytes_write.sum"]
+    return r[side]["dram_read_bytes"] + r[side]["dram_write_bytes"]
 
-lines += ["", "## Grouped vs row-major (DRAM bytes, grouped / row-major)", "",
-          "| problem | measured | predicted | error |", "| --- | --- | --- | --- |"]
-by_id = {r["id"]: r for r in records if r["measured"]}
-for cid in sorted(by_id):
-    if not cid.endswith("_row") or cid[:-4] + "_grp" not in by_id:
-        continue
-    a, b = by_id[cid], by_id[cid[:-4] + "_grp"]
-    tot = lambda r, s: (r[s]["dram__bytes_read.sum"] + r[s]["dram__bytes_write.sum"]) if s == "measured" \
-        else (r[s]["dram_read_bytes"] + r[s]["dram_write_bytes"])
-    rm, rp = tot(b, "measured") / tot(a, "measured"), tot(b, "predicted") / tot(a, "predicted")
-    e = rel(rp, rm)
-    lines.append(f"| {cid[:-4]} | {rm:.3f} | {rp:.3f} | {e:+.1%} {'✓' if abs(e) <= 0.10 else '✗'} |")
 
-lines += ["", "## Warps: shared-memory bank conflicts and global sectors per request", "",
-          "Measured conflicts are per instruction: SASS shared-memory wavefronts minus shared "
-          "instructions (`sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_*` − "
-          "`sm__sass_inst_executed_op_shared_*`). The hardware counter "
-          "`l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld` is shown too: it also counts "
-          "arbitration with concurrent global traffic in the same data banks, which no "
-          "instruction-level model predicts (see docs/MODEL.md).", "",
-          "| config | variant | ld conflicts measured | predicted | st conflicts measured | predicted | "
-          "hw counter ld / st | ld sectors/req measured | predicted | st sectors/req measured | predicted |",
-          "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
-for r in records:
-    if not r["measured"] or "shared_ld_bank_conflicts" not in r["predicted"]:
-        continue
-    m, p = r["measured"], r["predicted"]
-    def per(s, q):
-        return s / q if q else 0.0
-    mld = per(m["l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"], m["l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"])
-    mst = per(m["l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"], m["l1tex__t_requests_pipe_lsu_mem_global_op_st.sum"])
-    pld = per(p["global_ld_sectors"], p["global_ld_requests"])
-    pst = per(p["global_st_sectors"], p["global_st_requests"])
-    sass = "sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum" in m
-    if sass:
-        cl_m = int(m["sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"] - m["sm__sass_inst_executed_op_shared_ld.sum"])
-        cs_m = int(m["sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum"] - m["sm__sass_inst_executed_op_shared_st.sum"])
-    else:
-        cl_m = cs_m = -1
-    hw_l = int(m["l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"])
-    hw_s = int(m["l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"])
-    cl_p, cs_p = p["shared_ld_bank_conflicts"], p["shared_st_bank_conflicts"]
-    mark = lambda a, b: "✓" if a == b else "✗"
-    lines.append(f"| {r['id']} | {r['variant']} | {cl_m:,} | {cl_p:,} {mark(cl_m, cl_p)} | {cs_m:,} | "
-                 f"{cs_p:,} {mark(cs_m, cs_p)} | {hw_l:,} / {hw_s:,} | {mld:.2f} | {pld:.2f} | {mst:.2f} | {pst:.2f} |")
-lines.append("")
-# The time section (scripts/fit_timing.py) is kept as it is.
-path = os.path.join(repo, "docs", "FIDELITY.md")
-old = open(path).read() if os.path.exists(path) else ""
-begin, end = "<!-- timing:begin -->", "<!-- timing:end -->"
-if begin in old and end in old:
-    lines += ["", old[old.index(begin):old.index(end) + len(end)], ""]
-with open(path, "w") as f:
-    f.write("\n".join(lines))
-print("\n".join(lines))
+def device_section(slug, data):
+    lines = [f"## {data['device']} (preset `{slug}`)", "",
+             f"Measured {data['date']}; predicted at commit `{data['commit']}` "
+             f"({data['predicted_on']}).", "",
+             "### DRAM traffic and L2 hit rate", "",
+             "| config | variant | /SM | DRAM R+W measured (MB) | predicted (MB) | error | "
+             "L2 hit measured | predicted | Δ points |",
+             "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+    records = data["records"]
+    for r in records:
+        if not r["measured"]:
+            lines.append(f"| {r['id']} | {r['variant']} | | not measured | | | | | |")
+            continue
+        m, p = r["measured"], r["predicted"]
+        mt, pt = total(r, "measured"), total(r, "predicted")
+        e = rel(pt, mt)
+        hit_m, hit_p = m["lts__t_sector_hit_rate.pct"], p["l2_hit_rate_pct"]
+        ok_d = "fitted" if (slug, r["id"]) in FITTED_DRAM else "✓" if abs(e) <= 0.15 else "✗"
+        ok_h = "✓" if abs(hit_p - hit_m) <= 5 else "✗"
+        lines.append(f"| {r['id']} | {r['variant']} | {r['programs_per_sm']} | {mb(mt)} | "
+                     f"{mb(pt)} | {e:+.1%} {ok_d} | {hit_m:.1f}% | {hit_p:.1f}% | "
+                     f"{hit_p - hit_m:+.1f} {ok_h} |")
+
+    lines += ["", "### Grouped vs row-major (DRAM bytes, grouped / row-major)", "",
+              "| problem | measured | predicted | error |", "| --- | --- | --- | --- |"]
+    by_id = {r["id"]: r for r in records if r["measured"]}
+    for cid in sorted(by_id):
+        if not cid.endswith("_row") or cid[:-4] + "_grp" not in by_id:
+            continue
+        a, b = by_id[cid], by_id[cid[:-4] + "_grp"]
+        rm = total(b, "measured") / total(a, "measured")
+        rp = total(b, "predicted") / total(a, "predicted")
+        e = rel(rp, rm)
+        lines.append(f"| {cid[:-4]} | {rm:.3f} | {rp:.3f} | {e:+.1%} "
+                     f"{'✓' if abs(e) <= 0.15 else '✗'} |")
+
+    lines += ["", "### Warps: shared-memory bank conflicts and global sectors per request", "",
+              "| config | variant | ld conflicts measured | predicted | st conflicts measured | "
+              "predicted | hw counter ld / st | ld sectors/req measured | predicted | "
+              "st sectors/req measured | predicted |",
+              "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+    for r in records:
+        if not r["measured"] or "shared_ld_bank_conflicts" not in r["predicted"]:
+            continue
+        m, p = r["measured"], r["predicted"]
+
+        def per(s, q):
+            return s / q if q else 0.0
+        mld = per(m["l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"],
+                  m["l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"])
+        mst = per(m["l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"],
+                  m["l1tex__t_requests_pipe_lsu_mem_global_op_st.sum"])
+        pld = per(p["global_ld_sectors"], p["global_ld_requests"])
+        pst = per(p["global_st_sectors"], p["global_st_requests"])
+        if "sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum" in m:
+            cl_m = int(m["sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"] -
+                       m["sm__sass_inst_executed_op_shared_ld.sum"])
+            cs_m = int(m["sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum"] -
+                       m["sm__sass_inst_executed_op_shared_st.sum"])
+        else:
+            cl_m = cs_m = -1
+        hw_l = int(m["l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"])
+        hw_s = int(m["l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"])
+        cl_p, cs_p = p["shared_ld_bank_conflicts"], p["shared_st_bank_conflicts"]
+
+        def mark(a, b):
+            return "✓" if a == b else "✗"
+        lines.append(f"| {r['id']} | {r['variant']} | {cl_m:,} | {cl_p:,} {mark(cl_m, cl_p)} | "
+                     f"{cs_m:,} | {cs_p:,} {mark(cs_m, cs_p)} | {hw_l:,} / {hw_s:,} | "
+                     f"{mld:.2f} | {pld:.2f} | {mst:.2f} | {pst:.2f} |")
+    return lines + [""]
+
+
+def main():
+    args = sys.argv[2:]
+    if len(args) % 2:
+        sys.exit(__doc__)
+    os.makedirs(os.path.join(repo, "assets", "measured"), exist_ok=True)
+    given = {args[i + 1]: args[i] for i in range(0, len(args), 2)}
+    sets = {}
+    for slug in SLUGS:
+        path = given.get(slug) or os.path.join(repo, "assets", "measured", slug + ".json")
+        if not os.path.exists(path):
+            continue
+        sets[slug] = predict_set(path, slug)
+        with open(os.path.join(repo, "assets", "measured", slug + ".json"), "w") as f:
+            json.dump(sets[slug], f, indent=1)
+
+    lines = ["# Simulator fidelity: predictions vs Nsight Compute", "",
+             "Measured with `scripts/calibrate` (ncu `--cache-control all --clock-control none`, "
+             "one launch of tilesim's own kernel per row) on an H100 and an H200; the simulator "
+             "replays the same problem on the matching preset with the programs per SM that ncu "
+             "reports as the occupancy limit, and with each rung described to the timed engine as "
+             "scripts/fit_timing.py's RUNGS table says (the event order, so the DRAM bytes, are "
+             "the timed engine's). Targets (issues 6 and 11): DRAM bytes within ±15% for both "
+             "orders, grouped/row-major ratio within ±15%, L2 hit rate within ±5 points, bank "
+             "conflicts of the warp model's kernels exact. One machine figure is fitted to one "
+             "row: `program_jitter` (the spread of program speeds that lets long row-major grids "
+             "drift apart) to the H200's mm16_8192_row DRAM bytes, marked *fitted*; every other "
+             "row, the H100's included, is a prediction. Measured conflicts are per instruction: "
+             "SASS shared-memory wavefronts minus shared instructions; the hardware counter "
+             "`l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_*` is shown beside them (it also "
+             "counts arbitration with concurrent global traffic, which no instruction-level model "
+             "predicts). Why the model diverges where it does: docs/MODEL.md. Regenerate: "
+             "`scripts/fidelity_report.py . ` (no GPU needed) and `scripts/fit_timing.py`.", ""]
+    for slug, data in sets.items():
+        lines += device_section(slug, data)
+    path = os.path.join(repo, "docs", "FIDELITY.md")
+    old = open(path).read() if os.path.exists(path) else ""
+    begin, end = "<!-- timing:begin -->", "<!-- timing:end -->"
+    if begin in old and end in old:
+        lines += ["", old[old.index(begin):old.index(end) + len(end)], ""]
+    with open(path, "w") as f:
+        f.write("\n".join(lines))
+    print("\n".join(lines))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """Fit the timed engine's three free efficiencies to tilesim-bench, and report every rung.
 
-usage: scripts/fit_timing.py CLI BENCH_JSON [--machine h200] [--write docs/FIDELITY.md]
+usage: scripts/fit_timing.py CLI FIT_BENCH_JSON [CHECK_BENCH_JSON...] [--write docs/FIDELITY.md]
+
+The efficiencies are fitted on the first file (its GPU's preset) and every file is reported with
+them: the others' rows are all predictions.
 
 Fitted (one row each, then frozen; every other row is a prediction):
   dram_efficiency   <- copy_memcpy_d2d, 8192 x 8192 fp32 (a pure DRAM stream)
@@ -60,8 +63,6 @@ def problem_flags(p):
          "--group-m", str(p.get("group_size_m", 8)), "--boundary", p.get("boundary", "mask")]
     if p["kernel"] == "matmul":
         f += ["--k", str(p["k"]), "--block-k", str(p["block_k"]), "--b-layout", p["b_layout"]]
-    else:
-        f += ["--block-k", "1"] if False else []
     return f
 
 
@@ -86,17 +87,26 @@ def matches(rec, want):
     return all(p.get(k) == v for k, v in want.items())
 
 
-def main():
-    cli, bench = sys.argv[1], sys.argv[2]
-    machine = sys.argv[sys.argv.index("--machine") + 1] if "--machine" in sys.argv else "h200"
-    write = sys.argv[sys.argv.index("--write") + 1] if "--write" in sys.argv else None
-    data = json.load(open(bench))
-    recs = [r for r in data["records"]
+def usable(data):
+    return [r for r in data["records"]
             if r.get("median_ms", 0) > 0 and r.get("correct", True) and r["variant"] in RUNGS
-            and (r["problem"]["m"] >= 4096 or r["problem"]["kernel"] != "matmul")
             and r["problem"]["m"] >= 4096]
-    mj = {"base": machine}
-    fitted_ids = set()
+
+
+def device_name(data):
+    dev = data.get("device", "")
+    return dev.get("name", json.dumps(dev)) if isinstance(dev, dict) else str(dev)
+
+
+def preset_of(data):
+    name = device_name(data)
+    return "h200" if "H200" in name else "h100" if "H100" in name else "h100"
+
+
+def fit(cli, data):
+    """The FITS parameters on one bench file: (machine overrides, ids of the fitted rows)."""
+    recs, mj, fitted_ids = usable(data), {}, set()
+    base = {"base": preset_of(data)}
     for param, rung, want in FITS:
         rows = [r for r in recs if r["variant"] == rung and matches(r, want)]
         if not rows:
@@ -108,8 +118,7 @@ def main():
         lo, hi = 0.05, 1.0
         for _ in range(30):
             mid = (lo + hi) / 2
-            mj[param] = mid
-            t = predict(cli, mj, row)["predicted_time_s"]
+            t = predict(cli, {**base, **mj, param: mid}, row)["predicted_time_s"]
             # Higher efficiency -> shorter time.
             if t > target:
                 lo = mid
@@ -118,17 +127,26 @@ def main():
         mj[param] = round((lo + hi) / 2, 3)
         print(f"{param} = {mj[param]} (fitted to {rung} {row['problem']['m']} "
               f"{row['problem']['dtype']} {row['problem']['order']}: {row['median_ms']:.4f} ms)")
+    return mj, fitted_ids
+
+
+def table(cli, data, mj, fitted_ids):
+    """Markdown rows of every usable record, and the summary line."""
     lines = ["| rung | problem | order | measured (ms) | predicted (ms) | error | bound | row |",
              "| --- | --- | --- | --- | --- | --- | --- | --- |"]
     errors = []
-    for r in sorted(recs, key=lambda r: (r["variant"], r["problem"]["m"], r["problem"]["dtype"],
-                                         r["problem"]["order"])):
+    machine = {"base": preset_of(data), **mj}
+    for r in sorted(usable(data), key=lambda r: (r["variant"], r["problem"]["m"],
+                                                 r["problem"]["dtype"], r["problem"]["order"])):
         p = r["problem"]
+        size = f"{p['m']}³" if p["kernel"] == "matmul" else f"{p['m']}²"
+        blocks = f"{p['block_m']}x{p['block_n']}" + (
+            f"x{p['block_k']}" if p["kernel"] == "matmul" else "")
         try:
-            j = predict(cli, mj, r)
+            j = predict(cli, machine, r)
         except RuntimeError as e:
-            lines.append(f"| {r['variant']} | {p['m']}^{'3' if p['kernel'] == 'matmul' else '2'} "
-                         f"{p['dtype']} | {p['order']} | {r['median_ms']:.4f} | -- | {e} | | |")
+            lines.append(f"| {r['variant']} | {size} {p['dtype']} {blocks} | {p['order']} | "
+                         f"{r['median_ms']:.4f} | -- | {e} | | |")
             continue
         t = j["predicted_time_s"] * 1e3
         err = t / r["median_ms"] - 1
@@ -136,26 +154,39 @@ def main():
         if not fitted:
             errors.append(abs(err))
         mark = "fitted" if fitted else ("✓" if abs(err) <= 0.20 else "✗")
-        size = f"{p['m']}³" if p["kernel"] == "matmul" else f"{p['m']}²"
-        blocks = f"{p['block_m']}x{p['block_n']}" + (f"x{p['block_k']}" if p["kernel"] == "matmul" else "")
         lines.append(f"| {r['variant']} | {size} {p['dtype']} {blocks} | {p['order']} | "
-                     f"{r['median_ms']:.4f} | {t:.4f} | {100 * err:+.1f}% | {j['bound']} | {mark} |")
+                     f"{r['median_ms']:.4f} | {t:.4f} | {100 * err:+.1f}% | {j['bound']} | "
+                     f"{mark} |")
     within = sum(e <= 0.20 for e in errors)
-    summary = (f"{within} of {len(errors)} predicted rows within ±20 % (fitted rows excluded); "
-               f"machine: {json.dumps(mj)}")
-    print("\n".join(lines))
-    print(summary)
+    return lines, f"{within} of {len(errors)} predicted rows within ±20 % (fitted rows excluded)"
+
+
+def main():
+    """usage: fit_timing.py CLI FIT_BENCH [CHECK_BENCH...] [--write docs/FIDELITY.md]"""
+    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    write = sys.argv[sys.argv.index("--write") + 1] if "--write" in sys.argv else None
+    if write in args:
+        args.remove(write)
+    cli, benches = args[0], args[1:]
+    datas = [json.load(open(b)) for b in benches]
+    mj, fitted_ids = fit(cli, datas[0])
+    sections = []
+    for i, data in enumerate(datas):
+        lines, summary = table(cli, data, mj, fitted_ids if i == 0 else set())
+        head = (f"### {device_name(data)} (preset `{preset_of(data)}`; tilesim-bench "
+                f"{data.get('date', '')}, commit {data.get('commit', '')})")
+        sections += [head, "", *lines, "", summary, ""]
+        print("\n".join([head, *lines, summary]))
     if write:
         text = open(write).read()
         begin, end = "<!-- timing:begin -->", "<!-- timing:end -->"
-        dev = data.get("device", "")
-        dev = dev.get("name", json.dumps(dev)) if isinstance(dev, dict) else str(dev)
-        section = (begin + "\n## Time: the timed engine vs tilesim-bench (" + dev +
-                   ", measured " + str(data.get("date", "")) + ", commit " +
-                   str(data.get("commit", "")) + ")\n\nWritten by `scripts/fit_timing.py`. Three "
-                   "efficiencies are fitted, one row each (marked *fitted*); every other row is a "
-                   "prediction. Target (issue 11): within ±20 %.\n\n" + "\n".join(lines) +
-                   "\n\n" + summary + "\n" + end)
+        section = "\n".join([
+            begin, "## Time: the timed engine vs tilesim-bench", "",
+            "Written by `scripts/fit_timing.py`. Three efficiencies are fitted on the first GPU "
+            f"below, one row each (marked *fitted*): {json.dumps(mj)}; every other row, the "
+            "second GPU's all, is a prediction with those same figures (the two chips share the "
+            "SM; they differ in DRAM bandwidth and L2 size, which the presets give). Target "
+            "(issue 11): within ±20 %.", "", *sections, end])
         if begin in text:
             text = text[:text.index(begin)] + section + text[text.index(end) + len(end):]
         else:

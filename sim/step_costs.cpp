@@ -154,6 +154,7 @@ StepCosts step_costs(const Problem& p, const Machine& m, const TimingOptions& op
                                      : (bm * bk * wn + bk * bn * wm) * e;
       wf = wavefronts(reads, m);
     }
+    c.operands_overlap_math = c.path != MathPath::mma_sync;
     c.dot_smem_free_ps = ps_of_cycles(wf, m);
     c.dot_smem_ps = ps_of_cycles(wf * c.smem_load_degree, m);
     c.dot_overhead_ps = ps_of_cycles(kLoopOverheadCycles, m);

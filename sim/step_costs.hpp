@@ -3,7 +3,8 @@
 // wavefronts of its operands (bank conflicts included), register spills, latencies and the
 // per-byte times of DRAM, L2 and an SM's fill path. The timed engine adds the queueing.
 // Teaches: a dot's time is set by its slowest pipe — math, or the shared memory feeding it — and a
-// bank conflict multiplies the shared-memory part by its degree.
+// bank conflict multiplies the shared-memory part by its degree. On mma.sync the two add up
+// instead: a warp waits for its own ldmatrix before its mma (the reason wgmma exists).
 #pragma once
 
 #include <cstdint>
@@ -50,9 +51,16 @@ struct StepCosts {
   std::int64_t dot_smem_ps = 0;       // operand reads from shared memory, conflicts included
   std::int64_t dot_smem_free_ps = 0;  // the same without bank conflicts
   std::int64_t dot_overhead_ps = 0;   // per K-iteration: barrier, address arithmetic, waits
-  std::int64_t dot_spill_ps = 0;      // accumulator registers spilled to local memory, per dot
-  int accumulator_registers = 0;      // fp32 accumulator registers per thread
-  int spilled_registers = 0;          // registers past the 255 a thread may have
+  // Whether the operand reads overlap the math (dot = max of the two) or precede it (the sum).
+  // wgmma reads its operands from shared memory itself, asynchronously, and FMA kernels keep
+  // enough independent loads in flight per thread; an mma.sync takes them from registers that
+  // the warp's own ldmatrix fills just before, and the 8-16 warps an SM holds at these tile
+  // sizes do not hide that wait (H100/H200: the padded mma.sync rungs run at the sum,
+  // docs/FIDELITY.md).
+  bool operands_overlap_math = true;
+  std::int64_t dot_spill_ps = 0;  // accumulator registers spilled to local memory, per dot
+  int accumulator_registers = 0;  // fp32 accumulator registers per thread
+  int spilled_registers = 0;      // registers past the 255 a thread may have
 
   // Loads into shared memory (matmul A/B, transpose): the tile's write wavefronts.
   std::int64_t load_a_smem_ps = 0, load_b_smem_ps = 0;

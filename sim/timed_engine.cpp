@@ -345,21 +345,25 @@ class TimedRun {
     if (data > prev) add(&sm.wait, a_last ? s.load_a_cause : s.load_b_cause, data - prev);
     const StepCosts& c = m_costs;
     const std::int64_t start = std::max({t, sm.dot_free, sm.smem_free});
-    const std::int64_t core = std::max(c.dot_math_ps, c.dot_smem_ps);
+    // Operand reads beside the math (the slower one sets the pace) or before it (they add up).
+    const bool overlap = c.operands_overlap_math;
+    const std::int64_t core =
+        overlap ? std::max(c.dot_math_ps, c.dot_smem_ps) : c.dot_math_ps + c.dot_smem_ps;
     const std::int64_t dur = scaled(core + c.dot_overhead_ps + c.dot_spill_ps, s.speed);
     sm.dot_free = start + dur;
     sm.smem_free = start + c.dot_smem_ps + c.dot_spill_ps;
     sm.dot_ps += dur;
-    if (c.dot_math_ps >= c.dot_smem_ps) {
-      add(&sm.busy, TimeCause::math, c.dot_math_ps);
-      ev->cause = TimeCause::math;
-    } else {
-      add(&sm.busy, TimeCause::math, c.dot_math_ps);
-      const std::int64_t free_part = std::max<std::int64_t>(0, c.dot_smem_free_ps - c.dot_math_ps);
-      add(&sm.busy, TimeCause::smem, free_part);
-      add(&sm.busy, TimeCause::bank_conflict, c.dot_smem_ps - c.dot_math_ps - free_part);
-      ev->cause = c.dot_smem_ps > c.dot_smem_free_ps ? TimeCause::bank_conflict : TimeCause::smem;
-    }
+    // Busy time by cause: math, then the part of the operand reads the math did not cover,
+    // split into conflict-free wavefronts and the extra ones of bank conflicts.
+    const std::int64_t covered = overlap ? c.dot_math_ps : 0;
+    const std::int64_t free_part = std::max<std::int64_t>(0, c.dot_smem_free_ps - covered);
+    const std::int64_t smem_part = std::max<std::int64_t>(0, c.dot_smem_ps - covered);
+    add(&sm.busy, TimeCause::math, c.dot_math_ps);
+    add(&sm.busy, TimeCause::smem, free_part);
+    add(&sm.busy, TimeCause::bank_conflict, smem_part - free_part);
+    ev->cause = c.dot_math_ps >= c.dot_smem_ps       ? TimeCause::math
+                : c.dot_smem_ps > c.dot_smem_free_ps ? TimeCause::bank_conflict
+                                                     : TimeCause::smem;
     add(&sm.busy, TimeCause::math, c.dot_overhead_ps + c.dot_spill_ps);
     ev->start_ps = start;
     ev->end_ps = start + dur;

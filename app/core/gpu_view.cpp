@@ -2,6 +2,9 @@
 #include "app/core/gpu_view.hpp"
 
 #include <algorithm>
+#include <filesystem>
+
+#include "scenario/scenario.hpp"
 
 namespace tilesim::app {
 
@@ -63,6 +66,11 @@ std::string bench_label(const scenario::BenchReport& report) {
   if (!report.date.empty()) s += ", " + report.date;
   if (!report.commit.empty()) s += ", commit " + report.commit;
   return s;
+}
+
+std::string bundled_bench_path(const std::string& machine_key) {
+  const auto path = scenario::assets_dir() / "measured" / ("bench_" + machine_key + ".json");
+  return std::filesystem::exists(path) ? path.string() : std::string();
 }
 
 }  // namespace tilesim::app

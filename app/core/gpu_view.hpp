@@ -31,6 +31,10 @@ GpuRun run_on_gpu(const sim::Problem& p, const std::string& variant,
 // for variants that use the problem's blocks, fixed-tile variants ran their own).
 std::vector<const scenario::BenchRecord*> bench_matches(const scenario::BenchReport& report,
                                                         const sim::ProblemSpec& spec);
+// The bench file shipped for a machine preset: assets/measured/bench_<key>.json ("" when none), so
+// the GPU and sweep panels show real measurements of that chip even without a GPU.
+std::string bundled_bench_path(const std::string& machine_key);
+
 // "NVIDIA H200, 2026-11-22, commit abc1234"
 std::string bench_label(const scenario::BenchReport& report);
 

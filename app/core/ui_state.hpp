@@ -56,6 +56,8 @@ struct UiState {
   // loaded bench file.
   std::string gpu_variant;  // chosen variant ("" = the first that fits)
   std::string bench_path;   // the tilesim-bench --json file to load
+  bool bench_bundled =
+      true;  // bench_path is assets/measured/bench_<preset>.json: follow the preset
   std::optional<scenario::BenchReport> bench_report;
   std::string bench_error;
   bool quit = false;

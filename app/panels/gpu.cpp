@@ -98,15 +98,18 @@ void draw_gpu(FrameContext& f, const Rect& r) {
       ImGui::SameLine();
       ImGui::TextDisabled("running (check, warm-up, timed launches)...");
     }
-    // A bench file measured elsewhere.
-    // The first time, offer (and load) the bench file shipped in assets/measured/, so the panel
-    // shows real measurements even on a machine without a GPU.
-    if (f.ui.bench_path.empty()) {
-      const auto bundled = scenario::assets_dir() / "measured" / "bench_h200.json";
-      f.ui.bench_path = std::filesystem::exists(bundled) ? bundled.string() : "bench.json";
-      if (std::filesystem::exists(bundled)) {
+    // A bench file measured elsewhere. Until the user loads one of their own, the panel shows
+    // the file shipped for the open machine preset (assets/measured/bench_<preset>.json), so it
+    // shows real measurements of that chip even without a GPU, and follows a change of preset.
+    if (f.ui.bench_bundled) {
+      const std::string bundled = bundled_bench_path(f.model.machine.key);
+      if (bundled.empty()) {
+        if (f.ui.bench_path.empty()) f.ui.bench_path = "bench.json";
+      } else if (bundled != f.ui.bench_path) {
+        f.ui.bench_path = bundled;
         try {
           f.ui.bench_report = scenario::load_bench_file(f.ui.bench_path);
+          f.ui.bench_error.clear();
         } catch (const std::exception& e) {
           f.ui.bench_error = e.what();
         }
@@ -115,7 +118,10 @@ void draw_gpu(FrameContext& f, const Rect& r) {
     char buf[512];
     std::snprintf(buf, sizeof buf, "%s", f.ui.bench_path.c_str());
     ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - ImGui::GetFontSize() * 12);
-    if (ImGui::InputText("##benchpath", buf, sizeof buf)) f.ui.bench_path = buf;
+    if (ImGui::InputText("##benchpath", buf, sizeof buf)) {
+      f.ui.bench_path = buf;
+      f.ui.bench_bundled = false;
+    }
     ImGui::SameLine();
     if (ImGui::Button("Load tilesim-bench --json")) {
       try {

@@ -253,16 +253,20 @@ TEST(WarpsView, TransposeTileColumnsConflictUnlessPadded) {
   EXPECT_GT(rows[0].counters.st_sectors_per_request(), rows[0].counters.ld_sectors_per_request());
 }
 
-TEST(Measured, H200FileMatchesItsOwnConfigurationsOnlyOnTheH200) {
+TEST(Measured, EachChipsFileMatchesItsOwnConfigurationsOnlyOnThatChip) {
   const auto sets = scenario::load_measured_dir(std::string(TILESIM_ASSETS_DIR) + "/measured");
-  ASSERT_FALSE(sets.empty());
-  EXPECT_EQ(sets[0].machine_key, "h200");
+  std::vector<std::string> keys;
+  for (const auto& s : sets) keys.push_back(s.machine_key);
+  EXPECT_EQ(keys, (std::vector<std::string>{"h100", "h200"}));  // file order: h100.json, h200.json
   const auto sc = scenario::load_scenario(std::string(TILESIM_ASSETS_DIR) +
                                           "/scenarios/measured_h200_matmul_4096_fp16.json");
-  const auto hits = scenario::find_measured(sets, sc.problem, "h200");
-  ASSERT_EQ(hits.size(), 1u);
-  EXPECT_EQ(hits[0].record->id, "mm16_4096_grp");
-  EXPECT_GT(hits[0].record->metric("dram__bytes_read.sum"), 0);
-  EXPECT_TRUE(scenario::find_measured(sets, sc.problem, "h100").empty());
+  for (const char* chip : {"h100", "h200"}) {
+    const auto hits = scenario::find_measured(sets, sc.problem, chip);
+    ASSERT_EQ(hits.size(), 1u) << chip;
+    EXPECT_EQ(hits[0].set->machine_key, chip);
+    EXPECT_EQ(hits[0].record->id, "mm16_4096_grp");
+    EXPECT_GT(hits[0].record->metric("dram__bytes_read.sum"), 0);
+  }
+  EXPECT_TRUE(scenario::find_measured(sets, sc.problem, "a100").empty());
   EXPECT_TRUE(scenario::find_measured(sets, sim::ProblemSpec{}, "h200").empty());
 }
