@@ -62,6 +62,28 @@ TEST(TimedEngine, OneProgramAloneTakesTheSumOfItsSteps) {
   EXPECT_NEAR(r.timing.breakdown.total(), r.time_s(), 1e-12);
 }
 
+// An mma.sync dot waits for its warp's own ldmatrix: operand reads and math add up; wgmma reads
+// shared memory itself and overlaps them (the larger sets the pace).
+TEST(TimedEngine, AnMmaSyncDotTakesItsOperandReadsPlusItsMath) {
+  ProblemSpec s = matmul(64, 64, 128, 64, 64, 64);
+  s.stages = 1;
+  const Machine m = steady("h100");
+  const Problem p(s);
+  for (const MathPath path : {MathPath::mma_sync, MathPath::wgmma}) {
+    std::vector<TimedEvent> ev;
+    TimedOptions opt;
+    opt.timing.path = path;
+    opt.events = &ev;
+    const StepCosts& c = run_timed(p, m, occupancy(p, m), opt).timing.costs;
+    ASSERT_EQ(ev.size(), 8u);
+    ASSERT_GT(c.dot_smem_ps, 0);
+    const std::int64_t core = path == MathPath::mma_sync ? c.dot_math_ps + c.dot_smem_ps
+                                                         : std::max(c.dot_math_ps, c.dot_smem_ps);
+    EXPECT_EQ(ev[3].end_ps - ev[3].start_ps, core + c.dot_overhead_ps + c.dot_spill_ps)
+        << to_string(path);
+  }
+}
+
 TEST(TimedEngine, PipelineStagesOverlapLoadsWithTheDot) {
   ProblemSpec s = matmul(64, 64, 512, 64, 64, 64);
   std::vector<TimedEvent> one, two;
@@ -152,10 +174,10 @@ TEST(TimedEngine, EventsOfAProgramStayInProgramOrder) {
   }
 }
 
-// Seed 003: B stored transposed and staged so that its shared-memory accesses conflict nearly
-// doubles the FP32 FMA kernel's time (the seed: 2.00x; the model: 1.91x, docs/FIDELITY.md); on the
-// T4 preset the seed measured 130.8 ms vs 261.9 ms for its 8192 x 6144 x 4096 product (X (M, N) @ Y
-// (N, K) in the seed's names: here M = 8192, K = 6144 reduced, N = 4096 output columns).
+// Seed 003: B stored transposed and staged so that its shared-memory reads conflict. On the T4
+// preset the seed measured 130.8 ms vs 261.9 ms for its 8192 x 6144 x 4096 product (X (M, N) @ Y
+// (N, K) in the seed's names: here M = 8192, K = 6144 reduced, N = 4096 output columns); the model
+// predicts 94 ms vs 181 ms there (1.92x; the seed: 2.00x, docs/MODEL.md).
 TEST(TimedEngine, Seed003TransposedBNearlyDoublesTheTimeOnTheT4) {
   ProblemSpec s = matmul(8192, 4096, 6144, 32, 32, 32);
   s.dtype = DType::fp32;
@@ -167,6 +189,17 @@ TEST(TimedEngine, Seed003TransposedBNearlyDoublesTheTimeOnTheT4) {
   // Predictions (nothing here is fitted to the seed); docs/FIDELITY.md reports both rows.
   EXPECT_NEAR(plain / 130.8e-3, 1.0, 0.35);
   EXPECT_NEAR(conflicting / 261.9e-3, 1.0, 0.35);
+}
+
+// The same lesson on an H100 in FP32 FMA: the conflicting B^T layout more than doubles the time
+// (the dot is shared-memory bound, and the conflicts multiply its wavefronts).
+TEST(TimedEngine, Seed003TransposedBMoreThanDoublesTheFmaTimeOnTheH100) {
+  ProblemSpec s = matmul(2048, 2048, 2048, 32, 32, 32);
+  s.dtype = DType::fp32;
+  const Machine h100 = preset("h100");
+  const double plain = timed(s, h100).time_s();
+  s.b_layout = BLayout::transposed;
+  EXPECT_GE(timed(s, h100).time_s() / plain, 2.0);
 }
 
 // Seed 001's chart (fp16): TFLOP/s rises from 32 x 32 to 128 x 128 blocks and falls once a
