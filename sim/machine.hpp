@@ -45,8 +45,9 @@ struct Machine {
   // Programs do not all run at the same speed on a real GPU (clocks, scheduling, distance to the
   // L2 slices): each program's dots take (1 + program_jitter * u) of their time, u a fixed
   // pseudo-random number in [-1, 1) per pid. Small differences add up over waves, so a long
-  // grid's programs drift apart (fitted).
-  double program_jitter = 0.115;
+  // grid's programs drift apart. Fitted to the H200's mm16_8192_row DRAM bytes (the median of
+  // three ncu launches, 2026-11-23: 5.53, 5.79, 6.86 GB; docs/FIDELITY.md).
+  double program_jitter = 0.085;
   // Fitted on the H200 (scripts/fit_timing.py, one tilesim-bench row each, docs/FIDELITY.md) and
   // used by every preset: what a tiled kernel sustains of each peak.
   double dram_efficiency = 0.869;    // of dram_bytes_per_s, streaming copy
