@@ -142,7 +142,8 @@ void settle(Session& s) {
         (m.engine_compare && (!m.engine_compare->settled() ||
                               (cmp && m.engine_compare->position() != compare_target(m))));
     const bool busy = m.jobs->sweep.pending() || m.jobs->device.pending() ||
-                      m.jobs->gpu.pending() || s.ui.warps_job.pending() || engines_busy;
+                      m.jobs->gpu.pending() || m.jobs->rungs.pending() ||
+                      s.ui.warps_job.pending() || engines_busy;
     const double waited =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (busy)

@@ -83,7 +83,8 @@ Action add_sweep_command(CLI::App& app) {
     // The whole sweep must fit the budget: memory per configuration, time over all of them
     // spread on the worker threads.
     sim::check_replay_budget(sim::estimate_sweep_cost(specs, m, lists->threads), flags->budget());
-    const auto rows = sim::run_sweep(specs, m, s.programs_per_sm, lists->threads, draw_progress);
+    const auto rows = sim::run_sweep(specs, m, s.programs_per_sm, lists->threads, draw_progress,
+                                     nullptr, flags->timing());
     if (flags->json) {
       auto out = nlohmann::json::array();
       for (const auto& row : rows) {

@@ -14,9 +14,9 @@
 
 #include "kernels/launcher.hpp"
 #include "kernels/run_types.hpp"
+#include "kernels/variants.hpp"
 #include "sim/launch_order.hpp"
 #include "sim/problem.hpp"
-#include "sim/warp_access.hpp"
 
 namespace tilesim::kernels {
 
@@ -24,38 +24,6 @@ namespace tilesim::kernels {
 bool cuda_built();
 
 DeviceInfo query_device();
-
-// What a variant is: a rung of a family's ladder or a library baseline.
-enum class VariantKind { rung, baseline };
-
-struct Variant {
-  std::string name;    // "matmul_mma_sync"
-  sim::Kernel kernel;  // the family it belongs to
-  VariantKind kind = VariantKind::rung;
-  std::vector<sim::DType> dtypes;  // element types it runs
-  // Tiles: nullopt when the kernel uses the problem's BLOCK_M/N/K; else its own compile-time tile
-  // (the constants its .cu file is instantiated with), which the launch order and GROUP_SIZE_M
-  // then apply to.
-  std::optional<FixedTile> fixed_tile;
-  bool uses_problem_blocks() const { return !fixed_tile; }
-  // Matmul: the B layout the variant reads. nullopt: the problem's b_layout.
-  std::optional<sim::BLayout> b_layout;
-  std::string baseline;     // the baseline its % is taken against ("cublas_sgemm"); "" if none
-  int min_cc = 0;           // e.g. 80 for mma.sync bf16, 90 for wgmma
-  bool implemented = true;  // false: listed honestly as missing (see `teaches`)
-  std::string teaches;      // one line: what this version shows
-  // The simulator's thread-level model of this kernel (sim/warp_access.hpp), if it has one.
-  std::optional<sim::ThreadVariant> warp_model;
-  Launcher launch = nullptr;  // nullptr in a build without CUDA
-};
-// Every variant, in ladder order (copy, transpose, matmul; rungs then baselines).
-const std::vector<Variant>& variants();
-const Variant* find_variant(std::string_view name);
-// Whether the simulator's thread model `model` describes the variant called `name` (the registry's
-// warp_model: matmul_smem_tiled_b_transposed is modelled by matmul_smem_tiled, for instance).
-bool is_modelled_by(std::string_view name, sim::ThreadVariant model);
-// The baseline a variant's % of baseline uses for this dtype ("cublas_gemmex" for fp16/bf16).
-std::string baseline_for(const Variant& v, sim::DType dtype);
 
 // Runs one variant on one problem: fresh random inputs, output poisoned (NaN bytes), one checked
 // launch, then warm-up and timed launches. Never throws; failures land in RunResult::error.

@@ -1,10 +1,12 @@
-// How the registry (variants.cpp) names a variant's code: a launcher that enqueues one launch and
-// returns "" or why it cannot run the problem, and the compile-time tile of a fixed-tile rung.
-// Plain C++: LaunchArgs (device_common.cuh) is only named here, so the CUDA-free build reads the
-// same registry, with no launchers in it.
+// A variant's code: a launcher that enqueues one launch and returns "" or why it cannot run the
+// problem (the table in launchers.cpp, by registry name), and the compile-time tile of a
+// fixed-tile rung (the registry, variants.cpp). Plain C++: LaunchArgs (device_common.cuh) is only
+// named here, so the CUDA-free build reads the same registry and table, with no launchers in it.
 #pragma once
 
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace tilesim::kernels {
 
@@ -12,6 +14,14 @@ namespace detail {
 struct LaunchArgs;
 }
 using Launcher = std::string (*)(const detail::LaunchArgs&);
+
+// One row of the launcher table: every implemented variant has exactly one.
+struct LauncherRow {
+  std::string_view variant;
+  Launcher launch = nullptr;  // nullptr in a build without CUDA
+};
+const std::vector<LauncherRow>& launchers();
+Launcher find_launcher(std::string_view variant);  // nullptr: no row, or no CUDA
 
 // A rung's own tile (BLOCK_M x BLOCK_N x BLOCK_K); the launch order and GROUP_SIZE_M apply to it.
 struct FixedTile {
@@ -21,7 +31,7 @@ struct FixedTile {
 
 }  // namespace tilesim::kernels
 
-// A registry row's launcher: the function in CUDA builds, none in the stub build.
+// A launcher table row's function: the function in CUDA builds, none in the stub build.
 #if defined(TILESIM_KERNELS_CUDA)
 #define TILESIM_LAUNCHER(fn) (&::tilesim::kernels::detail::fn)
 #else

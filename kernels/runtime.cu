@@ -13,6 +13,7 @@
 #include "kernels/device_resources.cuh"
 #include "kernels/kernels.hpp"
 #include "kernels/reference.hpp"
+#include "kernels/rung_timing.hpp"
 #include "kernels/test_hooks.hpp"
 
 namespace tilesim::kernels {
@@ -207,14 +208,7 @@ void run_checked(const sim::Problem& problem, const Variant& v, const RunOptions
                                 std::to_string(v.min_cc % 10) + ", this device is " +
                                 std::to_string(dev.cc_major) + "." + std::to_string(dev.cc_minor));
 
-  sim::ProblemSpec spec = problem.spec();
-  if (v.fixed_tile) {
-    spec.block_m = v.fixed_tile->block_m;
-    spec.block_n = v.fixed_tile->block_n;
-    spec.block_k = v.fixed_tile->block_k;
-  }
-  if (v.b_layout) spec.b_layout = *v.b_layout;
-  if (spec.kernel != sim::Kernel::matmul) spec.b_layout = sim::BLayout::row_major;
+  const sim::ProblemSpec spec = as_run_by(v, problem.spec());
   r.problem = spec;
   if (spec.boundary == sim::Boundary::wrap)
     r.note = "boundary wrap runs as mask: the two differ only in lanes whose stores are masked";
@@ -263,7 +257,7 @@ void run_checked(const sim::Problem& problem, const Variant& v, const RunOptions
   fill_uniform(in_a.p, a_elems, spec.dtype, seed);
   if (b_elems) fill_uniform(in_b.p, b_elems, spec.dtype, seed * 0x9E3779B97F4A7C15ull + 1);
 
-  const Launcher launch = v.launch;
+  const Launcher launch = find_launcher(v.name);
   if (!launch) throw std::invalid_argument("no launcher for " + v.name);
 
   // The checked launch, on a poisoned output (0xFF bytes: NaN in FP32, FP16 and BF16).

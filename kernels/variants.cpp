@@ -1,18 +1,16 @@
 // The ladder: every kernel variant and baseline, in the order tilesim-bench and the app list them.
 // The registry: each variant is declared once here, with its tile (the constants its .cu file is
-// instantiated with, from the rung's header) and its launcher. Shared by the CUDA build and the
-// stub (no launchers there), so `tilesim-bench --list` works without a GPU.
+// instantiated with, from the rung's header) and how the timed engine describes it. CUDA-free
+// (its launchers are in launchers.cpp), so `tilesim-bench --list` works without a GPU and
+// `tilesim-cli run --variant` describes a rung without linking CUDA.
+#include "kernels/variants.hpp"
+
 #include <algorithm>
 
-#include "kernels/baselines_cublas.hpp"
-#include "kernels/copy.hpp"
-#include "kernels/kernels.hpp"
 #include "kernels/matmul_mma_sync.hpp"
 #include "kernels/matmul_mma_sync_swizzled.hpp"
 #include "kernels/matmul_register_blocked.hpp"
-#include "kernels/matmul_simt.hpp"
 #include "kernels/matmul_wgmma_tma.hpp"
-#include "kernels/transpose.hpp"
 
 namespace tilesim::kernels {
 namespace {
@@ -25,11 +23,10 @@ const std::vector<DType> kF32{DType::fp32};
 
 std::vector<Variant> make_variants() {
   std::vector<Variant> v;
-  auto rung = [&](std::string name, Launcher launch, Kernel k, std::vector<DType> d,
-                  std::string baseline, std::string teaches) -> Variant& {
+  auto rung = [&](std::string name, Kernel k, std::vector<DType> d, std::string baseline,
+                  std::string teaches) -> Variant& {
     Variant x;
     x.name = std::move(name);
-    x.launch = launch;
     x.kernel = k;
     x.dtypes = std::move(d);
     x.baseline = std::move(baseline);
@@ -37,104 +34,125 @@ std::vector<Variant> make_variants() {
     v.push_back(std::move(x));
     return v.back();
   };
+  // How the timed engine describes each rung (TimingDescription): the math path, warps and
+  // pipeline stages its code fixes, and whether its shared tiles conflict on banks (plain) or
+  // not (swizzled, or padded: the model sees both as conflict-free).
+  using sim::MathPath;
+  using sim::SmemLayout;
+  // Fields in order: path, layout, num_warps, stages. Copies stage nothing in shared memory: the
+  // problem's defaults describe them.
+  const TimingDescription copy_timing{};
+  const auto layout_only = [](SmemLayout l) {
+    return TimingDescription{std::nullopt, l, std::nullopt, std::nullopt};
+  };
   // copy
-  rung("copy_tiled", TILESIM_LAUNCHER(launch_copy_tiled), Kernel::copy, kAll, "copy_memcpy_d2d",
-       "seed 000: one program per BLOCK_M x BLOCK_N tile, offsets by broadcasting, masked at the "
-       "edges; one element per access")
-      .warp_model = sim::ThreadVariant::copy_tiled;
-  rung("copy_vectorized", TILESIM_LAUNCHER(launch_copy_vectorized), Kernel::copy, kAll,
-       "copy_memcpy_d2d", "the same tile moved in 16-byte accesses, four in flight per thread");
-  rung("copy_memcpy_d2d", TILESIM_LAUNCHER(launch_copy_memcpy_d2d), Kernel::copy, kAll, "",
-       "baseline: cudaMemcpyAsync device to device")
-      .kind = VariantKind::baseline;
-  // transpose
-  rung("transpose_naive", TILESIM_LAUNCHER(launch_transpose_naive), Kernel::transpose, kAll,
-       "copy_memcpy_d2d",
+  auto& ct = rung("copy_tiled", Kernel::copy, kAll, "copy_memcpy_d2d",
+                  "seed 000: one program per BLOCK_M x BLOCK_N tile, offsets by broadcasting, "
+                  "masked at the edges; one element per access");
+  ct.warp_model = sim::ThreadVariant::copy_tiled;
+  ct.timing = copy_timing;
+  rung("copy_vectorized", Kernel::copy, kAll, "copy_memcpy_d2d",
+       "the same tile moved in 16-byte accesses, four in flight per thread")
+      .timing = copy_timing;
+  auto& d2d =
+      rung("copy_memcpy_d2d", Kernel::copy, kAll, "", "baseline: cudaMemcpyAsync device to device");
+  d2d.kind = VariantKind::baseline;
+  d2d.timing = copy_timing;  // a pure DRAM stream: what dram_efficiency is fitted to
+  // transpose: only the shared-memory layout differs between the rungs.
+  rung("transpose_naive", Kernel::transpose, kAll, "copy_memcpy_d2d",
        "coalesced reads, but each warp's writes land 32 rows apart (uncoalesced)")
       .warp_model = sim::ThreadVariant::transpose_naive;
-  rung("transpose_smem_tiled", TILESIM_LAUNCHER(launch_transpose_smem_tiled), Kernel::transpose,
-       kAll, "copy_memcpy_d2d",
-       "the tile goes through shared memory so reads and writes are both coalesced; reading "
-       "its columns hits one bank 32 times")
-      .warp_model = sim::ThreadVariant::transpose_smem_tiled;
-  rung("transpose_smem_padded", TILESIM_LAUNCHER(launch_transpose_smem_padded), Kernel::transpose,
-       kAll, "copy_memcpy_d2d",
-       "one 4-byte word of padding per shared-memory row: the column reads fall in 32 banks")
-      .warp_model = sim::ThreadVariant::transpose_smem_padded;
-  rung("transpose_smem_padded_vectorized",
-       TILESIM_LAUNCHER(launch_transpose_smem_padded_vectorized), Kernel::transpose, kAll,
-       "copy_memcpy_d2d",
+  auto& tt = rung("transpose_smem_tiled", Kernel::transpose, kAll, "copy_memcpy_d2d",
+                  "the tile goes through shared memory so reads and writes are both coalesced; "
+                  "reading its columns hits one bank 32 times");
+  tt.warp_model = sim::ThreadVariant::transpose_smem_tiled;
+  tt.timing = layout_only(SmemLayout::plain);  // 32-way conflicts (warp model)
+  auto& tp = rung("transpose_smem_padded", Kernel::transpose, kAll, "copy_memcpy_d2d",
+                  "one 4-byte word of padding per shared-memory row: the column reads fall in "
+                  "32 banks");
+  tp.warp_model = sim::ThreadVariant::transpose_smem_padded;
+  tp.timing = layout_only(SmemLayout::swizzled);  // padded: no conflicts
+  rung("transpose_smem_padded_vectorized", Kernel::transpose, kAll, "copy_memcpy_d2d",
        "the padded tile with 16-byte global loads and stores (4 elements gathered down a tile "
-       "column per store), as copy_vectorized moves memory");
+       "column per store), as copy_vectorized moves memory")
+      .timing = layout_only(SmemLayout::swizzled);
   // matmul
-  rung("matmul_naive", TILESIM_LAUNCHER(launch_matmul_naive), Kernel::matmul, kAll, "cublas_sgemm",
+  rung("matmul_naive", Kernel::matmul, kAll, "cublas_sgemm",
        "one thread per output element, every operand from global memory (through L1/L2)");
-  rung("matmul_smem_tiled", TILESIM_LAUNCHER(launch_matmul_smem_tiled), Kernel::matmul, kAll,
-       "cublas_sgemm",
-       "the seeds' K loop: a (BLOCK_M, BLOCK_K) tile of A and a (BLOCK_K, BLOCK_N) tile of B "
-       "staged in shared memory, each element then reused BLOCK_N (or BLOCK_M) times")
-      .warp_model = sim::ThreadVariant::matmul_smem_tiled;
-  auto& bt = rung("matmul_smem_tiled_b_transposed", TILESIM_LAUNCHER(launch_matmul_smem_tiled),
-                  Kernel::matmul, kAll, "cublas_sgemm",
+  // One tile of A and B in shared memory at a time, stored with conflicts; 8 warps: the 256
+  // threads it runs at its bench tile, 64 x 64 (it takes BLOCK_M x BLOCK_N / 16 threads).
+  const TimingDescription smem_tiled{MathPath::fma, SmemLayout::plain, 8, 1};
+  auto& st = rung("matmul_smem_tiled", Kernel::matmul, kAll, "cublas_sgemm",
+                  "the seeds' K loop: a (BLOCK_M, BLOCK_K) tile of A and a (BLOCK_K, BLOCK_N) "
+                  "tile of B staged in shared memory, each element then reused BLOCK_N (or "
+                  "BLOCK_M) times");
+  st.warp_model = sim::ThreadVariant::matmul_smem_tiled;
+  st.timing = smem_tiled;
+  auto& bt = rung("matmul_smem_tiled_b_transposed", Kernel::matmul, kAll, "cublas_sgemm",
                   "seed 003's 'coalesced' variant: B stored as B^T (N, K); the K loop reads it "
                   "along K, and the transposing store into shared memory conflicts on banks");
   bt.b_layout = sim::BLayout::transposed;
   bt.warp_model = sim::ThreadVariant::matmul_smem_tiled;  // one model covers both B layouts
+  bt.timing = smem_tiled;
   // A matmul rung with its own tile (the constants its .cu file is instantiated with), reading B
   // in layout `b`, on devices of compute capability >= min_cc.
-  const auto fixed = [&](std::string name, Launcher launch, const std::vector<DType>& d,
-                         FixedTile tile, sim::BLayout b, int min_cc, std::string teaches) {
-    auto& x = rung(std::move(name), launch, Kernel::matmul, d,
-                   d == kF32 ? "cublas_sgemm" : "cublas_gemmex", std::move(teaches));
+  const auto fixed = [&](std::string name, const std::vector<DType>& d, FixedTile tile,
+                         sim::BLayout b, int min_cc, TimingDescription timing,
+                         std::string teaches) {
+    auto& x = rung(std::move(name), Kernel::matmul, d, d == kF32 ? "cublas_sgemm" : "cublas_gemmex",
+                   std::move(teaches));
     x.fixed_tile = tile;
     x.b_layout = b;
     x.min_cc = min_cc;
+    x.timing = timing;
   };
   const auto R = sim::BLayout::row_major;
   const auto T = sim::BLayout::transposed;  // K-major B, as wgmma reads it without transposing
-  fixed("matmul_register_blocked", TILESIM_LAUNCHER(launch_matmul_register_blocked), kF32,
-        register_blocked::kTile, R, 0,
+  // 256 threads; double-buffered shared tiles read as float4 (conflict-free).
+  const TimingDescription register_blocked{MathPath::fma, SmemLayout::swizzled, 8, 2};
+  fixed("matmul_register_blocked", kF32, register_blocked::kTile, R, 0, register_blocked,
         "each thread keeps an 8x8 block of C in registers and reuses every shared "
         "memory load 8 times; shared tiles double-buffered, 16-byte loads");
-  fixed("matmul_register_blocked_bk16", TILESIM_LAUNCHER(launch_matmul_register_blocked_bk16), kF32,
-        register_blocked::kTileBk16, R, 0,
+  fixed("matmul_register_blocked_bk16", kF32, register_blocked::kTileBk16, R, 0, register_blocked,
         "the same with K steps of 16: half the barriers per FMA, more registers");
-  fixed("matmul_mma_sync", TILESIM_LAUNCHER(launch_matmul_mma_sync), kHalf, mma_sync::kTile, R, 80,
+  // mma.sync rungs: 256 threads (warp64: 128); padded or swizzled tiles, both conflict-free.
+  const auto mma = [](int warps, int stages) {
+    return TimingDescription{MathPath::mma_sync, std::nullopt, warps, stages};
+  };
+  fixed("matmul_mma_sync", kHalf, mma_sync::kTile, R, 80, mma(8, mma_sync::kStages),
         "tensor cores through mma.sync m16n8k16 (FP32 accumulation); ldmatrix from "
         "padded shared memory fed by a 4-stage cp.async pipeline");
-  fixed("matmul_mma_sync_bk64", TILESIM_LAUNCHER(launch_matmul_mma_sync_bk64), kHalf,
-        mma_sync::kTileBk64, R, 80,
+  fixed("matmul_mma_sync_bk64", kHalf, mma_sync::kTileBk64, R, 80, mma(8, mma_sync::kStagesBk64),
         "the same with K steps of 64 in 3 stages: twice the tensor-core work between "
         "barriers");
-  fixed("matmul_mma_sync_128x256", TILESIM_LAUNCHER(launch_matmul_mma_sync_128x256), kHalf,
-        mma_sync::kTile128x256, R, 80,
+  fixed("matmul_mma_sync_128x256", kHalf, mma_sync::kTile128x256, R, 80, mma(8, mma_sync::kStages),
         "the same with a 128 x 256 tile and 64 x 64 warp tiles: fewer ldmatrix per "
         "mma and half the A traffic per output, at 128 accumulators per thread");
-  fixed("matmul_mma_sync_warp64", TILESIM_LAUNCHER(launch_matmul_mma_sync_warp64), kHalf,
-        mma_sync::kTileWarp64, R, 80,
+  fixed("matmul_mma_sync_warp64", kHalf, mma_sync::kTileWarp64, R, 80, mma(4, mma_sync::kStages),
         "4 warps with 64 x 64 warp tiles (8 ldmatrix feed 32 mma) and two fragment "
         "register sets: the next k16 step's ldmatrix is issued before this step's mma");
-  fixed("matmul_mma_sync_swizzled", TILESIM_LAUNCHER(launch_matmul_mma_sync_swizzled), kHalf,
-        mma_sync_swizzled::kTile, R, 80,
+  fixed("matmul_mma_sync_swizzled", kHalf, mma_sync_swizzled::kTile, R, 80,
+        mma(8, mma_sync_swizzled::kStages),
         "128 x 256 tile, 8 warps of 64 x 64: XOR-swizzled (unpadded) shared tiles so "
         "cp.async and ldmatrix are conflict-free, 32-bit shared offsets per thread, C "
         "stored through shared memory as 16-byte rows");
-  fixed("matmul_wgmma_tma", TILESIM_LAUNCHER(launch_matmul_wgmma_tma), kHalf, wgmma_tma::kTile, T,
-        90,
+  // 8 warps: the two consumer warpgroups that run wgmma (the kernel's 384 threads add a producer
+  // warpgroup that only issues TMA copies).
+  const TimingDescription wgmma{MathPath::wgmma, std::nullopt, 8, wgmma_tma::kStages};
+  fixed("matmul_wgmma_tma", kHalf, wgmma_tma::kTile, T, 90, wgmma,
         "Hopper: a producer warpgroup issues TMA bulk tensor copies into 128-byte "
         "swizzled shared memory, two consumer warpgroups run wgmma from it; a 4-stage "
         "K loop on full/empty mbarriers");
-  fixed("matmul_wgmma_tma_store", TILESIM_LAUNCHER(launch_matmul_wgmma_tma_store), kHalf,
-        wgmma_tma::kTile, T, 90,
+  fixed("matmul_wgmma_tma_store", kHalf, wgmma_tma::kTile, T, 90, wgmma,
         "the same K loop; C is staged in 128-byte swizzled shared memory and leaves "
         "through TMA bulk tensor stores instead of 4-byte stores from registers");
-  rung("cublas_sgemm", TILESIM_LAUNCHER(launch_cublas_sgemm), Kernel::matmul, kF32, "",
-       "baseline: cuBLAS SGEMM, strict FP32")
-      .kind = VariantKind::baseline;
-  rung("cublas_tf32", TILESIM_LAUNCHER(launch_cublas_tf32), Kernel::matmul, kF32, "cublas_sgemm",
+  // cuBLAS: not our code, so no description (its tile and pipeline are cuBLAS's choice).
+  rung("cublas_sgemm", Kernel::matmul, kF32, "", "baseline: cuBLAS SGEMM, strict FP32").kind =
+      VariantKind::baseline;
+  rung("cublas_tf32", Kernel::matmul, kF32, "cublas_sgemm",
        "baseline: cuBLAS SGEMM with TF32 tensor cores (CUBLAS_COMPUTE_32F_FAST_TF32)")
       .kind = VariantKind::baseline;
-  rung("cublas_gemmex", TILESIM_LAUNCHER(launch_cublas_gemmex), Kernel::matmul, kHalf, "",
+  rung("cublas_gemmex", Kernel::matmul, kHalf, "",
        "baseline: cuBLAS GemmEx, FP16/BF16 inputs and output, FP32 accumulation")
       .kind = VariantKind::baseline;
   for (auto& x : v)

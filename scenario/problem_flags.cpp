@@ -1,9 +1,12 @@
 // Resolution order: defaults (seed 004's example) < scenario file < flags.
 #include "scenario/problem_flags.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cstdio>
 #include <cstdlib>
+
+#include "kernels/rung_timing.hpp"
 
 namespace tilesim::scenario {
 namespace {
@@ -83,6 +86,11 @@ void ProblemFlags::add_to(CLI::App& cmd, bool with_machine) {
     cmd.add_option("--smem-layout", smem_layout,
                    "Timing: shared tiles swizzled (no bank conflicts) | plain (the warp model's "
                    "conflicts); default: swizzled for tensor cores, plain for FMA and transpose");
+    cmd.add_option(
+        "--variant", variant,
+        "Describe the problem as this CUDA rung does (tilesim-bench --list): its kernel, "
+        "tile, B layout, warps, stages, math path and shared layout; flags given "
+        "explicitly still override");
     o_pps = cmd.add_option("--programs-per-sm", programs_per_sm,
                            "Override programs resident per SM (" +
                                std::to_string(sim::kMinProgramsPerSm) + ".." +
@@ -104,6 +112,14 @@ Scenario ProblemFlags::to_scenario() const {
   s.name = "default";
   if (!scenario_file.empty()) s = load_scenario(scenario_file);
   auto& p = s.problem;
+  const kernels::Variant* v = rung();
+  if (v) {
+    if (!kernel.empty() && sim::parse_field<sim::Kernel>("kernel", kernel) != v->kernel)
+      throw sim::InvalidField(
+          "kernel",
+          v->name + " runs " + std::string(sim::to_string(v->kernel)) + ", not " + kernel);
+    p.kernel = v->kernel;
+  }
   apply_enum(kernel, "kernel", &p.kernel);
   if (scenario_file.empty() && p.kernel != sim::Kernel::matmul) {
     // Seed 004's defaults are a matmul's: a copy or transpose asked for by flags alone starts
@@ -112,6 +128,8 @@ Scenario ProblemFlags::to_scenario() const {
     p.order = sim::LaunchOrder::row_major;
     p.group_size_m = 1;
   }
+  // The rung's tile, B layout, warps and stages; the flags below still override them.
+  if (v) p = kernels::rung_timing(*v, p)->spec;
   apply_enum(dtype, "dtype", &p.dtype);
   apply_enum(order, "order", &p.order);
   apply_enum(boundary, "boundary", &p.boundary);
@@ -131,6 +149,13 @@ Scenario ProblemFlags::to_scenario() const {
     sim::check_programs_per_sm(programs_per_sm);
     s.programs_per_sm = programs_per_sm;
   }
+  if (v && std::find(v->dtypes.begin(), v->dtypes.end(), p.dtype) == v->dtypes.end()) {
+    std::string runs;
+    for (const auto d : v->dtypes)
+      runs += (runs.empty() ? "" : " | ") + std::string(sim::to_string(d));
+    throw sim::InvalidField(
+        "dtype", v->name + " runs " + runs + ", not " + std::string(sim::to_string(p.dtype)));
+  }
   sim::Problem checked(p);  // throws InvalidField naming the field
   (void)checked;
   return s;
@@ -138,11 +163,27 @@ Scenario ProblemFlags::to_scenario() const {
 
 sim::TimingOptions ProblemFlags::timing() const {
   sim::TimingOptions t;
+  // The description's options do not depend on the problem: any spec gives them.
+  if (const kernels::Variant* v = rung()) t = kernels::rung_timing(*v, {})->timing;
   if (!math_path.empty() && !(t.path = sim::parse_math_path(math_path)))
     throw sim::unknown_value("math_path", math_path, "fma | mma.sync | wgmma");
   if (!smem_layout.empty() && !(t.layout = sim::parse_smem_layout(smem_layout)))
     throw sim::unknown_value("smem_layout", smem_layout, "swizzled | plain");
   return t;
+}
+
+const kernels::Variant* ProblemFlags::rung() const {
+  if (variant.empty()) return nullptr;
+  const kernels::Variant* v = kernels::find_variant(variant);
+  if (v && v->timing) return v;
+  std::string described;
+  for (const auto& x : kernels::variants())
+    if (x.timing) described += (described.empty() ? "" : " | ") + x.name;
+  if (!v) throw sim::unknown_value("variant", variant, described);
+  throw sim::InvalidField("variant", "variant = \"" + variant +
+                                         "\" is not described to the timed engine (naive kernels "
+                                         "and cuBLAS are not): allowed " +
+                                         described);
 }
 
 sim::ReplayBudget ProblemFlags::budget() const {

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <string>
 
+#include "kernels/variants.hpp"
 #include "scenario/scenario.hpp"
 #include "sim/problem.hpp"
 #include "sim/replay_budget.hpp"
@@ -27,6 +28,7 @@ struct ProblemFlags {
   std::string scenario_file;
   std::string kernel, dtype, order, boundary, b_layout, machine, input_precision;
   std::string math_path, smem_layout;  // timing options (commands with a machine)
+  std::string variant;                 // a CUDA rung, described as the timed engine sees it
   std::int64_t m = 0, n = 0, k = 0, group_m = 0;
   int block_m = 0, block_n = 0, block_k = 0, stages = 0, programs_per_sm = 0, num_warps = 0;
   bool json = false;
@@ -40,8 +42,12 @@ struct ProblemFlags {
   // The scenario file (or the default scenario), with the flags applied; throws
   // sim::InvalidField or ScenarioError with a message naming the field.
   Scenario to_scenario() const;
-  // --math-path and --smem-layout (empty options: what Triton would do).
+  // --math-path and --smem-layout over the --variant's description (neither: what Triton would
+  // do).
   sim::TimingOptions timing() const;
+  // The rung --variant names (nullptr without one); InvalidField("variant") listing the rungs
+  // the timed engine describes for a name it does not.
+  const kernels::Variant* rung() const;
   // The replay budget from --max-seconds / --max-memory-gib (commands that replay).
   sim::ReplayBudget budget() const;
 };

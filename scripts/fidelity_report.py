@@ -16,7 +16,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from fit_timing import RUNGS  # noqa: E402  (rung -> timed-engine flags)
+from fit_timing import RUNGS  # noqa: E402  (the rungs the timed engine describes)
 
 # Rows a machine figure was fitted to (Machine::program_jitter, on the H200): not predictions.
 FITTED_DRAM = {("h200", "mm16_8192_row")}
@@ -110,9 +110,11 @@ def predict_set(measured, slug):
                                                "launch__occupancy_limit_shared_mem",
                                                "launch__occupancy_limit_warps")))
         # The rung as the timed engine sees it (math path, warps, stages, shared layout): event
-        # order, and so DRAM bytes, depend on it. One table for this report and the time fit.
+        # order, and so DRAM bytes, depend on it. The registry's description (--variant), as in
+        # the time fit; the configuration's own flags (its tile) given explicitly still win.
         fl = flags.split()
-        run = cli_json("run", *fl, *RUNGS.get(variant, ([], ""))[0], "--machine", slug,
+        rung = ["--variant", variant] if variant in RUNGS else []
+        run = cli_json("run", *fl, *rung, "--machine", slug,
                        "--programs-per-sm", str(max(1, min(occ, 64))))
         rec = {"id": cid, "variant": variant, "flags": flags, "problem": parse_flags(flags),
                "programs_per_sm": occ, "measured": {k: m[k] for k in m if "__" in k},
@@ -244,9 +246,9 @@ def main():
              "tilesim's own kernels; each matmul row is the launch with the median DRAM bytes of three "
              "launches, their range beside it) on an H100 and an H200; the simulator "
              "replays the same problem on the matching preset with the programs per SM that ncu "
-             "reports as the occupancy limit, and with each rung described to the timed engine as "
-             "scripts/fit_timing.py's RUNGS table says (the event order, so the DRAM bytes, are "
-             "the timed engine's). Targets (issues 6 and 11): DRAM bytes within ±15% for both "
+             "reports as the occupancy limit, and with each rung described to the timed engine by "
+             "the variant registry (`kernels/variants.cpp`, `tilesim-cli run --variant`; the event "
+             "order, so the DRAM bytes, are the timed engine's). Targets (issues 6 and 11): DRAM bytes within ±15% for both "
              "orders, grouped/row-major ratio within ±15%, L2 hit rate within ±5 points, bank "
              "conflicts of the warp model's kernels exact. One machine figure is fitted to one "
              "row: `program_jitter` (the spread of program speeds that lets long row-major grids "

@@ -11,9 +11,10 @@ Fitted (one row each, then frozen; every other row is a prediction):
   fma_efficiency    <- matmul_register_blocked, 4096^3 fp32, grouped
   tensor_efficiency <- matmul_wgmma_tma, 4096^3 fp16, grouped
 Each is found by bisection on the predicted time (monotone in the efficiency) with a custom
-machine that starts from the preset. The rung -> model table below says how each CUDA rung is
-described to the model (path, warps, stages, shared-memory layout); rungs the tile model does not
-describe (naive kernels with no tiles, cuBLAS) are left out.
+machine that starts from the preset. Each record is predicted with `tilesim-cli run --variant
+<rung>`: how a CUDA rung is described to the model (its tile, B layout, warps, stages, math path,
+shared-memory layout) is the registry's (kernels/variants.cpp); rungs it does not describe (naive
+kernels with no tiles, cuBLAS) are left out.
 """
 import json
 import os
@@ -21,32 +22,15 @@ import subprocess
 import sys
 import tempfile
 
-# rung: (flags for tilesim-cli run, note). Warps and stages are the CUDA kernels' own.
+# The rungs the registry describes to the timed engine (kernels/variants.cpp, `timing`): the
+# records this fit reports. tilesim-cli refuses --variant for any other name.
 RUNGS = {
-    "copy_memcpy_d2d": ([], "cudaMemcpy as a copy"),
-    "copy_tiled": ([], ""),
-    "copy_vectorized": ([], ""),
-    "transpose_smem_tiled": (["--smem-layout", "plain"], "32-way conflicts (warp model)"),
-    "transpose_smem_padded": (["--smem-layout", "swizzled"], "padding: no conflicts"),
-    "transpose_smem_padded_vectorized": (["--smem-layout", "swizzled"], ""),
-    "matmul_smem_tiled": (["--math-path", "fma", "--smem-layout", "plain", "--num-warps", "8",
-                           "--stages", "1"], ""),
-    "matmul_smem_tiled_b_transposed": (["--math-path", "fma", "--smem-layout", "plain",
-                                        "--num-warps", "8", "--stages", "1"], ""),
-    "matmul_register_blocked": (["--math-path", "fma", "--smem-layout", "swizzled",
-                                 "--num-warps", "8", "--stages", "2"], ""),
-    "matmul_register_blocked_bk16": (["--math-path", "fma", "--smem-layout", "swizzled",
-                                      "--num-warps", "8", "--stages", "2"], ""),
-    "matmul_mma_sync": (["--math-path", "mma.sync", "--num-warps", "8", "--stages", "4"], ""),
-    "matmul_mma_sync_bk64": (["--math-path", "mma.sync", "--num-warps", "8", "--stages", "3"], ""),
-    "matmul_mma_sync_128x256": (["--math-path", "mma.sync", "--num-warps", "8", "--stages", "4"],
-                                ""),
-    "matmul_mma_sync_warp64": (["--math-path", "mma.sync", "--num-warps", "4", "--stages", "4"],
-                               ""),
-    "matmul_mma_sync_swizzled": (["--math-path", "mma.sync", "--num-warps", "8", "--stages", "4"],
-                                 ""),
-    "matmul_wgmma_tma": (["--math-path", "wgmma", "--num-warps", "8", "--stages", "4"], ""),
-    "matmul_wgmma_tma_store": (["--math-path", "wgmma", "--num-warps", "8", "--stages", "4"], ""),
+    "copy_memcpy_d2d", "copy_tiled", "copy_vectorized",
+    "transpose_smem_tiled", "transpose_smem_padded", "transpose_smem_padded_vectorized",
+    "matmul_smem_tiled", "matmul_smem_tiled_b_transposed",
+    "matmul_register_blocked", "matmul_register_blocked_bk16",
+    "matmul_mma_sync", "matmul_mma_sync_bk64", "matmul_mma_sync_128x256", "matmul_mma_sync_warp64",
+    "matmul_mma_sync_swizzled", "matmul_wgmma_tma", "matmul_wgmma_tma_store",
 }
 FITS = [  # (parameter, rung, problem match)
     ("dram_efficiency", "copy_memcpy_d2d", dict(kernel="copy", m=8192, n=8192, dtype="fp32")),
@@ -67,13 +51,12 @@ def problem_flags(p):
 
 
 def predict(cli, machine_json, rec):
-    flags, _ = RUNGS[rec["variant"]]
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
         json.dump({"name": "fit", "custom_machine": machine_json}, f)
         path = f.name
     try:
-        out = subprocess.run([cli, "run", "--scenario", path, "--json"] +
-                             problem_flags(rec["problem"]) + flags,
+        out = subprocess.run([cli, "run", "--scenario", path, "--json",
+                              "--variant", rec["variant"]] + problem_flags(rec["problem"]),
                              capture_output=True, text=True)
     finally:
         os.unlink(path)

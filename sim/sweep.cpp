@@ -54,7 +54,7 @@ int worker_threads(int threads, std::size_t specs) {
 std::vector<SweepRow> run_sweep(const std::vector<ProblemSpec>& specs, const Machine& m,
                                 std::optional<int> pps_override, int threads,
                                 const std::function<void(int, int)>& progress,
-                                const std::atomic<bool>* cancel) {
+                                const std::atomic<bool>* cancel, const TimingOptions& timing) {
   const auto cancelled = [cancel] { return cancel && cancel->load(std::memory_order_relaxed); };
   std::vector<SweepRow> rows(specs.size());
   std::atomic<std::size_t> next{0};
@@ -68,7 +68,7 @@ std::vector<SweepRow> run_sweep(const std::vector<ProblemSpec>& specs, const Mac
       try {
         const Problem p(specs[i]);
         const Occupancy occ = occupancy(p, m, pps_override);
-        row.result = replay_timed(p, m, occ, {}, {}, cancel);
+        row.result = replay_timed(p, m, occ, timing, {}, cancel);
       } catch (const std::exception& e) {
         row.error = e.what();
       }

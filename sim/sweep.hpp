@@ -13,6 +13,7 @@
 
 #include "sim/engine.hpp"
 #include "sim/replay_budget.hpp"
+#include "sim/step_costs.hpp"
 
 namespace tilesim::sim {
 
@@ -34,14 +35,16 @@ struct SweepRow {
   ReplayResult result;
 };
 
-// Replays every spec on `threads` threads (0: std::thread::hardware_concurrency()).
+// Replays every spec on `threads` threads (0: std::thread::hardware_concurrency()), each timed
+// with `timing` (a CUDA rung's math path and shared layout: tilesim-cli sweep --variant).
 // progress(done, total) is called from the worker threads, serialised by a mutex. A set `cancel`
 // stops the replays in flight and the ones not started; once the threads have joined, run_sweep
 // throws std::runtime_error("cancelled").
 std::vector<SweepRow> run_sweep(const std::vector<ProblemSpec>& specs, const Machine& m,
                                 std::optional<int> programs_per_sm_override, int threads = 0,
                                 const std::function<void(int, int)>& progress = {},
-                                const std::atomic<bool>* cancel = nullptr);
+                                const std::atomic<bool>* cancel = nullptr,
+                                const TimingOptions& timing = {});
 
 // What run_sweep(specs, m, ..., threads) would cost, for check_replay_budget: the memory of its
 // largest replay, and the line operations and seconds of all of them, the seconds spread over

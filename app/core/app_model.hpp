@@ -1,7 +1,8 @@
 // The app's model: the open scenario, its last valid Problem, the machine it runs on and the
 // engine sessions (timelines built on worker threads) of its launch order and the compare order.
 // Panels never mutate it: they push Commands (commands.hpp) applied between frames. Long jobs
-// (sweeps, GPU runs) belong to it too: started by commands, joined when it goes away.
+// (sweeps, GPU runs, per-rung predictions) belong to it too: started by commands, joined when it
+// goes away.
 #pragma once
 
 #include <cstdint>
@@ -14,6 +15,7 @@
 #include "app/core/engine_session.hpp"
 #include "app/core/gpu_view.hpp"
 #include "app/core/playback.hpp"
+#include "app/core/rung_predictions.hpp"
 #include "app/core/sweep.hpp"
 #include "scenario/scenario.hpp"
 #include "sim/machine.hpp"
@@ -34,15 +36,18 @@ struct Jobs {
   AsyncJob<std::vector<SweepBar>> sweep;
   AsyncJob<kernels::DeviceInfo> device;  // queried once, off the UI thread
   AsyncJob<GpuRun> gpu;
-  int gpu_runs = 0;  // makes each "Run on GPU" a new job
+  int gpu_runs = 0;                 // makes each "Run on GPU" a new job
+  AsyncJob<RungPredictions> rungs;  // the GPU panel's prediction for each measured rung
   // Asks every job to stop and joins them (all asked first, so they wind down together).
   void stop_and_join() {
     sweep.request_stop();
     device.request_stop();
     gpu.request_stop();
+    rungs.request_stop();
     sweep.stop_and_join();
     device.stop_and_join();
     gpu.stop_and_join();
+    rungs.stop_and_join();
   }
 };
 

@@ -79,6 +79,16 @@ void run_gpu(AppModel& m, const std::string& variant) {
                 });
 }
 
+void request_rung_predictions(AppModel& m, const std::vector<RungRow>& rows) {
+  const sim::Machine machine = m.machine;
+  // The machine as the sweep names it: a preset, or a custom machine by its L2 and SMs.
+  const std::string key = rung_predictions_key(
+      rows, machine.key + std::to_string(machine.l2_bytes) + "/" + std::to_string(machine.sms));
+  m.jobs->rungs.request(key, [rows, machine](std::stop_token st, std::atomic<double>& pr) {
+    return predict_rungs(rows, machine, st, pr);
+  });
+}
+
 // The main session's timed event order, once its timeline is built (else null: play by events).
 std::shared_ptr<const sim::EventOrder> timed_order(const AppModel& m) {
   const auto f = m.engine ? m.engine->frame() : nullptr;
@@ -130,13 +140,15 @@ AppModel make_model(const scenario::Scenario& s, std::filesystem::path path, Pla
 }
 
 bool is_job_request(const Command& c) {
-  return std::holds_alternative<RequestSweep>(c) || std::holds_alternative<QueryDevice>(c);
+  return std::holds_alternative<RequestSweep>(c) || std::holds_alternative<QueryDevice>(c) ||
+         std::holds_alternative<PredictRungs>(c);
 }
 
 void shut_down(AppModel& m) {
   // Ask everything first so the workers wind down together, then join.
   m.jobs->sweep.request_stop();
   m.jobs->gpu.request_stop();
+  m.jobs->rungs.request_stop();
   if (m.engine) m.engine->cancel();
   if (m.engine_compare) m.engine_compare->cancel();
   m.jobs->stop_and_join();
@@ -259,6 +271,7 @@ void apply_command(AppModel& m, const Command& c) {
             });
           },
           [&](const RunOnGpu& e) { run_gpu(m, e.variant); },
+          [&](const PredictRungs& e) { request_rung_predictions(m, e.rows); },
       },
       c);
 }

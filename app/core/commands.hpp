@@ -69,11 +69,16 @@ struct QueryDevice {};  // once: later requests are no-ops
 struct RunOnGpu {       // ignored while a run is in flight (runs would time each other)
   std::string variant;
 };
+// The timed engine's prediction for each measured row of the GPU panel, on the open machine:
+// starts unless these very rows are being predicted or are done.
+struct PredictRungs {
+  std::vector<RungRow> rows;
+};
 
 using Command = std::variant<SetSpec, SetCompareOrder, SetProgramsPerSm, SetMachine, StepBy, Seek,
                              SeekPid, SeekHome, SeekEnd, TogglePlay, SetSpeed, SetPlayOrder,
                              SetTimeRate, Advance, LoadScenario, SaveScenario, Reset, RequestSweep,
-                             CancelSweep, QueryDevice, RunOnGpu>;
+                             CancelSweep, QueryDevice, RunOnGpu, PredictRungs>;
 
 void apply_command(AppModel& m, const Command& c);
 // Commands that start or query jobs: headless figures apply these and drop the rest.

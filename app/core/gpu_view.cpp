@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "kernels/rung_timing.hpp"
 #include "scenario/scenario.hpp"
 
 namespace tilesim::app {
@@ -53,10 +54,10 @@ std::vector<const scenario::BenchRecord*> bench_matches(const scenario::BenchRep
   for (const auto& rec : report.records) {
     // The ladder's correctness sweep records results it checked but did not time: no time to show.
     if (rec.result.timed_runs == 0) continue;
+    // The record ran `spec` as its rung runs it (its own tile and B layout, if it fixes them).
     const auto* v = kernels::find_variant(rec.result.variant);
-    const auto blocks =
-        !v || v->uses_problem_blocks() ? scenario::Blocks::compared : scenario::Blocks::ignored;
-    if (scenario::same_configuration(rec.result.problem, spec, blocks)) out.push_back(&rec);
+    if (scenario::same_configuration(rec.result.problem, v ? kernels::as_run_by(*v, spec) : spec))
+      out.push_back(&rec);
   }
   return out;
 }

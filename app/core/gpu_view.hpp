@@ -27,8 +27,8 @@ struct GpuRun {
 GpuRun run_on_gpu(const sim::Problem& p, const std::string& variant,
                   const kernels::RunOptions& o = {});
 
-// Timed records of `report` that ran `spec` (scenario::same_configuration; blocks compared only
-// for variants that use the problem's blocks, fixed-tile variants ran their own).
+// Timed records of `report` that ran `spec` as their rung runs it (scenario::same_configuration
+// with kernels::as_run_by: a rung with its own tile or B layout ran the problem with those).
 std::vector<const scenario::BenchRecord*> bench_matches(const scenario::BenchReport& report,
                                                         const sim::ProblemSpec& spec);
 // The bench file shipped for a machine preset: assets/measured/bench_<key>.json ("" when none), so

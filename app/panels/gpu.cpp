@@ -1,6 +1,7 @@
 // GPU panel: the open problem's kernel run for real (kernels::run, same order and blocks) on a
-// worker thread, beside the simulator's predicted time; without a device, one sentence says
-// why, and a `tilesim-bench --json` file measured elsewhere can be loaded instead.
+// worker thread, beside the timed engine's prediction for that very rung (rung_predictions.hpp);
+// without a device, one sentence says why, and a `tilesim-bench --json` file measured elsewhere
+// can be loaded instead.
 #include <imgui.h>
 
 #include <cstdio>
@@ -12,7 +13,70 @@
 namespace tilesim::app {
 namespace {
 
-void result_row(const char* source, const kernels::RunResult& r, double pct, double predicted_s) {
+// What the prediction cell shows for one row.
+struct PredictionCell {
+  const RungPrediction* p = nullptr;  // null: not predicted yet
+  bool pending = false;               // the predictions of these rows are being computed
+};
+
+// What the timed engine was told about a rung, in a few words: "mma.sync, 8 warps, 4 stages,
+// 128x256x32" (the shared layout only where it conflicts on banks, the exception).
+std::string described_as(const RungPrediction& p) {
+  const auto& s = p.timed;
+  const std::string tile = std::to_string(s.block_m) + "x" + std::to_string(s.block_n);
+  const bool plain = p.timing.costs.layout == sim::SmemLayout::plain;
+  switch (s.kernel) {
+    case sim::Kernel::copy:
+      return tile + " tiles";
+    case sim::Kernel::transpose:
+      return tile + " tiles, " + (plain ? "bank conflicts" : "no bank conflicts");
+    case sim::Kernel::matmul:
+      break;
+  }
+  return std::string(sim::to_string(p.timing.costs.path)) + ", " + std::to_string(s.num_warps) +
+         " warps, " + std::to_string(s.stages) + " stages, " + tile + "x" +
+         std::to_string(s.block_k) + (plain ? ", bank conflicts" : "");
+}
+
+void description_cell(const PredictionCell& cell) {
+  if (cell.p && cell.p->modelled)
+    ImGui::TextUnformatted(described_as(*cell.p).c_str());
+  else
+    ImGui::TextDisabled("-");
+}
+
+void prediction_cell(const kernels::RunResult& r, const PredictionCell& cell) {
+  if (!cell.p) {
+    ImGui::TextDisabled(cell.pending ? "predicting..." : "-");
+    return;
+  }
+  const RungPrediction& p = *cell.p;
+  if (!p.modelled) {
+    ImGui::TextDisabled("not modelled");
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("The timed engine has no description of %s (naive kernels, cuBLAS).",
+                        r.variant.c_str());
+    return;
+  }
+  if (!p.error.empty() || p.timing.kernel_ps <= 0) {
+    text_colored(palette::l2_miss, "cannot predict");
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", p.error.c_str());
+    return;
+  }
+  const double predicted_s = p.timing.time_s();
+  // measured / predicted: 1.00 x is a perfect prediction, above 1 the GPU was slower.
+  char b[96];
+  std::snprintf(b, sizeof b, "%s  (measured %.2f x)", format_seconds(predicted_s).c_str(),
+                r.median_ms * 1e-3 / predicted_s);
+  ImGui::TextUnformatted(b);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("the timed engine's time for %s, %s bound (its largest cause)",
+                      r.variant.c_str(),
+                      std::string(sim::to_string(p.timing.breakdown.bound())).c_str());
+}
+
+void result_row(const char* source, const kernels::RunResult& r, double pct,
+                const PredictionCell& cell) {
   ImGui::TableNextRow();
   ImGui::TableNextColumn();
   ImGui::TextUnformatted(source);
@@ -40,15 +104,9 @@ void result_row(const char* source, const kernels::RunResult& r, double pct, dou
     ImGui::TextDisabled("not checked");
   }
   ImGui::TableNextColumn();
-  if (predicted_s <= 0) {
-    ImGui::TextDisabled("-");
-    return;
-  }
-  // measured / predicted: 1.00 x is a perfect prediction, above 1 the GPU was slower.
-  char b[64];
-  std::snprintf(b, sizeof b, "%s  (measured %.2f x)", format_seconds(predicted_s).c_str(),
-                r.median_ms * 1e-3 / predicted_s);
-  ImGui::TextUnformatted(b);
+  description_cell(cell);
+  ImGui::TableNextColumn();
+  prediction_cell(r, cell);
 }
 
 }  // namespace
@@ -131,36 +189,59 @@ void draw_gpu(FrameContext& f, const Rect& r) {
         f.ui.bench_error = e.what();
       }
     }
-    if (!f.ui.bench_error.empty()) text_colored(palette::l2_miss, f.ui.bench_error.c_str());
+    if (!f.ui.bench_error.empty())
+      text_colored(palette::l2_miss, f.ui.bench_error.c_str());
+    else if (f.ui.bench_report)
+      ImGui::TextDisabled("bench file: %s", bench_label(*f.ui.bench_report).c_str());
 
-    const double predicted = f.frame ? f.frame->timing.time_s() : 0;  // the timed engine
+    // Each measured row's own prediction (its rung as the registry describes it), computed on a
+    // worker thread once per set of rows and machine: pushing the same rows again is a no-op.
+    const auto live = jobs.gpu.result();
+    const auto matches = f.ui.bench_report ? bench_matches(*f.ui.bench_report, p.spec())
+                                           : std::vector<const scenario::BenchRecord*>{};
+    std::vector<RungRow> rows;
+    if (live && live->result.ok) rows.push_back({live->result.variant, live->result.problem});
+    for (const auto* rec : matches) rows.push_back({rec->result.variant, rec->result.problem});
+    if (!rows.empty()) f.cmds.push(PredictRungs{rows});
+    const auto predictions = jobs.rungs.current() ? jobs.rungs.result() : std::nullopt;
+    const auto cell = [&](const kernels::RunResult& r) {
+      PredictionCell c{nullptr, jobs.rungs.pending()};
+      if (predictions) c.p = find_prediction(*predictions, {r.variant, r.problem});
+      return c;
+    };
     const ImGuiTableFlags flags =
         ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp;
-    if (ImGui::BeginTable("##gpu", 7, flags)) {
-      for (const char* h : {"measured on", "variant", "time (median)", "throughput",
-                            "% of baseline", "rel. error", "timed engine predicts"})
+    if (ImGui::BeginTable("##gpu", 8, flags)) {
+      for (const char* h :
+           {"measured on", "variant", "time (median)", "throughput", "% of baseline", "rel. error",
+            "timed engine sees", "timed engine predicts"})
         ImGui::TableSetupColumn(h);
       ImGui::TableHeadersRow();
-      if (const auto run = jobs.gpu.result())
-        result_row(("live: " + run->result.device).c_str(), run->result, run->pct_of_baseline(),
-                   predicted);
+      if (live)
+        result_row(("live: " + live->result.device).c_str(), live->result, live->pct_of_baseline(),
+                   cell(live->result));
       if (f.ui.bench_report) {
-        const std::string label = bench_label(*f.ui.bench_report);
-        for (const auto* rec : bench_matches(*f.ui.bench_report, p.spec()))
-          result_row(label.c_str(), rec->result, rec->pct_of_baseline, predicted);
+        const std::string& label = f.ui.bench_report->device.name;  // date, commit: above
+        for (const auto* rec : matches)
+          result_row(label.c_str(), rec->result, rec->pct_of_baseline, cell(rec->result));
       }
       ImGui::EndTable();
     }
-    if (f.ui.bench_report && bench_matches(*f.ui.bench_report, p.spec()).empty())
+    if (f.ui.bench_report && matches.empty())
       ImGui::TextDisabled(
           "%s holds %zu records, none timed on this problem (same sizes, dtype, blocks, order).",
           f.ui.bench_path.c_str(), f.ui.bench_report->records.size());
-    if (f.frame && f.frame->timing.kernel_ps > 0)
+    if (!rows.empty()) {
+      ImGui::PushTextWrapPos(0);
       ImGui::TextDisabled(
-          "prediction: the timed engine's kernel time on %s, %s bound (the SMs tab shows it over "
-          "time)",
-          f.model.machine.name.c_str(),
-          std::string(sim::to_string(f.frame->timing.breakdown.bound())).c_str());
+          "Each row is predicted for its own rung: the problem as that kernel runs it, described "
+          "to "
+          "the timed engine as the variant registry says (\"sees\": math path, warps, pipeline "
+          "stages, tile), on %s. Rows the engine cannot describe (naive kernels, cuBLAS) say not "
+          "modelled; hover a prediction for what its time went to.",
+          f.model.machine.name.c_str());
+      ImGui::PopTextWrapPos();
+    }
   }
   end_panel();
 }

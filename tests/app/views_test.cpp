@@ -233,6 +233,21 @@ TEST(GpuView, LoadsABenchFileAndFindsTheRecordsOfThisProblem) {
   ASSERT_EQ(hits.size(), 1u);
   EXPECT_DOUBLE_EQ(hits[0]->result.median_ms, 0.5);
   EXPECT_EQ(bench_label(loaded), "Test GPU, 2026-01-02T03:04:05Z, commit abc1234");
+  // A rung with its own tile and B layout (wgmma: 128x256x64, K-major B) ran the open problem
+  // whatever its blocks and B layout; a rung on the problem's blocks ran only those.
+  sim::ProblemSpec big;
+  big.m = big.n = big.k = 4096;
+  scenario::BenchReport fixed;
+  rec.result.timed_runs = 20;
+  rec.result.variant = "matmul_wgmma_tma";
+  rec.result.problem = big;
+  rec.result.problem.block_m = 128;
+  rec.result.problem.block_n = 256;
+  rec.result.problem.b_layout = sim::BLayout::transposed;
+  fixed.records.push_back(rec);
+  rec.result.variant = "matmul_smem_tiled";
+  fixed.records.push_back(rec);
+  EXPECT_EQ(bench_matches(fixed, big).size(), 1u);
   { std::ofstream(path) << "{ not json"; }
   EXPECT_THROW(scenario::load_bench_file(path.string()), std::exception);
 }

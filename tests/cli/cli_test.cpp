@@ -101,6 +101,12 @@ TEST(CliErrors, BadValuesAreRefusedWithTheFieldAndExitCode2) {
       {"sweep --m 65536 --n 65536 --k 4096 --group-m 1,2,4,8", "over the budget"},
       {"run --block-m 256 --block-n 256 --block-k 256 --m 1024 --n 1024 --k 1024",
        "allows 227 KiB per program"},
+      {"run --variant matmul_fast",
+       "variant = \"matmul_fast\" is unknown: allowed copy_tiled | copy_vectorized"},
+      {"run --variant cublas_sgemm", "is not described to the timed engine"},
+      {"sweep --variant matmul_naive --group-m 1,2", "is not described to the timed engine"},
+      {"run --variant matmul_mma_sync --dtype fp32", "matmul_mma_sync runs fp16 | bf16, not fp32"},
+      {"run --variant copy_tiled --kernel matmul", "copy_tiled runs copy, not matmul"},
   };
   for (const auto& c : cases) {
     const auto r = run_cli(c.args);

@@ -55,6 +55,32 @@ TEST(CliRun, OrdersReadTheSameDramWhenInputsFitInL2) {
   EXPECT_EQ(row, 2.0 * 2048 * 2048 * 2);  // A and B, each read once
 }
 
+// --variant describes the problem as the CUDA rung does (kernels/variants.cpp): the same as
+// spelling out its tile, warps, stages and math path; flags given explicitly still win.
+TEST(CliRun, VariantIsTheRungsTileWarpsStagesAndPathSpelledOut) {
+  const std::string p = "--m 1024 --n 1024 --k 1024 --dtype fp16 --machine h100 ";
+  const auto rung = run_json("run " + p + "--variant matmul_mma_sync_warp64");
+  const auto spelled = run_json("run " + p +
+                                "--block-m 128 --block-n 128 --block-k 32 --num-warps 4 "
+                                "--stages 4 --math-path mma.sync");
+  EXPECT_EQ(rung["predicted_time_s"], spelled["predicted_time_s"]);
+  EXPECT_EQ(rung["dram_read_bytes"], spelled["dram_read_bytes"]);
+  // matmul_mma_sync differs from the warp64 rung only in its 8 warps.
+  const auto overridden = run_json("run " + p + "--variant matmul_mma_sync --num-warps 4");
+  EXPECT_EQ(overridden["predicted_time_s"], rung["predicted_time_s"]);
+  EXPECT_NE(run_json("run " + p + "--variant matmul_mma_sync")["predicted_time_s"],
+            rung["predicted_time_s"]);
+}
+
+TEST(CliSweep, VariantTimesEveryRowAsTheRung) {
+  const std::string p = "--m 1024 --n 1024 --k 1024 --dtype fp16 --machine h100 --order grouped ";
+  const auto rows = run_json("sweep " + p + "--variant matmul_wgmma_tma --group-m 8");
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows[0]["block_n"], 256);  // the rung's own tile
+  EXPECT_EQ(rows[0]["predicted_time_s"],
+            run_json("run " + p + "--variant matmul_wgmma_tma --group-m 8")["predicted_time_s"]);
+}
+
 TEST(CliSweep, OneRowPerCombinationInJson) {
   const auto j =
       run_json("sweep --m 512 --n 512 --k 512 --group-m 1,2,4 --order row-major,grouped");

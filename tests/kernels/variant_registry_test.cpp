@@ -1,8 +1,10 @@
 // The variant registry (variants.cpp): every fixed tile it declares is the tile its kernel is
-// instantiated with (the rung headers' constants), every rung has a launcher exactly when CUDA is
-// built, and the simulator's warp models are found by a registry query, not by name.
+// instantiated with (the rung headers' constants), every rung has one launcher row (a function
+// exactly when CUDA is built), and the simulator's warp models are found by a registry query, not
+// by name.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 
 #include "kernels/kernels.hpp"
@@ -44,8 +46,17 @@ TEST(VariantRegistry, EveryFixedTileIsTheTileItsKernelIsBuiltWith) {
 TEST(VariantRegistry, EveryImplementedVariantHasALauncherExactlyWhenCudaIsBuilt) {
   for (const auto& v : kernels::variants()) {
     if (!v.implemented) continue;
-    EXPECT_EQ(v.launch != nullptr, kernels::cuda_built()) << v.name;
+    const auto& rows = kernels::launchers();
+    EXPECT_EQ(std::count_if(rows.begin(), rows.end(), [&](auto& r) { return r.variant == v.name; }),
+              1)
+        << v.name << " needs exactly one row in launchers.cpp";
+    EXPECT_EQ(kernels::find_launcher(v.name) != nullptr, kernels::cuda_built()) << v.name;
   }
+}
+
+TEST(VariantRegistry, EveryLauncherRowNamesAVariant) {
+  for (const auto& r : kernels::launchers())
+    EXPECT_NE(kernels::find_variant(r.variant), nullptr) << r.variant;
 }
 
 TEST(VariantRegistry, BTransposedSmemTiledIsModelledByTheSmemTiledWarpModel) {

@@ -1,0 +1,55 @@
+// Each variant's launcher, by registry name. Apart from the registry (variants.cpp) because a
+// launcher names CUDA code: the registry stays CUDA-free for tilesim-cli, this table is linked
+// only with the kernels. Compiled in the stub build too (null launchers there), so a test without
+// CUDA still checks that every implemented variant has its row.
+#include <algorithm>
+
+#include "kernels/baselines_cublas.hpp"
+#include "kernels/copy.hpp"
+#include "kernels/matmul_mma_sync.hpp"
+#include "kernels/matmul_mma_sync_swizzled.hpp"
+#include "kernels/matmul_register_blocked.hpp"
+#include "kernels/matmul_simt.hpp"
+#include "kernels/matmul_wgmma_tma.hpp"
+#include "kernels/transpose.hpp"
+
+namespace tilesim::kernels {
+
+const std::vector<LauncherRow>& launchers() {
+  static const std::vector<LauncherRow> rows{
+      {"copy_tiled", TILESIM_LAUNCHER(launch_copy_tiled)},
+      {"copy_vectorized", TILESIM_LAUNCHER(launch_copy_vectorized)},
+      {"copy_memcpy_d2d", TILESIM_LAUNCHER(launch_copy_memcpy_d2d)},
+      {"transpose_naive", TILESIM_LAUNCHER(launch_transpose_naive)},
+      {"transpose_smem_tiled", TILESIM_LAUNCHER(launch_transpose_smem_tiled)},
+      {"transpose_smem_padded", TILESIM_LAUNCHER(launch_transpose_smem_padded)},
+      {"transpose_smem_padded_vectorized",
+       TILESIM_LAUNCHER(launch_transpose_smem_padded_vectorized)},
+      {"matmul_naive", TILESIM_LAUNCHER(launch_matmul_naive)},
+      {"matmul_smem_tiled", TILESIM_LAUNCHER(launch_matmul_smem_tiled)},
+      // The same kernel: the problem's (registry-fixed) b_layout picks the B^T instantiation.
+      {"matmul_smem_tiled_b_transposed", TILESIM_LAUNCHER(launch_matmul_smem_tiled)},
+      {"matmul_register_blocked", TILESIM_LAUNCHER(launch_matmul_register_blocked)},
+      {"matmul_register_blocked_bk16", TILESIM_LAUNCHER(launch_matmul_register_blocked_bk16)},
+      {"matmul_mma_sync", TILESIM_LAUNCHER(launch_matmul_mma_sync)},
+      {"matmul_mma_sync_bk64", TILESIM_LAUNCHER(launch_matmul_mma_sync_bk64)},
+      {"matmul_mma_sync_128x256", TILESIM_LAUNCHER(launch_matmul_mma_sync_128x256)},
+      {"matmul_mma_sync_warp64", TILESIM_LAUNCHER(launch_matmul_mma_sync_warp64)},
+      {"matmul_mma_sync_swizzled", TILESIM_LAUNCHER(launch_matmul_mma_sync_swizzled)},
+      {"matmul_wgmma_tma", TILESIM_LAUNCHER(launch_matmul_wgmma_tma)},
+      {"matmul_wgmma_tma_store", TILESIM_LAUNCHER(launch_matmul_wgmma_tma_store)},
+      {"cublas_sgemm", TILESIM_LAUNCHER(launch_cublas_sgemm)},
+      {"cublas_tf32", TILESIM_LAUNCHER(launch_cublas_tf32)},
+      {"cublas_gemmex", TILESIM_LAUNCHER(launch_cublas_gemmex)},
+  };
+  return rows;
+}
+
+Launcher find_launcher(std::string_view variant) {
+  const auto& rows = launchers();
+  const auto it = std::find_if(rows.begin(), rows.end(),
+                               [&](const LauncherRow& r) { return r.variant == variant; });
+  return it == rows.end() ? nullptr : it->launch;
+}
+
+}  // namespace tilesim::kernels

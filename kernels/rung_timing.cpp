@@ -1,0 +1,28 @@
+// A rung as the timed engine sees it (see rung_timing.hpp).
+#include "kernels/rung_timing.hpp"
+
+namespace tilesim::kernels {
+
+sim::ProblemSpec as_run_by(const Variant& v, sim::ProblemSpec spec) {
+  if (v.fixed_tile) {
+    spec.block_m = v.fixed_tile->block_m;
+    spec.block_n = v.fixed_tile->block_n;
+    spec.block_k = v.fixed_tile->block_k;
+  }
+  if (v.b_layout) spec.b_layout = *v.b_layout;
+  if (spec.kernel != sim::Kernel::matmul) spec.b_layout = sim::BLayout::row_major;
+  return spec;
+}
+
+std::optional<RungTiming> rung_timing(const Variant& v, const sim::ProblemSpec& spec) {
+  if (!v.timing) return std::nullopt;
+  const TimingDescription& d = *v.timing;
+  RungTiming r{as_run_by(v, spec), {}};
+  if (d.num_warps) r.spec.num_warps = *d.num_warps;
+  if (d.stages) r.spec.stages = *d.stages;
+  r.timing.path = d.path;
+  r.timing.layout = d.layout;
+  return r;
+}
+
+}  // namespace tilesim::kernels

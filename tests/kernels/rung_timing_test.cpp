@@ -1,0 +1,102 @@
+// How the timed engine describes each rung (the registry's TimingDescription, rung_timing): every
+// matmul rung with tiles is described, the naive kernels and cuBLAS are not, and the problem is
+// the one the rung runs (its fixed tile and B layout, as kernels::run applies them).
+#include "kernels/rung_timing.hpp"
+
+#include <gtest/gtest.h>
+
+#include "kernels/variants.hpp"
+
+using namespace tilesim;
+
+namespace {
+
+const kernels::Variant& variant(const char* name) {
+  const kernels::Variant* v = kernels::find_variant(name);
+  if (!v) throw std::runtime_error(std::string("no variant ") + name);
+  return *v;
+}
+
+}  // namespace
+
+TEST(RungTiming, EveryMatmulRungWithTilesHasADescription) {
+  int described = 0;
+  for (const auto& v : kernels::variants()) {
+    if (v.kernel != sim::Kernel::matmul || v.kind != kernels::VariantKind::rung) continue;
+    if (v.name == "matmul_naive") {  // one thread per output: no tile to describe
+      EXPECT_FALSE(v.timing);
+      continue;
+    }
+    ASSERT_TRUE(v.timing) << v.name << " has tiles but no timing description";
+    EXPECT_TRUE(v.timing->path && v.timing->num_warps && v.timing->stages) << v.name;
+    ++described;
+  }
+  EXPECT_EQ(described, 11);
+}
+
+TEST(RungTiming, CublasBaselinesAndNaiveKernelsAreNotDescribed) {
+  for (const char* name :
+       {"cublas_sgemm", "cublas_tf32", "cublas_gemmex", "matmul_naive", "transpose_naive"})
+    EXPECT_FALSE(kernels::rung_timing(variant(name), sim::ProblemSpec{})) << name;
+}
+
+TEST(RungTiming, WgmmaRunsItsOwnTileWithKMajorBOnEightWarpsInFourStages) {
+  sim::ProblemSpec spec;  // 64^3 blocks, row-major B, 4 warps, 2 stages
+  spec.m = spec.n = spec.k = 4096;
+  const auto r = kernels::rung_timing(variant("matmul_wgmma_tma"), spec);
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->spec.block_m, 128);
+  EXPECT_EQ(r->spec.block_n, 256);
+  EXPECT_EQ(r->spec.block_k, 64);
+  EXPECT_EQ(r->spec.b_layout, sim::BLayout::transposed);
+  EXPECT_EQ(r->spec.num_warps, 8);
+  EXPECT_EQ(r->spec.stages, 4);
+  EXPECT_EQ(r->timing.path, sim::MathPath::wgmma);
+  EXPECT_FALSE(r->timing.layout);  // Triton's default for tensor cores: swizzled
+  EXPECT_EQ(r->spec.m, 4096);      // sizes are the problem's
+}
+
+TEST(RungTiming, MmaSyncRungsDifferInWarpsAndStages) {
+  const sim::ProblemSpec spec;
+  EXPECT_EQ(kernels::rung_timing(variant("matmul_mma_sync_warp64"), spec)->spec.num_warps, 4);
+  EXPECT_EQ(kernels::rung_timing(variant("matmul_mma_sync_bk64"), spec)->spec.stages, 3);
+  EXPECT_EQ(kernels::rung_timing(variant("matmul_mma_sync"), spec)->timing.path,
+            sim::MathPath::mma_sync);
+}
+
+TEST(RungTiming, SmemTiledKeepsTheProblemsBlocksAndConflictsOnBanks) {
+  sim::ProblemSpec spec;
+  spec.block_m = spec.block_n = 32;
+  const auto r = kernels::rung_timing(variant("matmul_smem_tiled_b_transposed"), spec);
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->spec.block_m, 32);
+  EXPECT_EQ(r->spec.b_layout, sim::BLayout::transposed);
+  EXPECT_EQ(r->timing.path, sim::MathPath::fma);
+  EXPECT_EQ(r->timing.layout, sim::SmemLayout::plain);
+  EXPECT_EQ(r->spec.stages, 1);
+}
+
+TEST(RungTiming, TransposeRungsDifferOnlyInTheirSharedLayout) {
+  sim::ProblemSpec spec;
+  spec.kernel = sim::Kernel::transpose;
+  spec.b_layout = sim::BLayout::transposed;  // meaningless outside matmul: dropped
+  const auto tiled = kernels::rung_timing(variant("transpose_smem_tiled"), spec);
+  const auto padded = kernels::rung_timing(variant("transpose_smem_padded"), spec);
+  ASSERT_TRUE(tiled && padded);
+  EXPECT_EQ(tiled->timing.layout, sim::SmemLayout::plain);
+  EXPECT_EQ(padded->timing.layout, sim::SmemLayout::swizzled);
+  EXPECT_EQ(tiled->spec, padded->spec);
+  EXPECT_EQ(tiled->spec.b_layout, sim::BLayout::row_major);
+  EXPECT_FALSE(tiled->timing.path);
+}
+
+TEST(RungTiming, CopiesAreDescribedByTheProblemsDefaults) {
+  sim::ProblemSpec spec;
+  spec.kernel = sim::Kernel::copy;
+  for (const char* name : {"copy_tiled", "copy_vectorized", "copy_memcpy_d2d"}) {
+    const auto r = kernels::rung_timing(variant(name), spec);
+    ASSERT_TRUE(r) << name;
+    EXPECT_EQ(r->spec, spec) << name;
+    EXPECT_EQ(r->timing, sim::TimingOptions{}) << name;
+  }
+}
