@@ -84,6 +84,11 @@ class L2Cache {
  private:
   // Returns hit sectors + (missed sectors << 16); evictions are added to *r.
   unsigned touch_line(std::uint64_t line, unsigned mask, bool write, AccessResult* r);
+  // access_rows for the fully associative cache: the loop the replay spends its time in.
+  template <int kLines>
+  void access_rows_lru(std::uint64_t line0, std::uint64_t stride, std::int64_t rows,
+                       const unsigned* masks, int lines, bool write, AccessResult* r);
+  void make_room(AccessResult* r);  // a line is about to become resident: evict if full
   void evict_from_queue(AccessResult* r);
   void evict_from_set(std::uint64_t set, AccessResult* r, std::uint32_t* way_out);
   void compact_queue();
@@ -104,9 +109,11 @@ class L2Cache {
   // resident line (a touch clears the old entry's bit), so the oldest live entry is the LRU line
   // and compaction reads the queue and bitmap sequentially, touching m_state only to move the
   // survivors' positions.
-  std::vector<std::uint32_t> m_queue;
-  std::vector<std::uint64_t> m_live;  // (queue_limit / 64,) bit i: entry i is live
+  // The queue is allocated once at its limit; entries [head, tail) are the ones still to scan.
+  std::vector<std::uint32_t> m_queue;  // (queue_limit,) line numbers
+  std::vector<std::uint64_t> m_live;   // (queue_limit / 64,) bit i: entry i is live
   std::size_t m_queue_head = 0;
+  std::size_t m_queue_tail = 0;
   std::size_t m_queue_limit = 0;  // compact when the queue reaches this many entries
   // Set associative: the lines held by each set's ways (kNoLine when empty) and their stamps.
   std::vector<std::uint32_t> m_way_line;
