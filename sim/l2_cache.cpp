@@ -52,15 +52,15 @@ L2Cache::L2Cache(std::uint64_t address_space_bytes, std::int64_t capacity_bytes,
     // compactions so that it costs about one extra (sequential) pass per 7 touches.
     m_queue_limit = std::min<std::size_t>(8 * static_cast<std::size_t>(live) + 4096, kMaxQueue);
     m_queue.assign(m_queue_limit, 0);
+    m_queue_masks.assign(m_queue_limit, 0);
     m_live.assign(m_queue_limit / 64 + 2, 0);
   }
 }
 
-void L2Cache::evict_line(std::uint64_t line, AccessResult* r) {
-  const std::uint32_t st = m_state[line];
+void L2Cache::evict_line(std::uint64_t line, unsigned masks, AccessResult* r) {
   r->evicted_lines += 1;
-  r->evicted_sectors += kPop[st & 0xF];
-  r->writeback_sectors += kPop[(st >> 4) & 0xF];
+  r->evicted_sectors += kPop[masks & 0xF];
+  r->writeback_sectors += kPop[(masks >> 4) & 0xF];
   m_state[line] = 0;
   --m_resident;
 }
@@ -81,7 +81,7 @@ void L2Cache::evict_from_queue(AccessResult* r) {
   const std::uint64_t pos = first_live(m_queue_head);
   m_live[pos / 64] &= ~(std::uint64_t{1} << (pos % 64));
   m_queue_head = pos + 1;
-  evict_line(m_queue[pos], r);
+  evict_line(m_queue[pos], m_queue_masks[pos], r);
 }
 
 void L2Cache::compact_queue() {
@@ -91,10 +91,13 @@ void L2Cache::compact_queue() {
     std::uint64_t bits = m_live[w];
     if (w == m_queue_head / 64) bits &= ~std::uint64_t{0} << (m_queue_head % 64);
     while (bits) {
-      const std::uint32_t line = m_queue[w * 64 + static_cast<std::size_t>(__builtin_ctzll(bits))];
+      const std::size_t pos = w * 64 + static_cast<std::size_t>(__builtin_ctzll(bits));
+      const std::uint32_t line = m_queue[pos];
+      const std::uint8_t masks = m_queue_masks[pos];
       bits &= bits - 1;
       m_queue[out] = line;
-      m_state[line] = (m_state[line] & 0xFFu) | (out << 8);
+      m_queue_masks[out] = masks;
+      m_state[line] = masks | (out << 8);
       ++out;
     }
   }
@@ -117,7 +120,7 @@ void L2Cache::evict_from_set(std::uint64_t set, AccessResult* r, std::uint32_t* 
     }
     if (stamps[w] < oldest) oldest = stamps[w], victim = w;
   }
-  evict_line(ways[victim], r);
+  evict_line(ways[victim], m_state[ways[victim]] & 0xFF, r);
   ways[victim] = kNoLine;
   *way_out = static_cast<std::uint32_t>(victim);
 }
@@ -157,7 +160,10 @@ inline unsigned L2Cache::touch_line(std::uint64_t line, unsigned mask, bool writ
   valid |= mask;
   if (write) dirty |= mask;
   m_state[line] = (place << 8) | (dirty << 4) | valid;
-  if (m_ways == 0 && m_queue_tail >= m_queue_limit) compact_queue();
+  if (m_ways == 0) {
+    m_queue_masks[place] = static_cast<std::uint8_t>((dirty << 4) | valid);
+    if (m_queue_tail >= m_queue_limit) compact_queue();
+  }
   return out;
 }
 
@@ -240,6 +246,7 @@ void L2Cache::access_rows_lru(std::uint64_t line0, std::uint64_t stride, std::in
   // of 1 or 2 lines per row: the inner loop unrolls and the masks stay in registers).
   const int n = kLines > 0 ? kLines : lines;
   std::uint32_t* const queue = m_queue.data();
+  std::uint8_t* const queue_masks = m_queue_masks.data();
   std::uint64_t* const live = m_live.data();
   const std::size_t limit = m_queue_limit;
   std::size_t tail = m_queue_tail;
@@ -275,9 +282,11 @@ void L2Cache::access_rows_lru(std::uint64_t line0, std::uint64_t stride, std::in
         misses += static_cast<std::uint64_t>(kPop[masks[j]]);
         make_room(r);
       }
+      const std::uint32_t masks_now = (st & 0xFF) | set_bits[j];
       queue[tail] = line + static_cast<std::uint32_t>(j);
+      queue_masks[tail] = static_cast<std::uint8_t>(masks_now);
       live[tail / 64] |= std::uint64_t{1} << (tail % 64);
-      row[j] = static_cast<std::uint32_t>(tail << 8) | (st & 0xFF) | set_bits[j];
+      row[j] = static_cast<std::uint32_t>(tail << 8) | masks_now;
       if (++tail == limit) {
         m_queue_tail = tail;
         compact_queue();
@@ -345,6 +354,7 @@ void L2Cache::restore(const std::vector<L2LineState>& lines) {
     // Re-touch in LRU order: the same lines, masks and recency order as when saved.
     touch_line(l.line, l.valid, false, &ignored);
     m_state[l.line] |= static_cast<std::uint32_t>(l.dirty) << 4;
+    if (m_ways == 0) m_queue_masks[m_state[l.line] >> 8] |= static_cast<std::uint8_t>(l.dirty << 4);
   }
 }
 
@@ -353,6 +363,7 @@ std::int64_t L2Cache::flush() {
   for (const auto& l : save()) {
     n += kPop[l.dirty];
     m_state[l.line] &= ~std::uint32_t{0xF0};
+    if (m_ways == 0) m_queue_masks[m_state[l.line] >> 8] &= 0x0F;
   }
   return n;
 }

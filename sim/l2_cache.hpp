@@ -92,7 +92,8 @@ class L2Cache {
   void evict_from_queue(AccessResult* r);
   void evict_from_set(std::uint64_t set, AccessResult* r, std::uint32_t* way_out);
   void compact_queue();
-  void evict_line(std::uint64_t line, AccessResult* r);
+  void evict_line(std::uint64_t line, unsigned masks,
+                  AccessResult* r);  // masks: m_state's bits 0-7
 
   std::uint64_t first_live(std::size_t from) const;  // first live queue position >= from
 
@@ -111,7 +112,12 @@ class L2Cache {
   // survivors' positions.
   // The queue is allocated once at its limit; entries [head, tail) are the ones still to scan.
   std::vector<std::uint32_t> m_queue;  // (queue_limit,) line numbers
-  std::vector<std::uint64_t> m_live;   // (queue_limit / 64,) bit i: entry i is live
+  // (queue_limit,) the line's bits 0-7 (valid, dirty) as this entry left them. The live entry of a
+  // line always has its current masks (a change of masks is a touch, which appends an entry; flush
+  // and restore update it), so eviction and compaction need not read m_state: its reads are the
+  // random accesses that stall.
+  std::vector<std::uint8_t> m_queue_masks;
+  std::vector<std::uint64_t> m_live;  // (queue_limit / 64,) bit i: entry i is live
   std::size_t m_queue_head = 0;
   std::size_t m_queue_tail = 0;
   std::size_t m_queue_limit = 0;  // compact when the queue reaches this many entries
