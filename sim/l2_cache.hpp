@@ -92,8 +92,8 @@ class L2Cache {
   void evict_from_queue(AccessResult* r);
   void evict_from_set(std::uint64_t set, AccessResult* r, std::uint32_t* way_out);
   void compact_queue();
-  void evict_line(std::uint64_t line, unsigned masks,
-                  AccessResult* r);  // masks: m_state's bits 0-7
+  // masks: the line's m_state bits 0-7 (valid, dirty), which the caller already holds.
+  void evict_line(std::uint64_t line, unsigned masks, AccessResult* r);
 
   std::uint64_t first_live(std::size_t from) const;  // first live queue position >= from
 
