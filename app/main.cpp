@@ -3,6 +3,7 @@
 // scripts/gallery can regenerate docs/gallery/ under Xvfb.
 #include <GLFW/glfw3.h>
 #include <imgui.h>
+#include <time.h>
 
 #include <algorithm>
 #include <chrono>
@@ -261,6 +262,71 @@ int record(Session& s, const Options& o) {
   return 0;
 }
 
+double thread_cpu_ms() {
+  timespec t{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) * 1e3 + static_cast<double>(t.tv_nsec) * 1e-6;
+}
+
+// --frames N: N frames, each timed. Without --play each frame seeks one event further (a new
+// snapshot every frame, frames back to back). With --play the model plays as in the window
+// (TogglePlay, then Advance by 1/60 s per frame: simulated time at the app's rate) and frames are
+// paced at 60 Hz, so the engine's worker gets the time between frames that vsync gives it. The
+// UI thread's CPU time is what a frame costs the app; wall time adds waiting for a core (the
+// worker and llvmpipe share two cores here).
+void frame_bench(Session& s, const Options& o) {
+  AppModel& model = s.model;
+  constexpr double kFrameSeconds = 1.0 / 60;
+  if (o.play) apply_command(model, TogglePlay{});
+  const std::int64_t first = model.position();
+  std::vector<double> cpu_ms, frame_cpu_ms, ui_ms, ms;
+  std::int64_t shown = -1, snapshots = 0;  // distinct positions drawn
+  double vertices = 0;                     // ImGui's vertices, summed over the frames
+  for (int i = 0; i < *o.frames; ++i) {
+    const auto a = std::chrono::steady_clock::now();
+    const double c0 = thread_cpu_ms();
+    s.plat.begin_frame();
+    draw_frame(s.plat, model, s.ui, s.q, s.help, s.measured);
+    ImGui::EndFrame();
+    cpu_ms.push_back(thread_cpu_ms() - c0);
+    const auto b = std::chrono::steady_clock::now();
+    s.plat.render();
+    vertices += ImGui::GetDrawData()->TotalVtxCount;
+    drop_all_but_jobs(s.q, model);
+    if (const auto f = model.engine->frame(); f && f->position != shown)
+      shown = f->position, ++snapshots;
+    if (o.play)
+      apply_command(model, Advance{kFrameSeconds});
+    else
+      model.engine->seek(model.position() + 1);
+    const auto c = std::chrono::steady_clock::now();
+    frame_cpu_ms.push_back(thread_cpu_ms() - c0);
+    ms.push_back(std::chrono::duration<double, std::milli>(c - a).count());
+    ui_ms.push_back(std::chrono::duration<double, std::milli>(b - a).count());
+    if (o.play) std::this_thread::sleep_until(a + std::chrono::duration<double>(kFrameSeconds));
+  }
+  const auto report = [](const char* what, std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    const double mean = std::accumulate(v.begin(), v.end(), 0.0) / static_cast<double>(v.size());
+    const auto at = [&v](std::size_t pct) {
+      return v[std::min(v.size() - 1, v.size() * pct / 100)];
+    };
+    std::printf("  %-34s mean %6.2f  p50 %6.2f  p95 %6.2f  p99 %6.2f  max %6.2f\n", what, mean,
+                at(50), at(95), at(99), v.back());
+  };
+  std::printf("tilesim --frames %d%s (%dx%d, scale %.0f, scenario %s), ms per frame:\n", *o.frames,
+              o.play ? " --play" : "", o.width, o.height, o.scale, model.scenario.name.c_str());
+  report("draw_frame, UI thread CPU time", cpu_ms);
+  report("draw_frame, wall (app code)", ui_ms);
+  report("whole frame, UI thread CPU time", frame_cpu_ms);
+  report("whole frame incl. GL submit, wall", ms);
+  std::printf(
+      "  positions %lld .. %lld of %lld, %lld distinct snapshots drawn, %.0f vertices per "
+      "frame\n",
+      (long long)first, (long long)model.position(), (long long)model.events(),
+      (long long)snapshots, vertices / *o.frames);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -384,33 +450,7 @@ int main(int argc, char** argv) {
     settle(session);
     if (o.export_dir) return export_lesson(session, *o.export_dir);
     if (o.record) return record(session, o);
-    if (o.frames) {
-      // Each frame steps the cursor by one event (as when playing), so view models are rebuilt.
-      std::vector<double> ms, ui_ms;
-      for (int i = 0; i < *o.frames; ++i) {
-        const auto a = std::chrono::steady_clock::now();
-        plat.begin_frame();
-        draw_frame(plat, model, ui, q, help, measured);
-        ImGui::EndFrame();
-        const auto b = std::chrono::steady_clock::now();
-        plat.render();
-        drop_all_but_jobs(q, model);
-        model.engine->seek(model.position() + 1);
-        const auto c = std::chrono::steady_clock::now();
-        ms.push_back(std::chrono::duration<double, std::milli>(c - a).count());
-        ui_ms.push_back(std::chrono::duration<double, std::milli>(b - a).count());
-      }
-      auto report = [&](const char* what, std::vector<double> v) {
-        std::sort(v.begin(), v.end());
-        const double mean = std::accumulate(v.begin(), v.end(), 0.0) / v.size();
-        std::printf("  %-34s mean %6.2f  p50 %6.2f  p95 %6.2f  max %6.2f\n", what, mean,
-                    v[v.size() / 2], v[std::min(v.size() - 1, v.size() * 95 / 100)], v.back());
-      };
-      std::printf("tilesim --frames %d (%dx%d, scale %.0f, scenario %s), CPU ms per frame:\n",
-                  *o.frames, o.width, o.height, o.scale, model.scenario.name.c_str());
-      report("panels + view models (app code)", ui_ms);
-      report("whole frame incl. GL submit", ms);
-    }
+    if (o.frames) frame_bench(session, o);
     if (o.screenshot) {
       const auto err =
           capture(plat, model, ui, CaptureRequest{std::nullopt, o.screenshot->string()});

@@ -51,16 +51,16 @@ L2Cache::L2Cache(std::uint64_t address_space_bytes, std::int64_t capacity_bytes,
     // Compaction moves the live entries: leave room for ~8 touches per resident line between two
     // compactions so that it costs about one extra (sequential) pass per 7 touches.
     m_queue_limit = std::min<std::size_t>(8 * static_cast<std::size_t>(live) + 4096, kMaxQueue);
-    m_queue.reserve(m_queue_limit);
+    m_queue.assign(m_queue_limit, 0);
+    m_queue_masks.assign(m_queue_limit, 0);
     m_live.assign(m_queue_limit / 64 + 2, 0);
   }
 }
 
-void L2Cache::evict_line(std::uint64_t line, AccessResult* r) {
-  const std::uint32_t st = m_state[line];
+void L2Cache::evict_line(std::uint64_t line, unsigned masks, AccessResult* r) {
   r->evicted_lines += 1;
-  r->evicted_sectors += kPop[st & 0xF];
-  r->writeback_sectors += kPop[(st >> 4) & 0xF];
+  r->evicted_sectors += kPop[masks & 0xF];
+  r->writeback_sectors += kPop[(masks >> 4) & 0xF];
   m_state[line] = 0;
   --m_resident;
 }
@@ -72,28 +72,36 @@ std::uint64_t L2Cache::first_live(std::size_t from) const {
   return w * 64 + static_cast<std::uint64_t>(__builtin_ctzll(bits));
 }
 
+void L2Cache::make_room(AccessResult* r) {
+  if (m_resident == m_capacity_lines) evict_from_queue(r);
+  ++m_resident;
+}
+
 void L2Cache::evict_from_queue(AccessResult* r) {
   const std::uint64_t pos = first_live(m_queue_head);
   m_live[pos / 64] &= ~(std::uint64_t{1} << (pos % 64));
   m_queue_head = pos + 1;
-  evict_line(m_queue[pos], r);
+  evict_line(m_queue[pos], m_queue_masks[pos], r);
 }
 
 void L2Cache::compact_queue() {
   std::uint32_t out = 0;
-  const std::size_t n = m_queue.size();
+  const std::size_t n = m_queue_tail;
   for (std::size_t w = m_queue_head / 64; w * 64 < n; ++w) {
     std::uint64_t bits = m_live[w];
     if (w == m_queue_head / 64) bits &= ~std::uint64_t{0} << (m_queue_head % 64);
     while (bits) {
-      const std::uint32_t line = m_queue[w * 64 + static_cast<std::size_t>(__builtin_ctzll(bits))];
+      const std::size_t pos = w * 64 + static_cast<std::size_t>(__builtin_ctzll(bits));
+      const std::uint32_t line = m_queue[pos];
+      const std::uint8_t masks = m_queue_masks[pos];
       bits &= bits - 1;
       m_queue[out] = line;
-      m_state[line] = (m_state[line] & 0xFFu) | (out << 8);
+      m_queue_masks[out] = masks;
+      m_state[line] = masks | (out << 8);
       ++out;
     }
   }
-  m_queue.resize(out);
+  m_queue_tail = out;
   m_queue_head = 0;
   std::fill(m_live.begin(), m_live.end(), 0);
   for (std::uint32_t w = 0; w < out / 64; ++w) m_live[w] = ~std::uint64_t{0};
@@ -112,7 +120,7 @@ void L2Cache::evict_from_set(std::uint64_t set, AccessResult* r, std::uint32_t* 
     }
     if (stamps[w] < oldest) oldest = stamps[w], victim = w;
   }
-  evict_line(ways[victim], r);
+  evict_line(ways[victim], m_state[ways[victim]] & 0xFF, r);
   ways[victim] = kNoLine;
   *way_out = static_cast<std::uint32_t>(victim);
 }
@@ -133,8 +141,8 @@ inline unsigned L2Cache::touch_line(std::uint64_t line, unsigned mask, bool writ
       if (m_resident == m_capacity_lines) evict_from_queue(r);
       ++m_resident;
     }
-    place = static_cast<std::uint32_t>(m_queue.size());
-    m_queue.push_back(static_cast<std::uint32_t>(line));
+    place = static_cast<std::uint32_t>(m_queue_tail++);
+    m_queue[place] = static_cast<std::uint32_t>(line);
     m_live[place / 64] |= std::uint64_t{1} << (place % 64);
   } else {
     const std::uint64_t set = set_of(line, m_sets);
@@ -152,7 +160,10 @@ inline unsigned L2Cache::touch_line(std::uint64_t line, unsigned mask, bool writ
   valid |= mask;
   if (write) dirty |= mask;
   m_state[line] = (place << 8) | (dirty << 4) | valid;
-  if (m_ways == 0 && m_queue.size() >= m_queue_limit) compact_queue();
+  if (m_ways == 0) {
+    m_queue_masks[place] = static_cast<std::uint8_t>((dirty << 4) | valid);
+    if (m_queue_tail >= m_queue_limit) compact_queue();
+  }
   return out;
 }
 
@@ -197,6 +208,15 @@ void L2Cache::access_rows(std::uint64_t first, std::uint64_t row_stride, std::in
     masks[j] = sector_mask(lb, le);
   }
   const std::uint64_t line0 = first / kLineBytes, stride = row_stride / kLineBytes;
+  if (m_ways == 0) {
+    if (lines == 1)
+      access_rows_lru<1>(line0, stride, rows, masks, lines, write, r);
+    else if (lines == 2)
+      access_rows_lru<2>(line0, stride, rows, masks, lines, write, r);
+    else
+      access_rows_lru<0>(line0, stride, rows, masks, lines, write, r);
+    return;
+  }
   // Rows are far apart: prefetch the line state of row i + kAhead while row i is processed.
   constexpr std::int64_t kAhead = 12;
   for (std::int64_t i = 0; i < std::min(kAhead, rows); ++i)
@@ -211,6 +231,71 @@ void L2Cache::access_rows(std::uint64_t first, std::uint64_t row_stride, std::in
       misses += hm >> 16;
     }
   }
+  r->hit_sectors += static_cast<std::int32_t>(hits);
+  r->miss_sectors += static_cast<std::int32_t>(misses);
+}
+
+template <int kLines>
+void L2Cache::access_rows_lru(std::uint64_t line0, std::uint64_t stride, std::int64_t rows,
+                              const unsigned* masks, int lines, bool write, AccessResult* r) {
+  // touch_line's fully associative case, written for the common case (a hit) with everything in
+  // locals: stores into the bitmap (64-bit words) may alias the size_t members as far as the
+  // compiler knows, so it would otherwise reload them on every touch. A miss (the rare case)
+  // takes the out-of-line path; it does not use the tail, which goes back to m_queue_tail before
+  // a compaction and at the end. kLines > 0: the lines per row are known at compile time (tiles
+  // of 1 or 2 lines per row: the inner loop unrolls and the masks stay in registers).
+  const int n = kLines > 0 ? kLines : lines;
+  std::uint32_t* const queue = m_queue.data();
+  std::uint8_t* const queue_masks = m_queue_masks.data();
+  std::uint64_t* const live = m_live.data();
+  const std::size_t limit = m_queue_limit;
+  std::size_t tail = m_queue_tail;
+  // (lines,) what a touch ORs into the line's state: the requested sectors, and for a store the
+  // same sectors dirty (bits 4-7).
+  unsigned set_bits[64];
+  std::uint64_t requested = 0;  // sectors per row
+  for (int j = 0; j < n; ++j) {
+    set_bits[j] = masks[j] | (write ? masks[j] << 4 : 0);
+    requested += static_cast<std::uint64_t>(kPop[masks[j]]);
+  }
+  // Rows are far apart: prefetch the state of row i + kAhead while row i is processed.
+  constexpr std::int64_t kAhead = 12;
+  std::uint32_t* row = &m_state[line0];  // (lines,) the state of row i's lines
+  for (std::int64_t i = 0; i < std::min(kAhead, rows); ++i)
+    __builtin_prefetch(row + static_cast<std::uint64_t>(i) * stride, 1);
+  const std::uint64_t ahead = kAhead * stride;
+  std::uint64_t misses = 0;
+  std::uint32_t line = static_cast<std::uint32_t>(line0);  // row i's first line
+  for (std::int64_t i = 0; i < rows;
+       ++i, row += stride, line += static_cast<std::uint32_t>(stride)) {
+    if (i + kAhead < rows) __builtin_prefetch(row + ahead, 1);
+    for (int j = 0; j < n; ++j) {
+      const std::uint32_t st = row[j];
+      if ((st & 0xF) != 0) {
+        // Resident: requested sectors not yet valid miss (a line fills sector by sector); the
+        // line's old queue entry dies.
+        const unsigned missing = masks[j] & ~st & 0xF;
+        if (missing != 0) misses += static_cast<std::uint64_t>(kPop[missing]);
+        const std::uint32_t old = st >> 8;
+        live[old / 64] &= ~(std::uint64_t{1} << (old % 64));
+      } else {
+        misses += static_cast<std::uint64_t>(kPop[masks[j]]);
+        make_room(r);
+      }
+      const std::uint32_t masks_now = (st & 0xFF) | set_bits[j];
+      queue[tail] = line + static_cast<std::uint32_t>(j);
+      queue_masks[tail] = static_cast<std::uint8_t>(masks_now);
+      live[tail / 64] |= std::uint64_t{1} << (tail % 64);
+      row[j] = static_cast<std::uint32_t>(tail << 8) | masks_now;
+      if (++tail == limit) {
+        m_queue_tail = tail;
+        compact_queue();
+        tail = m_queue_tail;
+      }
+    }
+  }
+  m_queue_tail = tail;
+  const std::uint64_t hits = requested * static_cast<std::uint64_t>(rows) - misses;
   r->hit_sectors += static_cast<std::int32_t>(hits);
   r->miss_sectors += static_cast<std::int32_t>(misses);
 }
@@ -238,7 +323,7 @@ std::vector<L2LineState> L2Cache::save() const {
                    static_cast<std::uint8_t>((st >> 4) & 0xF)});
   };
   if (m_ways == 0) {
-    const std::size_t n = m_queue.size();
+    const std::size_t n = m_queue_tail;
     for (std::size_t w = m_queue_head / 64; w * 64 < n; ++w) {
       std::uint64_t bits = m_live[w];
       if (w == m_queue_head / 64) bits &= ~std::uint64_t{0} << (m_queue_head % 64);
@@ -259,7 +344,7 @@ void L2Cache::restore(const std::vector<L2LineState>& lines) {
   for (const auto& l : save()) m_state[l.line] = 0;
   m_resident = 0;
   m_clock = 0;
-  m_queue.clear();
+  m_queue_tail = 0;
   m_queue_head = 0;
   std::fill(m_live.begin(), m_live.end(), 0);
   std::fill(m_way_line.begin(), m_way_line.end(), kNoLine);
@@ -269,6 +354,7 @@ void L2Cache::restore(const std::vector<L2LineState>& lines) {
     // Re-touch in LRU order: the same lines, masks and recency order as when saved.
     touch_line(l.line, l.valid, false, &ignored);
     m_state[l.line] |= static_cast<std::uint32_t>(l.dirty) << 4;
+    if (m_ways == 0) m_queue_masks[m_state[l.line] >> 8] |= static_cast<std::uint8_t>(l.dirty << 4);
   }
 }
 
@@ -277,6 +363,7 @@ std::int64_t L2Cache::flush() {
   for (const auto& l : save()) {
     n += kPop[l.dirty];
     m_state[l.line] &= ~std::uint32_t{0xF0};
+    if (m_ways == 0) m_queue_masks[m_state[l.line] >> 8] &= 0x0F;
   }
   return n;
 }

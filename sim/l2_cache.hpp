@@ -84,10 +84,16 @@ class L2Cache {
  private:
   // Returns hit sectors + (missed sectors << 16); evictions are added to *r.
   unsigned touch_line(std::uint64_t line, unsigned mask, bool write, AccessResult* r);
+  // access_rows for the fully associative cache: the loop the replay spends its time in.
+  template <int kLines>
+  void access_rows_lru(std::uint64_t line0, std::uint64_t stride, std::int64_t rows,
+                       const unsigned* masks, int lines, bool write, AccessResult* r);
+  void make_room(AccessResult* r);  // a line is about to become resident: evict if full
   void evict_from_queue(AccessResult* r);
   void evict_from_set(std::uint64_t set, AccessResult* r, std::uint32_t* way_out);
   void compact_queue();
-  void evict_line(std::uint64_t line, AccessResult* r);
+  // masks: the line's m_state bits 0-7 (valid, dirty), which the caller already holds.
+  void evict_line(std::uint64_t line, unsigned masks, AccessResult* r);
 
   std::uint64_t first_live(std::size_t from) const;  // first live queue position >= from
 
@@ -104,9 +110,16 @@ class L2Cache {
   // resident line (a touch clears the old entry's bit), so the oldest live entry is the LRU line
   // and compaction reads the queue and bitmap sequentially, touching m_state only to move the
   // survivors' positions.
-  std::vector<std::uint32_t> m_queue;
+  // The queue is allocated once at its limit; entries [head, tail) are the ones still to scan.
+  std::vector<std::uint32_t> m_queue;  // (queue_limit,) line numbers
+  // (queue_limit,) the line's bits 0-7 (valid, dirty) as this entry left them. The live entry of a
+  // line always has its current masks (a change of masks is a touch, which appends an entry; flush
+  // and restore update it), so eviction and compaction need not read m_state: its reads are the
+  // random accesses that stall.
+  std::vector<std::uint8_t> m_queue_masks;
   std::vector<std::uint64_t> m_live;  // (queue_limit / 64,) bit i: entry i is live
   std::size_t m_queue_head = 0;
+  std::size_t m_queue_tail = 0;
   std::size_t m_queue_limit = 0;  // compact when the queue reaches this many entries
   // Set associative: the lines held by each set's ways (kNoLine when empty) and their stamps.
   std::vector<std::uint32_t> m_way_line;

@@ -34,7 +34,8 @@ std::optional<std::filesystem::path>* path_option(Options& o, const std::string&
 std::string usage() {
   return "usage: tilesim [--scenario FILE] [--seek N | --event E] [--pid N] [--order O]\n"
          "               [--panel NAME] [--tab NAME]\n"
-         "               [--size WxH] [--scale 1|2|3] [--screenshot OUT.png] [--frames N]\n"
+         "               [--size WxH] [--scale 1|2|3] [--screenshot OUT.png]\n"
+         "               [--frames N [--play]]\n"
          "               [--lesson NAME [--lesson-step N] [--export-dir DIR]]\n"
          "               [--record OUT.gif|OUT.mp4 [--from A] [--to B] [--fps N] [--slow X]]\n"
          "               [--font-scale X] [--theme dark|light] [--soak SEED [--actions N]]\n"
@@ -60,7 +61,8 @@ std::string usage() {
          "warps | "
          "gpu\n"
          "  --screenshot   render one frame to OUT.png and exit (works under xvfb-run)\n"
-         "  --frames N     render N frames and print CPU milliseconds per frame\n"
+         "  --frames N     render N frames and print milliseconds per frame (each frame steps\n"
+         "                 one event); --play: while playing, frames paced at 60 Hz\n"
          "  --soak SEED    test: drive the window with N (--actions, 600) seeded random user\n"
          "                 actions, check saves, memory and frame times, quit mid-job, exit\n";
 }
@@ -161,6 +163,8 @@ ParsedOptions parse_options(const std::vector<std::string>& args) {
     } else if (a == "--frames") {
       o.frames = bounded(1, 100000, "1..100000");
       if (!o.frames) return r;
+    } else if (a == "--play") {
+      o.play = true;
     } else if (a == "--soak") {
       o.soak = bounded(0, 1 << 30, "a seed 0..1073741824");
       if (!o.soak) return r;
@@ -213,6 +217,7 @@ ParsedOptions parse_options(const std::vector<std::string>& args) {
   if (o.lesson_step && !o.lesson) r.error = "--lesson-step needs --lesson NAME";
   if (o.export_dir && !o.lesson) r.error = "--export-dir needs --lesson NAME";
   if ((o.from || o.to) && !o.record) r.error = "--from and --to go with --record";
+  if (o.play && !o.frames) r.error = "--play goes with --frames N";
   if (o.from && o.to && *o.to <= *o.from) r.error = "--to must be after --from";
   return r;
 }

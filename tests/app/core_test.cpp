@@ -236,6 +236,8 @@ TEST(Options, RefusesBadValuesWithTheFlagsName) {
 
 TEST(Options, EventIsAZeroBasedIndexAsInLessonsAndSeekAPosition) {
   // --event 29 shows event #29, the state after 30 events: --seek 30.
+  EXPECT_TRUE(parse_options({"--frames", "300", "--play"}).options.play);
+  EXPECT_NE(parse_options({"--play"}).error.find("--frames"), std::string::npos);
   EXPECT_EQ(parse_options({"--event", "29"}).options.seek, 30);
   EXPECT_EQ(parse_options({"--seek", "30"}).options.seek, 30);
   EXPECT_NE(parse_options({"--seek", "3", "--event", "2"}).error.find("one of"), std::string::npos);

@@ -66,6 +66,34 @@ TEST(L2Cache, AccessRowsMatchesOneAccessPerRow) {
   EXPECT_EQ(a.save(), b.save());
 }
 
+// access_rows has its own loop for the fully associative cache (1, 2 or more lines per row); it
+// must leave the same records and the same LRU order as one access() per row, through evictions
+// and queue compactions (a 16-line cache: every few calls evicts, every few dozen compacts).
+TEST(L2Cache, AccessRowsMatchesOneAccessPerRowForEveryRowShape) {
+  for (int ways : {0, 4}) {
+    L2Cache a(1 << 16, 16 * 128, ways), b(1 << 16, 16 * 128, ways);
+    std::uint64_t seed = 12345;
+    const auto next = [&seed](std::uint64_t n) {
+      seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+      return (seed >> 33) % n;
+    };
+    for (int call = 0; call < 2000; ++call) {
+      const std::uint64_t stride = 128 * (1 + next(8));  // whole lines: access_rows' fast path
+      const std::uint64_t run = 1 + next(3 * 128);       // 1 to 4 lines per row
+      const std::int64_t rows = 1 + static_cast<std::int64_t>(next(20));
+      const std::uint64_t first = next(20000);
+      const bool write = next(4) == 0;
+      AccessResult ra, rb;
+      a.access_rows(first, stride, rows, run, write, &ra);
+      for (std::int64_t i = 0; i < rows; ++i)
+        b.access(first + i * stride, first + i * stride + run, write, &rb);
+      ASSERT_EQ(ra, rb) << "call " << call;
+      ASSERT_EQ(a.save(), b.save()) << "call " << call;
+    }
+    EXPECT_EQ(a.flush(), b.flush());
+  }
+}
+
 TEST(L2Cache, EvictsLeastRecentlyUsedLineAfterManyHits) {
   // 4 lines; touching lines 0..3 then re-touching 0, 1, 2 many times leaves line 3 as LRU
   // (exercises the stale entries of the LRU queue and its compaction).
