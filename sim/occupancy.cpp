@@ -45,8 +45,9 @@ Occupancy occupancy(const Problem& p, const Machine& m, std::optional<int> overr
     // fp32 accumulator (BLOCK_M, BLOCK_N), one register per element, + 32 per thread.
     o.registers_per_program = bm * bn + 32 * p.threads_per_program();
   } else {
-    // The (BLOCK_M, BLOCK_N) tile staged once (transpose goes through shared memory).
-    o.smem_per_program = bm * bn * e;
+    // Transpose stages its (BLOCK_M, BLOCK_N) tile once in shared memory; a copy moves it through
+    // registers only (tl.load then tl.store: nothing to rearrange).
+    o.smem_per_program = p.kernel() == Kernel::transpose ? bm * bn * e : 0;
     o.registers_per_program = (bm * bn * e + 3) / 4 + 32 * p.threads_per_program();
   }
   o.threads_per_program = p.threads_per_program();
@@ -60,7 +61,8 @@ Occupancy occupancy(const Problem& p, const Machine& m, std::optional<int> overr
                            what + ") but " + m.name + " allows " + kib(m.smem_per_block_bytes) +
                            " per program: use smaller blocks" + (matmul ? " or fewer stages" : ""));
   }
-  o.by_shared_memory = clamp_int(m.smem_per_sm_bytes / o.smem_per_program);
+  o.by_shared_memory =
+      o.smem_per_program > 0 ? clamp_int(m.smem_per_sm_bytes / o.smem_per_program) : 1 << 20;
   o.by_registers = clamp_int(m.registers_per_sm / o.registers_per_program);
   o.by_threads = m.max_threads_per_sm / o.threads_per_program;
   o.by_programs = m.max_programs_per_sm;

@@ -23,7 +23,7 @@ struct Occupancy {
   int programs_per_sm = 1;  // what the engine uses
   OccupancyLimit limit = OccupancyLimit::shared_memory;
   std::int64_t smem_per_program = 0;       // bytes: matmul (BM*BK + BK*BN) * elem * stages,
-                                           //        copy/transpose BM*BN*elem
+                                           //        transpose BM*BN*elem, copy 0
   std::int64_t registers_per_program = 0;  // 32-bit registers (accumulator + per-thread base)
   int threads_per_program = kThreadsPerProgram;
   // Programs per SM each limit alone would allow.
