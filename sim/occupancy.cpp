@@ -75,27 +75,34 @@ Occupancy occupancy(const Problem& p, const Machine& m, std::optional<int> overr
                                                    {o.by_programs, OccupancyLimit::programs}};
   for (const auto& [n, lim] : others)
     if (n < o.programs_per_sm) o.programs_per_sm = n, o.limit = lim;
-  if (o.programs_per_sm < 1) {
+  const bool spills = o.programs_per_sm < 1;
+  if (spills) {
     // Registers: the compiler would spill; the model keeps one program resident.
     o.programs_per_sm = 1;
   }
   const std::string n = std::to_string(o.programs_per_sm);
-  switch (o.limit) {
-    case OccupancyLimit::shared_memory:
-      o.reason = "limited by shared memory: " + n + " × " + kib(o.smem_per_program) + " ≤ " +
-                 kib(m.smem_per_sm_bytes);
-      break;
-    case OccupancyLimit::registers:
-      o.reason = "limited by registers: " + n + " × " + std::to_string(o.registers_per_program) +
-                 " ≤ " + std::to_string(m.registers_per_sm);
-      break;
-    case OccupancyLimit::threads:
-      o.reason = "limited by threads: " + n + " × " + std::to_string(o.threads_per_program) +
-                 " ≤ " + std::to_string(m.max_threads_per_sm);
-      break;
-    default:
-      o.reason = "limited by resident programs per SM: " + n;
-      break;
+  if (spills) {
+    o.reason = "one program needs " + std::to_string(o.registers_per_program) +
+               " registers, more than the SM's " + std::to_string(m.registers_per_sm) +
+               ": the compiler would spill; 1 per SM";
+  } else {
+    switch (o.limit) {
+      case OccupancyLimit::shared_memory:
+        o.reason = "limited by shared memory: " + n + " × " + kib(o.smem_per_program) + " ≤ " +
+                   kib(m.smem_per_sm_bytes);
+        break;
+      case OccupancyLimit::registers:
+        o.reason = "limited by registers: " + n + " × " + std::to_string(o.registers_per_program) +
+                   " ≤ " + std::to_string(m.registers_per_sm);
+        break;
+      case OccupancyLimit::threads:
+        o.reason = "limited by threads: " + n + " × " + std::to_string(o.threads_per_program) +
+                   " ≤ " + std::to_string(m.max_threads_per_sm);
+        break;
+      default:
+        o.reason = "limited by resident programs per SM: " + n;
+        break;
+    }
   }
   if (override_pps) {
     check_programs_per_sm(*override_pps);
