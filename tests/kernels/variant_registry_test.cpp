@@ -95,3 +95,17 @@ TEST(VariantRegistry, SeedThreePairDiffersOnlyInTheBLayoutAndItsSharedLayout) {
   EXPECT_EQ(row->timing->layout, sim::SmemLayout::swizzled);
   EXPECT_EQ(padded->timing->layout, sim::SmemLayout::swizzled);
 }
+
+TEST(VariantRegistry, SeedThreePairIsModelledByItsOwnWarpModelsWithTheKernelsTile) {
+  for (const auto& [name, model] :
+       {std::pair{"matmul_fma_b_rowmajor", sim::ThreadVariant::matmul_fma_b_rowmajor},
+        std::pair{"matmul_fma_bt_conflicting", sim::ThreadVariant::matmul_fma_bt_conflicting},
+        std::pair{"matmul_fma_bt_padded", sim::ThreadVariant::matmul_fma_bt_padded}}) {
+    EXPECT_TRUE(kernels::is_modelled_by(name, model)) << name;
+    EXPECT_EQ(sim::parse_thread_variant(name), model) << name;
+  }
+  // The model (sim/, which cannot include kernels/) mirrors the kernel's tile and threads.
+  EXPECT_EQ((FixedTile{sim::kFmaBlockM, sim::kFmaBlockN, sim::kFmaBlockK}),
+            kernels::fma_b_layout::kTile);
+  EXPECT_EQ(sim::kFmaThreads, kernels::fma_b_layout::kThreads);
+}
