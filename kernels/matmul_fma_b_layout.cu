@@ -1,17 +1,19 @@
 // Matmul, FP32 FMA: seed 003's pair, faithfully. One kernel, one 64 x 64 x 32 tile, 256 threads
 // each owning a 4 x 4 block of C; the three rungs differ only in where B sits in shared memory:
-// version 5a matmul_fma_b_rowmajor: B (K, N) row-major, staged as Bs (BLOCK_K, BLOCK_N). The inner
+// rung 1 matmul_fma_b_rowmajor: B (K, N) row-major, staged as Bs (BLOCK_K, BLOCK_N). The inner
 //   product reads a row of Bs across lanes: 16 consecutive words, conflict-free.
-// version 5b matmul_fma_bt_conflicting: the seed's "coalesced" variant. B stored transposed, B^T
+// rung 2 matmul_fma_bt_conflicting: the seed's "coalesced" variant. B stored transposed, B^T
 //   (N, K) row-major, loaded along K (coalesced) and staged as it comes, Bs (BLOCK_N, BLOCK_K).
 //   The inner product then reads a column of it: lanes tx = 0..15 read Bs[tx + 16 j][kk], words
 //   BLOCK_K = 32 apart, all in bank kk % 32: a 16-way bank conflict on every B load.
-// version 5c matmul_fma_bt_padded: the same with each Bs row one word longer (33 words): lane tx's
-//   word lands in bank (tx + kk) % 32, 16 lanes in 16 banks: conflict-free again.
+// rung 3 matmul_fma_bt_padded: the same with each Bs row one word longer (33 words): lane tx's
+//   word lands in bank (tx + 16 j + kk) % 32, 16 lanes in 16 banks: conflict-free again.
 // Why the conflict shows: per kk a warp issues 4 A and 4 B shared loads (32-bit) for 16 FFMA. An
 // SM's shared memory serves one 128-byte wavefront a clock and its 4 schedulers issue 4 warp-FFMA
 // a clock, so 16 FFMA take 4 clocks and 8 conflict-free loads already 8: the loop is bound by
-// shared-memory wavefronts. 5b needs 4 + 4 x 16 = 68 wavefronts per kk instead of 8 (8.5 x).
+// shared-memory wavefronts. Rung 2 needs 4 + 4 x 16 = 68 wavefronts per kk instead of 8 (8.5 x).
+// All three compile to the same instructions (256 32-bit shared loads and 512 FFMA per K step) in
+// 64 registers (__launch_bounds__(256, 4)): 4 programs per SM, 16.5 KB of shared memory each.
 // Launch order and GROUP_SIZE_M apply to the 64 x 64 grid; every edge (M, N, K) is masked.
 #include "kernels/device_common.cuh"
 #include "kernels/matmul_fma_b_layout.hpp"
