@@ -151,6 +151,13 @@ int run_timing_ladder(const LadderOptions& o, bool full, scenario::BenchReport& 
       {"matmul_smem_tiled", spec(Kernel::matmul, mid, mid, mid, DType::fp32, 64, 64, 16, 8, G)});
   items.push_back({"matmul_smem_tiled_b_transposed",
                    spec(Kernel::matmul, mid, mid, mid, DType::fp32, 64, 64, 16, 8, G)});
+  // Seed 003's pair and its fix (one 64 x 64 x 32 FMA kernel, B staged three ways) at mid^3 and
+  // in the seed's shape, its X (8192, 6144) @ Y (6144, 4096): M = 8192, K = 6144, N = 4096 here
+  // (quick: halved). Each size's cuBLAS SGEMM row comes first.
+  for (auto [m, n, k] : {std::tuple{mid, mid, mid}, std::tuple{big, big / 2, big * 3 / 4}})
+    for (const char* v :
+         {"matmul_fma_b_rowmajor", "matmul_fma_bt_conflicting", "matmul_fma_bt_padded"})
+      items.push_back({v, spec(Kernel::matmul, m, n, k, DType::fp32, 64, 64, 32, 8, G)});
   for (const char* v : {"matmul_register_blocked", "matmul_register_blocked_bk16"})
     for (auto order : {R, G})
       items.push_back({v, spec(Kernel::matmul, mid, mid, mid, DType::fp32, 128, 128, 8, 8, order)});
@@ -280,6 +287,34 @@ void print_targets(const scenario::BenchReport& report) {
           std::to_string(s) + "^3")
              .c_str(),
          w, w ? w->pct_of_baseline : 0, 90);
+  }
+  // Seed 003 (issue 12): the conflicting B^T rung at least 2x slower than row-major B, the padded
+  // one within 10 % of it, at the seed's shape (or the quick ladder's halved one) and at 4096^3.
+  const auto timed = [&](const char* variant, std::int64_t m, std::int64_t n,
+                         std::int64_t k) -> const scenario::BenchRecord* {
+    const scenario::BenchRecord* out = nullptr;
+    for (const auto& b : report.records) {
+      const auto& r = b.result;
+      if (r.variant == variant && r.problem.m == m && r.problem.n == n && r.problem.k == k &&
+          r.ok && r.timed_runs > 0 && (!out || r.median_ms < out->result.median_ms))
+        out = &b;
+    }
+    return out;
+  };
+  for (auto [m, n, k] :
+       {std::tuple{8192, 4096, 6144}, std::tuple{4096, 2048, 3072}, std::tuple{4096, 4096, 4096}}) {
+    const auto* row = timed("matmul_fma_b_rowmajor", m, n, k);
+    if (!row) continue;
+    const std::string shape = std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k);
+    if (const auto* c = timed("matmul_fma_bt_conflicting", m, n, k)) {
+      const double slower = c->result.median_ms / row->result.median_ms;
+      std::printf("%-58s %6.2fx (target >= 2x): %s\n",
+                  ("matmul_fma_bt_conflicting slower than _b_rowmajor, " + shape).c_str(), slower,
+                  slower >= 2 ? "met" : "MISSED");
+    }
+    if (const auto* p = timed("matmul_fma_bt_padded", m, n, k))
+      line(("matmul_fma_bt_padded vs matmul_fma_b_rowmajor, " + shape).c_str(), p,
+           100.0 * row->result.median_ms / p->result.median_ms, 90);
   }
   for (const char* v : {"matmul_mma_sync", "matmul_mma_sync_bk64", "matmul_mma_sync_128x256",
                         "matmul_mma_sync_warp64", "matmul_mma_sync_swizzled", "matmul_wgmma_tma",

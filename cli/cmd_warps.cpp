@@ -18,7 +18,8 @@ Action add_warps_command(CLI::App& app) {
   auto variant = std::make_shared<std::string>();
   cmd->add_option("--variant", *variant,
                   "copy_tiled | transpose_naive | transpose_smem_tiled | transpose_smem_padded | "
-                  "matmul_smem_tiled (default: the kernel's first)");
+                  "matmul_smem_tiled | matmul_fma_b_rowmajor | matmul_fma_bt_conflicting | "
+                  "matmul_fma_bt_padded (default: the kernel's first)");
   return [flags, variant]() {
     const auto s = flags->to_scenario();
     const sim::Problem p(s.problem);
@@ -31,7 +32,9 @@ Action add_warps_command(CLI::App& app) {
                                                std::string(sim::to_string(p.kernel())) +
                                                ": allowed copy_tiled (copy), transpose_naive | "
                                                "transpose_smem_tiled | transpose_smem_padded "
-                                               "(transpose), matmul_smem_tiled (matmul)");
+                                               "(transpose), matmul_smem_tiled | "
+                                               "matmul_fma_b_rowmajor | matmul_fma_bt_conflicting "
+                                               "| matmul_fma_bt_padded (matmul)");
       v = *parsed;
     }
     const auto c = sim::warp_access(p, v);

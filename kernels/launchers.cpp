@@ -6,6 +6,7 @@
 
 #include "kernels/baselines_cublas.hpp"
 #include "kernels/copy.hpp"
+#include "kernels/matmul_fma_b_layout.hpp"
 #include "kernels/matmul_mma_sync.hpp"
 #include "kernels/matmul_mma_sync_swizzled.hpp"
 #include "kernels/matmul_register_blocked.hpp"
@@ -29,6 +30,9 @@ const std::vector<LauncherRow>& launchers() {
       {"matmul_smem_tiled", TILESIM_LAUNCHER(launch_matmul_smem_tiled)},
       // The same kernel: the problem's (registry-fixed) b_layout picks the B^T instantiation.
       {"matmul_smem_tiled_b_transposed", TILESIM_LAUNCHER(launch_matmul_smem_tiled)},
+      {"matmul_fma_b_rowmajor", TILESIM_LAUNCHER(launch_matmul_fma_b_rowmajor)},
+      {"matmul_fma_bt_conflicting", TILESIM_LAUNCHER(launch_matmul_fma_bt_conflicting)},
+      {"matmul_fma_bt_padded", TILESIM_LAUNCHER(launch_matmul_fma_bt_padded)},
       {"matmul_register_blocked", TILESIM_LAUNCHER(launch_matmul_register_blocked)},
       {"matmul_register_blocked_bk16", TILESIM_LAUNCHER(launch_matmul_register_blocked_bk16)},
       {"matmul_mma_sync", TILESIM_LAUNCHER(launch_matmul_mma_sync)},

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 
+#include "kernels/matmul_fma_b_layout.hpp"
 #include "kernels/matmul_mma_sync.hpp"
 #include "kernels/matmul_mma_sync_swizzled.hpp"
 #include "kernels/matmul_register_blocked.hpp"
@@ -98,16 +99,36 @@ std::vector<Variant> make_variants() {
   // in layout `b`, on devices of compute capability >= min_cc.
   const auto fixed = [&](std::string name, const std::vector<DType>& d, FixedTile tile,
                          sim::BLayout b, int min_cc, TimingDescription timing,
-                         std::string teaches) {
+                         std::string teaches) -> Variant& {
     auto& x = rung(std::move(name), Kernel::matmul, d, d == kF32 ? "cublas_sgemm" : "cublas_gemmex",
                    std::move(teaches));
     x.fixed_tile = tile;
     x.b_layout = b;
     x.min_cc = min_cc;
     x.timing = timing;
+    return x;
   };
   const auto R = sim::BLayout::row_major;
   const auto T = sim::BLayout::transposed;  // K-major B, as wgmma reads it without transposing
+  // Seed 003's pair on CUDA cores: one kernel, 256 threads, one K step in shared memory at a time;
+  // only where B sits there differs. The conflicting rung reads its B tile down columns (16-way
+  // conflicts, the warp model counts them); padded, like row-major, reads it conflict-free.
+  const auto fma_b = [](SmemLayout l) {
+    return TimingDescription{MathPath::fma, l, fma_b_layout::kThreads / 32, 1};
+  };
+  fixed("matmul_fma_b_rowmajor", kF32, fma_b_layout::kTile, R, 0, fma_b(SmemLayout::swizzled),
+        "seed 003's pair, first half: B (K, N) staged as Bs (BLOCK_K, BLOCK_N); each thread "
+        "a 4x4 block of C, the inner product reads a row of Bs across lanes: conflict-free")
+      .warp_model = sim::ThreadVariant::matmul_fma_b_rowmajor;
+  fixed("matmul_fma_bt_conflicting", kF32, fma_b_layout::kTile, T, 0, fma_b(SmemLayout::plain),
+        "the seed's 'coalesced' B^T (N, K): loaded along K and staged as it comes, Bs "
+        "(BLOCK_N, BLOCK_K); the inner product reads its columns, 32 words apart: 16-way "
+        "bank conflicts on every B load")
+      .warp_model = sim::ThreadVariant::matmul_fma_bt_conflicting;
+  fixed("matmul_fma_bt_padded", kF32, fma_b_layout::kTile, T, 0, fma_b(SmemLayout::swizzled),
+        "the fix: the same B^T tile with each Bs row padded by one word (33): the column "
+        "reads fall in 16 banks, conflict-free again")
+      .warp_model = sim::ThreadVariant::matmul_fma_bt_padded;
   // 256 threads; double-buffered shared tiles read as float4 (conflict-free).
   const TimingDescription register_blocked{MathPath::fma, SmemLayout::swizzled, 8, 2};
   fixed("matmul_register_blocked", kF32, register_blocked::kTile, R, 0, register_blocked,

@@ -200,6 +200,95 @@ void run_matmul_smem(const Program& g, Tally& tally) {
     }
 }
 
+// matmul_fma_b_layout.cu: 256 threads over a 64 x 64 tile of C, thread t = (ty, tx) = (t / 16,
+// t % 16) owning rows ty + 16 i and columns tx + 16 j (i, j < 4). Per K step of 32 each thread
+// loads rows r + u * step (u < 8) at column c of A into As (64, 33) and of B or B^T into Bs (every
+// lane stores, zeros past the edges; only in-range lanes load), then for each kk reads
+// As[(ty + 16 i) * 33 + kk] and Bs at b_word(kk, tx + 16 j). Bs follows As, whose 8,448 bytes are
+// 66 rows of 128: the banks are the same whichever the compiler places first.
+void run_matmul_fma(const Program& g, ThreadVariant v, Tally& tally) {
+  const Problem& p = g.p;
+  constexpr int bm = kFmaBlockM, bn = kFmaBlockN, bk = kFmaBlockK, T = kFmaThreads;
+  constexpr int a_ld = bk + 1, tx_count = 16, ty_count = T / tx_count;
+  constexpr int outputs_m = bm / ty_count, outputs_n = bn / tx_count;
+  const bool bt = v != ThreadVariant::matmul_fma_b_rowmajor;
+  const int b_ld = !bt ? bn : v == ThreadVariant::matmul_fma_bt_conflicting ? bk : bk + 1;
+  const auto b_word = [&](int kk, int nn) { return bt ? nn * b_ld + kk : kk * b_ld + nn; };
+  const int b_cols = bt ? bk : bn;  // the contiguous axis of the B tile in global memory
+  const int e = p.elem_bytes();
+  const std::uint64_t a_base = p.base_address(Operand::a), b_base = p.base_address(Operand::b),
+                      c_base = p.base_address(Operand::c);
+  const std::uint64_t bs_base = std::uint64_t{bm} * a_ld * 4;
+  const std::int64_t row0 = g.t.pid_m * bm, col0 = g.t.pid_n * bn, M = p.m(), N = p.n(), K = p.k();
+  const int rows = static_cast<int>(std::min<std::int64_t>(M - row0, bm));
+  const int cols = static_cast<int>(std::min<std::int64_t>(N - col0, bn));
+  const auto addr = [](std::uint64_t base, std::int64_t element, int bytes) {
+    return base + static_cast<std::uint64_t>(element) * bytes;
+  };
+  for (std::int64_t k0 = 0; k0 < K; k0 += bk) {
+    const int k_left = static_cast<int>(std::min<std::int64_t>(K - k0, bk));
+    for (int warp0 = 0; warp0 < T; warp0 += kWarpSize) {
+      for (int u = 0; u < bm * bk / T; ++u) {  // A (M, K) -> As
+        Request gl, sh;
+        for (int lane = 0; lane < kWarpSize; ++lane) {
+          const int t = warp0 + lane, r = t / bk + u * (T / bk), c = t % bk;
+          sh.add(static_cast<std::uint64_t>(r * a_ld + c) * 4);
+          if (r < rows && c < k_left) gl.add(addr(a_base, (row0 + r) * K + k0 + c, e));
+        }
+        tally.global_ld(gl);
+        tally.shared_st(sh);
+      }
+      for (int u = 0; u < bn * bk / T; ++u) {  // B (K, N) or B^T (N, K) -> Bs
+        Request gl, sh;
+        for (int lane = 0; lane < kWarpSize; ++lane) {
+          const int t = warp0 + lane, r = t / b_cols + u * (T / b_cols), c = t % b_cols;
+          const int kk = bt ? c : r, nn = bt ? r : c;
+          sh.add(bs_base + static_cast<std::uint64_t>(b_word(kk, nn)) * 4);
+          if (kk < k_left && nn < cols)
+            gl.add(addr(b_base, bt ? (col0 + nn) * K + k0 + kk : (k0 + kk) * N + col0 + nn, e));
+        }
+        tally.global_ld(gl);
+        tally.shared_st(sh);
+      }
+      for (int kk = 0; kk < bk; ++kk) {  // the inner product: 4 A and 4 B loads per kk
+        for (int i = 0; i < outputs_m; ++i) {
+          Request la;
+          for (int lane = 0; lane < kWarpSize; ++lane) {
+            const int ty = (warp0 + lane) / tx_count;
+            la.add(static_cast<std::uint64_t>((ty + i * ty_count) * a_ld + kk) * 4);
+          }
+          tally.shared_ld(la);
+        }
+        for (int j = 0; j < outputs_n; ++j) {
+          Request lb;
+          for (int lane = 0; lane < kWarpSize; ++lane) {
+            const int tx = (warp0 + lane) % tx_count;
+            lb.add(bs_base + static_cast<std::uint64_t>(b_word(kk, tx + j * tx_count)) * 4);
+          }
+          tally.shared_ld(lb);
+        }
+      }
+    }
+  }
+  for (int warp0 = 0; warp0 < T; warp0 += kWarpSize)  // C, from registers
+    for (int i = 0; i < outputs_m; ++i)
+      for (int j = 0; j < outputs_n; ++j) {
+        Request st;
+        for (int lane = 0; lane < kWarpSize; ++lane) {
+          const int t = warp0 + lane;
+          const std::int64_t row = row0 + t / tx_count + i * ty_count,
+                             col = col0 + t % tx_count + j * tx_count;
+          if (row < M && col < N) st.add(addr(c_base, row * N + col, e));
+        }
+        tally.global_st(st);
+      }
+}
+
+bool is_fma(ThreadVariant v) {
+  return v == ThreadVariant::matmul_fma_b_rowmajor ||
+         v == ThreadVariant::matmul_fma_bt_conflicting || v == ThreadVariant::matmul_fma_bt_padded;
+}
+
 // What makes two programs count the same: the in-range part of their tile and where each operand
 // tile starts within a sector (row pitches are fixed per problem, so a shift by whole sectors
 // changes no count).
@@ -228,12 +317,15 @@ PatternKey pattern_of(const Problem& p, TileCoord t) {
 
 }  // namespace
 
-constexpr enum_names::Table<ThreadVariant, 5> kThreadVariantNames{
+constexpr enum_names::Table<ThreadVariant, 8> kThreadVariantNames{
     {{ThreadVariant::copy_tiled, "copy_tiled"},
      {ThreadVariant::transpose_naive, "transpose_naive"},
      {ThreadVariant::transpose_smem_tiled, "transpose_smem_tiled"},
      {ThreadVariant::transpose_smem_padded, "transpose_smem_padded"},
-     {ThreadVariant::matmul_smem_tiled, "matmul_smem_tiled"}}};
+     {ThreadVariant::matmul_smem_tiled, "matmul_smem_tiled"},
+     {ThreadVariant::matmul_fma_b_rowmajor, "matmul_fma_b_rowmajor"},
+     {ThreadVariant::matmul_fma_bt_conflicting, "matmul_fma_bt_conflicting"},
+     {ThreadVariant::matmul_fma_bt_padded, "matmul_fma_bt_padded"}}};
 
 std::string_view to_string(ThreadVariant v) {
   return enum_names::name_of(kThreadVariantNames, v);
@@ -250,6 +342,9 @@ bool variant_fits(ThreadVariant v, Kernel k) {
     case ThreadVariant::copy_tiled:
       return k == Kernel::copy;
     case ThreadVariant::matmul_smem_tiled:
+    case ThreadVariant::matmul_fma_b_rowmajor:
+    case ThreadVariant::matmul_fma_bt_conflicting:
+    case ThreadVariant::matmul_fma_bt_padded:
       return k == Kernel::matmul;
     default:
       return k == Kernel::transpose;
@@ -322,15 +417,28 @@ std::int64_t wavefronts_of_request(std::span<const std::uint64_t> addresses) {
   return worst;
 }
 
+ProblemSpec model_spec(ThreadVariant v, ProblemSpec spec) {
+  if (!is_fma(v)) return spec;
+  spec.block_m = kFmaBlockM;
+  spec.block_n = kFmaBlockN;
+  spec.block_k = kFmaBlockK;
+  spec.dtype = DType::fp32;
+  spec.b_layout =
+      v == ThreadVariant::matmul_fma_b_rowmajor ? BLayout::row_major : BLayout::transposed;
+  return spec;
+}
+
 int threads_per_program(const Problem& p, ThreadVariant v) {
+  if (is_fma(v)) return kFmaThreads;
   const int tile = p.block_m() * p.block_n();
   if (v == ThreadVariant::matmul_smem_tiled) return std::min(1024, std::max(32, tile / 16));
   return std::min(256, std::max(32, tile));
 }
 
-WarpAccessCounters warp_access_program(const Problem& p, ThreadVariant v, std::int64_t pid) {
+WarpAccessCounters warp_access_program(const Problem& problem, ThreadVariant v, std::int64_t pid) {
   WarpAccessCounters c;
-  if (!variant_fits(v, p.kernel())) return c;
+  if (!variant_fits(v, problem.kernel())) return c;
+  const Problem p(model_spec(v, problem.spec()));
   Tally tally{&c, p.elem_bytes()};
   const Program g{p, tile_of(p, pid), threads_per_program(p, v)};
   switch (v) {
@@ -349,11 +457,17 @@ WarpAccessCounters warp_access_program(const Problem& p, ThreadVariant v, std::i
     case ThreadVariant::matmul_smem_tiled:
       run_matmul_smem(g, tally);
       break;
+    case ThreadVariant::matmul_fma_b_rowmajor:
+    case ThreadVariant::matmul_fma_bt_conflicting:
+    case ThreadVariant::matmul_fma_bt_padded:
+      run_matmul_fma(g, v, tally);
+      break;
   }
   return c;
 }
 
-WarpAccessCounters warp_access(const Problem& p, ThreadVariant v) {
+WarpAccessCounters warp_access(const Problem& problem, ThreadVariant v) {
+  const Problem p(model_spec(v, problem.spec()));
   if (p.programs() > kMaxWarpPrograms)
     throw std::invalid_argument("the warp model walks every program, and this grid has " +
                                 std::to_string(p.programs()) + " (more than " +

@@ -26,6 +26,13 @@ enum class ThreadVariant {
   transpose_smem_tiled,   // version 2: shared tile (BLOCK_M, BLOCK_N), column reads conflict
   transpose_smem_padded,  // version 3: shared tile (BLOCK_M, BLOCK_N + one 4-byte word)
   matmul_smem_tiled,      // matmul_simt.cu version 2/3 (B^T when the problem's B is transposed)
+  // matmul_fma_b_layout.cu, seed 003's pair: its own 64 x 64 x 32 FP32 tile and B layout (the
+  // problem's blocks, B layout and dtype do not apply), B staged as Bs (BLOCK_K, BLOCK_N), as
+  // (BLOCK_N, BLOCK_K) from B^T (16-way conflicts on the inner product's reads) or as (BLOCK_N,
+  // BLOCK_K + 1) from B^T.
+  matmul_fma_b_rowmajor,
+  matmul_fma_bt_conflicting,
+  matmul_fma_bt_padded,
 };
 std::string_view to_string(ThreadVariant v);
 // A variant's name, or a kernels/ variant one of them models (matmul_smem_tiled_b_transposed).
@@ -79,5 +86,9 @@ WarpAccessCounters warp_access(const Problem& p, ThreadVariant v);
 WarpAccessCounters warp_access_program(const Problem& p, ThreadVariant v, std::int64_t pid);
 // Threads per program the kernel launches with (mirrors the kernels' launch code).
 int threads_per_program(const Problem& p, ThreadVariant v);
+// The problem as the model of v runs it: matmul_fma_* take their kernel's own tile, B layout
+// and FP32 (as kernels::run does); every other model runs `spec` as it is.
+ProblemSpec model_spec(ThreadVariant v, ProblemSpec spec);
+inline constexpr int kFmaBlockM = 64, kFmaBlockN = 64, kFmaBlockK = 32, kFmaThreads = 256;
 
 }  // namespace tilesim::sim

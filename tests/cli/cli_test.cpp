@@ -173,3 +173,14 @@ TEST(CliWarps, PrintsBankConflictsPerRequest) {
           .out);
   EXPECT_EQ(j["shared_ld_conflicts_per_request"], 0.0);
 }
+
+TEST(CliWarps, SeedThreesBTransposedTileConflictsUnlessPadded) {
+  // Per kk a warp reads 4 A words (conflict-free) and 4 B words: from the unpadded B^T tile 16
+  // lanes in one bank, 15 conflicts each, 7.5 a request on average; padded, none.
+  const std::string p = "warps --kernel matmul --m 128 --n 128 --k 64 --json --variant ";
+  const auto conflicting = nlohmann::json::parse(run_cli(p + "matmul_fma_bt_conflicting").out);
+  EXPECT_EQ(conflicting["shared_ld_conflicts_per_request"], 7.5);
+  EXPECT_EQ(conflicting["threads_per_program"], 256);
+  const auto padded = nlohmann::json::parse(run_cli(p + "matmul_fma_bt_padded").out);
+  EXPECT_EQ(padded["shared_ld_conflicts_per_request"], 0.0);
+}

@@ -13,8 +13,9 @@ TEST(VariantList, HasEveryRungOfTheIssueWithUniqueNames) {
   for (const char* n :
        {"copy_tiled", "copy_vectorized", "copy_memcpy_d2d", "transpose_naive",
         "transpose_smem_tiled", "transpose_smem_padded", "matmul_naive", "matmul_smem_tiled",
-        "matmul_smem_tiled_b_transposed", "matmul_register_blocked", "matmul_mma_sync",
-        "matmul_wgmma_tma", "cublas_sgemm", "cublas_tf32", "cublas_gemmex"})
+        "matmul_smem_tiled_b_transposed", "matmul_fma_b_rowmajor", "matmul_fma_bt_conflicting",
+        "matmul_fma_bt_padded", "matmul_register_blocked", "matmul_mma_sync", "matmul_wgmma_tma",
+        "cublas_sgemm", "cublas_tf32", "cublas_gemmex"})
     EXPECT_TRUE(names.count(n)) << n;
 }
 

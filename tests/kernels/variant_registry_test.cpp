@@ -8,6 +8,7 @@
 #include <map>
 
 #include "kernels/kernels.hpp"
+#include "kernels/matmul_fma_b_layout.hpp"
 #include "kernels/matmul_mma_sync.hpp"
 #include "kernels/matmul_mma_sync_swizzled.hpp"
 #include "kernels/matmul_register_blocked.hpp"
@@ -19,6 +20,9 @@ using kernels::FixedTile;
 TEST(VariantRegistry, EveryFixedTileIsTheTileItsKernelIsBuiltWith) {
   namespace k = kernels;
   const std::map<std::string, FixedTile> built_with{
+      {"matmul_fma_b_rowmajor", k::fma_b_layout::kTile},
+      {"matmul_fma_bt_conflicting", k::fma_b_layout::kTile},
+      {"matmul_fma_bt_padded", k::fma_b_layout::kTile},
       {"matmul_register_blocked", k::register_blocked::kTile},
       {"matmul_register_blocked_bk16", k::register_blocked::kTileBk16},
       {"matmul_mma_sync", k::mma_sync::kTile},
@@ -68,4 +72,40 @@ TEST(VariantRegistry, BTransposedSmemTiledIsModelledByTheSmemTiledWarpModel) {
   EXPECT_FALSE(kernels::is_modelled_by("transpose_smem_padded_vectorized",
                                        sim::ThreadVariant::transpose_smem_padded));
   EXPECT_FALSE(kernels::is_modelled_by("no_such_variant", sim::ThreadVariant::copy_tiled));
+}
+
+TEST(VariantRegistry, SeedThreePairDiffersOnlyInTheBLayoutAndItsSharedLayout) {
+  const auto* row = kernels::find_variant("matmul_fma_b_rowmajor");
+  const auto* conflicting = kernels::find_variant("matmul_fma_bt_conflicting");
+  const auto* padded = kernels::find_variant("matmul_fma_bt_padded");
+  ASSERT_TRUE(row && conflicting && padded);
+  EXPECT_EQ(row->b_layout, sim::BLayout::row_major);
+  EXPECT_EQ(conflicting->b_layout, sim::BLayout::transposed);
+  EXPECT_EQ(padded->b_layout, sim::BLayout::transposed);
+  for (const auto* v : {row, conflicting, padded}) {
+    EXPECT_EQ(v->fixed_tile, row->fixed_tile) << v->name;
+    EXPECT_EQ(v->dtypes, std::vector<sim::DType>{sim::DType::fp32}) << v->name;
+    EXPECT_EQ(v->baseline, "cublas_sgemm") << v->name;
+    ASSERT_TRUE(v->timing) << v->name;
+    EXPECT_EQ(v->timing->path, sim::MathPath::fma) << v->name;
+    EXPECT_EQ(v->timing->num_warps, kernels::fma_b_layout::kThreads / 32) << v->name;
+    EXPECT_EQ(v->timing->stages, 1) << v->name;
+  }
+  EXPECT_EQ(conflicting->timing->layout, sim::SmemLayout::plain);
+  EXPECT_EQ(row->timing->layout, sim::SmemLayout::swizzled);
+  EXPECT_EQ(padded->timing->layout, sim::SmemLayout::swizzled);
+}
+
+TEST(VariantRegistry, SeedThreePairIsModelledByItsOwnWarpModelsWithTheKernelsTile) {
+  for (const auto& [name, model] :
+       {std::pair{"matmul_fma_b_rowmajor", sim::ThreadVariant::matmul_fma_b_rowmajor},
+        std::pair{"matmul_fma_bt_conflicting", sim::ThreadVariant::matmul_fma_bt_conflicting},
+        std::pair{"matmul_fma_bt_padded", sim::ThreadVariant::matmul_fma_bt_padded}}) {
+    EXPECT_TRUE(kernels::is_modelled_by(name, model)) << name;
+    EXPECT_EQ(sim::parse_thread_variant(name), model) << name;
+  }
+  // The model (sim/, which cannot include kernels/) mirrors the kernel's tile and threads.
+  EXPECT_EQ((FixedTile{sim::kFmaBlockM, sim::kFmaBlockN, sim::kFmaBlockK}),
+            kernels::fma_b_layout::kTile);
+  EXPECT_EQ(sim::kFmaThreads, kernels::fma_b_layout::kThreads);
 }

@@ -123,7 +123,9 @@ TEST(ThreadVariants, EachKernelListsItsVariantsAndEveryNameParsesBack) {
   EXPECT_EQ(
       thread_variants(Kernel::transpose),
       (std::vector<V>{V::transpose_naive, V::transpose_smem_tiled, V::transpose_smem_padded}));
-  EXPECT_EQ(thread_variants(Kernel::matmul), std::vector<V>{V::matmul_smem_tiled});
+  EXPECT_EQ(thread_variants(Kernel::matmul),
+            (std::vector<V>{V::matmul_smem_tiled, V::matmul_fma_b_rowmajor,
+                            V::matmul_fma_bt_conflicting, V::matmul_fma_bt_padded}));
   for (const auto k : {Kernel::copy, Kernel::transpose, Kernel::matmul})
     for (const V v : thread_variants(k)) {
       EXPECT_TRUE(variant_fits(v, k));
@@ -131,4 +133,74 @@ TEST(ThreadVariants, EachKernelListsItsVariantsAndEveryNameParsesBack) {
     }
   EXPECT_EQ(parse_thread_variant("matmul_smem_tiled_b_transposed"), V::matmul_smem_tiled);
   EXPECT_EQ(parse_thread_variant("transpose_smem_padded_vectorized"), std::nullopt);
+}
+
+namespace {
+Problem matmul_fp32(std::int64_t m, std::int64_t n, std::int64_t k) {
+  ProblemSpec s;
+  s.m = m;
+  s.n = n;
+  s.k = k;
+  s.block_m = s.block_n = 64;
+  s.block_k = 32;
+  s.dtype = DType::fp32;
+  return Problem(s);
+}
+}  // namespace
+
+TEST(MatmulFmaBLayout, OneProgramsBReadsConflict16WaysOnlyFromTheUnpaddedBTransposedTile) {
+  // One 64x64x32 program, 8 warps, one K step: per kk each warp reads 4 A words (2 rows ty, 33
+  // apart: one wavefront) and 4 B words. B^T unpadded: lanes tx = 0..15 read words 32 apart, one
+  // bank: 16 wavefronts, 15 conflicts per B request.
+  const Problem p = matmul_fp32(64, 64, 32);
+  constexpr std::int64_t warps = 8, kk = 32, b_loads = warps * kk * 4;
+  const auto row = warp_access(p, ThreadVariant::matmul_fma_b_rowmajor);
+  const auto conflicting = warp_access(p, ThreadVariant::matmul_fma_bt_conflicting);
+  const auto padded = warp_access(p, ThreadVariant::matmul_fma_bt_padded);
+  for (const auto* c : {&row, &conflicting, &padded}) {
+    EXPECT_EQ(c->shared_ld_requests, 2 * b_loads);
+    EXPECT_EQ(c->shared_st_requests, warps * 16);  // 8 A and 8 B stores a warp
+    EXPECT_EQ(c->shared_st_conflicts(), 0);        // every tile is stored as it is read
+    EXPECT_EQ(c->global_ld_requests, warps * 16);
+    EXPECT_EQ(c->ld_sectors_per_request(), 4.0);  // 32 consecutive floats: coalesced
+    EXPECT_EQ(c->global_st_requests, warps * 16);
+    EXPECT_EQ(c->st_sectors_per_request(), 4.0);  // two rows of 16 floats
+  }
+  EXPECT_EQ(row.shared_ld_conflicts(), 0);
+  EXPECT_EQ(padded.shared_ld_conflicts(), 0);
+  EXPECT_EQ(conflicting.shared_ld_wavefronts, b_loads * (1 + 16));
+  EXPECT_EQ(conflicting.shared_ld_conflicts(), b_loads * 15);
+  EXPECT_EQ(conflicting.ld_conflicts_per_request(), 7.5);
+}
+
+TEST(MatmulFmaBLayout, RunsItsOwnTileBLayoutAndDtypeWhateverTheProblemSays) {
+  ProblemSpec s = matmul_fp32(2048, 2048, 2048).spec();
+  const auto v = ThreadVariant::matmul_fma_bt_conflicting;
+  const auto c = warp_access(Problem(s), v);
+  // 32 x 32 programs, 64 K steps, 8 warps, 32 kk, 4 B loads of 15 conflicts each.
+  EXPECT_EQ(c.shared_ld_conflicts(), std::int64_t{32} * 32 * 64 * 8 * 32 * 4 * 15);
+  s.block_m = s.block_n = 128;
+  s.block_k = 16;
+  s.dtype = DType::fp16;
+  s.b_layout = BLayout::row_major;
+  EXPECT_EQ(warp_access(Problem(s), v), c);
+  EXPECT_EQ(threads_per_program(Problem(s), v), 256);
+  EXPECT_EQ(model_spec(v, s).b_layout, BLayout::transposed);
+  EXPECT_EQ(model_spec(ThreadVariant::matmul_fma_b_rowmajor, s).b_layout, BLayout::row_major);
+  EXPECT_EQ(model_spec(ThreadVariant::matmul_smem_tiled, s), s);
+}
+
+TEST(MatmulFmaBLayout, OddSizesSumTheirProgramsAndOnlyTheUnpaddedTileConflicts) {
+  for (const auto v :
+       {ThreadVariant::matmul_fma_b_rowmajor, ThreadVariant::matmul_fma_bt_conflicting,
+        ThreadVariant::matmul_fma_bt_padded}) {
+    const Problem p(model_spec(v, matmul_fp32(130, 77, 45).spec()));
+    WarpAccessCounters sum;
+    for (std::int64_t pid = 0; pid < p.programs(); ++pid) sum += warp_access_program(p, v, pid);
+    const auto c = warp_access(p, v);
+    EXPECT_EQ(c, sum) << to_string(v);
+    EXPECT_EQ(c.shared_st_conflicts(), 0) << to_string(v);
+    EXPECT_EQ(c.shared_ld_conflicts() > 0, v == ThreadVariant::matmul_fma_bt_conflicting)
+        << to_string(v);
+  }
 }
