@@ -28,6 +28,7 @@ THREAD_VARIANT = {  # CUDA variant -> the warp model that mirrors it (sim/warp_a
     "copy_tiled": "copy_tiled", "transpose_naive": "transpose_naive",
     "transpose_smem_tiled": "transpose_smem_tiled", "transpose_smem_padded": "transpose_smem_padded",
     "matmul_smem_tiled": "matmul_smem_tiled", "matmul_smem_tiled_b_transposed": "matmul_smem_tiled",
+    **{v: v for v in ("matmul_fma_b_rowmajor", "matmul_fma_bt_conflicting", "matmul_fma_bt_padded")},
 }
 commit = subprocess.run(["git", "-C", repo, "rev-parse", "--short", "HEAD"], capture_output=True,
                         text=True).stdout.strip()

@@ -31,6 +31,7 @@ RUNGS = {
     "matmul_register_blocked", "matmul_register_blocked_bk16",
     "matmul_mma_sync", "matmul_mma_sync_bk64", "matmul_mma_sync_128x256", "matmul_mma_sync_warp64",
     "matmul_mma_sync_swizzled", "matmul_wgmma_tma", "matmul_wgmma_tma_store",
+    "matmul_fma_b_rowmajor", "matmul_fma_bt_conflicting", "matmul_fma_bt_padded",
 }
 FITS = [  # (parameter, rung, problem match)
     ("dram_efficiency", "copy_memcpy_d2d", dict(kernel="copy", m=8192, n=8192, dtype="fp32")),
