@@ -123,7 +123,10 @@ def table(cli, data, mj, fitted_ids):
     for r in sorted(usable(data), key=lambda r: (r["variant"], r["problem"]["m"],
                                                  r["problem"]["dtype"], r["problem"]["order"])):
         p = r["problem"]
-        size = f"{p['m']}³" if p["kernel"] == "matmul" else f"{p['m']}²"
+        if p["kernel"] != "matmul":
+            size = f"{p['m']}²" if p["m"] == p["n"] else f"{p['m']}×{p['n']}"
+        else:
+            size = f"{p['m']}³" if p["m"] == p["n"] == p["k"] else f"{p['m']}×{p['n']}×{p['k']}"
         blocks = f"{p['block_m']}x{p['block_n']}" + (
             f"x{p['block_k']}" if p["kernel"] == "matmul" else "")
         try:
