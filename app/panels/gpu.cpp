@@ -34,8 +34,8 @@ std::string described_as(const RungPrediction& p) {
       break;
   }
   return std::string(sim::to_string(p.timing.costs.path)) + ", " + std::to_string(s.num_warps) +
-         " warps, " + std::to_string(s.stages) + " stages, " + tile + "x" +
-         std::to_string(s.block_k) + (plain ? ", bank conflicts" : "");
+         " warps, " + std::to_string(s.stages) + (s.stages == 1 ? " stage, " : " stages, ") + tile +
+         "x" + std::to_string(s.block_k) + (plain ? ", bank conflicts" : "");
 }
 
 void description_cell(const PredictionCell& cell) {
