@@ -18,8 +18,9 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from fit_timing import RUNGS  # noqa: E402  (the rungs the timed engine describes)
 
-# Rows a machine figure was fitted to (Machine::program_jitter, on the H200): not predictions.
-FITTED_DRAM = {("h200", "mm16_8192_row")}
+# Rows a machine figure was fitted to: none since the dot pipe's oldest-first priority replaced
+# the fitted Machine::program_jitter (docs/MODEL.md). Keep the mark for a future fit.
+FITTED_DRAM = set()
 SLUGS = ("h100", "h200")  # GPUs with a machine preset of the same name
 
 repo = sys.argv[1]
@@ -251,9 +252,9 @@ def main():
              "the variant registry (`kernels/variants.cpp`, `tilesim-cli run --variant`; the event "
              "order, so the DRAM bytes, are the timed engine's). Targets (issues 6 and 11): DRAM bytes within ±15% for both "
              "orders, grouped/row-major ratio within ±15%, L2 hit rate within ±5 points, bank "
-             "conflicts of the warp model's kernels exact. One machine figure is fitted to one "
-             "row: `program_jitter` (the spread of program speeds that lets long row-major grids "
-             "drift apart) to the H200's mm16_8192_row DRAM bytes, marked *fitted*; every other "
+             "conflicts of the warp model's kernels exact. No figure is fitted to these rows: the "
+             "row-major drift comes from the dot pipe's oldest-first priority, with no parameter "
+             "(`program_jitter`, fitted to the H200's mm16_8192_row until 2026-11-23, is 0 now); every "
              "row, the H100's included, is a prediction. Measured conflicts are per instruction: "
              "SASS shared-memory wavefronts minus shared instructions; the hardware counter "
              "`l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_*` is shown beside them (it also "

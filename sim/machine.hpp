@@ -42,12 +42,12 @@ struct Machine {
   int sm_l2_bytes_per_cycle = 64;   // one SM's L2 fill path
   int smem_bytes_per_cycle = 128;   // 32 banks x 4 bytes: one wavefront per cycle
   int program_launch_cycles = 600;  // block launch to its first step, prologue included
-  // Programs do not all run at the same speed on a real GPU (clocks, scheduling, distance to the
-  // L2 slices): each program's dots take (1 + program_jitter * u) of their time, u a fixed
-  // pseudo-random number in [-1, 1) per pid. Small differences add up over waves, so a long
-  // grid's programs drift apart. Fitted to the H200's mm16_8192_row DRAM bytes (the median of
-  // three ncu launches, 2026-11-23: 5.53, 5.79, 6.86 GB; docs/FIDELITY.md).
-  double program_jitter = 0.085;
+  // What-if knob, off by default: each program's dots take (1 + program_jitter * u) of their time,
+  // u a fixed pseudo-random number in [-1, 1) per pid, so a long grid's programs drift apart
+  // ever further. Fitted once (0.085, to the H200's FP16 8192^3 row-major bytes), it made the
+  // drift grow with program length, which the GPU's does not (docs/MODEL.md); the dot pipe's
+  // oldest-first priority (sim/timed_engine.cpp) now gives the drift with no fitted figure.
+  double program_jitter = 0.0;
   // Fitted on the H200 (scripts/fit_timing.py, one tilesim-bench row each, docs/FIDELITY.md) and
   // used by every preset: what a tiled kernel sustains of each peak.
   double dram_efficiency = 0.869;    // of dram_bytes_per_s, streaming copy
