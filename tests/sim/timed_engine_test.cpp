@@ -84,6 +84,26 @@ TEST(TimedEngine, AnMmaSyncDotTakesItsOperandReadsPlusItsMath) {
   }
 }
 
+// Two programs share one SM's dot pipe: the older one (pid 0) is served first whenever both
+// have a dot ready, so it runs almost as fast as alone (at most one of the younger program's
+// dots, already started, in its way per step), and the younger one falls behind. This is the
+// bounded offset that makes row-major waves re-read B (docs/MODEL.md).
+TEST(TimedEngine, TheOldestProgramGetsTheDotPipeFirst) {
+  Machine one_sm = steady("h100");
+  one_sm.sms = 1;
+  const ProblemSpec alone = matmul(64, 64, 1024, 64, 64, 64);
+  const ProblemSpec pair = matmul(128, 64, 1024, 64, 64, 64);  // pids 0 and 1, same SM
+  const Problem p1(alone), p2(pair);
+  const TimedResult r1 = run_timed(p1, one_sm, occupancy(p1, one_sm, 2));
+  const TimedResult r2 = run_timed(p2, one_sm, occupancy(p2, one_sm, 2));
+  ASSERT_EQ(r2.programs.size(), 2u);
+  const StepCosts& c = r2.timing.costs;
+  const std::int64_t dot = std::max(c.dot_math_ps, c.dot_smem_ps) + c.dot_overhead_ps;
+  const std::int64_t steps = 1024 / 64;
+  EXPECT_LE(r2.programs[0].end_ps, r1.programs[0].end_ps + steps * dot);
+  EXPECT_GT(r2.programs[1].end_ps, r2.programs[0].end_ps + (steps / 2) * dot);
+}
+
 TEST(TimedEngine, PipelineStagesOverlapLoadsWithTheDot) {
   ProblemSpec s = matmul(64, 64, 512, 64, 64, 64);
   std::vector<TimedEvent> one, two;
