@@ -26,7 +26,8 @@ Action add_run_command(CLI::App& app) {
                   "s * steps / slots rounds late). The time is always the timed engine's")
       ->check(CLI::IsMember({"timed", "lockstep", "staggered"}));
   return [flags, schedule]() {
-    const auto resolved = scenario::resolve(flags->to_scenario());
+    const sim::TimingOptions timing = flags->timing();
+    const auto resolved = scenario::resolve(flags->to_scenario(), timing);
     if (resolved.launch_error) throw *resolved.launch_error;
     const sim::Problem& p = resolved.problem;
     const sim::Machine& m = resolved.machine;
@@ -44,7 +45,6 @@ Action add_run_command(CLI::App& app) {
     // Drawn only on a terminal: piped output gets no carriage returns.
     const bool draw = cost.seconds > 2 && isatty(fileno(stderr));
     const auto report = draw ? progress : std::function<void(double)>{};
-    const sim::TimingOptions timing = flags->timing();
     sim::ReplayResult r = sim::replay_timed(p, m, occ, timing, report);
     if (*schedule != "timed") {
       // Counters of the round schedule; the time stays the timed engine's.

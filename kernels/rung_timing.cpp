@@ -22,6 +22,8 @@ std::optional<RungTiming> rung_timing(const Variant& v, const sim::ProblemSpec& 
   if (d.stages) r.spec.stages = *d.stages;
   r.timing.path = d.path;
   r.timing.layout = d.layout;
+  r.timing.loads_in_flight = d.loads_in_flight;
+  r.timing.load_bytes = d.load_bytes;
   // A plain (conflicting) layout's degree comes from the rung's own thread-level model.
   if (d.layout == sim::SmemLayout::plain && v.warp_model) r.timing.variant = v.warp_model;
   return r;

@@ -40,25 +40,31 @@ std::vector<Variant> make_variants() {
   // not (swizzled, or padded: the model sees both as conflict-free).
   using sim::MathPath;
   using sim::SmemLayout;
-  // Fields in order: path, layout, num_warps, stages. Copies stage nothing in shared memory: the
-  // problem's defaults describe them.
-  const TimingDescription copy_timing{};
-  const auto layout_only = [](SmemLayout l) {
-    return TimingDescription{std::nullopt, l, std::nullopt, std::nullopt};
+  // Fields in order: path, layout, num_warps, stages, loads_in_flight, load_bytes. Copies and
+  // transposes run 256 threads (8 warps) at every bench tile. Their loads in flight per thread
+  // are read off their PTX: each iteration of an element loop (unrolled or not) sits behind its
+  // own exit branch, since the trip count is the rows left in the tile, so a thread waits for one
+  // load before it issues the next; the measured throughputs agree (kernels/probes/
+  // bytes_in_flight.cu at one load per thread, docs/MODEL.md). A 16-byte load moves 4 FP32.
+  const auto element_loop = [](std::optional<SmemLayout> l, int bytes) {
+    return TimingDescription{std::nullopt, l, 8, std::nullopt, 1, bytes};
   };
   // copy
   auto& ct = rung("copy_tiled", Kernel::copy, kAll, "copy_memcpy_d2d",
                   "seed 000: one program per BLOCK_M x BLOCK_N tile, offsets by broadcasting, "
                   "masked at the edges; one element per access");
   ct.warp_model = sim::ThreadVariant::copy_tiled;
-  ct.timing = copy_timing;
+  ct.timing = element_loop(std::nullopt, 0);
+  // Four 16-byte loads per thread in flight by design (its PTX guards each with its own branch;
+  // whether ptxas predicates them was not checked: at 16 bytes, one or four keep the DRAM within
+  // a few per cent of its peak at this occupancy).
   rung("copy_vectorized", Kernel::copy, kAll, "copy_memcpy_d2d",
        "the same tile moved in 16-byte accesses, four in flight per thread")
-      .timing = copy_timing;
+      .timing = TimingDescription{std::nullopt, std::nullopt, 8, std::nullopt, 4, 16};
   auto& d2d =
       rung("copy_memcpy_d2d", Kernel::copy, kAll, "", "baseline: cudaMemcpyAsync device to device");
   d2d.kind = VariantKind::baseline;
-  d2d.timing = copy_timing;  // a pure DRAM stream: what dram_efficiency is fitted to
+  d2d.timing = TimingDescription{};  // a pure DRAM stream: what dram_efficiency is fitted to
   // transpose: only the shared-memory layout differs between the rungs.
   rung("transpose_naive", Kernel::transpose, kAll, "copy_memcpy_d2d",
        "coalesced reads, but each warp's writes land 32 rows apart (uncoalesced)")
@@ -67,16 +73,16 @@ std::vector<Variant> make_variants() {
                   "the tile goes through shared memory so reads and writes are both coalesced; "
                   "reading its columns hits one bank 32 times");
   tt.warp_model = sim::ThreadVariant::transpose_smem_tiled;
-  tt.timing = layout_only(SmemLayout::plain);  // 32-way conflicts (warp model)
+  tt.timing = element_loop(SmemLayout::plain, 0);  // 32-way conflicts (warp model)
   auto& tp = rung("transpose_smem_padded", Kernel::transpose, kAll, "copy_memcpy_d2d",
                   "one 4-byte word of padding per shared-memory row: the column reads fall in "
                   "32 banks");
   tp.warp_model = sim::ThreadVariant::transpose_smem_padded;
-  tp.timing = layout_only(SmemLayout::swizzled);  // padded: no conflicts
+  tp.timing = element_loop(SmemLayout::swizzled, 0);  // padded: no conflicts
   rung("transpose_smem_padded_vectorized", Kernel::transpose, kAll, "copy_memcpy_d2d",
        "the padded tile with 16-byte global loads and stores (4 elements gathered down a tile "
        "column per store), as copy_vectorized moves memory")
-      .timing = layout_only(SmemLayout::swizzled);
+      .timing = element_loop(SmemLayout::swizzled, 16);
   // matmul
   rung("matmul_naive", Kernel::matmul, kAll, "cublas_sgemm",
        "one thread per output element, every operand from global memory (through L1/L2)");

@@ -27,6 +27,10 @@ struct TimingDescription {
   std::optional<sim::SmemLayout> layout;
   std::optional<int> num_warps;  // the kernel's threads per block / 32
   std::optional<int> stages;     // its shared-memory pipeline depth
+  // Copy/transpose: global loads a thread keeps in flight and their width in bytes (0: one
+  // element); 0 loads: the whole tile at once.
+  int loads_in_flight = 0;
+  int load_bytes = 0;
   bool operator==(const TimingDescription&) const = default;
 };
 

@@ -5,14 +5,14 @@
 
 namespace tilesim::scenario {
 
-Resolved resolve(const Scenario& s) {
+Resolved resolve(const Scenario& s, const sim::TimingOptions& timing) {
   sim::Problem problem(s.problem);
   sim::Machine machine = machine_of(s);
   if (s.programs_per_sm) sim::check_programs_per_sm(*s.programs_per_sm);
   std::optional<sim::InvalidField> launch_error;
   sim::Occupancy occ;
   try {
-    occ = sim::occupancy(problem, machine, s.programs_per_sm);
+    occ = sim::occupancy(problem, machine, s.programs_per_sm, timing);
   } catch (const sim::InvalidField& e) {
     launch_error = e;
     occ.programs_per_sm = s.programs_per_sm.value_or(1);

@@ -24,6 +24,7 @@ struct Resolved {
 
 // Throws sim::InvalidField naming the field for a bad problem, an unknown preset ("machine"), a
 // bad custom machine ("custom_machine.<key>") or programs_per_sm outside its range.
-Resolved resolve(const Scenario& s);
+// `timing`: the CUDA rung the problem is run as (its occupancy follows the rung's registers).
+Resolved resolve(const Scenario& s, const sim::TimingOptions& timing = {});
 
 }  // namespace tilesim::scenario

@@ -51,7 +51,10 @@ struct Sheet {
   std::string source;
 };
 
-// What the timed engine adds: the clock, latencies and widths (cycles, bytes per cycle).
+// What the timed engine adds: the clock, latencies and widths (cycles, bytes per cycle). The H100's
+// and H200's DRAM latency (unloaded, at the preset clock) is fitted to the probe
+// kernels/probes/bytes_in_flight.cu at one load per thread (8 points per chip, 1-32 KiB in flight
+// per SM): 386 ns and 394 ns (assets/measured/bytes_in_flight_*.csv); the others are estimates.
 struct Timing {
   double clock_hz, tf32;
   bool wgmma;
@@ -96,11 +99,11 @@ const std::array<Machine, 4>& presets() {
            {1.41e9, 156e12, false, 1.0, 200, 470, 4.8e12, 64}),
       make({"h100", "H100-SXM", 132, 50 * MiB, 3.35e12, 67e12, 989e12, 228 * KiB, 227 * KiB, 2048,
             32, "NVIDIA H100 datasheet (SXM5); Hopper whitepaper; Hopper tuning guide"},
-           {1.83e9, 494e12, true, 0.67, 260, 480, 10e12, 64}),
+           {1.83e9, 494e12, true, 0.67, 260, 706, 10e12, 64}),
       make({"h200", "H200", 132, 60 * MiB, 4.8e12, 67e12, 989e12, 228 * KiB, 227 * KiB, 2048, 32,
             "NVIDIA H200 datasheet (SXM); SMs and L2 read off a real H200 "
             "(cudaGetDeviceProperties); per-SM limits as H100"},
-           {1.83e9, 494e12, true, 0.67, 260, 480, 10e12, 64}),
+           {1.83e9, 494e12, true, 0.67, 260, 721, 10e12, 64}),
   };
   return kPresets;
 }

@@ -37,7 +37,7 @@ struct Machine {
   bool has_wgmma = true;            // Hopper: warpgroup MMA reads operands from shared memory
   double mma_sync_fraction = 0.67;  // share of the tensor peak that mma.sync can issue
   int l2_hit_latency_cycles = 260;  // load issued -> data in the SM, L2 hit
-  int dram_latency_cycles = 480;    // the same on an L2 miss (unloaded DRAM)
+  int dram_latency_cycles = 480;    // the same on an L2 miss (unloaded DRAM: no queue)
   double l2_bytes_per_s = 7.0e12;   // L2 -> SMs, all slices together
   int sm_l2_bytes_per_cycle = 64;   // one SM's L2 fill path
   int smem_bytes_per_cycle = 128;   // 32 banks x 4 bytes: one wavefront per cycle

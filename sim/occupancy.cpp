@@ -35,7 +35,8 @@ std::string_view to_string(OccupancyLimit v) {
   return enum_names::name_of(kLimitNames, v);
 }
 
-Occupancy occupancy(const Problem& p, const Machine& m, std::optional<int> override_pps) {
+Occupancy occupancy(const Problem& p, const Machine& m, std::optional<int> override_pps,
+                    const TimingOptions& timing) {
   Occupancy o;
   const std::int64_t e = p.elem_bytes();
   const std::int64_t bm = p.block_m(), bn = p.block_n(), bk = p.block_k();
@@ -49,6 +50,13 @@ Occupancy occupancy(const Problem& p, const Machine& m, std::optional<int> overr
     // registers only (tl.load then tl.store: nothing to rearrange).
     o.smem_per_program = p.kernel() == Kernel::transpose ? bm * bn * e : 0;
     o.registers_per_program = (bm * bn * e + 3) / 4 + 32 * p.threads_per_program();
+    if (timing.loads_in_flight > 0) {
+      // An element loop (a CUDA rung) holds only its loads in flight, beside 24 registers of
+      // pointers and tile coordinates (copy_tiled's ptxas count on sm_90), per thread.
+      const std::int64_t width = timing.load_bytes > 0 ? timing.load_bytes : e;
+      o.registers_per_program =
+          p.threads_per_program() * (24 + (timing.loads_in_flight * width + 3) / 4);
+    }
   }
   o.threads_per_program = p.threads_per_program();
   if (o.smem_per_program > m.smem_per_block_bytes) {

@@ -10,6 +10,7 @@
 
 #include "sim/machine.hpp"
 #include "sim/problem.hpp"
+#include "sim/step_costs.hpp"
 
 namespace tilesim::sim {
 
@@ -33,8 +34,10 @@ struct Occupancy {
 
 // Programs per SM for `p` on `m`; `override_programs_per_sm` replaces the computed value (the
 // reason then says so). Throws InvalidField("stages") when one program's shared memory exceeds
-// the machine's per-program limit (the kernel would not launch).
+// the machine's per-program limit (the kernel would not launch). `timing` describes a CUDA rung:
+// a copy or transpose whose threads keep `loads_in_flight` loads hold only those in registers.
 Occupancy occupancy(const Problem& p, const Machine& m,
-                    std::optional<int> override_programs_per_sm = std::nullopt);
+                    std::optional<int> override_programs_per_sm = std::nullopt,
+                    const TimingOptions& timing = {});
 
 }  // namespace tilesim::sim

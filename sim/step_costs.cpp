@@ -69,6 +69,13 @@ std::optional<SmemLayout> parse_smem_layout(std::string_view s) {
   return std::nullopt;
 }
 
+std::int64_t loaded_round_ps(const StepCosts& c, double n) {
+  const double xp = c.dram_read_bytes_per_ps_per_sm, l0 = static_cast<double>(c.dram_latency_ps);
+  if (n <= 0 || xp <= 0) return c.dram_latency_ps;
+  const double x = xp * -std::expm1(-n / (xp * l0));  // bytes per ps, per SM
+  return std::llround(n / x);
+}
+
 std::pair<int, int> warp_grid(int block_m, int block_n, int num_warps) {
   int wm = 1, wn = 1;
   while (wm * wn < num_warps) {
@@ -170,7 +177,23 @@ StepCosts step_costs(const Problem& p, const Machine& m, const TimingOptions& op
     c.load_b_smem_free_ps = ps_of_cycles(b_wf, m);
     c.load_a_smem_ps = ps_of_cycles(a_wf * c.smem_store_degree, m);
     c.load_b_smem_ps = ps_of_cycles(b_wf * c.smem_store_degree, m);
-  } else if (p.kernel() == Kernel::transpose) {
+  }
+  if (!matmul && opt.loads_in_flight > 0) {
+    // The tile's loads go out `loads_in_flight` per thread at a time (each thread's next load
+    // waits for the previous ones: a copy or transpose loop whose every iteration sits behind its
+    // own exit branch keeps one). Copies and transposes write what they read: reads get half
+    // of the DRAM's rate.
+    const std::int64_t width = opt.load_bytes > 0 ? opt.load_bytes : e;
+    const std::int64_t threads = p.threads_per_program();
+    const std::int64_t per_thread = std::max<std::int64_t>(1, cdiv(bm * bn * e, width * threads));
+    const std::int64_t per_round = std::min<std::int64_t>(opt.loads_in_flight, per_thread);
+    // One round carries the whole tile: the engine's latency and DRAM queue describe it already.
+    const std::int64_t rounds = cdiv(per_thread, per_round);
+    c.load_rounds = rounds > 1 ? rounds : 0;
+    c.load_round_bytes = threads * per_round * width;
+    c.dram_read_bytes_per_ps_per_sm = m.dram_bytes_per_s * m.dram_efficiency / 2 / m.sms * 1e-12;
+  }
+  if (p.kernel() == Kernel::transpose) {
     const double wf = wavefronts(bm * bn * e, m);
     c.load_a_smem_free_ps = ps_of_cycles(wf, m);
     c.load_a_smem_ps = ps_of_cycles(wf * c.smem_store_degree, m);

@@ -36,6 +36,10 @@ struct TimingOptions {
   std::optional<SmemLayout> layout;  // default: swizzled for tensor cores, plain otherwise
   std::optional<ThreadVariant>
       variant;  // the warp model's kernel for `plain` (default: per kernel)
+  // Copy and transpose tiles: the global loads each thread keeps in flight, and their width in
+  // bytes (0: one element). 0 loads: the whole tile at once, as Triton's one tl.load of it.
+  int loads_in_flight = 0;
+  int load_bytes = 0;
   bool operator==(const TimingOptions&) const = default;
 };
 
@@ -69,6 +73,11 @@ struct StepCosts {
   std::int64_t transpose_smem_ps = 0, transpose_smem_free_ps = 0;
   double smem_load_degree = 1, smem_store_degree = 1;  // wavefronts per request (1 = none)
 
+  // A copy/transpose tile load whose threads keep few loads in flight: `load_rounds` round trips
+  // of `load_round_bytes` (reads, per program) each; 0 rounds: the whole tile in one.
+  std::int64_t load_rounds = 0, load_round_bytes = 0;
+  double dram_read_bytes_per_ps_per_sm = 0;  // the DRAM's read share at its peak, per SM
+
   std::int64_t launch_ps = 0;  // block launch to its first step
   std::int64_t l2_hit_latency_ps = 0, dram_latency_ps = 0;
   double dram_ps_per_byte = 0;  // at dram_bytes_per_s x dram_efficiency
@@ -79,6 +88,14 @@ struct StepCosts {
 // Throws InvalidField("input_precision") / ("num_warps") for a path the machine cannot run
 // (wgmma asked for on a machine without it).
 StepCosts step_costs(const Problem& p, const Machine& m, const TimingOptions& opt = {});
+
+// One round trip of DRAM loads when every SM keeps `read_bytes_in_flight` (bytes per SM) of
+// reads outstanding: Little's law, throughput = bytes in flight / latency, with the latency rising
+// as the DRAM fills. Per SM, X(N) = Xp (1 - exp(-N / (Xp L0))) for peak read rate Xp and unloaded
+// latency L0 (dram_latency_ps); the round takes N / X(N). At small N it is L0; at large N the
+// DRAM's queue, N / Xp. The curve is kernels/probes/bytes_in_flight.cu's on an H100 and an H200
+// (within 5 % at one load per thread, docs/MODEL.md).
+std::int64_t loaded_round_ps(const StepCosts& c, double read_bytes_in_flight);
 
 // Triton's warp tiling of an mma output (warpsPerTileV2): doubles warps along M or N, whichever
 // has more 16 x 8 instruction tiles left per warp; returns {warps_m, warps_n}.

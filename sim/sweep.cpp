@@ -67,7 +67,7 @@ std::vector<SweepRow> run_sweep(const std::vector<ProblemSpec>& specs, const Mac
       row.spec = specs[i];
       try {
         const Problem p(specs[i]);
-        const Occupancy occ = occupancy(p, m, pps_override);
+        const Occupancy occ = occupancy(p, m, pps_override, timing);
         row.result = replay_timed(p, m, occ, timing, {}, cancel);
       } catch (const std::exception& e) {
         row.error = e.what();

@@ -318,6 +318,7 @@ class TimedRun {
       if (r.miss_sectors > 0) later(end + m_costs.l2_hit_latency_ps, TimeCause::dram);
     }
     if (r.hit_sectors > 0) later(*filled, TimeCause::dram);
+    if (op == StepOp::load && m_costs.load_rounds > 0) later(rounds_end(issue), TimeCause::latency);
     const std::int64_t l2 = ps_of_bytes(bytes, m_costs.l2_ps_per_byte);
     m_l2_busy += l2;
     later(reserve(&m_l2_free, issue, l2), TimeCause::l2);
@@ -338,6 +339,22 @@ class TimedRun {
     if (end - arrive > arrive - issue)
       ev->cause = w > w_free ? TimeCause::bank_conflict : TimeCause::smem;
     ev->end_ps = end;
+  }
+
+  // Threads with few loads in flight: the tile comes in load_rounds round trips, each as long as
+  // the DRAM's latency under the reads that all such loads keep in flight when this one is
+  // issued (per SM; loads are issued in time order, so the ones that ended are behind `issue`).
+  std::int64_t rounds_end(std::int64_t issue) {
+    while (!m_round_ends.empty() && m_round_ends.top().first <= issue) {
+      m_round_bytes -= m_round_ends.top().second;
+      m_round_ends.pop();
+    }
+    const std::int64_t bytes = m_costs.load_round_bytes;
+    m_round_bytes += bytes;
+    const double per_sm = static_cast<double>(m_round_bytes) / m_m.sms;
+    const std::int64_t end = issue + m_costs.load_rounds * loaded_round_ps(m_costs, per_sm);
+    m_round_ends.push({end, bytes});
+    return end;
   }
 
   void dot(SlotState& s, SmState& sm, std::int64_t k, std::int64_t t, TimedEvent* ev) {
@@ -456,6 +473,10 @@ class TimedRun {
   std::priority_queue<Pending, std::vector<Pending>, std::greater<Pending>> m_queue;
   std::int64_t m_dram_free = 0, m_l2_free = 0, m_kernel_end = 0;
   std::int64_t m_dram_busy = 0, m_l2_busy = 0;
+  // Latency-limited tile loads under way: (end, read bytes in flight), earliest end on top.
+  using RoundEnd = std::pair<std::int64_t, std::int64_t>;
+  std::priority_queue<RoundEnd, std::vector<RoundEnd>, std::greater<RoundEnd>> m_round_ends;
+  std::int64_t m_round_bytes = 0;
 };
 
 }  // namespace

@@ -32,8 +32,9 @@ RungPredictions predict_rungs(const std::vector<RungRow>& rows, const sim::Machi
       p.timed = described->spec;
       try {
         const sim::Problem problem(p.timed);
-        p.timing = sim::replay_timed(problem, m, sim::occupancy(problem, m), described->timing, {},
-                                     &cancel)
+        p.timing = sim::replay_timed(problem, m,
+                                     sim::occupancy(problem, m, std::nullopt, described->timing),
+                                     described->timing, {}, &cancel)
                        .timing;
       } catch (const std::exception& e) {
         p.error = e.what();
