@@ -28,7 +28,7 @@ enum class ThreadVariant {
   matmul_smem_tiled,      // matmul_simt.cu version 2/3 (B^T when the problem's B is transposed)
   // matmul_fma_b_layout.cu, seed 003's pair: its own 64 x 64 x 32 FP32 tile and B layout (the
   // problem's blocks, B layout and dtype do not apply), B staged as Bs (BLOCK_K, BLOCK_N), as
-  // (BLOCK_N, BLOCK_K) from B^T (16-way conflicts on the inner product's reads) or as (BLOCK_N,
+  // (BLOCK_N, BLOCK_K) from B^T (conflicts on the inner product's LDS.128 reads) or as (BLOCK_N,
   // BLOCK_K + 1) from B^T.
   matmul_fma_b_rowmajor,
   matmul_fma_bt_conflicting,
