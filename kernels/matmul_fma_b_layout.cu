@@ -5,15 +5,19 @@
 // rung 2 matmul_fma_bt_conflicting: the seed's "coalesced" variant. B stored transposed, B^T
 //   (N, K) row-major, loaded along K (coalesced) and staged as it comes, Bs (BLOCK_N, BLOCK_K).
 //   The inner product then reads a column of it: lanes tx = 0..15 read Bs[tx + 16 j][kk], words
-//   BLOCK_K = 32 apart, all in bank kk % 32: a 16-way bank conflict on every B load.
+//   BLOCK_K = 32 apart, all in bank kk % 32: a 16-way bank conflict on every B load as written.
+//   ptxas merges a thread's 4 reads of kk .. kk + 3 (contiguous, 16-byte aligned) into one
+//   LDS.128, served in 4 phases of 8 lanes, each 8 rows in the same 4 banks: 8-way, 32
+//   wavefronts per load (ncu at 2048^3: 83,886,080 shared loads, 603,979,776 wavefronts).
 // rung 3 matmul_fma_bt_padded: the same with each Bs row one word longer (33 words): lane tx's
 //   word lands in bank (tx + 16 j + kk) % 32, 16 lanes in 16 banks: conflict-free again.
 // Why the conflict shows: per kk a warp issues 4 A and 4 B shared loads (32-bit) for 16 FFMA. An
 // SM's shared memory serves one 128-byte wavefront a clock and its 4 schedulers issue 4 warp-FFMA
 // a clock, so 16 FFMA take 4 clocks and 8 conflict-free loads already 8: the loop is bound by
-// shared-memory wavefronts. Rung 2 needs 4 + 4 x 16 = 68 wavefronts per kk instead of 8 (8.5 x).
-// All three compile to the same instructions (256 32-bit shared loads and 512 FFMA per K step) in
-// 64 registers (__launch_bounds__(256, 4)): 4 programs per SM, 16.5 KB of shared memory each.
+// shared-memory wavefronts. Rung 2 needs 4 + 32 = 36 wavefronts per kk instead of 8 (4.5 x).
+// Rungs 1 and 3 compile to 256 32-bit shared loads and 512 FFMA per K step, rung 2 to 128 32-bit
+// and 32 128-bit loads; all in 64 registers (__launch_bounds__(256, 4)): 4 programs per SM,
+// 16.5 KB of shared memory each.
 // Launch order and GROUP_SIZE_M apply to the 64 x 64 grid; every edge (M, N, K) is masked.
 #include "kernels/device_common.cuh"
 #include "kernels/matmul_fma_b_layout.hpp"

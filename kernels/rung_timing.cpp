@@ -24,8 +24,11 @@ std::optional<RungTiming> rung_timing(const Variant& v, const sim::ProblemSpec& 
   r.timing.layout = d.layout;
   r.timing.loads_in_flight = d.loads_in_flight;
   r.timing.load_bytes = d.load_bytes;
-  // A plain (conflicting) layout's degree comes from the rung's own thread-level model.
-  if (d.layout == sim::SmemLayout::plain && v.warp_model) r.timing.variant = v.warp_model;
+  // The rung's own thread-level model gives an FMA rung's shared-load instructions per K step
+  // (how much it reuses from registers) and a plain (conflicting) layout's degree; step_costs
+  // applies a degree to plain layouts only, so a padded rung stays conflict-free.
+  if (v.warp_model && (d.layout == sim::SmemLayout::plain || d.path == sim::MathPath::fma))
+    r.timing.variant = v.warp_model;
   return r;
 }
 

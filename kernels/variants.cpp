@@ -117,7 +117,7 @@ std::vector<Variant> make_variants() {
   const auto R = sim::BLayout::row_major;
   const auto T = sim::BLayout::transposed;  // K-major B, as wgmma reads it without transposing
   // Seed 003's pair on CUDA cores: one kernel, 256 threads, one K step in shared memory at a time;
-  // only where B sits there differs. The conflicting rung reads its B tile down columns (16-way
+  // only where B sits there differs. The conflicting rung reads its B tile down columns (8-way
   // conflicts, the warp model counts them); padded, like row-major, reads it conflict-free.
   const auto fma_b = [](SmemLayout l) {
     return TimingDescription{MathPath::fma, l, fma_b_layout::kThreads / 32, 1};
@@ -128,8 +128,8 @@ std::vector<Variant> make_variants() {
       .warp_model = sim::ThreadVariant::matmul_fma_b_rowmajor;
   fixed("matmul_fma_bt_conflicting", kF32, fma_b_layout::kTile, T, 0, fma_b(SmemLayout::plain),
         "the seed's 'coalesced' B^T (N, K): loaded along K and staged as it comes, Bs "
-        "(BLOCK_N, BLOCK_K); the inner product reads its columns, 32 words apart: 16-way "
-        "bank conflicts on every B load")
+        "(BLOCK_N, BLOCK_K); the inner product reads its columns, 32 words apart: every B "
+        "load (an LDS.128 of 4 kk) conflicts 8-way in each quarter-warp")
       .warp_model = sim::ThreadVariant::matmul_fma_bt_conflicting;
   fixed("matmul_fma_bt_padded", kF32, fma_b_layout::kTile, T, 0, fma_b(SmemLayout::swizzled),
         "the fix: the same B^T tile with each Bs row padded by one word (33): the column "

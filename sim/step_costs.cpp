@@ -110,15 +110,17 @@ StepCosts step_costs(const Problem& p, const Machine& m, const TimingOptions& op
     throw InvalidField("input_precision", m.name + " has no wgmma (Hopper only)");
   c.layout = opt.layout.value_or(matmul && c.path != MathPath::fma ? SmemLayout::swizzled
                                                                    : SmemLayout::plain);
-  if (c.layout == SmemLayout::plain && p.kernel() != Kernel::copy) {
-    // The warp model of one whole program: wavefronts per request of its shared loads/stores.
-    const WarpAccessCounters w =
-        warp_access_program(p, opt.variant.value_or(default_variant(p.kernel())), 0);
-    if (w.shared_ld_requests > 0)
-      c.smem_load_degree = static_cast<double>(w.shared_ld_wavefronts) / w.shared_ld_requests;
-    if (w.shared_st_requests > 0)
-      c.smem_store_degree = static_cast<double>(w.shared_st_wavefronts) / w.shared_st_requests;
-  }
+  // The warp model of one whole program (pid 0): a plain layout's wavefronts per request of its
+  // shared loads/stores, and an FMA rung's own count of shared-load instructions.
+  const bool plain = c.layout == SmemLayout::plain && p.kernel() != Kernel::copy;
+  const bool fma_rung = matmul && c.path == MathPath::fma && opt.variant;
+  const ThreadVariant variant = opt.variant.value_or(default_variant(p.kernel()));
+  const WarpAccessCounters w =
+      plain || fma_rung ? warp_access_program(p, variant, 0) : WarpAccessCounters{};
+  if (plain && w.shared_ld_requests > 0)
+    c.smem_load_degree = static_cast<double>(w.shared_ld_wavefronts) / w.shared_ld_requests;
+  if (plain && w.shared_st_requests > 0)
+    c.smem_store_degree = static_cast<double>(w.shared_st_wavefronts) / w.shared_st_requests;
 
   // A warp runs on one of the SM's four sub-partitions: fewer than 4 warps leave math idle.
   const double warp_share = std::min(1.0, warps / 4.0);
@@ -147,7 +149,14 @@ StepCosts step_costs(const Problem& p, const Machine& m, const TimingOptions& op
     // (ldmatrix, whole wavefronts), so A is read warps_n times and B warps_m times; wgmma's
     // warpgroups (4 warps, split along M) read their A rows once and the whole B tile each.
     double wf = 0;
-    if (c.path == MathPath::fma) {
+    if (fma_rung && w.shared_ld_requests > 0) {
+      // An FMA rung's own code: its warp model's shared-load instructions per K step (the inner
+      // product's; the tile fills are stores), one wavefront each without conflicts. What a
+      // thread reuses from registers is the kernel's choice: matmul_smem_tiled reuses nothing (2
+      // loads per FMA), seed 003's pair a 4 x 4 micro-tile (as the formula below assumes).
+      const std::int64_t k_tiles = Problem(model_spec(variant, p.spec())).k_tiles();
+      wf = static_cast<double>(w.shared_ld_requests) / static_cast<double>(k_tiles);
+    } else if (c.path == MathPath::fma) {
       // FMA: each thread keeps a (mm, mn) micro-tile of the output and, per k, loads mm values
       // of A and mn of B with scalar ld.shared: one wavefront per warp instruction (the lanes
       // that share a value get it by broadcast), so wavefronts count instructions, not bytes.

@@ -28,7 +28,7 @@ enum class ThreadVariant {
   matmul_smem_tiled,      // matmul_simt.cu version 2/3 (B^T when the problem's B is transposed)
   // matmul_fma_b_layout.cu, seed 003's pair: its own 64 x 64 x 32 FP32 tile and B layout (the
   // problem's blocks, B layout and dtype do not apply), B staged as Bs (BLOCK_K, BLOCK_N), as
-  // (BLOCK_N, BLOCK_K) from B^T (16-way conflicts on the inner product's reads) or as (BLOCK_N,
+  // (BLOCK_N, BLOCK_K) from B^T (conflicts on the inner product's LDS.128 reads) or as (BLOCK_N,
   // BLOCK_K + 1) from B^T.
   matmul_fma_b_rowmajor,
   matmul_fma_bt_conflicting,
@@ -70,8 +70,12 @@ constexpr int bank_of(std::uint64_t address) {
   return static_cast<int>(address / 4 % kSharedBanks);
 }
 // Shared memory: lanes reading the same 4-byte word share it (broadcast); distinct words in one
-// bank are served one per wavefront. Returns max over banks of distinct words (0 if no lane).
-std::int64_t wavefronts_of_request(std::span<const std::uint64_t> addresses);
+// bank are served one per wavefront. `addresses` are the active lanes' in lane order (the wide
+// requests modelled here have every lane active), each moving `bytes` (1, 2, 4, 8 or 16, aligned
+// to its width). A wavefront moves at most 32 words, so wide accesses go in phases of consecutive
+// lanes: 64-bit in 2 phases of 16 lanes, 128-bit in 4 of 8. Returns the sum over phases of the
+// most distinct words in one bank (0 if no lane): 32 lanes reading consecutive float4s take 4.
+std::int64_t wavefronts_of_request(std::span<const std::uint64_t> addresses, int bytes = 4);
 // Bank conflicts of one request served in `wavefronts`: every wavefront past the first.
 constexpr std::int64_t conflicts_of_request(std::int64_t wavefronts) {
   return wavefronts > 1 ? wavefronts - 1 : 0;

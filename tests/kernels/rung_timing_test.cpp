@@ -76,6 +76,22 @@ TEST(RungTiming, SmemTiledKeepsTheProblemsBlocksAndConflictsOnBanks) {
   EXPECT_EQ(r->spec.stages, 1);
 }
 
+TEST(RungTiming, EveryFmaRungWithAWarpModelCountsItsSharedLoadsWithIt) {
+  // The model gives an FMA rung's loads per K step whatever its layout (a padded or row-major B
+  // tile too); rungs without one (register_blocked) keep the micro-tile formula.
+  int with_model = 0;
+  for (const auto& v : kernels::variants()) {
+    const auto r = kernels::rung_timing(v, sim::ProblemSpec{});
+    if (!r || r->timing.path != sim::MathPath::fma) continue;
+    EXPECT_EQ(r->timing.variant, v.warp_model) << v.name;
+    with_model += v.warp_model.has_value();
+  }
+  EXPECT_EQ(with_model, 5);  // matmul_smem_tiled(_b_transposed), the three fma_b_layout rungs
+  EXPECT_EQ(kernels::rung_timing(variant("matmul_fma_bt_padded"), {})->timing.layout,
+            sim::SmemLayout::swizzled);
+  EXPECT_FALSE(kernels::rung_timing(variant("matmul_register_blocked"), {})->timing.variant);
+}
+
 TEST(RungTiming, TransposeRungsDifferOnlyInTheirSharedLayout) {
   sim::ProblemSpec spec;
   spec.kernel = sim::Kernel::transpose;

@@ -88,3 +88,25 @@ TEST(NsightMetrics, BundledTransposeMeasurementsConflictAsTheWarpModelPredicts) 
     }
   if (checked == 0) GTEST_SKIP() << "no transpose measurement with SASS metrics bundled";
 }
+
+TEST(NsightMetrics, BundledMatmulMeasurementsIssueTheSharedLoadsTheWarpModelPredicts) {
+  // docs/MODEL.md: seed 003's conflicting rung issues 83,886,080 shared-load instructions and
+  // 603,979,776 wavefronts at 2048^3 (ptxas merges its B reads into LDS.128); matmul_smem_tiled
+  // two per FMA, conflict-free. Instructions and wavefronts, exactly.
+  const auto sets =
+      tilesim::scenario::load_measured_dir(std::string(TILESIM_ASSETS_DIR) + "/measured");
+  int checked = 0;
+  for (const auto& set : sets)
+    for (const auto& r : set.records) {
+      const auto v = parse_thread_variant(r.variant);
+      const double instructions = r.metric("sm__sass_inst_executed_op_shared_ld.sum");
+      const double wavefronts =
+          r.metric("sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum");
+      if (!v || !variant_fits(*v, Kernel::matmul) || instructions < 0 || wavefronts < 0) continue;
+      const WarpAccessCounters c = warp_access(Problem(r.spec), *v);
+      EXPECT_EQ(instructions, double(c.shared_ld_requests)) << r.id;
+      EXPECT_EQ(wavefronts, double(c.shared_ld_wavefronts)) << r.id;
+      ++checked;
+    }
+  if (checked == 0) GTEST_SKIP() << "no matmul measurement with SASS metrics bundled";
+}

@@ -1,0 +1,79 @@
+// Step costs of the FMA dot: a rung's shared-load wavefronts per K step come from its own warp
+// model (what its threads reuse from registers, the LDS.128 ptxas makes), a generic problem's
+// from the micro-tile formula. Counts are per program and K step, checked by hand.
+#include "sim/step_costs.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+using namespace tilesim::sim;
+
+namespace {
+
+Machine h200() {
+  return *find_machine("h200");
+}
+
+std::int64_t ps_of_cycles(double cycles, const Machine& m) {
+  return std::llround(cycles * 1e12 / m.sm_clock_hz);
+}
+
+ProblemSpec fp32_matmul(int bm, int bn, int bk, int warps) {
+  ProblemSpec s;
+  s.m = s.n = s.k = 256;
+  s.block_m = bm, s.block_n = bn, s.block_k = bk;
+  s.num_warps = warps;
+  s.dtype = DType::fp32;
+  return s;
+}
+
+TimingOptions fma(SmemLayout layout, std::optional<ThreadVariant> variant) {
+  TimingOptions t;
+  t.path = MathPath::fma;
+  t.layout = layout;
+  t.variant = variant;
+  return t;
+}
+
+}  // namespace
+
+TEST(FmaStepCosts, SmemTiledReadsBothOperandsFromSharedMemoryForEveryFma) {
+  // 64 x 64 x 16, 256 threads of 16 outputs each and no register micro-tile: per K step a warp
+  // issues 16 outputs x 16 kk x 2 loads, all conflict-free (A broadcast, B along a row): 8
+  // warps x 512 = 4,096 wavefronts. The micro-tile formula would count 8 x 16 x (4 + 4) = 1,024.
+  const Problem p(fp32_matmul(64, 64, 16, 8));
+  const Machine m = h200();
+  const StepCosts rung = step_costs(p, m, fma(SmemLayout::plain, ThreadVariant::matmul_smem_tiled));
+  EXPECT_EQ(rung.dot_smem_free_ps, ps_of_cycles(4096, m));
+  EXPECT_EQ(rung.dot_smem_ps, rung.dot_smem_free_ps);
+  const StepCosts generic = step_costs(p, m, fma(SmemLayout::plain, std::nullopt));
+  EXPECT_EQ(generic.dot_smem_free_ps, ps_of_cycles(1024, m));
+}
+
+TEST(FmaStepCosts, SeedThreesFourByFourMicroTileGivesTheFormulasFigure) {
+  // Each thread loads 4 A and 4 B words per kk: 8 warps x 32 kk x 8 = 2,048 wavefronts a K step,
+  // from the warp model and from the formula alike.
+  const Machine m = h200();
+  for (const auto v : {ThreadVariant::matmul_fma_b_rowmajor, ThreadVariant::matmul_fma_bt_padded}) {
+    const Problem p(model_spec(v, fp32_matmul(64, 64, 32, 8)));
+    const StepCosts rung = step_costs(p, m, fma(SmemLayout::swizzled, v));
+    const StepCosts generic = step_costs(p, m, fma(SmemLayout::swizzled, std::nullopt));
+    EXPECT_EQ(rung.dot_smem_free_ps, ps_of_cycles(2048, m)) << to_string(v);
+    EXPECT_EQ(rung.dot_smem_ps, generic.dot_smem_ps) << to_string(v);
+    EXPECT_EQ(rung.smem_load_degree, 1) << to_string(v);
+  }
+}
+
+TEST(FmaStepCosts, TheConflictingRungPays32WavefrontsForEachLds128) {
+  // Per K step a warp issues 128 A loads (LDS.32, one wavefront) and 32 B loads (LDS.128: 4
+  // phases of 8 lanes in the same 4 banks, 8 wavefronts each): 8 x 160 = 1,280 instructions,
+  // 8 x (128 + 32 x 32) = 9,216 wavefronts.
+  const auto v = ThreadVariant::matmul_fma_bt_conflicting;
+  const Problem p(model_spec(v, fp32_matmul(64, 64, 32, 8)));
+  const Machine m = h200();
+  const StepCosts c = step_costs(p, m, fma(SmemLayout::plain, v));
+  EXPECT_DOUBLE_EQ(c.smem_load_degree, 9216.0 / 1280);
+  EXPECT_EQ(c.dot_smem_free_ps, ps_of_cycles(1280, m));
+  EXPECT_NEAR(c.dot_smem_ps, ps_of_cycles(9216, m), 1);
+}
