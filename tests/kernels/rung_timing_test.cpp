@@ -106,13 +106,22 @@ TEST(RungTiming, TransposeRungsDifferOnlyInTheirSharedLayout) {
   EXPECT_FALSE(tiled->timing.path);
 }
 
-TEST(RungTiming, CopiesAreDescribedByTheProblemsDefaults) {
+TEST(RungTiming, CopiesRunEightWarpsWithTheirOwnLoadsInFlight) {
   sim::ProblemSpec spec;
   spec.kernel = sim::Kernel::copy;
-  for (const char* name : {"copy_tiled", "copy_vectorized", "copy_memcpy_d2d"}) {
-    const auto r = kernels::rung_timing(variant(name), spec);
-    ASSERT_TRUE(r) << name;
-    EXPECT_EQ(r->spec, spec) << name;
-    EXPECT_EQ(r->timing, sim::TimingOptions{}) << name;
-  }
+  // copy_tiled: one element per thread in flight; copy_vectorized: four 16-byte loads; the
+  // memcpy baseline is a pure DRAM stream (the problem's defaults, the whole tile at once).
+  const auto tiled = kernels::rung_timing(variant("copy_tiled"), spec);
+  ASSERT_TRUE(tiled);
+  EXPECT_EQ(tiled->spec.num_warps, 8);
+  EXPECT_EQ(tiled->timing.loads_in_flight, 1);
+  EXPECT_EQ(tiled->timing.load_bytes, 0);
+  const auto vec = kernels::rung_timing(variant("copy_vectorized"), spec);
+  ASSERT_TRUE(vec);
+  EXPECT_EQ(vec->timing.loads_in_flight, 4);
+  EXPECT_EQ(vec->timing.load_bytes, 16);
+  const auto d2d = kernels::rung_timing(variant("copy_memcpy_d2d"), spec);
+  ASSERT_TRUE(d2d);
+  EXPECT_EQ(d2d->spec, spec);
+  EXPECT_EQ(d2d->timing, sim::TimingOptions{});
 }

@@ -1,0 +1,116 @@
+// Loads in flight: a copy or transpose whose threads wait for one load before the next comes in
+// round trips, each as long as the DRAM's latency under the reads in flight (Little's law with
+// the saturation curve of kernels/probes/bytes_in_flight.cu). Cases checked by hand.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "sim/occupancy.hpp"
+#include "sim/step_costs.hpp"
+#include "sim/timed_engine.hpp"
+
+using namespace tilesim::sim;
+
+namespace {
+
+Machine h200() {
+  return *find_machine("h200");
+}
+
+ProblemSpec copy_64x64(std::int64_t m, std::int64_t n) {
+  ProblemSpec s;
+  s.kernel = Kernel::copy;
+  s.m = m, s.n = n;
+  s.block_m = s.block_n = 64;
+  s.dtype = DType::fp32;
+  s.num_warps = 8;  // 256 threads, 16 elements each
+  s.order = LaunchOrder::row_major;
+  return s;
+}
+
+TimingOptions in_flight(int loads, int bytes = 0) {
+  TimingOptions t;
+  t.loads_in_flight = loads;
+  t.load_bytes = bytes;
+  return t;
+}
+
+}  // namespace
+
+TEST(LoadsInFlight, ARoundAtLightLoadTakesTheUnloadedLatency) {
+  const StepCosts c = step_costs(Problem(copy_64x64(4096, 4096)), h200(), in_flight(1));
+  // 16 bytes per SM: the DRAM is idle, the round is the unloaded latency (within 0.2 %: the
+  // curve's first-order term is N / (2 Xp L0) = 0.13 % here).
+  EXPECT_NEAR(static_cast<double>(loaded_round_ps(c, 16)), static_cast<double>(c.dram_latency_ps),
+              0.002 * static_cast<double>(c.dram_latency_ps));
+}
+
+TEST(LoadsInFlight, ARoundAtHeavyLoadTakesTheDramQueue) {
+  const StepCosts c = step_costs(Problem(copy_64x64(4096, 4096)), h200(), in_flight(1));
+  // 1 MiB per SM: the round is the time the DRAM takes to serve it, N / Xp (within 0.5 %).
+  const double n = 1 << 20, queue = n / c.dram_read_bytes_per_ps_per_sm;
+  EXPECT_NEAR(static_cast<double>(loaded_round_ps(c, n)), queue, 0.005 * queue);
+}
+
+TEST(LoadsInFlight, AtTheKneeTheRoundIsTheLatencyOverOneMinusOneOverE) {
+  const StepCosts c = step_costs(Problem(copy_64x64(4096, 4096)), h200(), in_flight(1));
+  // N = Xp L0: throughput Xp (1 - 1/e), so a round takes N / X = L0 / (1 - 1/e) = 1.582 L0.
+  const double l0 = static_cast<double>(c.dram_latency_ps);
+  const double n = c.dram_read_bytes_per_ps_per_sm * l0;
+  EXPECT_NEAR(static_cast<double>(loaded_round_ps(c, n)), l0 / (1 - std::exp(-1.0)), 1.0);
+}
+
+TEST(LoadsInFlight, OneElementPerThreadMakesSixteenRoundsOfAKibibyte) {
+  const Machine m = h200();
+  // 64 x 64 fp32 over 256 threads: 16 loads each, one at a time, 256 x 4 bytes per round.
+  const StepCosts one = step_costs(Problem(copy_64x64(4096, 4096)), m, in_flight(1));
+  EXPECT_EQ(one.load_rounds, 16);
+  EXPECT_EQ(one.load_round_bytes, 1024);
+  // Four 16-byte loads cover a thread's 64 bytes at once: one round, nothing to model apart.
+  const StepCosts vec = step_costs(Problem(copy_64x64(4096, 4096)), m, in_flight(4, 16));
+  EXPECT_EQ(vec.load_rounds, 0);
+  // The whole tile at once (a Triton tl.load): no rounds either.
+  EXPECT_EQ(step_costs(Problem(copy_64x64(4096, 4096)), m).load_rounds, 0);
+}
+
+TEST(LoadsInFlight, AProgramAloneWaitsForEachRoundInTurn) {
+  const Machine m = h200();
+  const Problem p(copy_64x64(64, 64));  // one program, one tile
+  TimedOptions opt;
+  opt.timing = in_flight(1);
+  std::vector<TimedEvent> ev;
+  opt.events = &ev;
+  const TimedResult r = run_timed(p, m, occupancy(p, m, std::nullopt, opt.timing), opt);
+  ASSERT_EQ(ev.size(), 3u);  // map, load, store
+  const StepCosts& c = r.timing.costs;
+  // 1 KiB in flight on the whole GPU: 1024 / SMs bytes per SM, the same for all 16 rounds.
+  const std::int64_t round = loaded_round_ps(c, 1024.0 / m.sms);
+  EXPECT_EQ(ev[1].end_ps - ev[1].start_ps, 16 * round);
+  EXPECT_EQ(ev[1].cause, TimeCause::latency);
+}
+
+TEST(LoadsInFlight, ACopyWithOneLoadPerThreadIsLatencyBoundAndSlower) {
+  const Machine m = h200();
+  const Problem p(copy_64x64(4096, 4096));
+  const auto run = [&](const TimingOptions& t) {
+    TimedOptions opt;
+    opt.timing = t;
+    return run_timed(p, m, occupancy(p, m, std::nullopt, t), opt).timing;
+  };
+  const TimingSummary whole = run({}), one = run(in_flight(1));
+  EXPECT_GT(one.kernel_ps, whole.kernel_ps * 5 / 4);  // 8 KiB per SM in flight: ~72 % of peak
+  EXPECT_EQ(one.breakdown.bound(), TimeCause::latency);
+  EXPECT_EQ(whole.breakdown.bound(), TimeCause::dram);
+}
+
+TEST(LoadsInFlight, AnElementLoopHoldsOnlyItsLoadsInRegisters) {
+  const Machine m = h200();
+  const Problem p(copy_64x64(4096, 4096));
+  // A Triton program holds its whole 64 x 64 tile: 4,096 + 32 x 256 registers, 5 per SM.
+  EXPECT_EQ(occupancy(p, m).registers_per_program, 4096 + 32 * 256);
+  // One element in flight per thread: (24 + 1) x 256; threads then limit it to 8 per SM.
+  const Occupancy loop = occupancy(p, m, std::nullopt, in_flight(1));
+  EXPECT_EQ(loop.registers_per_program, 25 * 256);
+  EXPECT_EQ(loop.programs_per_sm, 8);
+  EXPECT_EQ(loop.limit, OccupancyLimit::threads);
+}
