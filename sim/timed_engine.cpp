@@ -21,6 +21,11 @@ namespace {
 // dot pipe is free: start the dot that has waited longest" (after every event of that time, so
 // that all the dots ready then are candidates).
 constexpr std::int64_t kDispatch = std::numeric_limits<std::int64_t>::max();
+// pid == kWrite: the tile loaded by step `step` of the program on `slot` has arrived and is
+// written into shared memory now (before any other event of that time).
+constexpr std::int64_t kWrite = -1;
+// Steps a program may run ahead of one of its tile writes (loads of every stage, their dots).
+constexpr std::int64_t kWriteRing = 4 * (kMaxStages + 1);
 struct Pending {
   std::int64_t t = 0, pid = 0, step = 0;
   int slot = 0;
@@ -98,6 +103,7 @@ class TimedRun {
     m_programs.resize(static_cast<std::size_t>(p.programs()));
     m_a_filled.resize(m_engine.a_reuse().size());
     m_b_filled.resize(m_engine.b_reuse().size());
+    m_write_event.resize(static_cast<std::size_t>(m_slots * kWriteRing));
     // (steps,) the operation and K-iteration of every step, the same for every program.
     m_op.resize(static_cast<std::size_t>(m_steps));
     m_k.resize(static_cast<std::size_t>(m_steps));
@@ -115,6 +121,10 @@ class TimedRun {
       m_queue.pop();
       if (e.pid == kDispatch) {
         dispatch(e);
+        continue;
+      }
+      if (e.pid == kWrite) {
+        write(e);
         continue;
       }
       if (e.step == m_steps) {
@@ -249,7 +259,7 @@ class TimedRun {
                                    : op == StepOp::load_b ? s.load_issue
                                                           : std::max(e.t, s.progress);
         s.load_issue = issue;
-        load(r, issue, op, filled(s, op, k), s.speed, sm, &ev);
+        load(r, issue, op, filled(s, op, k), e, &ev);
         ev.start_ps = issue;
         if (op == StepOp::load_a) s.load_a_done = ev.end_ps, s.load_a_cause = ev.cause;
         if (op == StepOp::load_b) s.load_b_done = ev.end_ps, s.load_b_cause = ev.cause;
@@ -300,7 +310,9 @@ class TimedRun {
   }
 
   void load(const AccessResult& r, std::int64_t issue, StepOp op, std::int64_t* filled,
-            double speed, SmState& sm, TimedEvent* ev) {
+            const Pending& e, TimedEvent* ev) {
+    const double speed = m_slot[static_cast<std::size_t>(e.slot)].speed;
+    SmState& sm = m_sm[static_cast<std::size_t>(e.slot % m_m.sms)];
     const std::int64_t sectors = std::int64_t{r.hit_sectors} + r.miss_sectors;
     const std::int64_t bytes = sectors * L2Cache::kSectorBytes;
     std::int64_t arrive =
@@ -335,10 +347,49 @@ class TimedRun {
         scaled(op == StepOp::load_b ? m_costs.load_b_smem_ps : m_costs.load_a_smem_ps, speed);
     const std::int64_t w_free =
         op == StepOp::load_b ? m_costs.load_b_smem_free_ps : m_costs.load_a_smem_free_ps;
-    const std::int64_t end = reserve(&sm.smem_free, arrive, w);
+    // Written when the data arrives, in event order (write()): the end here assumes the pipe is
+    // free then, write() corrects it. Booked now, for the future, on the busy-until clock, the
+    // write would hold back every dot ready before it arrives: an SM's oldest program, whose next
+    // tiles arrive just as its dot ends, would keep the pipe while the others wait, and the DRAM
+    // latency would show through however many programs the SM holds (docs/MODEL.md).
+    const std::int64_t end = arrive + w;
     if (end - arrive > arrive - issue)
       ev->cause = w > w_free ? TimeCause::bank_conflict : TimeCause::smem;
     ev->end_ps = end;
+    if (w > 0) {
+      m_queue.push({arrive, kWrite, e.step, e.slot});
+      if (m_opt.events)
+        m_write_event[write_index(e.slot, e.step)] =
+            static_cast<std::int64_t>(m_opt.events->size());
+    }
+  }
+
+  std::size_t write_index(int slot, std::int64_t step) const {
+    return static_cast<std::size_t>(slot * kWriteRing + step % kWriteRing);
+  }
+
+  // A tile's write into shared memory, once its data has arrived: the SM's shared-memory pipe
+  // serves requests in the order they come (first in, first out); the tile is usable when it is
+  // written.
+  void write(const Pending& e) {
+    SlotState& s = m_slot[static_cast<std::size_t>(e.slot)];
+    SmState& sm = m_sm[static_cast<std::size_t>(e.slot % m_m.sms)];
+    const StepOp op = m_op[static_cast<std::size_t>(e.step)];
+    const std::int64_t w =
+        scaled(op == StepOp::load_b ? m_costs.load_b_smem_ps : m_costs.load_a_smem_ps, s.speed);
+    const std::int64_t end = reserve(&sm.smem_free, e.t, w);
+    if (op == StepOp::load_a) s.load_a_done = std::max(s.load_a_done, end);
+    if (op == StepOp::load_b) s.load_b_done = std::max(s.load_b_done, end);
+    if (op == StepOp::load) s.progress = std::max(s.progress, end);
+    if (m_opt.events) {
+      TimedEvent& ev =
+          (*m_opt.events)[static_cast<std::size_t>(m_write_event[write_index(e.slot, e.step)])];
+      if (end > ev.end_ps) {
+        const std::int64_t waited = end - ev.end_ps;
+        ev.end_ps = end;
+        if (end - e.t > e.t - ev.start_ps && waited > 0) ev.cause = TimeCause::smem;
+      }
+    }
   }
 
   // Threads with few loads in flight: the tile comes in load_rounds round trips, each as long as
@@ -468,6 +519,7 @@ class TimedRun {
   std::vector<SmState> m_sm;
   std::vector<ProgramSpan> m_programs;
   std::vector<std::int64_t> m_a_filled, m_b_filled;  // per input tile, like Engine's reuse
+  std::vector<std::int64_t> m_write_event;  // (slot, step % kWriteRing): its load's event index
   std::vector<StepOp> m_op;
   std::vector<std::int64_t> m_k;
   std::priority_queue<Pending, std::vector<Pending>, std::greater<Pending>> m_queue;
