@@ -225,7 +225,50 @@ def device_section(slug, data):
         lines.append(f"| {r['id']} | {r['variant']} | {cl_m:,} | {cl_p:,} {mark(cl_m, cl_p)} | "
                      f"{cs_m:,} | {cs_p:,} {mark(cs_m, cs_p)} | {hw_l:,} / {hw_s:,} | "
                      f"{mld:.2f} | {pld:.2f} | {mst:.2f} | {pst:.2f} |")
-    return lines + [""]
+    return lines + repeats_section(slug, by_id) + [""]
+
+
+def repeats_section(slug, by_id):
+    """More launches of the fp16 matmul rows: assets/measured/dram_repeats_<slug>.csv, written by
+    a single-pass ncu (DRAM bytes, L2 hit rate, time and SM clock only) in a later session."""
+    path = os.path.join(repo, "assets", "measured", f"dram_repeats_{slug}.csv")
+    if not os.path.exists(path):
+        return []
+    launches = {}
+    with open(path) as f:
+        for row in csv.DictReader(f):
+            launches.setdefault(row["id"], []).append(row)
+    lines = ["", "### More launches: fp16 matmul DRAM bytes, single-pass ncu", "",
+             f"`{os.path.relpath(path, repo)}`: the same configurations, each launched again "
+             "with only DRAM bytes, L2 hit rate, duration and SM clock collected (one replay "
+             "pass), on a fresh machine of the same kind, a session after the table above. "
+             "Row-major DRAM bytes vary between launches and between machines of one kind (another "
+             "H200 read mm16_8192_row at 4,650–4,683 MB in the drift probe, "
+             "assets/measured/drift_probe_h200.csv); the error is against the median.", "",
+             "| config | launches | DRAM R+W median (MB) | range | SM clock (GHz) | predicted (MB) | "
+             "error |", "| --- | --- | --- | --- | --- | --- | --- |"]
+    medians = {}
+    for cid, rows in sorted(launches.items()):
+        if cid not in by_id:
+            continue
+        totals = sorted(float(r["dram_read"]) + float(r["dram_write"]) for r in rows)
+        med = totals[len(totals) // 2] if len(totals) % 2 else \
+            (totals[len(totals) // 2 - 1] + totals[len(totals) // 2]) / 2
+        medians[cid] = med
+        clock = sorted(float(r["sm_hz"]) for r in rows)[len(rows) // 2] / 1e9
+        pt = total(by_id[cid], "predicted")
+        e = rel(pt, med)
+        lines.append(f"| {cid} | {len(rows)} | {mb(med)} | {min(totals) / 1e6:,.0f}–"
+                     f"{max(totals) / 1e6:,.0f} | {clock:.2f} | {mb(pt)} | {e:+.1%} "
+                     f"{'✓' if abs(e) <= 0.15 else '✗'} |")
+    for cid in sorted(medians):
+        if cid.endswith("_row") and cid[:-4] + "_grp" in medians:
+            rm = medians[cid[:-4] + "_grp"] / medians[cid]
+            rp = total(by_id[cid[:-4] + "_grp"], "predicted") / total(by_id[cid], "predicted")
+            e = rel(rp, rm)
+            lines.append(f"| {cid[:-4]} grouped / row-major | | {rm:.3f} | | | {rp:.3f} | "
+                         f"{e:+.1%} {'✓' if abs(e) <= 0.15 else '✗'} |")
+    return lines
 
 
 def main():

@@ -51,8 +51,8 @@ struct Machine {
   // Fitted on the H200 (scripts/fit_timing.py, one tilesim-bench row each, docs/FIDELITY.md) and
   // used by every preset: what a tiled kernel sustains of each peak.
   double dram_efficiency = 0.869;    // of dram_bytes_per_s, streaming copy
-  double fma_efficiency = 0.687;     // of fp32_flops_per_s, register-blocked FMA dot
-  double tensor_efficiency = 0.718;  // of the tensor path's peak, dot of full tiles
+  double fma_efficiency = 0.686;     // of fp32_flops_per_s, register-blocked FMA dot
+  double tensor_efficiency = 0.719;  // of the tensor path's peak, dot of full tiles
   std::string source;                // where the figures come from
   bool operator==(const Machine&) const = default;
 };
