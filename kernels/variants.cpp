@@ -42,10 +42,10 @@ std::vector<Variant> make_variants() {
   using sim::SmemLayout;
   // Fields in order: path, layout, num_warps, stages, loads_in_flight, load_bytes. Copies and
   // transposes run 256 threads (8 warps) at every bench tile. Their loads in flight per thread
-  // are read off their PTX: each iteration of an element loop (unrolled or not) sits behind its
-  // own exit branch, since the trip count is the rows left in the tile, so a thread waits for one
-  // load before it issues the next; the measured throughputs agree (kernels/probes/
-  // bytes_in_flight.cu at one load per thread, docs/MODEL.md). A 16-byte load moves 4 FP32.
+  // are read off their SASS (sm_90, nvcc 13.0): each iteration of an element loop (unrolled or
+  // not) is LDG, then its STG or STS, then the branch that ends the loop (the trip count is the
+  // rows left in the tile), so a thread waits for one load before it issues the next; the
+  // measured throughputs agree (kernels/probes/bytes_in_flight.cu, docs/MODEL.md).
   const auto element_loop = [](std::optional<SmemLayout> l, int bytes) {
     return TimingDescription{std::nullopt, l, 8, std::nullopt, 1, bytes};
   };
@@ -55,9 +55,8 @@ std::vector<Variant> make_variants() {
                   "masked at the edges; one element per access");
   ct.warp_model = sim::ThreadVariant::copy_tiled;
   ct.timing = element_loop(std::nullopt, 0);
-  // Four 16-byte loads per thread in flight by design (its PTX guards each with its own branch;
-  // whether ptxas predicates them was not checked: at 16 bytes, one or four keep the DRAM within
-  // a few per cent of its peak at this occupancy).
+  // Four 16-byte loads per thread in flight: its SASS issues the four LDG.128 before the first
+  // STG.128 (the branches between them skip the masked fallback only).
   rung("copy_vectorized", Kernel::copy, kAll, "copy_memcpy_d2d",
        "the same tile moved in 16-byte accesses, four in flight per thread")
       .timing = TimingDescription{std::nullopt, std::nullopt, 8, std::nullopt, 4, 16};
