@@ -16,5 +16,6 @@ Action add_trace_command(CLI::App& app);
 Action add_warps_command(CLI::App& app);
 Action add_run_command(CLI::App& app);
 Action add_sweep_command(CLI::App& app);
+Action add_variants_command(CLI::App& app);
 
 }  // namespace tilesim::cli

@@ -1,4 +1,5 @@
-// tilesim-cli: the simulator from the command line (links sim/ and scenario/ only).
+// tilesim-cli: the simulator from the command line (links sim/, scenario/ and the CUDA-free
+// variant registry only).
 #include <cstdio>
 #include <exception>
 #include <vector>
@@ -12,7 +13,9 @@ int main(int argc, char** argv) {
   using namespace tilesim;
   CLI::App app{
       "tilesim-cli: replay tiled GPU kernels (copy, transpose, matmul) on a CPU simulator.\n"
-      "Every subcommand takes a problem as --scenario FILE and/or flags, and --json."};
+      "Every subcommand but `variants` takes a problem as --scenario FILE and/or flags; all take\n"
+      "--json. `variants` lists the CUDA kernel variants: which ones the timed engine describes\n"
+      "and which warp model mirrors each."};
   app.require_subcommand(1);
   std::vector<std::pair<CLI::App*, cli::Action>> commands;
   const auto add = [&](cli::Action (*adder)(CLI::App&)) {
@@ -26,6 +29,7 @@ int main(int argc, char** argv) {
   add(cli::add_run_command);
   add(cli::add_sweep_command);
   add(cli::add_warps_command);
+  add(cli::add_variants_command);
   try {
     // A numeric flag's own check throws InvalidField out of parse (scenario::integer_field).
     app.parse(argc, argv);

@@ -16,7 +16,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from fit_timing import RUNGS  # noqa: E402  (the rungs the timed engine describes)
+from fit_timing import timed_rungs, warp_models  # noqa: E402  (read from the variant registry)
 
 # Rows a machine figure was fitted to: none since the dot pipe's oldest-first priority replaced
 # the fitted Machine::program_jitter (docs/MODEL.md). Keep the mark for a future fit.
@@ -25,12 +25,8 @@ SLUGS = ("h100", "h200")  # GPUs with a machine preset of the same name
 
 repo = sys.argv[1]
 cli = os.path.join(repo, "build", "cli", "tilesim-cli")
-THREAD_VARIANT = {  # CUDA variant -> the warp model that mirrors it (sim/warp_access.hpp)
-    "copy_tiled": "copy_tiled", "transpose_naive": "transpose_naive",
-    "transpose_smem_tiled": "transpose_smem_tiled", "transpose_smem_padded": "transpose_smem_padded",
-    "matmul_smem_tiled": "matmul_smem_tiled", "matmul_smem_tiled_b_transposed": "matmul_smem_tiled",
-    **{v: v for v in ("matmul_fma_b_rowmajor", "matmul_fma_bt_conflicting", "matmul_fma_bt_padded")},
-}
+RUNGS = timed_rungs(cli)  # the rungs the timed engine describes (registry's `timing`)
+THREAD_VARIANT = warp_models(cli)  # CUDA variant -> the warp model that mirrors it
 commit = subprocess.run(["git", "-C", repo, "rev-parse", "--short", "HEAD"], capture_output=True,
                         text=True).stdout.strip()
 today = datetime.date.today().isoformat()

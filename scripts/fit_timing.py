@@ -13,26 +13,37 @@ Fitted (one row each, then frozen; every other row is a prediction):
 Each is found by bisection on the predicted time (monotone in the efficiency) with a custom
 machine that starts from the preset. Each record is predicted with `tilesim-cli run --variant
 <rung>`: how a CUDA rung is described to the model (its tile, B layout, warps, stages, math path,
-shared-memory layout) is the registry's (kernels/variants.cpp); rungs it does not describe (naive
-kernels with no tiles, cuBLAS) are left out.
+shared-memory layout) is the registry's (kernels/variants.cpp, read through `tilesim-cli variants
+--json`); rungs it does not describe (naive kernels with no tiles, cuBLAS) are left out.
 """
+import functools
 import json
 import os
 import subprocess
 import sys
 import tempfile
 
-# The rungs the registry describes to the timed engine (kernels/variants.cpp, `timing`): the
-# records this fit reports. tilesim-cli refuses --variant for any other name.
-RUNGS = {
-    "copy_memcpy_d2d", "copy_tiled", "copy_vectorized",
-    "transpose_smem_tiled", "transpose_smem_padded", "transpose_smem_padded_vectorized",
-    "matmul_smem_tiled", "matmul_smem_tiled_b_transposed",
-    "matmul_register_blocked", "matmul_register_blocked_bk16",
-    "matmul_mma_sync", "matmul_mma_sync_bk64", "matmul_mma_sync_128x256", "matmul_mma_sync_warp64",
-    "matmul_mma_sync_swizzled", "matmul_wgmma_tma", "matmul_wgmma_tma_store",
-    "matmul_fma_b_rowmajor", "matmul_fma_bt_conflicting", "matmul_fma_bt_padded",
-}
+
+@functools.lru_cache(maxsize=None)
+def registry(cli):
+    """The variant registry (kernels/variants.cpp) as `tilesim-cli variants --json` prints it: one
+    dict per CUDA rung or baseline, in ladder order. Read from the CLI, not copied here, so a rung
+    added to the registry reaches the fit and the fidelity report without a table to update."""
+    out = subprocess.run([cli, "variants", "--json"], capture_output=True, text=True, check=True)
+    return tuple(json.loads(out.stdout)["variants"])
+
+
+def timed_rungs(cli):
+    """The rungs the registry describes to the timed engine (`timing`): the records this fit
+    reports. tilesim-cli refuses --variant for any other name."""
+    return {v["name"] for v in registry(cli) if v["timed"]}
+
+
+def warp_models(cli):
+    """CUDA variant -> the warp model that mirrors it (sim/warp_access.hpp), where one does."""
+    return {v["name"]: v["warp_model"] for v in registry(cli) if v["warp_model"] is not None}
+
+
 FITS = [  # (parameter, rung, problem match)
     ("dram_efficiency", "copy_memcpy_d2d", dict(kernel="copy", m=8192, n=8192, dtype="fp32")),
     ("fma_efficiency", "matmul_register_blocked",
@@ -71,9 +82,10 @@ def matches(rec, want):
     return all(p.get(k) == v for k, v in want.items())
 
 
-def usable(data):
+def usable(cli, data):
+    rungs = timed_rungs(cli)
     return [r for r in data["records"]
-            if r.get("median_ms", 0) > 0 and r.get("correct", True) and r["variant"] in RUNGS
+            if r.get("median_ms", 0) > 0 and r.get("correct", True) and r["variant"] in rungs
             and r["problem"]["m"] >= 4096]
 
 
@@ -89,7 +101,7 @@ def preset_of(data):
 
 def fit(cli, data):
     """The FITS parameters on one bench file: (machine overrides, ids of the fitted rows)."""
-    recs, mj, fitted_ids = usable(data), {}, set()
+    recs, mj, fitted_ids = usable(cli, data), {}, set()
     base = {"base": preset_of(data)}
     for param, rung, want in FITS:
         rows = [r for r in recs if r["variant"] == rung and matches(r, want)]
@@ -120,8 +132,9 @@ def table(cli, data, mj, fitted_ids):
              "| --- | --- | --- | --- | --- | --- | --- | --- |"]
     errors = []
     machine = {"base": preset_of(data), **mj}
-    for r in sorted(usable(data), key=lambda r: (r["variant"], r["problem"]["m"],
-                                                 r["problem"]["dtype"], r["problem"]["order"])):
+    def by_rung(r):
+        return r["variant"], r["problem"]["m"], r["problem"]["dtype"], r["problem"]["order"]
+    for r in sorted(usable(cli, data), key=by_rung):
         p = r["problem"]
         if p["kernel"] != "matmul":
             size = f"{p['m']}²" if p["m"] == p["n"] else f"{p['m']}×{p['n']}"
