@@ -25,11 +25,19 @@ std::string described_as(const RungPrediction& p) {
   const auto& s = p.timed;
   const std::string tile = std::to_string(s.block_m) + "x" + std::to_string(s.block_n);
   const bool plain = p.timing.costs.layout == sim::SmemLayout::plain;
+  // Copies and transposes whose threads keep few loads in flight: "4 B in flight per thread, 16
+  // round trips" (the latency-bound ones, docs/MODEL.md).
+  const auto& c = p.timing.costs;
+  const std::string in_flight =
+      c.load_rounds > 0
+          ? ", " + std::to_string(c.load_round_bytes / (32 * s.num_warps)) +
+                " B in flight per thread, " + std::to_string(c.load_rounds) + " round trips"
+          : "";
   switch (s.kernel) {
     case sim::Kernel::copy:
-      return tile + " tiles";
+      return tile + " tiles" + in_flight;
     case sim::Kernel::transpose:
-      return tile + " tiles, " + (plain ? "bank conflicts" : "no bank conflicts");
+      return tile + " tiles, " + (plain ? "bank conflicts" : "no bank conflicts") + in_flight;
     case sim::Kernel::matmul:
       break;
   }
