@@ -243,10 +243,9 @@ void draw_gpu(FrameContext& f, const Rect& r) {
       ImGui::PushTextWrapPos(0);
       ImGui::TextDisabled(
           "Each row is predicted for its own rung: the problem as that kernel runs it, described "
-          "to "
-          "the timed engine as the variant registry says (\"sees\": math path, warps, pipeline "
-          "stages, tile), on %s. Rows the engine cannot describe (naive kernels, cuBLAS) say not "
-          "modelled; hover a prediction for what its time went to.",
+          "to the timed engine as the variant registry says (\"sees\": math path, warps, "
+          "pipeline stages, tile, loads in flight), on %s. Rows the engine cannot describe (naive "
+          "kernels, cuBLAS) say not modelled; hover a prediction for what its time went to.",
           f.model.machine.name.c_str());
       ImGui::PopTextWrapPos();
     }
