@@ -10,6 +10,7 @@
 #include <limits>
 #include <queue>
 #include <stdexcept>
+#include <tuple>
 
 #include "sim/enum_names.hpp"
 
@@ -21,11 +22,6 @@ namespace {
 // dot pipe is free: start the dot that has waited longest" (after every event of that time, so
 // that all the dots ready then are candidates).
 constexpr std::int64_t kDispatch = std::numeric_limits<std::int64_t>::max();
-// pid == kWrite: the tile loaded by step `step` of the program on `slot` has arrived and is
-// written into shared memory now (before any other event of that time).
-constexpr std::int64_t kWrite = -1;
-// Steps a program may run ahead of one of its tile writes (loads of every stage, their dots).
-constexpr std::int64_t kWriteRing = 4 * (kMaxStages + 1);
 struct Pending {
   std::int64_t t = 0, pid = 0, step = 0;
   int slot = 0;
@@ -76,9 +72,17 @@ struct SlotState {
   std::array<std::int64_t, kMaxStages + 1> dot_done{};  // ring: dot k at k % (kMaxStages + 1)
 };
 
+// A tile that has been loaded and waits to be written into shared memory when it arrives.
+struct PendingWrite {
+  std::int64_t arrive = 0, step = 0, event = -1;  // event: its load's index in the events, or -1
+  int slot = 0;
+  auto key() const { return std::tie(arrive, slot, step); }
+};
+
 struct SmState {
   std::int64_t fill_free = 0, dot_free = 0, smem_free = 0;
-  std::vector<Pending> ready_dots;  // dots whose data is in, waiting for the pipe
+  std::vector<PendingWrite> writes;  // by arrival; served before the pipe's next use (drain)
+  std::vector<Pending> ready_dots;   // dots whose data is in, waiting for the pipe
   bool dispatch_queued = false;
   std::int64_t last_retire = 0;
   std::int64_t dot_ps = 0, fill_ps = 0;
@@ -103,7 +107,6 @@ class TimedRun {
     m_programs.resize(static_cast<std::size_t>(p.programs()));
     m_a_filled.resize(m_engine.a_reuse().size());
     m_b_filled.resize(m_engine.b_reuse().size());
-    m_write_event.resize(static_cast<std::size_t>(m_slots * kWriteRing));
     // (steps,) the operation and K-iteration of every step, the same for every program.
     m_op.resize(static_cast<std::size_t>(m_steps));
     m_k.resize(static_cast<std::size_t>(m_steps));
@@ -121,10 +124,6 @@ class TimedRun {
       m_queue.pop();
       if (e.pid == kDispatch) {
         dispatch(e);
-        continue;
-      }
-      if (e.pid == kWrite) {
-        write(e);
         continue;
       }
       if (e.step == m_steps) {
@@ -171,6 +170,7 @@ class TimedRun {
   void queue_dot(const Pending& e) {
     SmState& sm = m_sm[static_cast<std::size_t>(e.slot % m_m.sms)];
     sm.ready_dots.push_back(e);
+    drain(sm, e.t);
     if (!sm.dispatch_queued) {
       sm.dispatch_queued = true;
       m_queue.push({std::max({e.t, sm.dot_free, sm.smem_free}), kDispatch, e.slot % m_m.sms, -1});
@@ -181,6 +181,7 @@ class TimedRun {
     SmState& sm = m_sm[static_cast<std::size_t>(e.step)];
     sm.dispatch_queued = false;
     if (sm.ready_dots.empty()) return;
+    drain(sm, e.t);
     const std::int64_t start = std::max({e.t, sm.dot_free, sm.smem_free});
     if (start > e.t) {
       sm.dispatch_queued = true;
@@ -273,6 +274,7 @@ class TimedRun {
         dot(s, sm, k, e.t, &ev);
         break;
       case StepOp::transpose: {
+        drain(sm, e.t);
         const std::int64_t start = std::max(e.t, sm.smem_free);
         ev.start_ps = start;
         ev.end_ps = sm.smem_free = start + scaled(m_costs.transpose_smem_ps, s.speed);
@@ -357,37 +359,42 @@ class TimedRun {
       ev->cause = w > w_free ? TimeCause::bank_conflict : TimeCause::smem;
     ev->end_ps = end;
     if (w > 0) {
-      m_queue.push({arrive, kWrite, e.step, e.slot});
-      if (m_opt.events)
-        m_write_event[write_index(e.slot, e.step)] =
-            static_cast<std::int64_t>(m_opt.events->size());
+      const PendingWrite pw{arrive, e.step,
+                            m_opt.events ? static_cast<std::int64_t>(m_opt.events->size()) : -1,
+                            e.slot};
+      const auto at = std::upper_bound(
+          sm.writes.begin(), sm.writes.end(), pw,
+          [](const PendingWrite& a, const PendingWrite& b) { return a.key() < b.key(); });
+      sm.writes.insert(at, pw);
     }
   }
 
-  std::size_t write_index(int slot, std::int64_t step) const {
-    return static_cast<std::size_t>(slot * kWriteRing + step % kWriteRing);
+  // Serves, in arrival order, the tile writes of `sm` that have arrived by `t`: called before any
+  // use of the SM's shared-memory pipe at `t` (a dot, a transpose), so that the pipe takes every
+  // request in the order it came, without an event per write.
+  void drain(SmState& sm, std::int64_t t) {
+    std::size_t n = 0;
+    for (; n < sm.writes.size() && sm.writes[n].arrive <= t; ++n) write(sm, sm.writes[n]);
+    sm.writes.erase(sm.writes.begin(), sm.writes.begin() + static_cast<std::ptrdiff_t>(n));
   }
 
   // A tile's write into shared memory, once its data has arrived: the SM's shared-memory pipe
   // serves requests in the order they come (first in, first out); the tile is usable when it is
   // written.
-  void write(const Pending& e) {
+  void write(SmState& sm, const PendingWrite& e) {
     SlotState& s = m_slot[static_cast<std::size_t>(e.slot)];
-    SmState& sm = m_sm[static_cast<std::size_t>(e.slot % m_m.sms)];
     const StepOp op = m_op[static_cast<std::size_t>(e.step)];
     const std::int64_t w =
         scaled(op == StepOp::load_b ? m_costs.load_b_smem_ps : m_costs.load_a_smem_ps, s.speed);
-    const std::int64_t end = reserve(&sm.smem_free, e.t, w);
+    const std::int64_t end = reserve(&sm.smem_free, e.arrive, w);
     if (op == StepOp::load_a) s.load_a_done = std::max(s.load_a_done, end);
     if (op == StepOp::load_b) s.load_b_done = std::max(s.load_b_done, end);
     if (op == StepOp::load) s.progress = std::max(s.progress, end);
-    if (m_opt.events) {
-      TimedEvent& ev =
-          (*m_opt.events)[static_cast<std::size_t>(m_write_event[write_index(e.slot, e.step)])];
+    if (e.event >= 0) {
+      TimedEvent& ev = (*m_opt.events)[static_cast<std::size_t>(e.event)];
       if (end > ev.end_ps) {
-        const std::int64_t waited = end - ev.end_ps;
         ev.end_ps = end;
-        if (end - e.t > e.t - ev.start_ps && waited > 0) ev.cause = TimeCause::smem;
+        if (end - e.arrive > e.arrive - ev.start_ps) ev.cause = TimeCause::smem;
       }
     }
   }
@@ -519,7 +526,6 @@ class TimedRun {
   std::vector<SmState> m_sm;
   std::vector<ProgramSpan> m_programs;
   std::vector<std::int64_t> m_a_filled, m_b_filled;  // per input tile, like Engine's reuse
-  std::vector<std::int64_t> m_write_event;  // (slot, step % kWriteRing): its load's event index
   std::vector<StepOp> m_op;
   std::vector<std::int64_t> m_k;
   std::priority_queue<Pending, std::vector<Pending>, std::greater<Pending>> m_queue;
