@@ -67,25 +67,34 @@ TEST(NsightMetrics, MeasuredWritesAreComparedWithTheWritesBeforeTheFinalFlush) {
   EXPECT_DOUBLE_EQ(relative_error(512, 0), 512);  // finite where nothing was measured
 }
 
+namespace {
+
+// Every record of the measured sets bundled in assets/measured (one per GPU).
+std::vector<tilesim::scenario::MeasuredRecord> bundled_records() {
+  std::vector<tilesim::scenario::MeasuredRecord> out;
+  for (auto& set :
+       tilesim::scenario::load_measured_dir(std::string(TILESIM_ASSETS_DIR) + "/measured"))
+    for (auto& r : set.records) out.push_back(std::move(r));
+  return out;
+}
+
+}  // namespace
+
 TEST(NsightMetrics, BundledTransposeMeasurementsConflictAsTheWarpModelPredicts) {
   // docs/FIDELITY.md: bank conflicts of the transpose tiles match exactly.
-  const auto sets =
-      tilesim::scenario::load_measured_dir(std::string(TILESIM_ASSETS_DIR) + "/measured");
   int checked = 0;
-  for (const auto& set : sets)
-    for (const auto& r : set.records) {
-      const auto v = parse_thread_variant(r.variant);
-      if (!v ||
-          (*v != ThreadVariant::transpose_smem_tiled &&
-           *v != ThreadVariant::transpose_smem_padded) ||
-          r.metric("sm__sass_inst_executed_op_shared_ld.sum") < 0)
-        continue;
-      const MeasuredWarps w = measured_warps(r.measured);
-      const WarpAccessCounters c = warp_access(Problem(r.spec), *v);
-      EXPECT_EQ(w.shared_ld_conflicts, double(c.shared_ld_conflicts())) << r.id;
-      EXPECT_EQ(w.shared_st_conflicts, double(c.shared_st_conflicts())) << r.id;
-      ++checked;
-    }
+  for (const auto& r : bundled_records()) {
+    const auto v = parse_thread_variant(r.variant);
+    if (!v ||
+        (*v != ThreadVariant::transpose_smem_tiled && *v != ThreadVariant::transpose_smem_padded) ||
+        r.metric("sm__sass_inst_executed_op_shared_ld.sum") < 0)
+      continue;
+    const MeasuredWarps w = measured_warps(r.measured);
+    const WarpAccessCounters c = warp_access(Problem(r.spec), *v);
+    EXPECT_EQ(w.shared_ld_conflicts, double(c.shared_ld_conflicts())) << r.id;
+    EXPECT_EQ(w.shared_st_conflicts, double(c.shared_st_conflicts())) << r.id;
+    ++checked;
+  }
   if (checked == 0) GTEST_SKIP() << "no transpose measurement with SASS metrics bundled";
 }
 
@@ -93,20 +102,17 @@ TEST(NsightMetrics, BundledMatmulMeasurementsIssueTheSharedLoadsTheWarpModelPred
   // docs/MODEL.md: seed 003's conflicting rung issues 83,886,080 shared-load instructions and
   // 603,979,776 wavefronts at 2048^3 (ptxas merges its B reads into LDS.128); matmul_smem_tiled
   // two per FMA, conflict-free. Instructions and wavefronts, exactly.
-  const auto sets =
-      tilesim::scenario::load_measured_dir(std::string(TILESIM_ASSETS_DIR) + "/measured");
   int checked = 0;
-  for (const auto& set : sets)
-    for (const auto& r : set.records) {
-      const auto v = parse_thread_variant(r.variant);
-      const double instructions = r.metric("sm__sass_inst_executed_op_shared_ld.sum");
-      const double wavefronts =
-          r.metric("sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum");
-      if (!v || !variant_fits(*v, Kernel::matmul) || instructions < 0 || wavefronts < 0) continue;
-      const WarpAccessCounters c = warp_access(Problem(r.spec), *v);
-      EXPECT_EQ(instructions, double(c.shared_ld_requests)) << r.id;
-      EXPECT_EQ(wavefronts, double(c.shared_ld_wavefronts)) << r.id;
-      ++checked;
-    }
+  for (const auto& r : bundled_records()) {
+    const auto v = parse_thread_variant(r.variant);
+    const double instructions = r.metric("sm__sass_inst_executed_op_shared_ld.sum");
+    const double wavefronts =
+        r.metric("sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum");
+    if (!v || !variant_fits(*v, Kernel::matmul) || instructions < 0 || wavefronts < 0) continue;
+    const WarpAccessCounters c = warp_access(Problem(r.spec), *v);
+    EXPECT_EQ(instructions, double(c.shared_ld_requests)) << r.id;
+    EXPECT_EQ(wavefronts, double(c.shared_ld_wavefronts)) << r.id;
+    ++checked;
+  }
   if (checked == 0) GTEST_SKIP() << "no matmul measurement with SASS metrics bundled";
 }
