@@ -24,11 +24,10 @@ std::optional<RungTiming> rung_timing(const Variant& v, const sim::ProblemSpec& 
   r.timing.layout = d.layout;
   r.timing.loads_in_flight = d.loads_in_flight;
   r.timing.load_bytes = d.load_bytes;
-  // The rung's own thread-level model gives an FMA rung's shared-load instructions per K step
-  // (how much it reuses from registers) and a plain (conflicting) layout's degree; step_costs
-  // applies a degree to plain layouts only, so a padded rung stays conflict-free.
-  if (v.warp_model && (d.layout == sim::SmemLayout::plain || d.path == sim::MathPath::fma))
-    r.timing.variant = v.warp_model;
+  // The rung's own thread-level model: step_costs takes from it an FMA rung's shared-load
+  // instructions per K step and a plain (conflicting) layout's degree (a padded rung, whose
+  // layout is swizzled, stays conflict-free there).
+  r.timing.variant = v.warp_model;
   return r;
 }
 

@@ -53,9 +53,8 @@ Occupancy occupancy(const Problem& p, const Machine& m, std::optional<int> overr
     if (timing.loads_in_flight > 0) {
       // An element loop (a CUDA rung) holds only its loads in flight, beside 24 registers of
       // pointers and tile coordinates (copy_tiled's ptxas count on sm_90), per thread.
-      const std::int64_t width = timing.load_bytes > 0 ? timing.load_bytes : e;
       o.registers_per_program =
-          p.threads_per_program() * (24 + (timing.loads_in_flight * width + 3) / 4);
+          p.threads_per_program() * (24 + (timing.loads_in_flight * load_width(timing, e) + 3) / 4);
     }
   }
   o.threads_per_program = p.threads_per_program();

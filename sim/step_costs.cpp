@@ -69,6 +69,10 @@ std::optional<SmemLayout> parse_smem_layout(std::string_view s) {
   return std::nullopt;
 }
 
+std::int64_t load_width(const TimingOptions& t, std::int64_t elem_bytes) {
+  return t.load_bytes > 0 ? t.load_bytes : elem_bytes;
+}
+
 std::int64_t loaded_round_ps(const StepCosts& c, double n) {
   const double xp = c.dram_read_bytes_per_ps_per_sm, l0 = static_cast<double>(c.dram_latency_ps);
   if (n <= 0 || xp <= 0) return c.dram_latency_ps;
@@ -192,7 +196,7 @@ StepCosts step_costs(const Problem& p, const Machine& m, const TimingOptions& op
     // waits for the previous ones: a copy or transpose loop whose every iteration sits behind its
     // own exit branch keeps one). Copies and transposes write what they read: reads get half
     // of the DRAM's rate.
-    const std::int64_t width = opt.load_bytes > 0 ? opt.load_bytes : e;
+    const std::int64_t width = load_width(opt, e);
     const std::int64_t threads = p.threads_per_program();
     const std::int64_t per_thread = std::max<std::int64_t>(1, cdiv(bm * bn * e, width * threads));
     const std::int64_t per_round = std::min<std::int64_t>(opt.loads_in_flight, per_thread);

@@ -89,6 +89,9 @@ struct StepCosts {
 // (wgmma asked for on a machine without it).
 StepCosts step_costs(const Problem& p, const Machine& m, const TimingOptions& opt = {});
 
+// The bytes of one global load of a copy or transpose thread: `load_bytes`, or one element.
+std::int64_t load_width(const TimingOptions& t, std::int64_t elem_bytes);
+
 // One round trip of DRAM loads when every SM keeps `read_bytes_in_flight` (bytes per SM) of
 // reads outstanding: Little's law, throughput = bytes in flight / latency, with the latency rising
 // as the DRAM fills. Per SM, X(N) = Xp (1 - exp(-N / (Xp L0))) for peak read rate Xp and unloaded
