@@ -50,10 +50,15 @@ nlohmann::json to_json(const kernels::Variant& v) {
                    {"baseline", v.baseline},
                    {"teaches", v.teaches}};
   if (const auto& t = v.timing)
-    j["timing"] = {
-        {"math_path", name_or_null(t->path)},     {"smem_layout", name_or_null(t->layout)},
-        {"num_warps", int_or_null(t->num_warps)}, {"stages", int_or_null(t->stages)},
-        {"loads_in_flight", t->loads_in_flight},  {"load_bytes", t->load_bytes}};
+    j["timing"] = {{"math_path", name_or_null(t->path)},
+                   {"smem_layout", name_or_null(t->layout)},
+                   {"num_warps", int_or_null(t->num_warps)},
+                   {"stages", int_or_null(t->stages)},
+                   {"loads_in_flight", t->loads_in_flight},
+                   {"load_bytes", t->load_bytes},
+                   {"warp_instructions", t->warp_instructions},
+                   {"fragments_double_buffered", t->fragments_double_buffered},
+                   {"registers_per_thread", t->registers_per_thread}};
   return j;
 }
 

@@ -24,6 +24,9 @@ std::optional<RungTiming> rung_timing(const Variant& v, const sim::ProblemSpec& 
   r.timing.layout = d.layout;
   r.timing.loads_in_flight = d.loads_in_flight;
   r.timing.load_bytes = d.load_bytes;
+  r.timing.warp_instructions = d.warp_instructions;
+  r.timing.fragments_double_buffered = d.fragments_double_buffered;
+  r.timing.registers_per_thread = d.registers_per_thread;
   // The rung's own thread-level model: step_costs takes from it an FMA rung's shared-load
   // instructions per K step and a plain (conflicting) layout's degree (a padded rung, whose
   // layout is swizzled, stays conflict-free there).

@@ -40,26 +40,31 @@ std::vector<Variant> make_variants() {
   // not (swizzled, or padded: the model sees both as conflict-free).
   using sim::MathPath;
   using sim::SmemLayout;
-  // Fields in order: path, layout, num_warps, stages, loads_in_flight, load_bytes. Copies and
+  // Fields in order: path, layout, num_warps, stages, loads_in_flight, load_bytes,
+  // warp_instructions, fragments_double_buffered, registers_per_thread. Copies and
   // transposes run 256 threads (8 warps) at every bench tile. Their loads in flight per thread
   // are read off their SASS (sm_90, nvcc 13.0): each iteration of an element loop (unrolled or
   // not) is LDG, then its STG or STS, then the branch that ends the loop (the trip count is the
   // rows left in the tile), so a thread waits for one load before it issues the next; the
   // measured throughputs agree (kernels/probes/bytes_in_flight.cu, docs/MODEL.md).
-  const auto element_loop = [](std::optional<SmemLayout> l, int bytes) {
-    return TimingDescription{std::nullopt, l, 8, std::nullopt, 1, bytes};
+  // Registers per thread (here and below) are ncu's launch__registers_per_thread of the sm_90
+  // build (nvcc 13.0, 2026-11-23).
+  const auto element_loop = [](std::optional<SmemLayout> l, int bytes, int registers) {
+    TimingDescription d{std::nullopt, l, 8, std::nullopt, 1, bytes};
+    d.registers_per_thread = registers;
+    return d;
   };
   // copy
   auto& ct = rung("copy_tiled", Kernel::copy, kAll, "copy_memcpy_d2d",
                   "seed 000: one program per BLOCK_M x BLOCK_N tile, offsets by broadcasting, "
                   "masked at the edges; one element per access");
   ct.warp_model = sim::ThreadVariant::copy_tiled;
-  ct.timing = element_loop(std::nullopt, 0);
+  ct.timing = element_loop(std::nullopt, 0, 24);
   // Four 16-byte loads per thread in flight: its SASS issues the four LDG.128 before the first
   // STG.128 (the branches between them skip the masked fallback only).
   rung("copy_vectorized", Kernel::copy, kAll, "copy_memcpy_d2d",
        "the same tile moved in 16-byte accesses, four in flight per thread")
-      .timing = TimingDescription{std::nullopt, std::nullopt, 8, std::nullopt, 4, 16};
+      .timing = TimingDescription{std::nullopt, std::nullopt, 8, std::nullopt, 4, 16, 0, false, 48};
   auto& d2d =
       rung("copy_memcpy_d2d", Kernel::copy, kAll, "", "baseline: cudaMemcpyAsync device to device");
   d2d.kind = VariantKind::baseline;
@@ -72,22 +77,27 @@ std::vector<Variant> make_variants() {
                   "the tile goes through shared memory so reads and writes are both coalesced; "
                   "reading its columns hits one bank 32 times");
   tt.warp_model = sim::ThreadVariant::transpose_smem_tiled;
-  tt.timing = element_loop(SmemLayout::plain, 0);  // 32-way conflicts (warp model)
+  tt.timing = element_loop(SmemLayout::plain, 0, 28);  // 32-way conflicts (warp model)
   auto& tp = rung("transpose_smem_padded", Kernel::transpose, kAll, "copy_memcpy_d2d",
                   "one 4-byte word of padding per shared-memory row: the column reads fall in "
                   "32 banks");
   tp.warp_model = sim::ThreadVariant::transpose_smem_padded;
-  tp.timing = element_loop(SmemLayout::swizzled, 0);  // padded: no conflicts
+  tp.timing = element_loop(SmemLayout::swizzled, 0, 28);  // padded: no conflicts
   rung("transpose_smem_padded_vectorized", Kernel::transpose, kAll, "copy_memcpy_d2d",
        "the padded tile with 16-byte global loads and stores (4 elements gathered down a tile "
        "column per store), as copy_vectorized moves memory")
-      .timing = element_loop(SmemLayout::swizzled, 16);
+      .timing = element_loop(SmemLayout::swizzled, 16, 32);
   // matmul
   rung("matmul_naive", Kernel::matmul, kAll, "cublas_sgemm",
        "one thread per output element, every operand from global memory (through L1/L2)");
   // One tile of A and B in shared memory at a time, stored with conflicts; 8 warps: the 256
   // threads it runs at its bench tile, 64 x 64 (it takes BLOCK_M x BLOCK_N / 16 threads).
-  const TimingDescription smem_tiled{MathPath::fma, SmemLayout::plain, 8, 1};
+  // Instruction counts here and below: warp instructions per warp per K step of the compiled
+  // loop, from ncu (smsp__inst_executed on an H100, 2026-11-23) at 2048^3 and 8192^3, split into
+  // a per-K-step and a per-warp part (the split is exact: 4096^3 agrees to the instruction).
+  TimingDescription smem_tiled{MathPath::fma, SmemLayout::plain, 8, 1};
+  smem_tiled.warp_instructions = 2555;  // 16 outputs x 16 k: 256 FFMA, 512 LDS, the rest addresses
+  smem_tiled.registers_per_thread = 86;
   auto& st = rung("matmul_smem_tiled", Kernel::matmul, kAll, "cublas_sgemm",
                   "the seeds' K loop: a (BLOCK_M, BLOCK_K) tile of A and a (BLOCK_K, BLOCK_N) "
                   "tile of B staged in shared memory, each element then reused BLOCK_N (or "
@@ -100,6 +110,7 @@ std::vector<Variant> make_variants() {
   bt.b_layout = sim::BLayout::transposed;
   bt.warp_model = sim::ThreadVariant::matmul_smem_tiled;  // one model covers both B layouts
   bt.timing = smem_tiled;
+  bt.timing->registers_per_thread = 83;  // allocated as 88, like the row-major B rung's 86
   // A matmul rung with its own tile (the constants its .cu file is instantiated with), reading B
   // in layout `b`, on devices of compute capability >= min_cc.
   const auto fixed = [&](std::string name, const std::vector<DType>& d, FixedTile tile,
@@ -118,53 +129,79 @@ std::vector<Variant> make_variants() {
   // Seed 003's pair on CUDA cores: one kernel, 256 threads, one K step in shared memory at a time;
   // only where B sits there differs. The conflicting rung reads its B tile down columns (8-way
   // conflicts, the warp model counts them); padded, like row-major, reads it conflict-free.
-  const auto fma_b = [](SmemLayout l) {
-    return TimingDescription{MathPath::fma, l, fma_b_layout::kThreads / 32, 1};
+  // Per-K-step instructions: 921 (row-major B), 809 (B^T conflicting: LDS.128 for B); the padded
+  // rung was counted at 4096^3 only (910 a step with its per-warp part, ~2, left in).
+  const auto fma_b = [](SmemLayout l, double instructions) {
+    TimingDescription d{MathPath::fma, l, fma_b_layout::kThreads / 32, 1};
+    d.warp_instructions = instructions;
+    d.registers_per_thread = 64;
+    return d;
   };
-  fixed("matmul_fma_b_rowmajor", kF32, fma_b_layout::kTile, R, 0, fma_b(SmemLayout::swizzled),
+  fixed("matmul_fma_b_rowmajor", kF32, fma_b_layout::kTile, R, 0, fma_b(SmemLayout::swizzled, 921),
         "seed 003's pair, first half: B (K, N) staged as Bs (BLOCK_K, BLOCK_N); each thread "
         "a 4x4 block of C, the inner product reads a row of Bs across lanes: conflict-free")
       .warp_model = sim::ThreadVariant::matmul_fma_b_rowmajor;
-  fixed("matmul_fma_bt_conflicting", kF32, fma_b_layout::kTile, T, 0, fma_b(SmemLayout::plain),
+  fixed("matmul_fma_bt_conflicting", kF32, fma_b_layout::kTile, T, 0, fma_b(SmemLayout::plain, 809),
         "the seed's 'coalesced' B^T (N, K): loaded along K and staged as it comes, Bs "
         "(BLOCK_N, BLOCK_K); the inner product reads its columns, 32 words apart: every B "
         "load (an LDS.128 of 4 kk) conflicts 8-way in each quarter-warp")
       .warp_model = sim::ThreadVariant::matmul_fma_bt_conflicting;
-  fixed("matmul_fma_bt_padded", kF32, fma_b_layout::kTile, T, 0, fma_b(SmemLayout::swizzled),
+  fixed("matmul_fma_bt_padded", kF32, fma_b_layout::kTile, T, 0, fma_b(SmemLayout::swizzled, 908),
         "the fix: the same B^T tile with each Bs row padded by one word (33): the column "
         "reads fall in 16 banks, conflict-free again")
       .warp_model = sim::ThreadVariant::matmul_fma_bt_padded;
   // 256 threads; double-buffered shared tiles read as float4 (conflict-free).
-  const TimingDescription register_blocked{MathPath::fma, SmemLayout::swizzled, 8, 2};
-  fixed("matmul_register_blocked", kF32, register_blocked::kTile, R, 0, register_blocked,
+  // 613 instructions per K step of 8 (512 FFMA), 1187 per step of 16.
+  const auto register_blocked = [](double instructions) {
+    TimingDescription d{MathPath::fma, SmemLayout::swizzled, 8, 2};
+    d.warp_instructions = instructions;
+    d.registers_per_thread = 128;
+    return d;
+  };
+  fixed("matmul_register_blocked", kF32, register_blocked::kTile, R, 0, register_blocked(613),
         "each thread keeps an 8x8 block of C in registers and reuses every shared "
         "memory load 8 times; shared tiles double-buffered, 16-byte loads");
-  fixed("matmul_register_blocked_bk16", kF32, register_blocked::kTileBk16, R, 0, register_blocked,
+  fixed("matmul_register_blocked_bk16", kF32, register_blocked::kTileBk16, R, 0,
+        register_blocked(1187),
         "the same with K steps of 16: half the barriers per FMA, more registers");
   // mma.sync rungs: 256 threads (warp64: 128); padded or swizzled tiles, both conflict-free.
-  const auto mma = [](int warps, int stages) {
-    return TimingDescription{MathPath::mma_sync, std::nullopt, warps, stages};
+  // Instructions per K step: 155 (mma_sync: 32 mma, 12 ldmatrix), 291 (bk64), 232 (128x256),
+  // 305 (warp64: 64 mma, 16 ldmatrix), 215 (swizzled: the same work, leaner addressing).
+  // Registers: 124 (mma_sync), 128 (bk64), 230 (128x256), 255 (warp64), 254 (swizzled): the two
+  // fragment register sets take warp64 to 2 programs per SM where its shared memory allows 3.
+  const auto mma = [](int warps, int stages, double instructions, int registers,
+                      bool double_buffered = false) {
+    TimingDescription d{MathPath::mma_sync, std::nullopt, warps, stages};
+    d.warp_instructions = instructions;
+    d.registers_per_thread = registers;
+    d.fragments_double_buffered = double_buffered;
+    return d;
   };
-  fixed("matmul_mma_sync", kHalf, mma_sync::kTile, R, 80, mma(8, mma_sync::kStages),
+  fixed("matmul_mma_sync", kHalf, mma_sync::kTile, R, 80, mma(8, mma_sync::kStages, 155, 124),
         "tensor cores through mma.sync m16n8k16 (FP32 accumulation); ldmatrix from "
         "padded shared memory fed by a 4-stage cp.async pipeline");
-  fixed("matmul_mma_sync_bk64", kHalf, mma_sync::kTileBk64, R, 80, mma(8, mma_sync::kStagesBk64),
+  fixed("matmul_mma_sync_bk64", kHalf, mma_sync::kTileBk64, R, 80,
+        mma(8, mma_sync::kStagesBk64, 291, 128),
         "the same with K steps of 64 in 3 stages: twice the tensor-core work between "
         "barriers");
-  fixed("matmul_mma_sync_128x256", kHalf, mma_sync::kTile128x256, R, 80, mma(8, mma_sync::kStages),
+  fixed("matmul_mma_sync_128x256", kHalf, mma_sync::kTile128x256, R, 80,
+        mma(8, mma_sync::kStages, 232, 230),
         "the same with a 128 x 256 tile and 64 x 64 warp tiles: fewer ldmatrix per "
         "mma and half the A traffic per output, at 128 accumulators per thread");
-  fixed("matmul_mma_sync_warp64", kHalf, mma_sync::kTileWarp64, R, 80, mma(4, mma_sync::kStages),
+  fixed("matmul_mma_sync_warp64", kHalf, mma_sync::kTileWarp64, R, 80,
+        mma(4, mma_sync::kStages, 305, 255, true),
         "4 warps with 64 x 64 warp tiles (8 ldmatrix feed 32 mma) and two fragment "
         "register sets: the next k16 step's ldmatrix is issued before this step's mma");
   fixed("matmul_mma_sync_swizzled", kHalf, mma_sync_swizzled::kTile, R, 80,
-        mma(8, mma_sync_swizzled::kStages),
+        mma(8, mma_sync_swizzled::kStages, 215, 254, true),
         "128 x 256 tile, 8 warps of 64 x 64: XOR-swizzled (unpadded) shared tiles so "
         "cp.async and ldmatrix are conflict-free, 32-bit shared offsets per thread, C "
         "stored through shared memory as 16-byte rows");
   // 8 warps: the two consumer warpgroups that run wgmma (the kernel's 384 threads add a producer
   // warpgroup that only issues TMA copies).
-  const TimingDescription wgmma{MathPath::wgmma, std::nullopt, 8, wgmma_tma::kStages};
+  // 168 registers a thread (its 384 threads hold one program per SM, as its shared memory does).
+  TimingDescription wgmma{MathPath::wgmma, std::nullopt, 8, wgmma_tma::kStages};
+  wgmma.registers_per_thread = 168;
   fixed("matmul_wgmma_tma", kHalf, wgmma_tma::kTile, T, 90, wgmma,
         "Hopper: a producer warpgroup issues TMA bulk tensor copies into 128-byte "
         "swizzled shared memory, two consumer warpgroups run wgmma from it; a 4-stage "

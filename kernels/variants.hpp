@@ -31,6 +31,14 @@ struct TimingDescription {
   // element); 0 loads: the whole tile at once.
   int loads_in_flight = 0;
   int load_bytes = 0;
+  // Matmul: warp instructions per warp per K step of the compiled loop (ncu smsp__inst_executed
+  // at 2048^3 and 8192^3 on an H100, split into per-K-step and per-warp parts; 0: not counted).
+  double warp_instructions = 0;
+  // mma.sync: the next k16 step's fragments are loaded before this step's mma (two register sets).
+  bool fragments_double_buffered = false;
+  // Registers per thread of the compiled kernel (ncu launch__registers_per_thread, sm_90, nvcc
+  // 13.0); they decide how many programs an SM holds. 0: the model's estimate.
+  int registers_per_thread = 0;
   bool operator==(const TimingDescription&) const = default;
 };
 

@@ -89,6 +89,8 @@ void for_each_machine_field(sim::Machine& m, F&& f) {
   f("dram_efficiency", m.dram_efficiency);
   f("fma_efficiency", m.fma_efficiency);
   f("tensor_efficiency", m.tensor_efficiency);
+  f("warp_issue_cycles", m.warp_issue_cycles);
+  f("schedulers_per_sm", m.schedulers_per_sm);
   f("program_jitter", m.program_jitter);
   f("l2_hit_latency_cycles", m.l2_hit_latency_cycles);
   f("dram_latency_cycles", m.dram_latency_cycles);

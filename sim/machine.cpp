@@ -194,6 +194,12 @@ void validate_machine(const Machine& m) {
     check(v >= 1 && v <= 1000000, field,
           std::string("machine.") + field + " = " + std::to_string(v) +
               " is out of range: allowed 1..1000000");
+  check(m.schedulers_per_sm >= 1 && m.schedulers_per_sm <= 16, "schedulers_per_sm",
+        "machine.schedulers_per_sm = " + std::to_string(m.schedulers_per_sm) +
+            " is out of range: allowed 1..16");
+  check(m.warp_issue_cycles >= 1 && m.warp_issue_cycles <= 1000, "warp_issue_cycles",
+        "machine.warp_issue_cycles = " + std::to_string(m.warp_issue_cycles) +
+            " is out of range: allowed 1..1000");
   check(m.max_programs_per_sm >= 1 && m.max_programs_per_sm <= 64, "max_programs_per_sm",
         "machine.max_programs_per_sm = " + std::to_string(m.max_programs_per_sm) +
             " is out of range: allowed 1..64");

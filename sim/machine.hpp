@@ -42,6 +42,9 @@ struct Machine {
   int sm_l2_bytes_per_cycle = 64;   // one SM's L2 fill path
   int smem_bytes_per_cycle = 128;   // 32 banks x 4 bytes: one wavefront per cycle
   int program_launch_cycles = 600;  // block launch to its first step, prologue included
+  // Instruction issue: each of an SM's warp schedulers (4 since Maxwell, one per sub-partition)
+  // issues at most one warp instruction per cycle.
+  int schedulers_per_sm = 4;
   // What-if knob, off by default: each program's dots take (1 + program_jitter * u) of their time,
   // u a fixed pseudo-random number in [-1, 1) per pid, so a long grid's programs drift apart
   // ever further. Fitted once (0.085, to the H200's FP16 8192^3 row-major bytes), it made the
@@ -51,9 +54,15 @@ struct Machine {
   // Fitted on the H200 (scripts/fit_timing.py, one tilesim-bench row each, docs/FIDELITY.md) and
   // used by every preset: what a tiled kernel sustains of each peak.
   double dram_efficiency = 0.869;    // of dram_bytes_per_s, streaming copy
-  double fma_efficiency = 0.686;     // of fp32_flops_per_s, register-blocked FMA dot
+  double fma_efficiency = 1.0;       // of fp32_flops_per_s (issue, not the FMA pipe, limits)
   double tensor_efficiency = 0.719;  // of the tensor path's peak, dot of full tiles
-  std::string source;                // where the figures come from
+  // A warp whose next instruction waits on a recent result issues about once every this many
+  // cycles (Hopper's fixed-latency ALU and FMA results are ready ~4 cycles after issue), so W
+  // warps per scheduler issue min(1, W / warp_issue_cycles) instructions per cycle. Fitted to the
+  // register-blocked FP32 rung; ncu reads 4.6-5.1 (warps per scheduler / issue rate) for the four
+  // rungs whose instruction stream sets their pace, on an H100 and an H200 (docs/MODEL.md).
+  double warp_issue_cycles = 4.649;
+  std::string source;  // where the figures come from
   bool operator==(const Machine&) const = default;
 };
 

@@ -95,7 +95,14 @@ std::pair<int, int> warp_grid(int block_m, int block_n, int num_warps) {
   return {wm, wn};
 }
 
-StepCosts step_costs(const Problem& p, const Machine& m, const TimingOptions& opt) {
+double issue_cycles(double instructions, int warps, int resident_warps, const Machine& m) {
+  const double per_scheduler = static_cast<double>(resident_warps) / m.schedulers_per_sm;
+  const double rate = m.schedulers_per_sm * std::min(1.0, per_scheduler / m.warp_issue_cycles);
+  return instructions * warps / rate;
+}
+
+StepCosts step_costs(const Problem& p, const Machine& m, const TimingOptions& opt,
+                     int programs_per_sm) {
   StepCosts c;
   const std::int64_t e = p.elem_bytes();
   const std::int64_t bm = p.block_m(), bn = p.block_n(), bk = p.block_k();
@@ -174,7 +181,15 @@ StepCosts step_costs(const Problem& p, const Machine& m, const TimingOptions& op
                                      : (bm * bk * wn + bk * bn * wm) * e;
       wf = wavefronts(reads, m);
     }
-    c.operands_overlap_math = c.path != MathPath::mma_sync;
+    c.operands_overlap_math = c.path != MathPath::mma_sync || opt.fragments_double_buffered;
+    // Instruction issue. An FMA dot without a counted loop issues one FFMA per output and k per
+    // thread, plus its shared loads (one instruction per wavefront without conflicts, above).
+    c.dot_warp_instructions = opt.warp_instructions;
+    if (c.dot_warp_instructions <= 0 && c.path == MathPath::fma)
+      c.dot_warp_instructions = static_cast<double>(bm * bn * bk) / (32.0 * warps) + wf / warps;
+    if (c.dot_warp_instructions > 0)
+      c.dot_issue_ps = ps_of_cycles(
+          issue_cycles(c.dot_warp_instructions, warps, warps * std::max(1, programs_per_sm), m), m);
     c.dot_smem_free_ps = ps_of_cycles(wf, m);
     c.dot_smem_ps = ps_of_cycles(wf * c.smem_load_degree, m);
     c.dot_overhead_ps = ps_of_cycles(kLoopOverheadCycles, m);

@@ -40,6 +40,16 @@ struct TimingOptions {
   // bytes (0: one element). 0 loads: the whole tile at once, as Triton's one tl.load of it.
   int loads_in_flight = 0;
   int load_bytes = 0;
+  // Matmul: warp instructions one warp issues per K step (the kernel's loop body, counted by ncu;
+  // kernels/variants.cpp). 0: an FMA dot counts its FFMA and shared loads, a tensor-core dot has
+  // no issue limit (how lean the compiler's loop is, is not known before it compiles).
+  double warp_instructions = 0;
+  // mma.sync: the kernel loads the next k16 step's fragments (ldmatrix) before this step's mma
+  // into a second register set, so the operand reads overlap the math instead of preceding it.
+  bool fragments_double_buffered = false;
+  // Registers per thread as ptxas allocates them (0: the accumulator plus 32, the model's
+  // estimate).
+  int registers_per_thread = 0;
   bool operator==(const TimingOptions&) const = default;
 };
 
@@ -55,6 +65,11 @@ struct StepCosts {
   std::int64_t dot_smem_ps = 0;       // operand reads from shared memory, conflicts included
   std::int64_t dot_smem_free_ps = 0;  // the same without bank conflicts
   std::int64_t dot_overhead_ps = 0;   // per K-iteration: barrier, address arithmetic, waits
+  // Instruction issue: warp instructions per warp per K step, and the SM time the program's
+  // warps need to issue them when `programs_per_sm` programs share its schedulers (each
+  // scheduler one per cycle, each warp one per warp_issue_cycles); 0: not limited.
+  double dot_warp_instructions = 0;
+  std::int64_t dot_issue_ps = 0;
   // Whether the operand reads overlap the math (dot = max of the two) or precede it (the sum).
   // wgmma reads its operands from shared memory itself, asynchronously, and FMA kernels keep
   // enough independent loads in flight per thread; an mma.sync takes them from registers that
@@ -86,8 +101,15 @@ struct StepCosts {
 };
 
 // Throws InvalidField("input_precision") / ("num_warps") for a path the machine cannot run
-// (wgmma asked for on a machine without it).
-StepCosts step_costs(const Problem& p, const Machine& m, const TimingOptions& opt = {});
+// (wgmma asked for on a machine without it). `programs_per_sm`: the programs that share an SM's
+// schedulers (the issue time of one program's step is its share of their rate).
+StepCosts step_costs(const Problem& p, const Machine& m, const TimingOptions& opt = {},
+                     int programs_per_sm = 1);
+
+// SM time, in cycles, to issue `instructions` warp instructions from each of `warps` warps when
+// `resident_warps` warps share the SM: the schedulers issue min(1, W / warp_issue_cycles) per
+// cycle each, W = resident_warps / schedulers_per_sm.
+double issue_cycles(double instructions, int warps, int resident_warps, const Machine& m);
 
 // The bytes of one global load of a copy or transpose thread: `load_bytes`, or one element.
 std::int64_t load_width(const TimingOptions& t, std::int64_t elem_bytes);

@@ -16,6 +16,7 @@ std::string_view to_string(TimeCause c) {
       {TimeCause::smem, "smem"},
       {TimeCause::bank_conflict, "bank_conflict"},
       {TimeCause::math, "math"},
+      {TimeCause::issue, "issue"},
       {TimeCause::tail, "tail"},
   }};
   return enum_names::name_of(kNames, c);

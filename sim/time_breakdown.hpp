@@ -24,9 +24,10 @@ enum class TimeCause {
   smem,           // shared memory: operands of a dot, tiles written or transposed
   bank_conflict,  // the extra wavefronts bank conflicts add to shared memory
   math,           // the dot's math pipe (FMA or tensor cores), loop overhead and spills included
+  issue,          // the warps' instruction stream: schedulers issue one per cycle, a warp fewer
   tail,           // the last wave: this SM is idle while others finish
 };
-inline constexpr int kTimeCauses = 9;
+inline constexpr int kTimeCauses = 10;
 std::string_view to_string(TimeCause c);
 
 // Seconds per cause; they add up to the kernel time (each is an average over SMs).

@@ -94,7 +94,7 @@ class TimedRun {
       : m_p(p),
         m_m(m),
         m_opt(opt),
-        m_costs(step_costs(p, m, opt.timing)),
+        m_costs(step_costs(p, m, opt.timing, occ.programs_per_sm)),
         m_engine(p, m, occ.programs_per_sm),
         m_steps(steps_per_program(p)),
         m_slots(std::min<std::int64_t>(m_engine.slots(), p.programs())),
@@ -431,22 +431,32 @@ class TimedRun {
     const bool overlap = c.operands_overlap_math;
     const std::int64_t core =
         overlap ? std::max(c.dot_math_ps, c.dot_smem_ps) : c.dot_math_ps + c.dot_smem_ps;
-    const std::int64_t dur = scaled(core + c.dot_overhead_ps + c.dot_spill_ps, s.speed);
+    // The warps cannot go faster than they issue their instructions: when that takes longer than
+    // the pipes, the whole dot is the instruction stream's time (the math hides inside it).
+    const std::int64_t paced = core + c.dot_overhead_ps;
+    const bool issue_bound = c.dot_issue_ps > paced;
+    const std::int64_t dur =
+        scaled((issue_bound ? c.dot_issue_ps : paced) + c.dot_spill_ps, s.speed);
     sm.dot_free = start + dur;
     sm.smem_free = start + c.dot_smem_ps + c.dot_spill_ps;
     sm.dot_ps += dur;
-    // Busy time by cause: math, then the part of the operand reads the math did not cover,
-    // split into conflict-free wavefronts and the extra ones of bank conflicts.
-    const std::int64_t covered = overlap ? c.dot_math_ps : 0;
-    const std::int64_t free_part = std::max<std::int64_t>(0, c.dot_smem_free_ps - covered);
-    const std::int64_t smem_part = std::max<std::int64_t>(0, c.dot_smem_ps - covered);
-    add(&sm.busy, TimeCause::math, c.dot_math_ps);
-    add(&sm.busy, TimeCause::smem, free_part);
-    add(&sm.busy, TimeCause::bank_conflict, smem_part - free_part);
-    ev->cause = c.dot_math_ps >= c.dot_smem_ps       ? TimeCause::math
-                : c.dot_smem_ps > c.dot_smem_free_ps ? TimeCause::bank_conflict
-                                                     : TimeCause::smem;
-    add(&sm.busy, TimeCause::math, c.dot_overhead_ps + c.dot_spill_ps);
+    add(&sm.busy, TimeCause::math, c.dot_spill_ps);
+    if (issue_bound) {
+      add(&sm.busy, TimeCause::issue, c.dot_issue_ps);
+      ev->cause = TimeCause::issue;
+    } else {
+      // Busy time by cause: math, then the part of the operand reads the math did not cover,
+      // split into conflict-free wavefronts and the extra ones of bank conflicts.
+      const std::int64_t covered = overlap ? c.dot_math_ps : 0;
+      const std::int64_t free_part = std::max<std::int64_t>(0, c.dot_smem_free_ps - covered);
+      const std::int64_t smem_part = std::max<std::int64_t>(0, c.dot_smem_ps - covered);
+      add(&sm.busy, TimeCause::math, c.dot_math_ps + c.dot_overhead_ps);
+      add(&sm.busy, TimeCause::smem, free_part);
+      add(&sm.busy, TimeCause::bank_conflict, smem_part - free_part);
+      ev->cause = c.dot_math_ps >= c.dot_smem_ps       ? TimeCause::math
+                  : c.dot_smem_ps > c.dot_smem_free_ps ? TimeCause::bank_conflict
+                                                       : TimeCause::smem;
+    }
     ev->start_ps = start;
     ev->end_ps = start + dur;
     s.dot_done[static_cast<std::size_t>(k % (kMaxStages + 1))] = ev->end_ps;

@@ -18,6 +18,7 @@ namespace {
 Rgba cause_color(sim::TimeCause c) {
   switch (c) {
     case sim::TimeCause::math:
+    case sim::TimeCause::issue:
     case sim::TimeCause::smem:
     case sim::TimeCause::bank_conflict:
       return palette::c;

@@ -77,3 +77,39 @@ TEST(FmaStepCosts, TheConflictingRungPays32WavefrontsForEachLds128) {
   EXPECT_EQ(c.dot_smem_free_ps, ps_of_cycles(1280, m));
   EXPECT_NEAR(c.dot_smem_ps, ps_of_cycles(9216, m), 1);
 }
+
+// Instruction issue: a scheduler issues one warp instruction per cycle, a warp one per
+// warp_issue_cycles (its next instruction waits on a recent result).
+TEST(IssueCosts, AWarpIssuesOncePerIntervalAndASchedulerOncePerCycle) {
+  Machine m = h200();
+  m.warp_issue_cycles = 5;
+  m.schedulers_per_sm = 4;
+  // One program of 8 warps: 2 per scheduler, each issuing every 5 cycles (0.4 per scheduler-
+  // cycle): 215 instructions a warp take 215 x 5 cycles.
+  EXPECT_DOUBLE_EQ(issue_cycles(215, 8, 8, m), 1075);
+  // Two such programs: 4 warps per scheduler, 0.8 per cycle; one program's share of the SM is
+  // half of that, so the pair together still takes 1,075 cycles (latency-bound, interleaved).
+  EXPECT_DOUBLE_EQ(issue_cycles(215, 8, 16, m), 537.5);
+  // Four: 8 warps per scheduler is more than 5, so every scheduler issues every cycle.
+  EXPECT_DOUBLE_EQ(issue_cycles(215, 8, 32, m), 8 * 215 / 4.0);
+}
+
+TEST(IssueCosts, AGenericFmaDotIssuesItsFfmaAndSharedLoadsARungItsCountedLoop) {
+  const Machine m = h200();
+  const Problem p(fp32_matmul(64, 64, 16, 8));
+  // 16 outputs a thread as a 4 x 4 micro-tile: per K step a warp issues 16 x 16 = 256 FFMA and
+  // 16 x (4 + 4) = 128 shared loads.
+  const StepCosts generic = step_costs(p, m, fma(SmemLayout::swizzled, std::nullopt));
+  EXPECT_DOUBLE_EQ(generic.dot_warp_instructions, 384);
+  EXPECT_EQ(generic.dot_issue_ps, ps_of_cycles(issue_cycles(384, 8, 8, m), m));
+  // Two programs on the SM: each one's share of the schedulers.
+  EXPECT_EQ(step_costs(p, m, fma(SmemLayout::swizzled, std::nullopt), 2).dot_issue_ps,
+            ps_of_cycles(issue_cycles(384, 8, 16, m), m));
+  TimingOptions counted = fma(SmemLayout::swizzled, std::nullopt);
+  counted.warp_instructions = 2555;  // matmul_smem_tiled's loop, as ncu counts it
+  EXPECT_EQ(step_costs(p, m, counted).dot_issue_ps, ps_of_cycles(issue_cycles(2555, 8, 8, m), m));
+  // A tensor-core dot without a count has no issue limit (its compiled loop is not known).
+  ProblemSpec half = fp32_matmul(64, 64, 16, 8);
+  half.dtype = DType::fp16;
+  EXPECT_EQ(step_costs(Problem(half), m).dot_issue_ps, 0);
+}

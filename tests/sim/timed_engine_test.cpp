@@ -84,6 +84,33 @@ TEST(TimedEngine, AnMmaSyncDotTakesItsOperandReadsPlusItsMath) {
   }
 }
 
+// A program whose loop issues more instructions than its math takes: the dot lasts as long as
+// its warps take to issue them, and the breakdown names instruction issue as the bound.
+TEST(TimedEngine, ADotIsNoFasterThanItsWarpsIssueItsInstructions) {
+  ProblemSpec s = matmul(64, 64, 128, 64, 64, 64);
+  s.dtype = DType::fp32;
+  s.stages = 1;
+  const Machine m = steady("h100");
+  const Problem p(s);
+  std::vector<TimedEvent> ev;
+  TimedOptions opt;
+  opt.timing.path = MathPath::fma;
+  opt.timing.warp_instructions = 20000;
+  opt.events = &ev;
+  const TimedResult r = run_timed(p, m, occupancy(p, m), opt);
+  const StepCosts& c = r.timing.costs;
+  ASSERT_EQ(ev.size(), 8u);
+  ASSERT_GT(c.dot_issue_ps, std::max(c.dot_math_ps, c.dot_smem_ps) + c.dot_overhead_ps);
+  EXPECT_EQ(ev[3].end_ps - ev[3].start_ps, c.dot_issue_ps + c.dot_spill_ps);
+  EXPECT_EQ(ev[3].cause, TimeCause::issue);
+  // (One program on one SM: the others idle, so the tail is the bound; of the SM's own time,
+  // issue is all of the dots.)
+  EXPECT_GT(r.timing.breakdown[TimeCause::issue], 0);
+  ASSERT_EQ(c.dot_spill_ps, 0);
+  EXPECT_EQ(r.timing.breakdown[TimeCause::math], 0);
+  EXPECT_NEAR(r.timing.breakdown.total(), r.time_s(), 1e-12);
+}
+
 // Two programs share one SM's dot pipe: the older one (pid 0) is served first whenever both
 // have a dot ready, so it runs almost as fast as alone (at most one of the younger program's
 // dots, already started, in its way per step), and the younger one falls behind. This is the
