@@ -9,10 +9,35 @@
 #include "cli/commands.hpp"
 #include "cli/problem_flags.hpp"
 #include "cli/run_report.hpp"
+#include "scenario/file_io.hpp"
 #include "scenario/resolve.hpp"
+#include "sim/launch_order.hpp"
 #include "sim/timed_engine.hpp"
 
 namespace tilesim::cli {
+namespace {
+
+// One row per program: where and when the timed engine ran it (a second timed replay: the
+// counters' replay does not keep its spans).
+void write_program_spans(const sim::Problem& p, const sim::Machine& m, const sim::Occupancy& occ,
+                         const sim::TimingOptions& timing, const std::string& path) {
+  sim::TimedOptions opt;
+  opt.timing = timing;
+  const sim::TimedResult r = sim::run_timed(p, m, occ, opt);
+  std::string csv = "pid,pid_m,pid_n,sm,slot,start_ns,end_ns\n";
+  char row[160];
+  for (const sim::ProgramSpan& s : r.programs) {
+    const sim::TileCoord t = sim::tile_of(p, s.pid);
+    std::snprintf(row, sizeof row, "%lld,%lld,%lld,%d,%d,%.3f,%.3f\n",
+                  static_cast<long long>(s.pid), static_cast<long long>(t.pid_m),
+                  static_cast<long long>(t.pid_n), s.sm, s.slot, s.start_ps * 1e-3,
+                  s.end_ps * 1e-3);
+    csv += row;
+  }
+  scenario::write_file_atomic(path, csv);
+}
+
+}  // namespace
 
 Action add_run_command(CLI::App& app) {
   auto* cmd = app.add_subcommand(
@@ -25,7 +50,12 @@ Action add_run_command(CLI::App& app) {
                   "for teaching: lockstep (every wave in step) or staggered (slot s starts "
                   "s * steps / slots rounds late). The time is always the timed engine's")
       ->check(CLI::IsMember({"timed", "lockstep", "staggered"}));
-  return [flags, schedule]() {
+  auto programs_csv = std::make_shared<std::string>();
+  cmd->add_option("--programs-csv", *programs_csv,
+                  "Also write the timed engine's per-program spans to FILE (pid, tile, SM, slot, "
+                  "start and end in ns): the columns kernels/probes/block_timeline.cu measures "
+                  "on a GPU");
+  return [flags, schedule, programs_csv]() {
     const sim::TimingOptions timing = flags->timing();
     const auto resolved = scenario::resolve(flags->to_scenario(), timing);
     if (resolved.launch_error) throw *resolved.launch_error;
@@ -52,6 +82,7 @@ Action add_run_command(CLI::App& app) {
       r = sim::replay(p, m, occ, report, nullptr, sim::parse_schedule(*schedule));
       r.timing = timed;
     }
+    if (!programs_csv->empty()) write_program_spans(p, m, occ, timing, *programs_csv);
     if (draw) std::fprintf(stderr, "\r                \r");
     if (flags->json)
       std::printf("%s\n", replay_json(p, m, r).dump(2).c_str());

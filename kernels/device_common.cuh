@@ -69,6 +69,35 @@ __host__ __device__ inline void tile_of(const GridMap& g, std::int64_t pid, std:
   }
 }
 
+// Block timeline (kernels/probes/block_timeline.cu compiles the kernel files with
+// TILESIM_BLOCK_TRACE defined): a kernel that declares a BlockSpan at its start has thread 0 of
+// each block record its SM and its start and end on the global timer (ns), at
+// g_block_trace[4 * blockIdx.x ...]: what the timed engine's per-program spans are checked
+// against. In every other build a BlockSpan is empty and costs nothing.
+#if defined(TILESIM_BLOCK_TRACE)
+static __device__ unsigned long long* g_block_trace = nullptr;
+__device__ inline unsigned long long global_ns() {
+  unsigned long long t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+struct BlockSpan {
+  __device__ BlockSpan() {
+    if (g_block_trace && threadIdx.x == 0) {
+      unsigned sm;
+      asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+      g_block_trace[4 * blockIdx.x] = sm;
+      g_block_trace[4 * blockIdx.x + 1] = global_ns();
+    }
+  }
+  __device__ ~BlockSpan() {
+    if (g_block_trace && threadIdx.x == 0) g_block_trace[4 * blockIdx.x + 2] = global_ns();
+  }
+};
+#else
+struct BlockSpan {};
+#endif
+
 class CublasHandle;  // baselines_cublas.cuh
 
 // Everything a launcher needs. Matrices are dense row-major with the strides sim::Problem gives

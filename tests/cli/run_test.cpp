@@ -6,8 +6,12 @@
 
 #include <array>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -77,6 +81,38 @@ TEST(CliRun, VariantIsTheRungsTileWarpsStagesAndPathSpelledOutPlusItsCode) {
   const auto overridden = run_json("run " + p + "--variant matmul_mma_sync --num-warps 4");
   EXPECT_EQ(overridden["dram_read_bytes"], rung["dram_read_bytes"]);
   EXPECT_NE(overridden["predicted_time_s"], rung["predicted_time_s"]);
+}
+
+// --programs-csv: one row per program, where and when the timed engine ran it, in the columns the
+// GPU probe (kernels/probes/block_timeline.cu) writes; the last program ends with the kernel.
+TEST(CliRun, ProgramsCsvHasEveryProgramsSpan) {
+  const auto path = std::filesystem::temp_directory_path() / "tilesim_programs_test.csv";
+  const auto j = run_json(
+      "run --m 512 --n 512 --k 512 --block-m 64 --block-n 64 --block-k 64 "
+      "--order row-major --machine h100 --programs-csv " +
+      path.string());
+  std::ifstream in(path);
+  std::string line;
+  std::getline(in, line);
+  EXPECT_EQ(line, "pid,pid_m,pid_n,sm,slot,start_ns,end_ns");
+  int rows = 0;
+  double last_end = 0;
+  while (std::getline(in, line)) {
+    std::vector<double> f;
+    std::stringstream ss(line);
+    for (std::string x; std::getline(ss, x, ',');) f.push_back(std::stod(x));
+    ASSERT_EQ(f.size(), 7u) << line;
+    EXPECT_EQ(f[0], rows);             // by pid
+    EXPECT_EQ(f[1] * 8 + f[2], rows);  // row-major: pid = pid_m * tiles_n + pid_n
+    EXPECT_LT(f[5], f[6]);
+    last_end = std::max(last_end, f[6]);
+    ++rows;
+  }
+  EXPECT_EQ(rows, 64);
+  // The kernel ends when the last store reaches L2, a little after the last program retires.
+  EXPECT_LE(last_end * 1e-9, j["predicted_time_s"].get<double>());
+  EXPECT_GT(last_end * 1e-9, 0.9 * j["predicted_time_s"].get<double>());
+  std::filesystem::remove(path);
 }
 
 TEST(CliSweep, VariantTimesEveryRowAsTheRung) {

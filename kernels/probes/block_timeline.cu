@@ -1,0 +1,116 @@
+// Probe: when each program (thread block) of a matmul rung starts and ends, and on which SM
+// (%globaltimer, %smid), to set beside the timed engine's per-program spans (`tilesim-cli run
+// --programs-csv`): do row-major waves drift apart on the GPU as the model says? One kernel file
+// per build, included here with TILESIM_BLOCK_TRACE so its BlockSpan records (kernels/
+// device_common.cuh); the kernel is otherwise the production one.
+// Build and run (standalone, from the repository root; nlohmann-json is not needed):
+//   nvcc -O3 -std=c++20 --expt-relaxed-constexpr -arch=sm_90 -I. -DPROBE_MMA_SYNC \
+//     -o bt_mma kernels/probes/block_timeline.cu
+//   nvcc -O3 -std=c++20 --expt-relaxed-constexpr -arch=sm_90 -I. -DPROBE_REGISTER_BLOCKED \
+//     -o bt_rb kernels/probes/block_timeline.cu
+//   ./bt_mma 8192 row-major 2 > spans.csv   (size, order, launches; grouped uses GROUP_SIZE_M 8)
+#define TILESIM_BLOCK_TRACE 1
+#if defined(PROBE_MMA_SYNC)
+#include "kernels/matmul_mma_sync.cu"
+#define LAUNCH launch_matmul_mma_sync
+#define ELEM __half
+constexpr int kTile = 128;
+constexpr const char* kVariant = "matmul_mma_sync";
+#elif defined(PROBE_REGISTER_BLOCKED)
+#include "kernels/matmul_register_blocked.cu"
+#define LAUNCH launch_matmul_register_blocked
+#define ELEM float
+constexpr int kTile = 128;
+constexpr const char* kVariant = "matmul_register_blocked";
+#else
+#error "define PROBE_MMA_SYNC or PROBE_REGISTER_BLOCKED"
+#endif
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+namespace {
+
+using tilesim::kernels::detail::check_cuda;
+
+template <class T>
+__global__ void fill(T* p, std::size_t n, unsigned seed) {
+  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n;
+       i += std::size_t{gridDim.x} * blockDim.x) {
+    const unsigned h = (static_cast<unsigned>(i) * 2654435761u) ^ seed;
+    p[i] = static_cast<T>(static_cast<float>(h % 2001) / 1000.f - 1.f);
+  }
+}
+
+// Owns one device allocation.
+template <class T>
+struct DeviceBuffer {
+  T* p = nullptr;
+  explicit DeviceBuffer(std::size_t n) { TILESIM_CUDA_CHECK(cudaMalloc(&p, n * sizeof(T))); }
+  ~DeviceBuffer() { cudaFree(p); }
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 4) {
+    std::fprintf(stderr, "usage: %s SIZE row-major|grouped LAUNCHES\n", argv[0]);
+    return 2;
+  }
+  const long long size = std::atoll(argv[1]);
+  const bool grouped = std::strcmp(argv[2], "grouped") == 0;
+  const int launches = std::atoi(argv[3]);
+  if (size < kTile || size > 16384 || size % kTile != 0 || launches < 1 || launches > 16) {
+    std::fprintf(stderr, "size: a multiple of %d in %d..16384; launches: 1..16\n", kTile, kTile);
+    return 2;
+  }
+  try {
+    const std::size_t n = static_cast<std::size_t>(size) * size;
+    DeviceBuffer<ELEM> a(n), b(n), c(n);
+    fill<<<1024, 256>>>(a.p, n, 1u);
+    fill<<<1024, 256>>>(b.p, n, 2u);
+    TILESIM_CUDA_CHECK_LAUNCH();
+    tilesim::kernels::detail::LaunchArgs args;
+    args.a = a.p, args.b = b.p, args.c = c.p;
+    args.m = args.n = args.k = size;
+    args.block_m = args.block_n = kTile;
+    args.dtype =
+        std::is_same_v<ELEM, float> ? tilesim::sim::DType::fp32 : tilesim::sim::DType::fp16;
+    args.grid.tiles_m = args.grid.tiles_n = size / kTile;
+    args.grid.group_size_m = grouped ? 8 : 1;
+    args.grid.order = grouped ? 2 : 0;
+    const std::int64_t programs = args.grid.programs();
+    DeviceBuffer<unsigned long long> trace(4 * static_cast<std::size_t>(programs));
+    TILESIM_CUDA_CHECK(
+        cudaMemcpyToSymbol(tilesim::kernels::detail::g_block_trace, &trace.p, sizeof(trace.p)));
+    std::vector<unsigned long long> host(4 * static_cast<std::size_t>(programs));
+    std::printf("variant,size,order,launch,pid,pid_m,pid_n,sm,start_ns,end_ns\n");
+    for (int l = 0; l <= launches; ++l) {  // launch 0 warms up and is not printed
+      TILESIM_CUDA_CHECK(cudaMemset(trace.p, 0, host.size() * sizeof(unsigned long long)));
+      const std::string err = tilesim::kernels::detail::LAUNCH(args);
+      if (!err.empty()) throw std::runtime_error(err);
+      TILESIM_CUDA_CHECK(cudaDeviceSynchronize());
+      TILESIM_CUDA_CHECK(cudaMemcpy(host.data(), trace.p, host.size() * sizeof(unsigned long long),
+                                    cudaMemcpyDeviceToHost));
+      if (l == 0) continue;
+      unsigned long long t0 = ~0ull;
+      for (std::int64_t p = 0; p < programs; ++p) t0 = std::min(t0, host[4 * p + 1]);
+      for (std::int64_t p = 0; p < programs; ++p) {
+        std::int64_t pm, pn;
+        tilesim::kernels::detail::tile_of(args.grid, p, pm, pn);
+        std::printf("%s,%lld,%s,%d,%lld,%lld,%lld,%llu,%llu,%llu\n", kVariant, size, argv[2], l,
+                    static_cast<long long>(p), static_cast<long long>(pm),
+                    static_cast<long long>(pn), host[4 * p], host[4 * p + 1] - t0,
+                    host[4 * p + 2] - t0);
+      }
+    }
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "%s\n", e.what());
+    return 1;
+  }
+  return 0;
+}

@@ -1,0 +1,69 @@
+#!/usr/bin/env python3
+"""Per-program spans of a GPU run beside the timed engine's: how long programs take, how the two
+programs an SM holds share it, and how far apart row-major neighbours in a column start.
+
+usage: scripts/compare_spans.py GPU_CSV MODEL_CSV [--launch N]
+
+GPU_CSV: kernels/probes/block_timeline.cu's output (columns pid, pid_m, pid_n, sm, start_ns,
+end_ns, one or more launches); MODEL_CSV: `tilesim-cli run ... --programs-csv FILE` for the same
+problem. Prints one line per figure, GPU then model.
+"""
+import csv
+import statistics as st
+import sys
+from collections import defaultdict
+
+
+def load(path, launch):
+    lines = (line for line in open(path) if not line.startswith("#"))
+    rows = [r for r in csv.DictReader(lines) if "launch" not in r or r["launch"] == str(launch)]
+    rows.sort(key=lambda r: int(r["pid"]))
+    return ([float(r["start_ns"]) for r in rows], [float(r["end_ns"]) for r in rows],
+            [int(r["sm"]) for r in rows], max(int(r["pid_n"]) for r in rows) + 1)
+
+
+def figures(path, launch):
+    start, end, sm, tiles_n = load(path, launch)
+    dur = [e - s for s, e in zip(start, end)]
+    n = len(dur)
+    # The first wave: programs that start before any program ends; paired by SM.
+    first_end = min(end)
+    by_sm = defaultdict(list)
+    for p in range(n):
+        if start[p] < first_end:
+            by_sm[sm[p]].append(p)
+    pairs = [sorted(v) for v in by_sm.values() if len(v) == 2]
+    lag = [start[p + tiles_n] - start[p] for p in range(n - tiles_n)]
+    return {
+        "kernel (us)": max(end) / 1e3,
+        "program mean (us)": st.mean(dur) / 1e3,
+        "program sd (%)": 100 * st.pstdev(dur) / st.mean(dur),
+        "shortest / longest (us)": f"{min(dur) / 1e3:.1f} / {max(dur) / 1e3:.1f}",
+        "first wave, SMs holding 2": len(pairs),
+        "first wave older / younger (us)": (
+            f"{st.mean(dur[a] for a, _ in pairs) / 1e3:.1f} / "
+            f"{st.mean(dur[b] for _, b in pairs) / 1e3:.1f}" if pairs else "-"),
+        "row below starts later by, mean (us)": st.mean(lag) / 1e3,
+        "... sd (us)": st.pstdev(lag) / 1e3,
+    }
+
+
+def main():
+    args = sys.argv[1:]
+    launch = 1
+    if "--launch" in args:
+        i = args.index("--launch")
+        launch = int(args[i + 1])
+        del args[i:i + 2]
+    if len(args) != 2:
+        sys.exit(__doc__)
+    gpu, model = figures(args[0], launch), figures(args[1], launch)
+    print(f"{'figure':40s} {'GPU':>18s} {'model':>18s}")
+    for k in gpu:
+        g, m = gpu[k], model[k]
+        fmt = (lambda v: f"{v:18.1f}") if isinstance(g, float) else (lambda v: f"{v!s:>18s}")
+        print(f"{k:40s} {fmt(g)} {fmt(m)}")
+
+
+if __name__ == "__main__":
+    main()
