@@ -185,13 +185,15 @@ def main():
         begin, end = "<!-- timing:begin -->", "<!-- timing:end -->"
         section = "\n".join([
             begin, "## Time: the timed engine vs tilesim-bench", "",
-            "Written by `scripts/fit_timing.py`. Three efficiencies are fitted on the first GPU "
+            "Written by `scripts/fit_timing.py`. Three parameters are fitted on the first GPU "
             f"below, one row each (marked *fitted*): {json.dumps(mj)}; every other row, the "
             "second GPU's all, is a prediction with those same figures (the two chips share the "
-            "SM; they differ in DRAM bandwidth and L2 size, which the presets give). The "
-            "presets' unloaded DRAM latency is fitted to neither: it comes from the probe "
-            "kernels/probes/bytes_in_flight.cu (assets/measured/bytes_in_flight_*.csv, "
-            "docs/MODEL.md). Target (issue 11): within ±20 %.", "", *sections, end])
+            "SM; they differ in DRAM bandwidth and L2 size, which the presets give). Measured, "
+            "not fitted: the presets' unloaded DRAM latency (the probe "
+            "kernels/probes/bytes_in_flight.cu, assets/measured/bytes_in_flight_*.csv) and each "
+            "rung's loop instructions and registers (ncu on an H100, "
+            "assets/measured/instructions_h100.csv; docs/MODEL.md). Target (issue 11): within "
+            "±20 %.", "", *sections, end])
         if begin in text:
             text = text[:text.index(begin)] + section + text[text.index(end) + len(end):]
         else:
