@@ -4,6 +4,7 @@
 // can be loaded instead.
 #include <imgui.h>
 
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <string>
@@ -20,7 +21,8 @@ struct PredictionCell {
 };
 
 // What the timed engine was told about a rung, in a few words: "mma.sync, 8 warps, 4 stages,
-// 128x256x32" (the shared layout only where it conflicts on banks, the exception).
+// 128x256x32, 215 instr/warp/step, fragments a step ahead" (the shared layout only where it
+// conflicts on banks, the exception).
 std::string described_as(const RungPrediction& p) {
   const auto& s = p.timed;
   const std::string tile = std::to_string(s.block_m) + "x" + std::to_string(s.block_n);
@@ -41,9 +43,17 @@ std::string described_as(const RungPrediction& p) {
     case sim::Kernel::matmul:
       break;
   }
-  return std::string(sim::to_string(p.timing.costs.path)) + ", " + std::to_string(s.num_warps) +
-         " warps, " + std::to_string(s.stages) + (s.stages == 1 ? " stage, " : " stages, ") + tile +
-         "x" + std::to_string(s.block_k) + (plain ? ", bank conflicts" : "");
+  // The rung's own code, where the registry counts it: its loop's warp instructions per K step
+  // (the issue limit) and, on mma.sync, fragments loaded a step ahead (operands overlap math).
+  const std::string instructions =
+      c.dot_warp_instructions > 0
+          ? ", " + std::to_string(std::lround(c.dot_warp_instructions)) + " instr/warp/step"
+          : "";
+  const bool ahead = c.path == sim::MathPath::mma_sync && c.operands_overlap_math;
+  return std::string(sim::to_string(c.path)) + ", " + std::to_string(s.num_warps) + " warps, " +
+         std::to_string(s.stages) + (s.stages == 1 ? " stage, " : " stages, ") + tile + "x" +
+         std::to_string(s.block_k) + (plain ? ", bank conflicts" : "") + instructions +
+         (ahead ? ", fragments a step ahead" : "");
 }
 
 void description_cell(const PredictionCell& cell) {
@@ -244,7 +254,9 @@ void draw_gpu(FrameContext& f, const Rect& r) {
       ImGui::TextDisabled(
           "Each row is predicted for its own rung: the problem as that kernel runs it, described "
           "to the timed engine as the variant registry says (\"sees\": math path, warps, "
-          "pipeline stages, tile, loads in flight), on %s. Rows the engine cannot describe (naive "
+          "pipeline stages, tile, loads in flight, and the warp instructions its compiled loop "
+          "issues per K step, counted by Nsight Compute), on %s. Rows the engine cannot describe "
+          "(naive "
           "kernels, cuBLAS) say not modelled; hover a prediction for what its time went to.",
           f.model.machine.name.c_str());
       ImGui::PopTextWrapPos();
