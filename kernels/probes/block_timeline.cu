@@ -9,6 +9,8 @@
 //   nvcc -O3 -std=c++20 --expt-relaxed-constexpr -arch=sm_90 -I. -DPROBE_REGISTER_BLOCKED \
 //     -o bt_rb kernels/probes/block_timeline.cu
 //   ./bt_mma 8192 row-major 2 > spans.csv   (size, order, launches; grouped uses GROUP_SIZE_M 8)
+//   ./bt_mma 1536x1408x8192 row-major 2     (M x N x K: 12 x 11 = 132 tiles, one per SM of an
+//                                            H100/H200: how long a program takes alone)
 #define TILESIM_BLOCK_TRACE 1
 #if defined(PROBE_MMA_SYNC)
 #include "kernels/matmul_mma_sync.cu"
@@ -58,29 +60,37 @@ struct DeviceBuffer {
 
 int main(int argc, char** argv) {
   if (argc < 4) {
-    std::fprintf(stderr, "usage: %s SIZE row-major|grouped LAUNCHES\n", argv[0]);
+    std::fprintf(stderr, "usage: %s SIZE|MxNxK row-major|grouped LAUNCHES\n", argv[0]);
     return 2;
   }
-  const long long size = std::atoll(argv[1]);
+  long long m = 0, n = 0, k = 0;
+  if (std::sscanf(argv[1], "%lldx%lldx%lld", &m, &n, &k) != 3) m = n = k = std::atoll(argv[1]);
   const bool grouped = std::strcmp(argv[2], "grouped") == 0;
   const int launches = std::atoi(argv[3]);
-  if (size < kTile || size > 16384 || size % kTile != 0 || launches < 1 || launches > 16) {
-    std::fprintf(stderr, "size: a multiple of %d in %d..16384; launches: 1..16\n", kTile, kTile);
+  for (const long long d : {m, n, k})
+    if (d < kTile || d > 16384 || d % kTile != 0) {
+      std::fprintf(stderr, "size: M, N and K multiples of %d in %d..16384\n", kTile, kTile);
+      return 2;
+    }
+  if (launches < 1 || launches > 16) {
+    std::fprintf(stderr, "launches: 1..16\n");
     return 2;
   }
+  const long long size = m;  // the CSV's size column: M
   try {
-    const std::size_t n = static_cast<std::size_t>(size) * size;
-    DeviceBuffer<ELEM> a(n), b(n), c(n);
-    fill<<<1024, 256>>>(a.p, n, 1u);
-    fill<<<1024, 256>>>(b.p, n, 2u);
+    const auto elems = [](long long r, long long c) { return static_cast<std::size_t>(r * c); };
+    DeviceBuffer<ELEM> a(elems(m, k)), b(elems(k, n)), c(elems(m, n));
+    fill<<<1024, 256>>>(a.p, elems(m, k), 1u);
+    fill<<<1024, 256>>>(b.p, elems(k, n), 2u);
     TILESIM_CUDA_CHECK_LAUNCH();
     tilesim::kernels::detail::LaunchArgs args;
     args.a = a.p, args.b = b.p, args.c = c.p;
-    args.m = args.n = args.k = size;
+    args.m = m, args.n = n, args.k = k;
     args.block_m = args.block_n = kTile;
     args.dtype =
         std::is_same_v<ELEM, float> ? tilesim::sim::DType::fp32 : tilesim::sim::DType::fp16;
-    args.grid.tiles_m = args.grid.tiles_n = size / kTile;
+    args.grid.tiles_m = m / kTile;
+    args.grid.tiles_n = n / kTile;
     args.grid.group_size_m = grouped ? 8 : 1;
     args.grid.order = grouped ? 2 : 0;
     const std::int64_t programs = args.grid.programs();
