@@ -21,8 +21,7 @@ struct PredictionCell {
 };
 
 // What the timed engine was told about a rung, in a few words: "mma.sync, 8 warps, 4 stages,
-// 128x256x32, 215 instr/warp/step, fragments a step ahead" (the shared layout only where it
-// conflicts on banks, the exception).
+// 128x256x32 (215 instr)" (the shared layout only where it conflicts on banks, the exception).
 std::string described_as(const RungPrediction& p) {
   const auto& s = p.timed;
   const std::string tile = std::to_string(s.block_m) + "x" + std::to_string(s.block_n);
@@ -43,24 +42,42 @@ std::string described_as(const RungPrediction& p) {
     case sim::Kernel::matmul:
       break;
   }
-  // The rung's own code, where the registry counts it: its loop's warp instructions per K step
-  // (the issue limit) and, on mma.sync, fragments loaded a step ahead (operands overlap math).
+  // The rung's own code, where the registry counts it: " (305 instr)" per warp and K step, the
+  // issue limit; the rest in the cell's tooltip (code_of).
   const std::string instructions =
       c.dot_warp_instructions > 0
-          ? ", " + std::to_string(std::lround(c.dot_warp_instructions)) + " instr/warp/step"
+          ? " (" + std::to_string(std::lround(c.dot_warp_instructions)) + " instr)"
           : "";
-  const bool ahead = c.path == sim::MathPath::mma_sync && c.operands_overlap_math;
   return std::string(sim::to_string(c.path)) + ", " + std::to_string(s.num_warps) + " warps, " +
          std::to_string(s.stages) + (s.stages == 1 ? " stage, " : " stages, ") + tile + "x" +
-         std::to_string(s.block_k) + (plain ? ", bank conflicts" : "") + instructions +
-         (ahead ? ", fragments a step ahead" : "");
+         std::to_string(s.block_k) + (plain ? ", bank conflicts" : "") + instructions;
+}
+
+// What the engine knows of a matmul rung's compiled code, for the tooltip: its loop's warp
+// instructions per K step and, on mma.sync, whether fragments are loaded a step ahead (the
+// operand reads then overlap the math).
+std::string code_of(const RungPrediction& p) {
+  const auto& c = p.timing.costs;
+  if (p.timed.kernel != sim::Kernel::matmul || c.dot_warp_instructions <= 0) return "";
+  std::string out = "Each warp issues " + std::to_string(std::lround(c.dot_warp_instructions)) +
+                    " instructions per K step (the compiled loop, counted by Nsight Compute):\n"
+                    "the SM's schedulers issue one per cycle each, a warp about one per " +
+                    "few cycles, so the step cannot be faster than that.";
+  if (c.path == sim::MathPath::mma_sync)
+    out += c.operands_overlap_math
+               ? "\nFragments are loaded a K step ahead: ldmatrix overlaps the mma."
+               : "\nEach mma waits for its own ldmatrix: operand reads and math add up.";
+  return out;
 }
 
 void description_cell(const PredictionCell& cell) {
-  if (cell.p && cell.p->modelled)
-    ImGui::TextUnformatted(described_as(*cell.p).c_str());
-  else
+  if (!cell.p || !cell.p->modelled) {
     ImGui::TextDisabled("-");
+    return;
+  }
+  ImGui::TextUnformatted(described_as(*cell.p).c_str());
+  const std::string code = code_of(*cell.p);
+  if (!code.empty() && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", code.c_str());
 }
 
 void prediction_cell(const kernels::RunResult& r, const PredictionCell& cell) {
@@ -255,7 +272,8 @@ void draw_gpu(FrameContext& f, const Rect& r) {
           "Each row is predicted for its own rung: the problem as that kernel runs it, described "
           "to the timed engine as the variant registry says (\"sees\": math path, warps, "
           "pipeline stages, tile, loads in flight, and the warp instructions its compiled loop "
-          "issues per K step, counted by Nsight Compute), on %s. Rows the engine cannot describe "
+          "issues per K step, counted by Nsight Compute: hover for more), on %s. Rows the engine "
+          "cannot describe "
           "(naive "
           "kernels, cuBLAS) say not modelled; hover a prediction for what its time went to.",
           f.model.machine.name.c_str());
