@@ -92,6 +92,7 @@ void for_each_machine_field(sim::Machine& m, F&& f) {
   f("warp_issue_cycles", m.warp_issue_cycles);
   f("schedulers_per_sm", m.schedulers_per_sm);
   f("program_jitter", m.program_jitter);
+  f("older_program_share", m.older_program_share);
   f("l2_hit_latency_cycles", m.l2_hit_latency_cycles);
   f("dram_latency_cycles", m.dram_latency_cycles);
   f("sm_l2_bytes_per_cycle", m.sm_l2_bytes_per_cycle);

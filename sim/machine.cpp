@@ -194,6 +194,9 @@ void validate_machine(const Machine& m) {
     check(v >= 1 && v <= 1000000, field,
           std::string("machine.") + field + " = " + std::to_string(v) +
               " is out of range: allowed 1..1000000");
+  check(m.older_program_share >= 0.5 && m.older_program_share <= 1, "older_program_share",
+        "machine.older_program_share = " + std::to_string(m.older_program_share) +
+            " is out of range: allowed 0.5 (an even share) .. 1 (the older always first)");
   check(m.schedulers_per_sm >= 1 && m.schedulers_per_sm <= 16, "schedulers_per_sm",
         "machine.schedulers_per_sm = " + std::to_string(m.schedulers_per_sm) +
             " is out of range: allowed 1..16");

@@ -51,6 +51,12 @@ struct Machine {
   // drift grow with program length, which the GPU's does not (docs/MODEL.md); the dot pipe's
   // oldest-first priority (sim/timed_engine.cpp) now gives the drift with no fitted figure.
   double program_jitter = 0.0;
+  // When the programs an SM holds all have a dot ready, the pipe is shared by age: the older of
+  // two gets this share of its dots (the next one this share of what is left, and so on), as
+  // the warp schedulers' greedy-then-oldest issue works out over a K step. Measured on an H200,
+  // one wave of two programs per SM (kernels/probes/block_timeline.cu): 0.60 for FP16 mma.sync,
+  // 0.59 for FP32 FMA (docs/MODEL.md). 1: the older always first.
+  double older_program_share = 0.6;
   // Fitted on the H200 (scripts/fit_timing.py, one tilesim-bench row each, docs/FIDELITY.md) and
   // used by every preset: what a tiled kernel sustains of each peak.
   double dram_efficiency = 0.869;    // of dram_bytes_per_s, streaming copy

@@ -68,6 +68,9 @@ struct SlotState {
   std::int64_t load_a_done = 0, load_b_done = 0;
   TimeCause load_a_cause = TimeCause::latency, load_b_cause = TimeCause::latency;
   std::array<std::int64_t, kMaxStages + 1> dot_done{};  // ring: dot k at k % (kMaxStages + 1)
+  bool resident = false;                                // launched and not yet retired
+  // The dot pipe's weighted share: dots served, each counted 1 / weight (its age rank's).
+  double served = 0;
 };
 
 // A tile that has been loaded and waits to be written into shared memory when it arrives.
@@ -88,6 +91,16 @@ struct SmState {
   std::array<std::int64_t, kTimeCauses> wait{};  // programs' waits by cause (weights)
 };
 
+// A dot's cost in the pipe's weighted share, by its program's age rank on the SM (0: the
+// oldest): 1 / q^rank with q = (1 - share) / share, so two programs always ready split the dots
+// share : 1 - share. A share of 1 (the older always first) is a vanishing q.
+std::vector<double> rank_costs(double share, int programs_per_sm) {
+  const double q = std::max(1e-9, (1 - share) / share);
+  std::vector<double> cost(static_cast<std::size_t>(std::max(1, programs_per_sm)), 1.0);
+  for (std::size_t r = 1; r < cost.size(); ++r) cost[r] = cost[r - 1] / q;
+  return cost;
+}
+
 class TimedRun {
  public:
   TimedRun(const Problem& p, const Machine& m, const Occupancy& occ, const TimedOptions& opt)
@@ -95,6 +108,8 @@ class TimedRun {
         m_m(m),
         m_opt(opt),
         m_costs(step_costs(p, m, opt.timing, occ.programs_per_sm)),
+        // q = (1 - share) / share; a share of 1 (the older always first) as a vanishing weight.
+        m_rank_cost(rank_costs(m.older_program_share, occ.programs_per_sm)),
         m_engine(p, m, occ.programs_per_sm),
         m_steps(steps_per_program(p)),
         m_slots(std::min<std::int64_t>(m_engine.slots(), p.programs())),
@@ -158,6 +173,16 @@ class TimedRun {
     s.tile = tile_of(m_p, s.pid);
     s.speed = 1 + m_m.program_jitter * jitter_of(s.pid);
     s.start = t;
+    s.resident = true;
+    // A newcomer starts level with the SM's least-served program: it gets its share from now on,
+    // not a burst that makes up for the time before it came.
+    bool first = true;
+    for (int o = slot % m_m.sms; o < m_slots; o += m_m.sms) {
+      const SlotState& other = m_slot[static_cast<std::size_t>(o)];
+      if (o == slot || !other.resident) continue;
+      s.served = first ? other.served : std::min(s.served, other.served);
+      first = false;
+    }
     ProgramSpan& span = m_programs[static_cast<std::size_t>(s.pid)];
     span.pid = s.pid;
     span.slot = slot;
@@ -166,11 +191,13 @@ class TimedRun {
     m_queue.push({t, s.pid, 0, slot});
   }
 
-  // A dot whose tiles are in waits for its SM's pipe; when the pipe is free it takes the ready dot
-  // of the oldest program (the lowest pid: programs start in pid order). The warp schedulers'
-  // greedy-then-oldest priority does the same, and it is what lets an SM's co-resident programs
-  // drift apart by a bounded offset on a real GPU: with it, row-major 8192 x 8192 x K reads
-  // 1.7-2.0x the lockstep bytes at every K, as the H200 does (docs/MODEL.md).
+  // A dot whose tiles are in waits for its SM's pipe; when the pipe is free it goes to a ready
+  // dot by weighted fair sharing over the programs' ages (the lowest pid is the oldest: programs
+  // start in pid order). Each program's served count grows by 1 / weight per dot, the weight of
+  // the k-th oldest resident being q^k, q = (1 - share) / share: with two always ready, the older
+  // gets `older_program_share` of the dots (0.6, measured), so it runs ahead and the younger
+  // falls behind, as on the GPU (block_timeline: 211 vs 274 us for a first wave's pair,
+  // docs/MODEL.md). That uneven share is what makes row-major waves drift apart.
   void queue_dot(const Pending& e) {
     SmState& sm = m_sm[static_cast<std::size_t>(e.slot % m_m.sms)];
     sm.ready_dots.push_back(e);
@@ -192,9 +219,16 @@ class TimedRun {
       m_queue.push({start, kDispatch, e.step, -1});
       return;
     }
-    const auto pick =
-        std::min_element(sm.ready_dots.begin(), sm.ready_dots.end(),
-                         [](const Pending& a, const Pending& b) { return a.pid < b.pid; });
+    // The ready dot whose program would have the least weighted service after it (ties: the
+    // older).
+    auto pick = sm.ready_dots.begin();
+    double best = 0;
+    for (auto it = sm.ready_dots.begin(); it != sm.ready_dots.end(); ++it) {
+      const double after = m_slot[static_cast<std::size_t>(it->slot)].served + dot_cost(*it);
+      if (it == sm.ready_dots.begin() || after < best || (after == best && it->pid < pick->pid))
+        best = after, pick = it;
+    }
+    m_slot[static_cast<std::size_t>(pick->slot)].served = best;
     Pending dot = *pick;
     sm.ready_dots.erase(pick);
     dot.t = start;
@@ -205,7 +239,19 @@ class TimedRun {
     }
   }
 
+  // A dot's cost in the weighted share: 1 / q^rank, rank = the resident programs on its SM
+  // older than its own.
+  double dot_cost(const Pending& d) const {
+    int rank = 0;
+    for (int o = d.slot % m_m.sms; o < m_slots; o += m_m.sms) {
+      const SlotState& other = m_slot[static_cast<std::size_t>(o)];
+      if (other.resident && other.pid < d.pid) ++rank;
+    }
+    return m_rank_cost[static_cast<std::size_t>(rank)];
+  }
+
   void retire(const Pending& e) {
+    m_slot[static_cast<std::size_t>(e.slot)].resident = false;
     m_programs[static_cast<std::size_t>(e.pid)].end_ps = e.t;
     SmState& sm = m_sm[static_cast<std::size_t>(e.slot % m_m.sms)];
     sm.last_retire = std::max(sm.last_retire, e.t);
@@ -534,6 +580,7 @@ class TimedRun {
   const Machine& m_m;
   const TimedOptions& m_opt;
   StepCosts m_costs;
+  std::vector<double> m_rank_cost;  // (programs per SM,) a dot's cost by its program's age rank
   Engine m_engine;
   std::int64_t m_steps = 1, m_slots = 1, m_next_pid = 0;
   std::vector<SlotState> m_slot;
