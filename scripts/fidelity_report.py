@@ -18,8 +18,9 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from fit_timing import timed_rungs, warp_models  # noqa: E402  (read from the variant registry)
 
-# Rows a machine figure was fitted to: none since the dot pipe's oldest-first priority replaced
-# the fitted Machine::program_jitter (docs/MODEL.md). Keep the mark for a future fit.
+# Rows a machine figure was fitted to: none since the dot pipe's share by age (measured on a
+# separate one-wave run, not on these rows) replaced the fitted Machine::program_jitter
+# (docs/MODEL.md). Keep the mark for a future fit.
 FITTED_DRAM = set()
 SLUGS = ("h100", "h200")  # GPUs with a machine preset of the same name
 
@@ -292,8 +293,9 @@ def main():
              "order, so the DRAM bytes, are the timed engine's). Targets (issues 6 and 11): DRAM bytes within ±15% for both "
              "orders, grouped/row-major ratio within ±15%, L2 hit rate within ±5 points, bank "
              "conflicts of the warp model's kernels exact. No figure is fitted to these rows: the "
-             "row-major drift comes from the dot pipe's oldest-first priority, with no parameter "
-             "(`program_jitter`, fitted to the H200's mm16_8192_row until 2026-11-23, is 0 now); every "
+             "row-major drift comes from how an SM shares its dot pipe by age (`older_program_share`, "
+             "0.6, measured on one wave of two programs per SM, not on these rows; "
+             "`program_jitter`, fitted to the H200's mm16_8192_row until 2026-11-23, is 0 now); every "
              "row, the H100's included, is a prediction. Measured conflicts are per instruction: "
              "SASS shared-memory wavefronts minus shared instructions; the hardware counter "
              "`l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_*` is shown beside them (it also "

@@ -49,7 +49,7 @@ struct Machine {
   // u a fixed pseudo-random number in [-1, 1) per pid, so a long grid's programs drift apart
   // ever further. Fitted once (0.085, to the H200's FP16 8192^3 row-major bytes), it made the
   // drift grow with program length, which the GPU's does not (docs/MODEL.md); the dot pipe's
-  // oldest-first priority (sim/timed_engine.cpp) now gives the drift with no fitted figure.
+  // share by age (older_program_share, measured) now gives the drift with no fitted figure.
   double program_jitter = 0.0;
   // When the programs an SM holds all have a dot ready, the pipe is shared by age: the older of
   // two gets this share of its dots (the next one this share of what is left, and so on), as
