@@ -196,15 +196,17 @@ void validate_machine(const Machine& m) {
     check(v >= 1 && v <= 1000000, field,
           std::string("machine.") + field + " = " + std::to_string(v) +
               " is out of range: allowed 1..1000000");
-  check(m.older_program_share >= 0.5 && m.older_program_share <= 1, "older_program_share",
-        "machine.older_program_share = " + std::to_string(m.older_program_share) +
-            " is out of range: allowed 0.5 (an even share) .. 1 (the older always first)");
-  check(m.schedulers_per_sm >= 1 && m.schedulers_per_sm <= 16, "schedulers_per_sm",
-        "machine.schedulers_per_sm = " + std::to_string(m.schedulers_per_sm) +
-            " is out of range: allowed 1..16");
-  check(m.warp_issue_cycles >= 1 && m.warp_issue_cycles <= 1000, "warp_issue_cycles",
-        "machine.warp_issue_cycles = " + std::to_string(m.warp_issue_cycles) +
-            " is out of range: allowed 1..1000");
+  // One range per field: "machine.<field> = <v> is out of range: allowed <allowed>".
+  const auto in_range = [&](double v, double lo, double hi, const char* field,
+                            const std::string& allowed) {
+    check(v >= lo && v <= hi, field,
+          std::string("machine.") + field + " = " + std::to_string(v) +
+              " is out of range: allowed " + allowed);
+  };
+  in_range(m.older_program_share, 0.5, 1, "older_program_share",
+           "0.5 (an even share) .. 1 (the older always first)");
+  in_range(m.schedulers_per_sm, 1, 16, "schedulers_per_sm", "1..16");
+  in_range(m.warp_issue_cycles, 1, 1000, "warp_issue_cycles", "1..1000");
   check(m.max_programs_per_sm >= 1 && m.max_programs_per_sm <= 64, "max_programs_per_sm",
         "machine.max_programs_per_sm = " + std::to_string(m.max_programs_per_sm) +
             " is out of range: allowed 1..64");
