@@ -10,35 +10,11 @@
 #include "cli/problem_flags.hpp"
 #include "cli/run_report.hpp"
 #include "scenario/file_io.hpp"
+#include "scenario/program_spans.hpp"
 #include "scenario/resolve.hpp"
-#include "sim/launch_order.hpp"
 #include "sim/timed_engine.hpp"
 
 namespace tilesim::cli {
-namespace {
-
-// One row per program: where and when the timed engine ran it (a second timed replay: the
-// counters' replay does not keep its spans).
-void write_program_spans(const sim::Problem& p, const sim::Machine& m, const sim::Occupancy& occ,
-                         const sim::TimingOptions& timing, const std::string& path) {
-  sim::TimedOptions opt;
-  opt.timing = timing;
-  const sim::TimedResult r = sim::run_timed(p, m, occ, opt);
-  std::string csv = "pid,pid_m,pid_n,sm,slot,start_ns,end_ns\n";
-  char row[160];
-  for (const sim::ProgramSpan& s : r.programs) {
-    const sim::TileCoord t = sim::tile_of(p, s.pid);
-    std::snprintf(row, sizeof row, "%lld,%lld,%lld,%d,%d,%.3f,%.3f\n",
-                  static_cast<long long>(s.pid), static_cast<long long>(t.pid_m),
-                  static_cast<long long>(t.pid_n), s.sm, s.slot, s.start_ps * 1e-3,
-                  s.end_ps * 1e-3);
-    csv += row;
-  }
-  scenario::write_file_atomic(path, csv);
-}
-
-}  // namespace
-
 Action add_run_command(CLI::App& app) {
   auto* cmd = app.add_subcommand(
       "run", "Replay every program on a machine (SM waves, L2) and print the counters");
@@ -75,14 +51,17 @@ Action add_run_command(CLI::App& app) {
     // Drawn only on a terminal: piped output gets no carriage returns.
     const bool draw = cost.seconds > 2 && isatty(fileno(stderr));
     const auto report = draw ? progress : std::function<void(double)>{};
-    sim::ReplayResult r = sim::replay_timed(p, m, occ, timing, report);
+    std::vector<sim::ProgramSpan> spans;
+    sim::ReplayResult r = sim::replay_timed(p, m, occ, timing, report, nullptr,
+                                            programs_csv->empty() ? nullptr : &spans);
     if (*schedule != "timed") {
       // Counters of the round schedule; the time stays the timed engine's.
       const sim::TimingSummary timed = r.timing;
       r = sim::replay(p, m, occ, report, nullptr, sim::parse_schedule(*schedule));
       r.timing = timed;
     }
-    if (!programs_csv->empty()) write_program_spans(p, m, occ, timing, *programs_csv);
+    if (!programs_csv->empty())
+      scenario::write_file_atomic(*programs_csv, scenario::program_spans_csv(p, spans));
     if (draw) std::fprintf(stderr, "\r                \r");
     if (flags->json)
       std::printf("%s\n", replay_json(p, m, r).dump(2).c_str());

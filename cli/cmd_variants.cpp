@@ -49,16 +49,24 @@ nlohmann::json to_json(const kernels::Variant& v) {
                    {"min_cc", v.min_cc},
                    {"baseline", v.baseline},
                    {"teaches", v.teaches}};
-  if (const auto& t = v.timing)
-    j["timing"] = {{"math_path", name_or_null(t->path)},
-                   {"smem_layout", name_or_null(t->layout)},
+  if (const auto& t = v.timing) {
+    const sim::TimingOptions& o = t->options;
+    j["timing"] = {{"math_path", name_or_null(o.path)},
+                   {"smem_layout", name_or_null(o.layout)},
                    {"num_warps", int_or_null(t->num_warps)},
                    {"stages", int_or_null(t->stages)},
-                   {"loads_in_flight", t->loads_in_flight},
-                   {"load_bytes", t->load_bytes},
-                   {"warp_instructions", t->warp_instructions},
-                   {"fragments_double_buffered", t->fragments_double_buffered},
-                   {"registers_per_thread", t->registers_per_thread}};
+                   {"loads_in_flight", o.loads_in_flight},
+                   {"load_bytes", o.load_bytes},
+                   {"warp_instructions", o.warp_instructions},
+                   {"warp_issue_cycles", o.warp_issue_cycles},
+                   {"fragments_double_buffered", o.fragments_double_buffered},
+                   {"registers_per_thread", o.registers_per_thread}};
+    if (o.counted_at)
+      j["timing"]["counted_at"] = {{"block_m", o.counted_at->block_m},
+                                   {"block_n", o.counted_at->block_n},
+                                   {"block_k", o.counted_at->block_k},
+                                   {"num_warps", o.counted_at->num_warps}};
+  }
   return j;
 }
 

@@ -90,8 +90,12 @@ struct BlockSpan {
       g_block_trace[4 * blockIdx.x + 1] = global_ns();
     }
   }
+  // The block ends with its last warp (each warp's lane 0 raises the end; the buffer starts at 0).
+  // Data in assets/measured/block_timeline_* before 2026-11-24 took thread 0's end: a warp's
+  // epilogue earlier, well under a microsecond on 200-1,400 us programs.
   __device__ ~BlockSpan() {
-    if (g_block_trace && threadIdx.x == 0) g_block_trace[4 * blockIdx.x + 2] = global_ns();
+    if (g_block_trace && threadIdx.x % 32 == 0)
+      atomicMax(&g_block_trace[4 * blockIdx.x + 2], global_ns());
   }
 };
 #else

@@ -17,16 +17,9 @@ sim::ProblemSpec as_run_by(const Variant& v, sim::ProblemSpec spec) {
 std::optional<RungTiming> rung_timing(const Variant& v, const sim::ProblemSpec& spec) {
   if (!v.timing) return std::nullopt;
   const TimingDescription& d = *v.timing;
-  RungTiming r{as_run_by(v, spec), {}};
+  RungTiming r{as_run_by(v, spec), d.options};
   if (d.num_warps) r.spec.num_warps = *d.num_warps;
   if (d.stages) r.spec.stages = *d.stages;
-  r.timing.path = d.path;
-  r.timing.layout = d.layout;
-  r.timing.loads_in_flight = d.loads_in_flight;
-  r.timing.load_bytes = d.load_bytes;
-  r.timing.warp_instructions = d.warp_instructions;
-  r.timing.fragments_double_buffered = d.fragments_double_buffered;
-  r.timing.registers_per_thread = d.registers_per_thread;
   // The rung's own thread-level model: step_costs takes from it an FMA rung's shared-load
   // instructions per K step and a plain (conflicting) layout's degree (a padded rung, whose
   // layout is swizzled, stays conflict-free there).

@@ -40,18 +40,25 @@ std::vector<Variant> make_variants() {
   // not (swizzled, or padded: the model sees both as conflict-free).
   using sim::MathPath;
   using sim::SmemLayout;
-  // Fields in order: path, layout, num_warps, stages, loads_in_flight, load_bytes,
-  // warp_instructions, fragments_double_buffered, registers_per_thread. Copies and
-  // transposes run 256 threads (8 warps) at every bench tile. Their loads in flight per thread
-  // are read off their SASS (sm_90, nvcc 13.0): each iteration of an element loop (unrolled or
-  // not) is LDG, then its STG or STS, then the branch that ends the loop (the trip count is the
+  const auto described = [](std::optional<MathPath> path, std::optional<SmemLayout> layout,
+                            int warps, std::optional<int> stages) {
+    TimingDescription d{warps, stages, {}};
+    d.options.path = path;
+    d.options.layout = layout;
+    return d;
+  };
+  // Copies and transposes run 256 threads (8 warps) at every bench tile. Their loads in flight per
+  // thread are read off their SASS (sm_90, nvcc 13.0): each iteration of an element loop (unrolled
+  // or not) is LDG, then its STG or STS, then the branch that ends the loop (the trip count is the
   // rows left in the tile), so a thread waits for one load before it issues the next; the
   // measured throughputs agree (kernels/probes/bytes_in_flight.cu, docs/MODEL.md).
   // Registers per thread (here and below) are ncu's launch__registers_per_thread of the sm_90
   // build (nvcc 13.0, 2026-11-23).
-  const auto element_loop = [](std::optional<SmemLayout> l, int bytes, int registers) {
-    TimingDescription d{std::nullopt, l, 8, std::nullopt, 1, bytes};
-    d.registers_per_thread = registers;
+  const auto element_loop = [&](std::optional<SmemLayout> l, int bytes, int registers) {
+    TimingDescription d = described(std::nullopt, l, 8, std::nullopt);
+    d.options.loads_in_flight = 1;
+    d.options.load_bytes = bytes;
+    d.options.registers_per_thread = registers;
     return d;
   };
   // copy
@@ -64,7 +71,11 @@ std::vector<Variant> make_variants() {
   // STG.128 (the branches between them skip the masked fallback only).
   rung("copy_vectorized", Kernel::copy, kAll, "copy_memcpy_d2d",
        "the same tile moved in 16-byte accesses, four in flight per thread")
-      .timing = TimingDescription{std::nullopt, std::nullopt, 8, std::nullopt, 4, 16, 0, false, 48};
+      .timing = [&] {
+    TimingDescription d = element_loop(std::nullopt, 16, 48);
+    d.options.loads_in_flight = 4;
+    return d;
+  }();
   auto& d2d =
       rung("copy_memcpy_d2d", Kernel::copy, kAll, "", "baseline: cudaMemcpyAsync device to device");
   d2d.kind = VariantKind::baseline;
@@ -95,9 +106,15 @@ std::vector<Variant> make_variants() {
   // Instruction counts here and below: warp instructions per warp per K step of the compiled
   // loop, from ncu (smsp__inst_executed on an H100, 2026-11-23) at 2048^3 and 8192^3, split into
   // a per-K-step and a per-warp part (the split is exact: 4096^3 agrees to the instruction).
-  TimingDescription smem_tiled{MathPath::fma, SmemLayout::plain, 8, 1};
-  smem_tiled.warp_instructions = 2555;  // 16 outputs x 16 k: 256 FFMA, 512 LDS, the rest addresses
-  smem_tiled.registers_per_thread = 86;
+  // Its warps issue once every 7.16 cycles (6.48 with B^T), not the machine's ~5: each thread
+  // accumulates an output in one register, so every FFMA waits on the previous one and on its two
+  // shared loads, and 4 warps per scheduler do not hide that (ncu at 2048^3 on an H100, stalls per
+  // issue: wait 1.65, short scoreboard 1.54, long scoreboard 1.17; docs/MODEL.md).
+  TimingDescription smem_tiled = described(MathPath::fma, SmemLayout::plain, 8, 1);
+  smem_tiled.options.warp_instructions = 2555;  // 16 outputs x 16 k: 256 FFMA, 512 LDS, addresses
+  smem_tiled.options.registers_per_thread = 86;
+  smem_tiled.options.warp_issue_cycles = 7.16;
+  smem_tiled.options.counted_at = {64, 64, 16, 8};  // its bench tile, where ncu counted
   auto& st = rung("matmul_smem_tiled", Kernel::matmul, kAll, "cublas_sgemm",
                   "the seeds' K loop: a (BLOCK_M, BLOCK_K) tile of A and a (BLOCK_K, BLOCK_N) "
                   "tile of B staged in shared memory, each element then reused BLOCK_N (or "
@@ -110,7 +127,8 @@ std::vector<Variant> make_variants() {
   bt.b_layout = sim::BLayout::transposed;
   bt.warp_model = sim::ThreadVariant::matmul_smem_tiled;  // one model covers both B layouts
   bt.timing = smem_tiled;
-  bt.timing->registers_per_thread = 83;  // allocated as 88, like the row-major B rung's 86
+  bt.timing->options.registers_per_thread = 83;  // allocated as 88, like the row-major B's 86
+  bt.timing->options.warp_issue_cycles = 6.48;
   // A matmul rung with its own tile (the constants its .cu file is instantiated with), reading B
   // in layout `b`, on devices of compute capability >= min_cc.
   const auto fixed = [&](std::string name, const std::vector<DType>& d, FixedTile tile,
@@ -122,6 +140,10 @@ std::vector<Variant> make_variants() {
     x.b_layout = b;
     x.min_cc = min_cc;
     x.timing = timing;
+    // Its figures were counted at its own tile and warps.
+    if (x.timing->num_warps)
+      x.timing->options.counted_at = {tile.block_m, tile.block_n, tile.block_k,
+                                      *x.timing->num_warps};
     return x;
   };
   const auto R = sim::BLayout::row_major;
@@ -130,11 +152,12 @@ std::vector<Variant> make_variants() {
   // only where B sits there differs. The conflicting rung reads its B tile down columns (8-way
   // conflicts, the warp model counts them); padded, like row-major, reads it conflict-free.
   // Per-K-step instructions: 921 (row-major B), 809 (B^T conflicting: LDS.128 for B); the padded
-  // rung was counted at 4096^3 only (910 a step with its per-warp part, ~2, left in).
-  const auto fma_b = [](SmemLayout l, double instructions) {
-    TimingDescription d{MathPath::fma, l, fma_b_layout::kThreads / 32, 1};
-    d.warp_instructions = instructions;
-    d.registers_per_thread = 64;
+  // rung was counted at 4096^3 only: 910 a step, less a per-warp part of ~2 as its twins have
+  // (908).
+  const auto fma_b = [&](SmemLayout l, double instructions) {
+    TimingDescription d = described(MathPath::fma, l, fma_b_layout::kThreads / 32, 1);
+    d.options.warp_instructions = instructions;
+    d.options.registers_per_thread = 64;
     return d;
   };
   fixed("matmul_fma_b_rowmajor", kF32, fma_b_layout::kTile, R, 0, fma_b(SmemLayout::swizzled, 921),
@@ -152,10 +175,10 @@ std::vector<Variant> make_variants() {
       .warp_model = sim::ThreadVariant::matmul_fma_bt_padded;
   // 256 threads; double-buffered shared tiles read as float4 (conflict-free).
   // 613 instructions per K step of 8 (512 FFMA), 1187 per step of 16.
-  const auto register_blocked = [](double instructions) {
-    TimingDescription d{MathPath::fma, SmemLayout::swizzled, 8, 2};
-    d.warp_instructions = instructions;
-    d.registers_per_thread = 128;
+  const auto register_blocked = [&](double instructions) {
+    TimingDescription d = described(MathPath::fma, SmemLayout::swizzled, 8, 2);
+    d.options.warp_instructions = instructions;
+    d.options.registers_per_thread = 128;
     return d;
   };
   fixed("matmul_register_blocked", kF32, register_blocked::kTile, R, 0, register_blocked(613),
@@ -169,12 +192,12 @@ std::vector<Variant> make_variants() {
   // 305 (warp64: 64 mma, 16 ldmatrix), 215 (swizzled: the same work, leaner addressing).
   // Registers: 124 (mma_sync), 128 (bk64), 230 (128x256), 255 (warp64), 254 (swizzled): the two
   // fragment register sets take warp64 to 2 programs per SM where its shared memory allows 3.
-  const auto mma = [](int warps, int stages, double instructions, int registers,
-                      bool double_buffered = false) {
-    TimingDescription d{MathPath::mma_sync, std::nullopt, warps, stages};
-    d.warp_instructions = instructions;
-    d.registers_per_thread = registers;
-    d.fragments_double_buffered = double_buffered;
+  const auto mma = [&](int warps, int stages, double instructions, int registers,
+                       bool double_buffered = false) {
+    TimingDescription d = described(MathPath::mma_sync, std::nullopt, warps, stages);
+    d.options.warp_instructions = instructions;
+    d.options.registers_per_thread = registers;
+    d.options.fragments_double_buffered = double_buffered;
     return d;
   };
   fixed("matmul_mma_sync", kHalf, mma_sync::kTile, R, 80, mma(8, mma_sync::kStages, 155, 124),
@@ -200,8 +223,8 @@ std::vector<Variant> make_variants() {
   // 8 warps: the two consumer warpgroups that run wgmma (the kernel's 384 threads add a producer
   // warpgroup that only issues TMA copies).
   // 168 registers a thread (its 384 threads hold one program per SM, as its shared memory does).
-  TimingDescription wgmma{MathPath::wgmma, std::nullopt, 8, wgmma_tma::kStages};
-  wgmma.registers_per_thread = 168;
+  TimingDescription wgmma = described(MathPath::wgmma, std::nullopt, 8, wgmma_tma::kStages);
+  wgmma.options.registers_per_thread = 168;
   fixed("matmul_wgmma_tma", kHalf, wgmma_tma::kTile, T, 90, wgmma,
         "Hopper: a producer warpgroup issues TMA bulk tensor copies into 128-byte "
         "swizzled shared memory, two consumer warpgroups run wgmma from it; a 4-stage "

@@ -20,25 +20,13 @@ namespace tilesim::kernels {
 // What a variant is: a rung of a family's ladder or a library baseline.
 enum class VariantKind { rung, baseline };
 
-// How the timed engine describes a rung's code (sim::TimingOptions, sim::ProblemSpec's num_warps
-// and stages). Unset: the problem's own value, or the path / layout Triton would take.
+// How the timed engine describes a rung's code: the problem fields its code fixes (warps, stages;
+// unset: the problem's own) and the engine's options for it (sim::TimingOptions: math path, shared
+// layout, loads in flight, the figures ncu counted; rung_timing adds the warp model).
 struct TimingDescription {
-  std::optional<sim::MathPath> path;
-  std::optional<sim::SmemLayout> layout;
   std::optional<int> num_warps;  // the kernel's threads per block / 32
   std::optional<int> stages;     // its shared-memory pipeline depth
-  // Copy/transpose: global loads a thread keeps in flight and their width in bytes (0: one
-  // element); 0 loads: the whole tile at once.
-  int loads_in_flight = 0;
-  int load_bytes = 0;
-  // Matmul: warp instructions per warp per K step of the compiled loop (ncu smsp__inst_executed
-  // at 2048^3 and 8192^3 on an H100, split into per-K-step and per-warp parts; 0: not counted).
-  double warp_instructions = 0;
-  // mma.sync: the next k16 step's fragments are loaded before this step's mma (two register sets).
-  bool fragments_double_buffered = false;
-  // Registers per thread of the compiled kernel (ncu launch__registers_per_thread, sm_90, nvcc
-  // 13.0); they decide how many programs an SM holds. 0: the model's estimate.
-  int registers_per_thread = 0;
+  sim::TimingOptions options;
   bool operator==(const TimingDescription&) const = default;
 };
 

@@ -83,6 +83,8 @@ void for_each_machine_field(sim::Machine& m, F&& f) {
   f("has_wgmma", m.has_wgmma);
   // The timed engine's figures.
   f("sm_clock_hz", m.sm_clock_hz);
+  f("fma_clock_hz", m.fma_clock_hz);
+  f("tensor_clock_hz", m.tensor_clock_hz);
   f("tf32_tensor_flops_per_s", m.tf32_tensor_flops_per_s);
   f("mma_sync_fraction", m.mma_sync_fraction);
   f("l2_bytes_per_s", m.l2_bytes_per_s);

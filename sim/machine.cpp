@@ -34,6 +34,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <cstdio>
 
 #include "sim/problem.hpp"
 
@@ -41,6 +42,13 @@ namespace tilesim::sim {
 namespace {
 
 constexpr std::int64_t KiB = 1024, MiB = 1024 * 1024;
+
+// A field's value as the user wrote it: 4, 0.3, 1.98e+09 (not 4.000000).
+std::string shown(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", v);
+  return buf;
+}
 
 // What a datasheet gives: sizes, peaks and per-SM limits.
 struct Sheet {
@@ -58,7 +66,7 @@ struct Sheet {
 // kernels/probes/bytes_in_flight.cu at one load per thread (8 points per chip, 1-32 KiB in flight
 // per SM): 386 ns and 394 ns (assets/measured/bytes_in_flight_*.csv); the others are estimates.
 struct Timing {
-  double clock_hz, tf32;
+  double clock_hz, fma_clock_hz, tensor_clock_hz, tf32;
   bool wgmma;
   double mma_sync_fraction;
   int l2_latency, dram_latency;
@@ -81,6 +89,8 @@ Machine make(const Sheet& s, const Timing& t) {
           .max_threads_per_sm = s.threads,
           .max_programs_per_sm = s.blocks,
           .sm_clock_hz = t.clock_hz,
+          .fma_clock_hz = t.fma_clock_hz,
+          .tensor_clock_hz = t.tensor_clock_hz,
           .tf32_tensor_flops_per_s = t.tf32,
           .has_wgmma = t.wgmma,
           .mma_sync_fraction = t.mma_sync_fraction,
@@ -95,17 +105,17 @@ const std::array<Machine, 4>& presets() {
   static const std::array<Machine, 4> kPresets{
       make({"t4", "T4", 40, 4 * MiB, 320e9, 8.1e12, 65e12, 64 * KiB, 64 * KiB, 1024, 16,
             "NVIDIA T4 datasheet; Turing TU104 whitepaper; Turing tuning guide"},
-           {1.59e9, 0, false, 1.0, 190, 450, 1.2e12, 32}),
+           {1.59e9, 0, 0, 0, false, 1.0, 190, 450, 1.2e12, 32}),
       make({"a100", "A100-80GB", 108, 40 * MiB, 2039e9, 19.5e12, 312e12, 164 * KiB, 163 * KiB, 2048,
             32, "NVIDIA A100 datasheet (SXM 80GB); A100 whitepaper; Ampere tuning guide"},
-           {1.41e9, 156e12, false, 1.0, 200, 470, 4.8e12, 64}),
+           {1.41e9, 0, 0, 156e12, false, 1.0, 200, 470, 4.8e12, 64}),
       make({"h100", "H100-SXM", 132, 50 * MiB, 3.35e12, 67e12, 989e12, 228 * KiB, 227 * KiB, 2048,
             32, "NVIDIA H100 datasheet (SXM5); Hopper whitepaper; Hopper tuning guide"},
-           {1.83e9, 494e12, true, 0.67, 260, 706, 10e12, 64}),
+           {1.83e9, 1.98e9, 1.76e9, 494e12, true, 0.67, 260, 706, 10e12, 64}),
       make({"h200", "H200", 132, 60 * MiB, 4.8e12, 67e12, 989e12, 228 * KiB, 227 * KiB, 2048, 32,
             "NVIDIA H200 datasheet (SXM); SMs and L2 read off a real H200 "
             "(cudaGetDeviceProperties); per-SM limits as H100"},
-           {1.83e9, 494e12, true, 0.67, 260, 721, 10e12, 64}),
+           {1.83e9, 1.98e9, 1.76e9, 494e12, true, 0.67, 260, 721, 10e12, 64}),
   };
   return kPresets;
 }
@@ -178,6 +188,11 @@ void validate_machine(const Machine& m) {
         "machine.max_threads_per_sm must be >= 128 (one program of 4 warps)");
   const auto positive = [](double v) { return v > 0 && v < 1e30; };
   check(positive(m.sm_clock_hz), "sm_clock_hz", "machine.sm_clock_hz must be > 0");
+  for (const auto& [v, field] :
+       {std::pair{m.fma_clock_hz, "fma_clock_hz"}, {m.tensor_clock_hz, "tensor_clock_hz"}})
+    check(v == 0 || (v >= 1e8 && v <= 1e10), field,
+          std::string("machine.") + field + " = " + shown(v) +
+              " is out of range: allowed 0 (sm_clock_hz) or 1e8..1e10 Hz");
   check(m.tf32_tensor_flops_per_s >= 0 && m.tf32_tensor_flops_per_s < 1e30,
         "tf32_tensor_flops_per_s", "machine.tf32_tensor_flops_per_s must be >= 0 (0: none)");
   check(positive(m.l2_bytes_per_s), "l2_bytes_per_s", "machine.l2_bytes_per_s must be > 0");
@@ -186,22 +201,21 @@ void validate_machine(const Machine& m) {
                                  {m.fma_efficiency, "fma_efficiency"},
                                  {m.tensor_efficiency, "tensor_efficiency"}})
     check(v > 0 && v <= 1, field,
-          std::string("machine.") + field + " = " + std::to_string(v) +
-              " is out of range: allowed (0, 1]");
+          std::string("machine.") + field + " = " + shown(v) + " is out of range: allowed (0, 1]");
   for (const auto& [v, field] : {std::pair{m.l2_hit_latency_cycles, "l2_hit_latency_cycles"},
                                  {m.dram_latency_cycles, "dram_latency_cycles"},
                                  {m.sm_l2_bytes_per_cycle, "sm_l2_bytes_per_cycle"},
                                  {m.smem_bytes_per_cycle, "smem_bytes_per_cycle"},
                                  {m.program_launch_cycles, "program_launch_cycles"}})
     check(v >= 1 && v <= 1000000, field,
-          std::string("machine.") + field + " = " + std::to_string(v) +
+          std::string("machine.") + field + " = " + shown(v) +
               " is out of range: allowed 1..1000000");
   // One range per field: "machine.<field> = <v> is out of range: allowed <allowed>".
   const auto in_range = [&](double v, double lo, double hi, const char* field,
                             const std::string& allowed) {
     check(v >= lo && v <= hi, field,
-          std::string("machine.") + field + " = " + std::to_string(v) +
-              " is out of range: allowed " + allowed);
+          std::string("machine.") + field + " = " + shown(v) + " is out of range: allowed " +
+              allowed);
   };
   in_range(m.older_program_share, 0.5, 1, "older_program_share",
            "0.5 (an even share) .. 1 (the older always first)");

@@ -32,7 +32,14 @@ struct Machine {
   int max_programs_per_sm = 32;  // resident thread blocks per SM
 
   // Timing (sim/timed_engine.*). Latencies in SM cycles; per-SM widths in bytes per cycle.
-  double sm_clock_hz = 1.83e9;              // the clock the per-cycle figures are counted in
+  double sm_clock_hz = 1.83e9;  // the clock the latencies (and a preset's peaks) are counted in
+  // The clock an SM's pipelines (instruction issue, shared memory, the L2 fill path) run at while
+  // a kernel keeps them busy; 0: sm_clock_hz. Power sets it, so it depends on the math path:
+  // on an H100 and an H200 (ncu --clock-control none, assets/measured/instructions_h100.csv,
+  // block_timeline_*), FP32 FMA rungs, copies and transposes run at 1.95-1.99 GHz and mma.sync
+  // rungs at 1.74-1.82 GHz (wgmma 1.46-1.72 GHz; its pipelines never set its pace).
+  double fma_clock_hz = 0;                  // FP32 FMA kernels, copies, transposes
+  double tensor_clock_hz = 0;               // tensor-core kernels (mma.sync, wgmma)
   double tf32_tensor_flops_per_s = 494e12;  // dense TF32 tensor peak; 0: none (FMA instead)
   bool has_wgmma = true;            // Hopper: warpgroup MMA reads operands from shared memory
   double mma_sync_fraction = 0.67;  // share of the tensor peak that mma.sync can issue
@@ -52,22 +59,25 @@ struct Machine {
   // share by age (older_program_share, measured) now gives the drift with no fitted figure.
   double program_jitter = 0.0;
   // When the programs an SM holds all have a dot ready, the pipe is shared by age: the older of
-  // two gets this share of its dots (the next one this share of what is left, and so on), as
-  // the warp schedulers' greedy-then-oldest issue works out over a K step. Measured on an H200,
-  // one wave of two programs per SM (kernels/probes/block_timeline.cu): 0.60 for FP16 mma.sync,
-  // 0.59 for FP32 FMA (docs/MODEL.md). 1: the older always first.
+  // two gets this share of its dots (k programs share in the ratios 1 : q : q^2 ... by age,
+  // q = (1 - share) / share; only the pair is measured), as the warp schedulers'
+  // greedy-then-oldest issue works out over a K step. Measured on an H200, one wave of two
+  // programs per SM (kernels/probes/block_timeline.cu): 0.60 for FP16 mma.sync, 0.59 for FP32
+  // FMA (docs/MODEL.md). 1: the older always first.
   double older_program_share = 0.6;
   // Fitted on the H200 (scripts/fit_timing.py, one tilesim-bench row each, docs/FIDELITY.md) and
   // used by every preset: what a tiled kernel sustains of each peak.
-  double dram_efficiency = 0.869;    // of dram_bytes_per_s, streaming copy
-  double fma_efficiency = 1.0;       // of fp32_flops_per_s (issue, not the FMA pipe, limits)
-  double tensor_efficiency = 0.719;  // of the tensor path's peak, dot of full tiles
+  double dram_efficiency = 0.869;   // of dram_bytes_per_s, streaming copy
+  double fma_efficiency = 1.0;      // of fp32_flops_per_s (issue, not the FMA pipe, limits)
+  double tensor_efficiency = 0.72;  // of the tensor path's peak, dot of full tiles
   // A warp whose next instruction waits on a recent result issues about once every this many
   // cycles (Hopper's fixed-latency ALU and FMA results are ready ~4 cycles after issue), so W
   // warps per scheduler issue min(1, W / warp_issue_cycles) instructions per cycle. Fitted to the
-  // register-blocked FP32 rung; ncu reads 4.6-5.1 (warps per scheduler / issue rate) for the four
-  // rungs whose instruction stream sets their pace, on an H100 and an H200 (docs/MODEL.md).
-  double warp_issue_cycles = 4.649;
+  // register-blocked FP32 rung, in cycles of the clock it runs at (fma_clock_hz): 5.03, where ncu
+  // reads 4.6-5.1 (warps per scheduler / issue rate) for the four rungs whose instruction stream
+  // sets their pace, on an H100 and an H200 (docs/MODEL.md). A rung whose own dependences slow
+  // its warps further carries its measured interval (TimingOptions::warp_issue_cycles).
+  double warp_issue_cycles = 5.028;
   std::string source;  // where the figures come from
   bool operator==(const Machine&) const = default;
 };

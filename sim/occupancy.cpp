@@ -57,10 +57,9 @@ Occupancy occupancy(const Problem& p, const Machine& m, std::optional<int> overr
           p.threads_per_program() * (24 + (timing.loads_in_flight * load_width(timing, e) + 3) / 4);
     }
   }
-  if (timing.registers_per_thread > 0) {
+  if (const int counted = counted_for(timing, p).registers_per_thread; counted > 0) {
     // A compiled kernel: ptxas's count, allocated per warp in units of 256 (8 per thread).
-    o.registers_per_program =
-        p.threads_per_program() * ((std::int64_t{timing.registers_per_thread} + 7) / 8 * 8);
+    o.registers_per_program = p.threads_per_program() * ((std::int64_t{counted} + 7) / 8 * 8);
   }
   o.threads_per_program = p.threads_per_program();
   if (o.smem_per_program > m.smem_per_block_bytes) {

@@ -18,8 +18,13 @@ constexpr int kBaseRegisters = 32;
 // tiles slow on any GPU, seed 001's chart).
 constexpr int kLoopOverheadCycles = 48;
 
+// Latencies count cycles of the nominal clock; pipelines (issue, shared memory, the fill path)
+// cycles of the clock the kernel's math path runs at (Machine::fma_clock_hz, tensor_clock_hz).
+std::int64_t ps_of_cycles(double cycles, double clock_hz) {
+  return std::llround(cycles * 1e12 / clock_hz);
+}
 std::int64_t ps_of_cycles(double cycles, const Machine& m) {
-  return std::llround(cycles * 1e12 / m.sm_clock_hz);
+  return ps_of_cycles(cycles, m.sm_clock_hz);
 }
 
 std::int64_t ps_of_flops(double flops, double per_s) {
@@ -95,14 +100,33 @@ std::pair<int, int> warp_grid(int block_m, int block_n, int num_warps) {
   return {wm, wn};
 }
 
-double issue_cycles(double instructions, int warps, int resident_warps, const Machine& m) {
+double pipe_clock_hz(const Machine& m, MathPath path) {
+  const double hz = path == MathPath::fma ? m.fma_clock_hz : m.tensor_clock_hz;
+  return hz > 0 ? hz : m.sm_clock_hz;
+}
+
+double issue_cycles(double instructions, int warps, int resident_warps, const Machine& m,
+                    double warp_cycles) {
   const double per_scheduler = static_cast<double>(resident_warps) / m.schedulers_per_sm;
-  const double rate = m.schedulers_per_sm * std::min(1.0, per_scheduler / m.warp_issue_cycles);
+  const double interval = warp_cycles > 0 ? warp_cycles : m.warp_issue_cycles;
+  const double rate = m.schedulers_per_sm * std::min(1.0, per_scheduler / interval);
   return instructions * warps / rate;
 }
 
-StepCosts step_costs(const Problem& p, const Machine& m, const TimingOptions& opt,
+TimingOptions counted_for(TimingOptions t, const Problem& p) {
+  const TimingOptions::CountedAt here{static_cast<int>(p.block_m()), static_cast<int>(p.block_n()),
+                                      static_cast<int>(p.block_k()), p.num_warps()};
+  if (t.counted_at && *t.counted_at != here) {
+    t.warp_instructions = 0;
+    t.warp_issue_cycles = 0;
+    t.registers_per_thread = 0;
+  }
+  return t;
+}
+
+StepCosts step_costs(const Problem& p, const Machine& m, const TimingOptions& options,
                      int programs_per_sm) {
+  const TimingOptions opt = counted_for(options, p);
   StepCosts c;
   const std::int64_t e = p.elem_bytes();
   const std::int64_t bm = p.block_m(), bn = p.block_n(), bk = p.block_k();
@@ -114,11 +138,13 @@ StepCosts step_costs(const Problem& p, const Machine& m, const TimingOptions& op
   c.dram_latency_ps = ps_of_cycles(m.dram_latency_cycles, m);
   c.dram_ps_per_byte = 1e12 / (m.dram_bytes_per_s * m.dram_efficiency);
   c.l2_ps_per_byte = 1e12 / m.l2_bytes_per_s;
-  c.fill_ps_per_byte = 1e12 / (m.sm_l2_bytes_per_cycle * m.sm_clock_hz);
 
   c.path = matmul ? opt.path.value_or(default_path(p, m)) : MathPath::fma;
   if (c.path == MathPath::wgmma && !m.has_wgmma)
     throw InvalidField("input_precision", m.name + " has no wgmma (Hopper only)");
+  c.pipe_clock_hz = pipe_clock_hz(m, c.path);
+  const auto pipe_ps = [&](double cycles) { return ps_of_cycles(cycles, c.pipe_clock_hz); };
+  c.fill_ps_per_byte = 1e12 / (m.sm_l2_bytes_per_cycle * c.pipe_clock_hz);
   c.layout = opt.layout.value_or(matmul && c.path != MathPath::fma ? SmemLayout::swizzled
                                                                    : SmemLayout::plain);
   // The warp model of one whole program (pid 0): a plain layout's wavefronts per request of its
@@ -188,23 +214,24 @@ StepCosts step_costs(const Problem& p, const Machine& m, const TimingOptions& op
     if (c.dot_warp_instructions <= 0 && c.path == MathPath::fma)
       c.dot_warp_instructions = static_cast<double>(bm * bn * bk) / (32.0 * warps) + wf / warps;
     if (c.dot_warp_instructions > 0)
-      c.dot_issue_ps = ps_of_cycles(
-          issue_cycles(c.dot_warp_instructions, warps, warps * std::max(1, programs_per_sm), m), m);
-    c.dot_smem_free_ps = ps_of_cycles(wf, m);
-    c.dot_smem_ps = ps_of_cycles(wf * c.smem_load_degree, m);
-    c.dot_overhead_ps = ps_of_cycles(kLoopOverheadCycles, m);
+      c.dot_issue_ps =
+          pipe_ps(issue_cycles(c.dot_warp_instructions, warps, warps * std::max(1, programs_per_sm),
+                               m, opt.warp_issue_cycles));
+    c.dot_smem_free_ps = pipe_ps(wf);
+    c.dot_smem_ps = pipe_ps(wf * c.smem_load_degree);
+    c.dot_overhead_ps = pipe_ps(kLoopOverheadCycles);
     c.accumulator_registers = static_cast<int>(bm * bn / (32 * warps));
     c.spilled_registers =
         std::max(0, c.accumulator_registers + kBaseRegisters - kMaxRegistersPerThread);
     // Each spilled register is stored and loaded once per K-iteration through the L1, which
     // shares its width with shared memory (4 bytes per thread each way).
-    c.dot_spill_ps = ps_of_cycles(
-        wavefronts(std::int64_t{c.spilled_registers} * 8 * p.threads_per_program(), m), m);
+    c.dot_spill_ps =
+        pipe_ps(wavefronts(std::int64_t{c.spilled_registers} * 8 * p.threads_per_program(), m));
     const double a_wf = wavefronts(bm * bk * e, m), b_wf = wavefronts(bk * bn * e, m);
-    c.load_a_smem_free_ps = ps_of_cycles(a_wf, m);
-    c.load_b_smem_free_ps = ps_of_cycles(b_wf, m);
-    c.load_a_smem_ps = ps_of_cycles(a_wf * c.smem_store_degree, m);
-    c.load_b_smem_ps = ps_of_cycles(b_wf * c.smem_store_degree, m);
+    c.load_a_smem_free_ps = pipe_ps(a_wf);
+    c.load_b_smem_free_ps = pipe_ps(b_wf);
+    c.load_a_smem_ps = pipe_ps(a_wf * c.smem_store_degree);
+    c.load_b_smem_ps = pipe_ps(b_wf * c.smem_store_degree);
   }
   if (!matmul && opt.loads_in_flight > 0) {
     // The tile's loads go out `loads_in_flight` per thread at a time (each thread's next load
@@ -223,10 +250,10 @@ StepCosts step_costs(const Problem& p, const Machine& m, const TimingOptions& op
   }
   if (p.kernel() == Kernel::transpose) {
     const double wf = wavefronts(bm * bn * e, m);
-    c.load_a_smem_free_ps = ps_of_cycles(wf, m);
-    c.load_a_smem_ps = ps_of_cycles(wf * c.smem_store_degree, m);
-    c.transpose_smem_free_ps = ps_of_cycles(wf, m);
-    c.transpose_smem_ps = ps_of_cycles(wf * c.smem_load_degree, m);
+    c.load_a_smem_free_ps = pipe_ps(wf);
+    c.load_a_smem_ps = pipe_ps(wf * c.smem_store_degree);
+    c.transpose_smem_free_ps = pipe_ps(wf);
+    c.transpose_smem_ps = pipe_ps(wf * c.smem_load_degree);
   }
   return c;
 }

@@ -50,8 +50,23 @@ struct TimingOptions {
   // Registers per thread as ptxas allocates them (0: the accumulator plus 32, the model's
   // estimate).
   int registers_per_thread = 0;
+  // Matmul: cycles between one warp's instructions where the warp's own dependences, not the
+  // schedulers, set its pace (a loop whose every FFMA waits on the previous one and on two shared
+  // loads); measured by ncu. 0: the machine's warp_issue_cycles.
+  double warp_issue_cycles = 0;
+  // The tile and warps the counted figures (warp_instructions, warp_issue_cycles,
+  // registers_per_thread) were measured at. Another tile or warp count compiles to other code, so
+  // there the model's own estimates stand in (counted_for). Unset: they hold at any tile.
+  struct CountedAt {
+    int block_m = 0, block_n = 0, block_k = 0, num_warps = 0;
+    bool operator==(const CountedAt&) const = default;
+  };
+  std::optional<CountedAt> counted_at;
   bool operator==(const TimingOptions&) const = default;
 };
+
+// `t` with its counted figures cleared where `p` is not the tile and warps they were counted at.
+TimingOptions counted_for(TimingOptions t, const Problem& p);
 
 // Durations in picoseconds (integers, so a replay adds them exactly); rates as doubles only
 // where a duration is derived from a byte count.
@@ -60,6 +75,7 @@ struct StepCosts {
   SmemLayout layout = SmemLayout::swizzled;
   int warps_m = 1, warps_n = 1;    // how num_warps tile the (BLOCK_M, BLOCK_N) output
   double program_flops_per_s = 0;  // one program's dot rate alone on its SM (efficiency included)
+  double pipe_clock_hz = 0;        // the clock the SM's pipelines run at (pipe_clock_hz below)
 
   std::int64_t dot_math_ps = 0;       // 2 BM BN BK FLOPs at program_flops_per_s
   std::int64_t dot_smem_ps = 0;       // operand reads from shared memory, conflicts included
@@ -106,10 +122,16 @@ struct StepCosts {
 StepCosts step_costs(const Problem& p, const Machine& m, const TimingOptions& opt = {},
                      int programs_per_sm = 1);
 
+// The clock an SM's pipelines run at under `path`'s load: Machine::fma_clock_hz (FMA, copies,
+// transposes) or tensor_clock_hz (mma.sync, wgmma); sm_clock_hz where those are 0.
+double pipe_clock_hz(const Machine& m, MathPath path);
+
 // SM time, in cycles, to issue `instructions` warp instructions from each of `warps` warps when
 // `resident_warps` warps share the SM: the schedulers issue min(1, W / warp_issue_cycles) per
 // cycle each, W = resident_warps / schedulers_per_sm.
-double issue_cycles(double instructions, int warps, int resident_warps, const Machine& m);
+// `warp_cycles` > 0 replaces the machine's warp_issue_cycles (a rung's measured figure).
+double issue_cycles(double instructions, int warps, int resident_warps, const Machine& m,
+                    double warp_cycles = 0);
 
 // The bytes of one global load of a copy or transpose thread: `load_bytes`, or one element.
 std::int64_t load_width(const TimingOptions& t, std::int64_t elem_bytes);

@@ -17,8 +17,8 @@ namespace {
 
 // A pending event: the next step of the program on `slot`, not before time t. step == steps
 // means "the program retires" (not an event of the trace); pid == kDispatch means "SM `step`'s
-// dot pipe is free: start the dot that has waited longest" (after every event of that time, so
-// that all the dots ready then are candidates).
+// dot pipe is free: start the ready dot its share by age picks" (after every event of that time,
+// so that all the dots ready then are candidates).
 constexpr std::int64_t kDispatch = std::numeric_limits<std::int64_t>::max();
 struct Pending {
   std::int64_t t = 0, pid = 0, step = 0;
@@ -93,11 +93,15 @@ struct SmState {
 
 // A dot's cost in the pipe's weighted share, by its program's age rank on the SM (0: the
 // oldest): 1 / q^rank with q = (1 - share) / share, so two programs always ready split the dots
-// share : 1 - share. A share of 1 (the older always first) is a vanishing q.
+// share : 1 - share, and k programs in the ratios 1 : q : q^2 ... (0.47 / 0.32 / 0.21 for three
+// at 0.6). A share of 1 (the older always first) is a vanishing q. Costs stop at 1e12 (rank 35 at
+// a share of 0.9 would overflow a double): past that a younger program waits for every older
+// one's dots, as it would at a share of 1.
 std::vector<double> rank_costs(double share, int programs_per_sm) {
+  constexpr double kMaxCost = 1e12;
   const double q = std::max(1e-9, (1 - share) / share);
   std::vector<double> cost(static_cast<std::size_t>(std::max(1, programs_per_sm)), 1.0);
-  for (std::size_t r = 1; r < cost.size(); ++r) cost[r] = cost[r - 1] / q;
+  for (std::size_t r = 1; r < cost.size(); ++r) cost[r] = std::min(kMaxCost, cost[r - 1] / q);
   return cost;
 }
 
@@ -607,7 +611,7 @@ TimedResult run_timed(const Problem& p, const Machine& m, const Occupancy& occ,
 
 ReplayResult replay_timed(const Problem& p, const Machine& m, const Occupancy& occ,
                           const TimingOptions& timing, const std::function<void(double)>& progress,
-                          const std::atomic<bool>* cancel) {
+                          const std::atomic<bool>* cancel, std::vector<ProgramSpan>* programs) {
   TimedOptions opt;
   opt.timing = timing;
   opt.progress = progress;
@@ -622,6 +626,7 @@ ReplayResult replay_timed(const Problem& p, const Machine& m, const Occupancy& o
   out.timing = t.timing;
   out.a_reuse = std::move(t.a_reuse);
   out.b_reuse = std::move(t.b_reuse);
+  if (programs) *programs = std::move(t.programs);
   return out;
 }
 

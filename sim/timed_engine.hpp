@@ -63,10 +63,12 @@ struct TimedOptions {
 TimedResult run_timed(const Problem& p, const Machine& m, const Occupancy& occ,
                       const TimedOptions& opt = {});
 
-// The timed replay as `run` and `sweep` print it: counters in time order, and the time.
+// The timed replay as `run` and `sweep` print it: counters in time order, and the time;
+// `programs`, when set, receives each program's span (by pid).
 ReplayResult replay_timed(const Problem& p, const Machine& m, const Occupancy& occ,
                           const TimingOptions& timing = {},
                           const std::function<void(double)>& progress = {},
-                          const std::atomic<bool>* cancel = nullptr);
+                          const std::atomic<bool>* cancel = nullptr,
+                          std::vector<ProgramSpan>* programs = nullptr);
 
 }  // namespace tilesim::sim

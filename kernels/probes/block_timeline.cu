@@ -92,7 +92,8 @@ int main(int argc, char** argv) {
     args.grid.tiles_m = m / kTile;
     args.grid.tiles_n = n / kTile;
     args.grid.group_size_m = grouped ? 8 : 1;
-    args.grid.order = grouped ? 2 : 0;
+    args.grid.order = static_cast<int>(grouped ? tilesim::sim::LaunchOrder::grouped
+                                               : tilesim::sim::LaunchOrder::row_major);
     const std::int64_t programs = args.grid.programs();
     DeviceBuffer<unsigned long long> trace(4 * static_cast<std::size_t>(programs));
     TILESIM_CUDA_CHECK(

@@ -3,6 +3,7 @@
 // the same bytes when every input fits.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <array>
 #include <cstdio>
@@ -42,9 +43,12 @@ TEST(CliRun, DefaultScenarioPrintsEveryCounterKey) {
   EXPECT_EQ(j["events"], 81 * 29);
 }
 
+// The bundled big_8192_fp16 scenario's problem (3 stages: 2 programs per SM). With 3 programs
+// per SM (2 stages) the model's grouped bytes flip between 1.39 and 1.70 GB with a 2 % change of
+// the tensor clock, as waves fall in or out of step (docs/MODEL.md, "Where it still diverges").
 TEST(CliRun, GroupedReadsLessDramThanRowMajorAt8192CubedFp16OnH100) {
   const std::string p =
-      "--m 8192 --n 8192 --k 8192 --block-m 128 --block-n 128 --block-k 64 "
+      "--m 8192 --n 8192 --k 8192 --block-m 128 --block-n 128 --block-k 64 --stages 3 "
       "--dtype fp16 --machine h100 --group-m 8 --order ";
   const double row = dram_read(p + "row-major"), grouped = dram_read(p + "grouped");
   EXPECT_LT(grouped, 0.9 * row) << grouped << " vs " << row;
@@ -77,16 +81,24 @@ TEST(CliRun, VariantIsTheRungsTileWarpsStagesAndPathSpelledOutPlusItsCode) {
   // The generic mma.sync dot waits for its ldmatrix before its mma and has no instruction count;
   // the rung overlaps the two and issues 305 instructions a warp per K step.
   EXPECT_NE(rung["predicted_time_s"], spelled["predicted_time_s"]);
-  // matmul_mma_sync differs from the warp64 rung in its 8 warps and its code.
+  // matmul_mma_sync at 4 warps is not the code ncu counted (8 warps): its counts and registers
+  // drop out, and it is the spelled-out problem exactly (same tile, 4 stages, mma.sync).
   const auto overridden = run_json("run " + p + "--variant matmul_mma_sync --num-warps 4");
   EXPECT_EQ(overridden["dram_read_bytes"], rung["dram_read_bytes"]);
-  EXPECT_NE(overridden["predicted_time_s"], rung["predicted_time_s"]);
+  EXPECT_EQ(overridden["predicted_time_s"], spelled["predicted_time_s"]);
+  EXPECT_EQ(overridden["programs_per_sm"], 3);
 }
 
 // --programs-csv: one row per program, where and when the timed engine ran it, in the columns the
 // GPU probe (kernels/probes/block_timeline.cu) writes; the last program ends with the kernel.
 TEST(CliRun, ProgramsCsvHasEveryProgramsSpan) {
-  const auto path = std::filesystem::temp_directory_path() / "tilesim_programs_test.csv";
+  // A name of this process's own, removed however the test ends.
+  const auto path = std::filesystem::temp_directory_path() /
+                    ("tilesim_programs_test_" + std::to_string(::getpid()) + ".csv");
+  struct Remover {
+    std::filesystem::path p;
+    ~Remover() { std::filesystem::remove(p); }
+  } remover{path};
   const auto j = run_json(
       "run --m 512 --n 512 --k 512 --block-m 64 --block-n 64 --block-k 64 "
       "--order row-major --machine h100 --programs-csv " +
@@ -112,7 +124,6 @@ TEST(CliRun, ProgramsCsvHasEveryProgramsSpan) {
   // The kernel ends when the last store reaches L2, a little after the last program retires.
   EXPECT_LE(last_end * 1e-9, j["predicted_time_s"].get<double>());
   EXPECT_GT(last_end * 1e-9, 0.9 * j["predicted_time_s"].get<double>());
-  std::filesystem::remove(path);
 }
 
 TEST(CliSweep, VariantTimesEveryRowAsTheRung) {

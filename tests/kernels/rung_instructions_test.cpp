@@ -1,9 +1,11 @@
 // The registry's compiled-code figures against the measurement they come from
 // (assets/measured/instructions_h100.csv, ncu on an H100): each rung's warp instructions per K
 // step, split from its counts at 2048^3 and 8192^3 (count per warp = steps x per_step + per_warp),
-// must predict its count at 4096^3; its registers per thread are ptxas's.
+// must predict its count at 4096^3; its registers per thread are ptxas's (that file, or for copies
+// and transposes assets/measured/warp_stalls_h100.csv); smem_tiled's issue interval is ncu's.
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <cmath>
 #include <fstream>
 #include <map>
@@ -56,19 +58,77 @@ TEST(RungInstructions, TheRegistrysCountsAreTheMeasuredLoopBodies) {
   ASSERT_FALSE(counts.empty()) << "assets/measured/instructions_h100.csv missing";
   int checked = 0;
   for (const auto& v : tilesim::kernels::variants()) {
-    if (!v.timing || v.timing->warp_instructions <= 0) continue;
+    if (!v.timing || v.timing->options.warp_instructions <= 0) continue;
     const auto small = counts.find({v.name, 2048}), large = counts.find({v.name, 8192});
     const auto mid = counts.find({v.name, 4096});
     ASSERT_NE(mid, counts.end()) << v.name << " has a count but no measurement";
-    EXPECT_EQ(v.timing->registers_per_thread, mid->second.registers) << v.name;
+    EXPECT_EQ(v.timing->options.registers_per_thread, mid->second.registers) << v.name;
     if (small == counts.end() || large == counts.end()) continue;  // measured at one size only
     const double per_step = (large->second.per_warp - small->second.per_warp) /
                             (large->second.steps - small->second.steps);
     const double per_warp = small->second.per_warp - per_step * small->second.steps;
-    EXPECT_NEAR(v.timing->warp_instructions, per_step, 0.5) << v.name;
+    EXPECT_NEAR(v.timing->options.warp_instructions, per_step, 0.5) << v.name;
     // The split predicts the third size to within an instruction per warp.
     EXPECT_NEAR(per_step * mid->second.steps + per_warp, mid->second.per_warp, 1.0) << v.name;
     ++checked;
   }
   EXPECT_GE(checked, 11);
+}
+
+// Every rung's registers per thread, ncu's launch__registers_per_thread: matmuls from the
+// instruction counts, copies and transposes from the stall file (its `problem` column starts with
+// the variant's name). copy_vectorized (48, ptxas -v on sm_90) has no ncu row yet.
+TEST(RungInstructions, EveryRungsRegistersAreTheMeasuredOnes) {
+  std::map<std::string, int> measured;
+  for (const auto& [key, c] : read_counts()) measured[key.first] = c.registers;
+  std::ifstream in(std::string(TILESIM_ASSETS_DIR) + "/measured/warp_stalls_h100.csv");
+  std::string line;
+  bool header = true;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    if (header) {  // id,problem,time_ns,sm_clock_hz,issue_active,warps_active,smem_wavefronts,...
+      header = false;
+      continue;
+    }
+    std::vector<std::string> f;
+    std::stringstream ss(line);
+    for (std::string x; std::getline(ss, x, ',');) f.push_back(x);
+    ASSERT_GE(f.size(), 9u) << line;
+    // "transpose_smem_tiled_8192^2_fp32_64x64": the variant is what precedes the first "_<digit>".
+    std::size_t cut = 0;
+    while ((cut = f[1].find('_', cut + 1)) != std::string::npos &&
+           !std::isdigit(static_cast<unsigned char>(f[1][cut + 1]))) {
+    }
+    measured.try_emplace(f[1].substr(0, cut), std::stoi(f[8]));
+  }
+  int checked = 0;
+  for (const auto& v : tilesim::kernels::variants()) {
+    if (!v.timing || v.timing->options.registers_per_thread <= 0) continue;
+    const auto it = measured.find(v.name);
+    if (v.name == "copy_vectorized") continue;
+    ASSERT_NE(it, measured.end()) << v.name << " has a register count but no measurement";
+    EXPECT_EQ(v.timing->options.registers_per_thread, it->second) << v.name;
+    ++checked;
+  }
+  EXPECT_GE(checked, 16);
+}
+
+// smem_tiled's measured issue interval: warps per scheduler over issues per scheduler-cycle at
+// 2048^3 (fp32), the size the time table does not report.
+TEST(RungInstructions, SmemTiledIssuesAtItsMeasuredInterval) {
+  std::ifstream in(std::string(TILESIM_ASSETS_DIR) + "/measured/instructions_h100.csv");
+  std::map<std::string, double> interval;
+  std::string line;
+  while (std::getline(in, line)) {
+    std::vector<std::string> f;
+    std::stringstream ss(line);
+    for (std::string x; std::getline(ss, x, ',');) f.push_back(x);
+    if (f.size() < 10 || f[1] != "fp32" || f[2] != "2048") continue;
+    interval[f[0]] = std::stod(f[9]) / 4 / std::stod(f[8]);  // warps_active / 4 / issue_active
+  }
+  for (const char* name : {"matmul_smem_tiled", "matmul_smem_tiled_b_transposed"}) {
+    const auto* v = tilesim::kernels::find_variant(name);
+    ASSERT_TRUE(v && v->timing && interval.count(name)) << name;
+    EXPECT_NEAR(v->timing->options.warp_issue_cycles, interval[name], 0.01) << name;
+  }
 }

@@ -28,7 +28,7 @@ TEST(RungTiming, EveryMatmulRungWithTilesHasADescription) {
       continue;
     }
     ASSERT_TRUE(v.timing) << v.name << " has tiles but no timing description";
-    EXPECT_TRUE(v.timing->path && v.timing->num_warps && v.timing->stages) << v.name;
+    EXPECT_TRUE(v.timing->options.path && v.timing->num_warps && v.timing->stages) << v.name;
     ++described;
   }
   EXPECT_EQ(described, 14);

@@ -87,13 +87,13 @@ TEST(VariantRegistry, SeedThreePairDiffersOnlyInTheBLayoutAndItsSharedLayout) {
     EXPECT_EQ(v->dtypes, std::vector<sim::DType>{sim::DType::fp32}) << v->name;
     EXPECT_EQ(v->baseline, "cublas_sgemm") << v->name;
     ASSERT_TRUE(v->timing) << v->name;
-    EXPECT_EQ(v->timing->path, sim::MathPath::fma) << v->name;
+    EXPECT_EQ(v->timing->options.path, sim::MathPath::fma) << v->name;
     EXPECT_EQ(v->timing->num_warps, kernels::fma_b_layout::kThreads / 32) << v->name;
     EXPECT_EQ(v->timing->stages, 1) << v->name;
   }
-  EXPECT_EQ(conflicting->timing->layout, sim::SmemLayout::plain);
-  EXPECT_EQ(row->timing->layout, sim::SmemLayout::swizzled);
-  EXPECT_EQ(padded->timing->layout, sim::SmemLayout::swizzled);
+  EXPECT_EQ(conflicting->timing->options.layout, sim::SmemLayout::plain);
+  EXPECT_EQ(row->timing->options.layout, sim::SmemLayout::swizzled);
+  EXPECT_EQ(padded->timing->options.layout, sim::SmemLayout::swizzled);
 }
 
 TEST(VariantRegistry, SeedThreePairIsModelledByItsOwnWarpModelsWithTheKernelsTile) {

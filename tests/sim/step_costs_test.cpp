@@ -15,8 +15,9 @@ Machine h200() {
   return *find_machine("h200");
 }
 
+// An FMA dot's pipelines (issue, shared memory) count cycles of the clock FMA kernels run at.
 std::int64_t ps_of_cycles(double cycles, const Machine& m) {
-  return std::llround(cycles * 1e12 / m.sm_clock_hz);
+  return std::llround(cycles * 1e12 / pipe_clock_hz(m, MathPath::fma));
 }
 
 ProblemSpec fp32_matmul(int bm, int bn, int bk, int warps) {
@@ -112,4 +113,54 @@ TEST(IssueCosts, AGenericFmaDotIssuesItsFfmaAndSharedLoadsARungItsCountedLoop) {
   ProblemSpec half = fp32_matmul(64, 64, 16, 8);
   half.dtype = DType::fp16;
   EXPECT_EQ(step_costs(Problem(half), m).dot_issue_ps, 0);
+}
+
+// Pipelines run at the clock the math path's power allows (1.98 GHz for FP32 FMA, 1.76 GHz under
+// tensor cores on the H200 preset); latencies stay at the nominal 1.83 GHz whatever the path.
+TEST(PipeClock, PipelinesRunAtTheMathPathsClockLatenciesAtTheNominalOne) {
+  Machine m = h200();
+  ProblemSpec s = fp32_matmul(128, 128, 32, 8);
+  s.dtype = DType::fp16;
+  const Problem p(s);
+  TimingOptions tensor;
+  tensor.path = MathPath::mma_sync;
+  const StepCosts f = step_costs(p, m, fma(SmemLayout::swizzled, std::nullopt));
+  const StepCosts t = step_costs(p, m, tensor);
+  EXPECT_EQ(f.dot_overhead_ps, std::llround(48 * 1e12 / 1.98e9));  // 24,242 ps
+  EXPECT_EQ(t.dot_overhead_ps, std::llround(48 * 1e12 / 1.76e9));  // 27,273 ps
+  EXPECT_EQ(f.dram_latency_ps, t.dram_latency_ps);
+  EXPECT_EQ(t.dram_latency_ps, std::llround(m.dram_latency_cycles * 1e12 / 1.83e9));
+  // A machine that gives no path clocks runs every pipeline at sm_clock_hz.
+  m.fma_clock_hz = m.tensor_clock_hz = 0;
+  EXPECT_EQ(step_costs(p, m, tensor).dot_overhead_ps, std::llround(48 * 1e12 / 1.83e9));
+}
+
+// A rung's counted figures (ncu's instructions, its issue interval, ptxas's registers) describe
+// the code compiled for one tile and warp count; any other problem gets the model's estimates.
+TEST(CountedFigures, HoldOnlyAtTheTileAndWarpsTheyWereCountedAt) {
+  TimingOptions t = fma(SmemLayout::plain, ThreadVariant::matmul_smem_tiled);
+  t.warp_instructions = 2555;
+  t.warp_issue_cycles = 7.16;
+  t.registers_per_thread = 86;
+  t.counted_at = TimingOptions::CountedAt{64, 64, 16, 8};
+  const TimingOptions here = counted_for(t, Problem(fp32_matmul(64, 64, 16, 8)));
+  EXPECT_EQ(here, t);
+  for (const ProblemSpec& other :
+       {fp32_matmul(64, 64, 32, 8), fp32_matmul(64, 64, 16, 4), fp32_matmul(128, 64, 16, 8)}) {
+    const TimingOptions there = counted_for(t, Problem(other));
+    EXPECT_EQ(there.warp_instructions, 0);
+    EXPECT_EQ(there.warp_issue_cycles, 0);
+    EXPECT_EQ(there.registers_per_thread, 0);
+    EXPECT_EQ(there.path, t.path);  // what the code is, not what it counted, stays
+  }
+  t.counted_at.reset();  // no tile named: the figures hold everywhere
+  EXPECT_EQ(counted_for(t, Problem(fp32_matmul(64, 64, 32, 8))), t);
+}
+
+// A measured issue interval replaces the machine's: 2555 instructions from each of 8 warps, 16
+// warps on the SM (4 a scheduler): 4 x min(1, 4 / 7.16) issues a cycle.
+TEST(IssueCosts, ARungsMeasuredIntervalReplacesTheMachines) {
+  const Machine m = h200();
+  EXPECT_DOUBLE_EQ(issue_cycles(2555, 8, 16, m, 7.16), 2555.0 * 8 / (4 * (4 / 7.16)));
+  EXPECT_DOUBLE_EQ(issue_cycles(2555, 8, 16, m), 2555.0 * 8 / (4 * (4 / m.warp_issue_cycles)));
 }
