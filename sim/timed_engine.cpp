@@ -12,6 +12,8 @@
 #include <stdexcept>
 #include <tuple>
 
+#include "sim/dot_share.hpp"
+
 namespace tilesim::sim {
 namespace {
 
@@ -69,8 +71,6 @@ struct SlotState {
   TimeCause load_a_cause = TimeCause::latency, load_b_cause = TimeCause::latency;
   std::array<std::int64_t, kMaxStages + 1> dot_done{};  // ring: dot k at k % (kMaxStages + 1)
   bool resident = false;                                // launched and not yet retired
-  // The dot pipe's weighted share: dots served, each counted 1 / weight (its age rank's).
-  double served = 0;
 };
 
 // A tile that has been loaded and waits to be written into shared memory when it arrives.
@@ -91,20 +91,6 @@ struct SmState {
   std::array<std::int64_t, kTimeCauses> wait{};  // programs' waits by cause (weights)
 };
 
-// A dot's cost in the pipe's weighted share, by its program's age rank on the SM (0: the
-// oldest): 1 / q^rank with q = (1 - share) / share, so two programs always ready split the dots
-// share : 1 - share, and k programs in the ratios 1 : q : q^2 ... (0.47 / 0.32 / 0.21 for three
-// at 0.6). A share of 1 (the older always first) is a vanishing q. Costs stop at 1e12 (rank 35 at
-// a share of 0.9 would overflow a double): past that a younger program waits for every older
-// one's dots, as it would at a share of 1.
-std::vector<double> rank_costs(double share, int programs_per_sm) {
-  constexpr double kMaxCost = 1e12;
-  const double q = std::max(1e-9, (1 - share) / share);
-  std::vector<double> cost(static_cast<std::size_t>(std::max(1, programs_per_sm)), 1.0);
-  for (std::size_t r = 1; r < cost.size(); ++r) cost[r] = std::min(kMaxCost, cost[r - 1] / q);
-  return cost;
-}
-
 class TimedRun {
  public:
   TimedRun(const Problem& p, const Machine& m, const Occupancy& occ, const TimedOptions& opt)
@@ -112,13 +98,12 @@ class TimedRun {
         m_m(m),
         m_opt(opt),
         m_costs(step_costs(p, m, opt.timing, occ.programs_per_sm)),
-        // q = (1 - share) / share; a share of 1 (the older always first) as a vanishing weight.
-        m_rank_cost(rank_costs(m.older_program_share, occ.programs_per_sm)),
         m_engine(p, m, occ.programs_per_sm),
         m_steps(steps_per_program(p)),
         m_slots(std::min<std::int64_t>(m_engine.slots(), p.programs())),
         m_slot(static_cast<std::size_t>(m_slots)),
-        m_sm(static_cast<std::size_t>(m.sms)) {
+        m_sm(static_cast<std::size_t>(m.sms)),
+        m_share(m.older_program_share, occ.programs_per_sm, m.sms, m_slots) {
     if (opt.events) opt.events->reserve(static_cast<std::size_t>(m_engine.total_events()));
     if (opt.records) opt.records->reserve(static_cast<std::size_t>(m_engine.total_events()));
     m_programs.resize(static_cast<std::size_t>(p.programs()));
@@ -178,15 +163,7 @@ class TimedRun {
     s.speed = 1 + m_m.program_jitter * jitter_of(s.pid);
     s.start = t;
     s.resident = true;
-    // A newcomer starts level with the SM's least-served program: it gets its share from now on,
-    // not a burst that makes up for the time before it came.
-    bool first = true;
-    for (int o = slot % m_m.sms; o < m_slots; o += m_m.sms) {
-      const SlotState& other = m_slot[static_cast<std::size_t>(o)];
-      if (o == slot || !other.resident) continue;
-      s.served = first ? other.served : std::min(s.served, other.served);
-      first = false;
-    }
+    m_share.join(slot);
     ProgramSpan& span = m_programs[static_cast<std::size_t>(s.pid)];
     span.pid = s.pid;
     span.slot = slot;
@@ -195,12 +172,10 @@ class TimedRun {
     m_queue.push({t, s.pid, 0, slot});
   }
 
-  // A dot whose tiles are in waits for its SM's pipe; when the pipe is free it goes to a ready
-  // dot by weighted fair sharing over the programs' ages (the lowest pid is the oldest: programs
-  // start in pid order). Each program's served count grows by 1 / weight per dot, the weight of
-  // the k-th oldest resident being q^k, q = (1 - share) / share: with two always ready, the older
-  // gets `older_program_share` of the dots (0.6, measured), so it runs ahead and the younger
-  // falls behind, as on the GPU (block_timeline: 211 vs 274 us for a first wave's pair,
+  // A dot whose tiles are in waits for its SM's pipe; when the pipe is free it goes to the ready
+  // dot the share by age picks (sim/dot_share.hpp): the older of two always-ready programs gets
+  // `older_program_share` of the dots (0.6, measured), so it runs ahead and the younger falls
+  // behind, as on the GPU (block_timeline: 211 vs 274 us for a first wave's pair,
   // docs/MODEL.md). That uneven share is what makes row-major waves drift apart.
   void queue_dot(const Pending& e) {
     SmState& sm = m_sm[static_cast<std::size_t>(e.slot % m_m.sms)];
@@ -223,16 +198,7 @@ class TimedRun {
       m_queue.push({start, kDispatch, e.step, -1});
       return;
     }
-    // The ready dot whose program would have the least weighted service after it (ties: the
-    // older).
-    auto pick = sm.ready_dots.begin();
-    double best = 0;
-    for (auto it = sm.ready_dots.begin(); it != sm.ready_dots.end(); ++it) {
-      const double after = m_slot[static_cast<std::size_t>(it->slot)].served + dot_cost(*it);
-      if (it == sm.ready_dots.begin() || after < best || (after == best && it->pid < pick->pid))
-        best = after, pick = it;
-    }
-    m_slot[static_cast<std::size_t>(pick->slot)].served = best;
+    const auto pick = m_share.pick(sm.ready_dots.begin(), sm.ready_dots.end());
     Pending dot = *pick;
     sm.ready_dots.erase(pick);
     dot.t = start;
@@ -243,19 +209,9 @@ class TimedRun {
     }
   }
 
-  // A dot's cost in the weighted share: 1 / q^rank, rank = the resident programs on its SM
-  // older than its own.
-  double dot_cost(const Pending& d) const {
-    int rank = 0;
-    for (int o = d.slot % m_m.sms; o < m_slots; o += m_m.sms) {
-      const SlotState& other = m_slot[static_cast<std::size_t>(o)];
-      if (other.resident && other.pid < d.pid) ++rank;
-    }
-    return m_rank_cost[static_cast<std::size_t>(rank)];
-  }
-
   void retire(const Pending& e) {
     m_slot[static_cast<std::size_t>(e.slot)].resident = false;
+    m_share.leave(e.slot);
     m_programs[static_cast<std::size_t>(e.pid)].end_ps = e.t;
     SmState& sm = m_sm[static_cast<std::size_t>(e.slot % m_m.sms)];
     sm.last_retire = std::max(sm.last_retire, e.t);
@@ -584,11 +540,11 @@ class TimedRun {
   const Machine& m_m;
   const TimedOptions& m_opt;
   StepCosts m_costs;
-  std::vector<double> m_rank_cost;  // (programs per SM,) a dot's cost by its program's age rank
   Engine m_engine;
   std::int64_t m_steps = 1, m_slots = 1, m_next_pid = 0;
   std::vector<SlotState> m_slot;
   std::vector<SmState> m_sm;
+  DotShare m_share;  // who gets each SM's dot pipe
   std::vector<ProgramSpan> m_programs;
   std::vector<std::int64_t> m_a_filled, m_b_filled;  // per input tile, like Engine's reuse
   std::vector<StepOp> m_op;
