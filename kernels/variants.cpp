@@ -192,12 +192,16 @@ std::vector<Variant> make_variants() {
   // 305 (warp64: 64 mma, 16 ldmatrix), 215 (swizzled: the same work, leaner addressing).
   // Registers: 124 (mma_sync), 128 (bk64), 230 (128x256), 255 (warp64), 254 (swizzled): the two
   // fragment register sets take warp64 to 2 programs per SM where its shared memory allows 3.
+  // The two that double-buffer their fragments run at their instruction issue; their warps
+  // issue once every 5.09 (warp64) and 5.12 (swizzled) cycles (ncu at 2048^3 fp16, 2 warps a
+  // scheduler: their mma and ldmatrix chains, not the schedulers, set the interval).
   const auto mma = [&](int warps, int stages, double instructions, int registers,
-                       bool double_buffered = false) {
+                       bool double_buffered = false, double issue_interval = 0) {
     TimingDescription d = described(MathPath::mma_sync, std::nullopt, warps, stages);
     d.options.warp_instructions = instructions;
     d.options.registers_per_thread = registers;
     d.options.fragments_double_buffered = double_buffered;
+    d.options.warp_issue_cycles = issue_interval;
     return d;
   };
   fixed("matmul_mma_sync", kHalf, mma_sync::kTile, R, 80, mma(8, mma_sync::kStages, 155, 124),
@@ -212,11 +216,11 @@ std::vector<Variant> make_variants() {
         "the same with a 128 x 256 tile and 64 x 64 warp tiles: fewer ldmatrix per "
         "mma and half the A traffic per output, at 128 accumulators per thread");
   fixed("matmul_mma_sync_warp64", kHalf, mma_sync::kTileWarp64, R, 80,
-        mma(4, mma_sync::kStages, 305, 255, true),
+        mma(4, mma_sync::kStages, 305, 255, true, 5.09),
         "4 warps with 64 x 64 warp tiles (8 ldmatrix feed 32 mma) and two fragment "
         "register sets: the next k16 step's ldmatrix is issued before this step's mma");
   fixed("matmul_mma_sync_swizzled", kHalf, mma_sync_swizzled::kTile, R, 80,
-        mma(8, mma_sync_swizzled::kStages, 215, 254, true),
+        mma(8, mma_sync_swizzled::kStages, 215, 254, true, 5.12),
         "128 x 256 tile, 8 warps of 64 x 64: XOR-swizzled (unpadded) shared tiles so "
         "cp.async and ldmatrix are conflict-free, 32-bit shared offsets per thread, C "
         "stored through shared memory as 16-byte rows");

@@ -92,6 +92,7 @@ void for_each_machine_field(sim::Machine& m, F&& f) {
   f("fma_efficiency", m.fma_efficiency);
   f("tensor_efficiency", m.tensor_efficiency);
   f("warp_issue_cycles", m.warp_issue_cycles);
+  f("issue_ceiling", m.issue_ceiling);
   f("schedulers_per_sm", m.schedulers_per_sm);
   f("program_jitter", m.program_jitter);
   f("older_program_share", m.older_program_share);

@@ -21,10 +21,10 @@
 // Hopper's L2 bandwidth (10 TB/s, about 5 KiB per cycle) is bounded below by tilesim-bench: the
 // wgmma rung moves 1.61 GB of tiles through L2 in 0.20 ms at 4096^3 on an H200. The
 // mma.sync share of the Hopper tensor peak is tilesim's own registers-only probe on an H200
-// (docs/PERFORMANCE.md: 84 % of cuBLAS, about 0.67 of the peak). Three parameters
-// (dram_efficiency, warp_issue_cycles, tensor_efficiency) are fitted to tilesim-bench
-// (scripts/fit_timing.py; docs/FIDELITY.md says which rows); older_program_share is measured
-// (docs/MODEL.md).
+// (docs/PERFORMANCE.md: 84 % of cuBLAS, about 0.67 of the peak). Two parameters
+// (dram_efficiency, tensor_efficiency) are fitted to tilesim-bench (scripts/fit_timing.py;
+// docs/FIDELITY.md says which rows); older_program_share, the issue law (issue_ceiling,
+// warp_issue_cycles) and the pipeline clocks are measured (docs/MODEL.md).
 // The L2 is modelled fully associative with LRU over 128-byte lines (real L2s are banked and
 // hashed). A100/H100/H200 split it in two partitions, each caching the data its own GPCs' SMs
 // access (A100 whitepaper, "L2 cache"; Hopper whitepaper): l2_partitions = 2, and the replay
@@ -221,6 +221,7 @@ void validate_machine(const Machine& m) {
            "0.5 (an even share) .. 1 (the older always first)");
   in_range(m.schedulers_per_sm, 1, 16, "schedulers_per_sm", "1..16");
   in_range(m.warp_issue_cycles, 1, 1000, "warp_issue_cycles", "1..1000");
+  in_range(m.issue_ceiling, 0.05, 1, "issue_ceiling", "0.05..1 (instructions a cycle)");
   check(m.max_programs_per_sm >= 1 && m.max_programs_per_sm <= 64, "max_programs_per_sm",
         "machine.max_programs_per_sm = " + std::to_string(m.max_programs_per_sm) +
             " is out of range: allowed 1..64");

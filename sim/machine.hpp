@@ -70,14 +70,18 @@ struct Machine {
   double dram_efficiency = 0.869;   // of dram_bytes_per_s, streaming copy
   double fma_efficiency = 1.0;      // of fp32_flops_per_s (issue, not the FMA pipe, limits)
   double tensor_efficiency = 0.72;  // of the tensor path's peak, dot of full tiles
-  // A warp whose next instruction waits on a recent result issues about once every this many
-  // cycles (Hopper's fixed-latency ALU and FMA results are ready ~4 cycles after issue), so W
-  // warps per scheduler issue min(1, W / warp_issue_cycles) instructions per cycle. Fitted to the
-  // register-blocked FP32 rung, in cycles of the clock it runs at (fma_clock_hz): 5.03, where ncu
-  // reads 4.6-5.1 (warps per scheduler / issue rate) for the four rungs whose instruction stream
-  // sets their pace, on an H100 and an H200 (docs/MODEL.md). A rung whose own dependences slow
-  // its warps further carries its measured interval (TimingOptions::warp_issue_cycles).
-  double warp_issue_cycles = 5.028;
+  // Instruction issue, per scheduler: min(issue_ceiling, W / warp_issue_cycles) warp
+  // instructions a cycle from W warps (docs/MODEL.md). Both measured, neither fitted:
+  // - issue_ceiling: the most a scheduler issues on a real mix, 0.80: register_blocked at
+  //   2048^3-8192^3 (ncu, ~4 warps a scheduler, whose warps wait mostly on each other: stall "not
+  //   selected" 2.06 per issue); dispatch stalls keep it below the datasheet's one per cycle.
+  // - warp_issue_cycles: a warp issues about once every this many cycles (of fma_clock_hz):
+  //   2.74, register_blocked alone on its SM (2 warps a scheduler issue 0.73 a cycle: 873 us for
+  //   1,024 K steps of 613 instructions at 1.97 GHz; assets/measured/block_timeline_h200/
+  //   mm32_alone.csv). A rung whose own dependences slow its warps carries its own
+  //   (TimingOptions::warp_issue_cycles).
+  double issue_ceiling = 0.8;
+  double warp_issue_cycles = 2.74;
   std::string source;  // where the figures come from
   bool operator==(const Machine&) const = default;
 };

@@ -109,7 +109,7 @@ double issue_cycles(double instructions, int warps, int resident_warps, const Ma
                     double warp_cycles) {
   const double per_scheduler = static_cast<double>(resident_warps) / m.schedulers_per_sm;
   const double interval = warp_cycles > 0 ? warp_cycles : m.warp_issue_cycles;
-  const double rate = m.schedulers_per_sm * std::min(1.0, per_scheduler / interval);
+  const double rate = m.schedulers_per_sm * std::min(m.issue_ceiling, per_scheduler / interval);
   return instructions * warps / rate;
 }
 

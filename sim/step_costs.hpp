@@ -83,7 +83,8 @@ struct StepCosts {
   std::int64_t dot_overhead_ps = 0;   // per K-iteration: barrier, address arithmetic, waits
   // Instruction issue: warp instructions per warp per K step, and the SM time the program's
   // warps need to issue them when `programs_per_sm` programs share its schedulers (each
-  // scheduler one per cycle, each warp one per warp_issue_cycles); 0: not limited.
+  // scheduler at most issue_ceiling a cycle, each warp one per warp_issue_cycles); 0: not
+  // limited.
   double dot_warp_instructions = 0;
   std::int64_t dot_issue_ps = 0;
   // Whether the operand reads overlap the math (dot = max of the two) or precede it (the sum).
@@ -127,8 +128,8 @@ StepCosts step_costs(const Problem& p, const Machine& m, const TimingOptions& op
 double pipe_clock_hz(const Machine& m, MathPath path);
 
 // SM time, in cycles, to issue `instructions` warp instructions from each of `warps` warps when
-// `resident_warps` warps share the SM: the schedulers issue min(1, W / warp_issue_cycles) per
-// cycle each, W = resident_warps / schedulers_per_sm.
+// `resident_warps` warps share the SM: the schedulers issue min(issue_ceiling, W /
+// warp_issue_cycles) per cycle each, W = resident_warps / schedulers_per_sm.
 // `warp_cycles` > 0 replaces the machine's warp_issue_cycles (a rung's measured figure).
 double issue_cycles(double instructions, int warps, int resident_warps, const Machine& m,
                     double warp_cycles = 0);

@@ -97,7 +97,11 @@ class TimedRun {
       : m_p(p),
         m_m(m),
         m_opt(opt),
-        m_costs(step_costs(p, m, opt.timing, occ.programs_per_sm)),
+        // The schedulers are shared by the programs an SM actually holds: a grid smaller than
+        // a full wave leaves fewer than the occupancy limit on each.
+        m_costs(step_costs(p, m, opt.timing,
+                           static_cast<int>(std::min<std::int64_t>(
+                               occ.programs_per_sm, cdiv(p.programs(), std::int64_t{m.sms}))))),
         m_engine(p, m, occ.programs_per_sm),
         m_steps(steps_per_program(p)),
         m_slots(std::min<std::int64_t>(m_engine.slots(), p.programs())),

@@ -79,11 +79,12 @@ TEST(FmaStepCosts, TheConflictingRungPays32WavefrontsForEachLds128) {
   EXPECT_NEAR(c.dot_smem_ps, ps_of_cycles(9216, m), 1);
 }
 
-// Instruction issue: a scheduler issues one warp instruction per cycle, a warp one per
-// warp_issue_cycles (its next instruction waits on a recent result).
+// Instruction issue: a scheduler issues at most issue_ceiling warp instructions per cycle (here
+// 1), a warp one per warp_issue_cycles (its next instruction waits on a recent result).
 TEST(IssueCosts, AWarpIssuesOncePerIntervalAndASchedulerOncePerCycle) {
   Machine m = h200();
   m.warp_issue_cycles = 5;
+  m.issue_ceiling = 1;
   m.schedulers_per_sm = 4;
   // One program of 8 warps: 2 per scheduler, each issuing every 5 cycles (0.4 per scheduler-
   // cycle): 215 instructions a warp take 215 x 5 cycles.
@@ -93,6 +94,14 @@ TEST(IssueCosts, AWarpIssuesOncePerIntervalAndASchedulerOncePerCycle) {
   EXPECT_DOUBLE_EQ(issue_cycles(215, 8, 16, m), 537.5);
   // Four: 8 warps per scheduler is more than 5, so every scheduler issues every cycle.
   EXPECT_DOUBLE_EQ(issue_cycles(215, 8, 32, m), 8 * 215 / 4.0);
+  // With the preset's ceiling (0.8, register_blocked's ncu rate), the same four issue 0.8 a
+  // cycle; two programs' 4 warps a scheduler at the preset's 2.74-cycle interval reach it too.
+  const Machine h = h200();
+  EXPECT_DOUBLE_EQ(issue_cycles(215, 8, 32, h), 8 * 215 / (4 * 0.8));
+  EXPECT_DOUBLE_EQ(issue_cycles(215, 8, 16, h), 8 * 215 / (4 * 0.8));
+  // One program alone: 2 warps a scheduler issue 2 / 2.74 = 0.73 a cycle (register_blocked
+  // alone on an H200 SM: 873 us for 1,024 K steps of 613 instructions at 1.97 GHz).
+  EXPECT_DOUBLE_EQ(issue_cycles(215, 8, 8, h), 8 * 215 / (4 * (2 / 2.74)));
 }
 
 TEST(IssueCosts, AGenericFmaDotIssuesItsFfmaAndSharedLoadsARungItsCountedLoop) {
@@ -158,9 +167,10 @@ TEST(CountedFigures, HoldOnlyAtTheTileAndWarpsTheyWereCountedAt) {
 }
 
 // A measured issue interval replaces the machine's: 2555 instructions from each of 8 warps, 16
-// warps on the SM (4 a scheduler): 4 x min(1, 4 / 7.16) issues a cycle.
+// warps on the SM (4 a scheduler): 4 x min(0.8, 4 / 7.16) issues a cycle; at the machine's
+// 2.74 the ceiling holds them to 4 x 0.8.
 TEST(IssueCosts, ARungsMeasuredIntervalReplacesTheMachines) {
   const Machine m = h200();
   EXPECT_DOUBLE_EQ(issue_cycles(2555, 8, 16, m, 7.16), 2555.0 * 8 / (4 * (4 / 7.16)));
-  EXPECT_DOUBLE_EQ(issue_cycles(2555, 8, 16, m), 2555.0 * 8 / (4 * (4 / m.warp_issue_cycles)));
+  EXPECT_DOUBLE_EQ(issue_cycles(2555, 8, 16, m), 2555.0 * 8 / (4 * 0.8));
 }

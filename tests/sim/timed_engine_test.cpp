@@ -86,6 +86,26 @@ TEST(TimedEngine, AnMmaSyncDotTakesItsOperandReadsPlusItsMath) {
   }
 }
 
+// The schedulers are shared by the programs an SM holds, not by the occupancy limit: a grid of
+// one program per SM issues at the rate of 2 warps a scheduler (0.73 a cycle at the preset's
+// interval), a grid of two per SM at the ceiling.
+TEST(TimedEngine, AGridSmallerThanAWaveIssuesAtTheRateOfTheProgramsResident) {
+  Machine m = steady("h100");
+  m.sms = 4;
+  TimedOptions opt;
+  opt.timing.path = MathPath::fma;
+  opt.timing.warp_instructions = 613;
+  for (const int per_sm : {1, 2}) {
+    ProblemSpec s = matmul(64 * 4, 64 * per_sm, 64, 64, 64, 64);  // 4 x per_sm programs
+    s.dtype = DType::fp32;
+    const Problem p(s);
+    const Occupancy occ = occupancy(p, m, 2);
+    ASSERT_EQ(occ.programs_per_sm, 2);
+    const StepCosts& c = run_timed(p, m, occ, opt).timing.costs;
+    EXPECT_EQ(c.dot_issue_ps, step_costs(p, m, opt.timing, per_sm).dot_issue_ps) << per_sm;
+  }
+}
+
 // A program whose loop issues more instructions than its math takes: the dot lasts as long as
 // its warps take to issue them, and the breakdown names instruction issue as the bound.
 TEST(TimedEngine, ADotIsNoFasterThanItsWarpsIssueItsInstructions) {
