@@ -43,3 +43,28 @@ TEST(Occupancy, RefusesAProgramLargerThanTheSharedMemoryLimit) {
   s.stages = 4;  // (256*128*2) * 2 B * 4 = 512 KiB > 64 KiB on T4
   EXPECT_THROW(occupancy(Problem(s), *find_machine("t4")), InvalidField);
 }
+
+// The timed engine's measured figures refuse values outside their range by name, with the range.
+TEST(MachineValidation, ClocksAndTheIssueLawNameTheFieldAndTheRange) {
+  const Machine h100 = *find_machine("h100");
+  const auto message = [&](auto set) {
+    Machine m = h100;
+    set(m);
+    try {
+      validate_machine(m);
+    } catch (const InvalidField& e) {
+      return e.field() + ": " + e.what();
+    }
+    return std::string("accepted");
+  };
+  EXPECT_EQ(message([](Machine& m) { m.issue_ceiling = 0; }),
+            "machine.issue_ceiling: machine.issue_ceiling = 0 is out of range: allowed 0.05..1 "
+            "(instructions a cycle)");
+  EXPECT_EQ(message([](Machine& m) { m.tensor_clock_hz = 1e20; }),
+            "machine.tensor_clock_hz: machine.tensor_clock_hz = 1e+20 is out of range: allowed 0 "
+            "(sm_clock_hz) or 1e8..1e10 Hz");
+  EXPECT_EQ(message([](Machine& m) { m.fma_clock_hz = 0; }), "accepted");  // 0: sm_clock_hz
+  EXPECT_EQ(
+      message([](Machine& m) { m.schedulers_per_sm = 0; }),
+      "machine.schedulers_per_sm: machine.schedulers_per_sm = 0 is out of range: allowed 1..16");
+}
