@@ -76,6 +76,10 @@ __host__ __device__ inline void tile_of(const GridMap& g, std::int64_t pid, std:
 // against. In every other build a BlockSpan is empty and costs nothing.
 #if defined(TILESIM_BLOCK_TRACE)
 static __device__ unsigned long long* g_block_trace = nullptr;
+// When set: (programs, g_kstep_tiles) times at which each K step may start (its stage has
+// landed and every warp is past the barrier), recorded by thread 0.
+static __device__ unsigned long long* g_kstep_trace = nullptr;
+static __device__ int g_kstep_tiles = 0;
 __device__ inline unsigned long long global_ns() {
   unsigned long long t;
   asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
@@ -97,9 +101,15 @@ struct BlockSpan {
     if (g_block_trace && threadIdx.x % 32 == 0)
       atomicMax(&g_block_trace[4 * blockIdx.x + 2], global_ns());
   }
+  __device__ void k_step(int kt) const {
+    if (g_kstep_trace && threadIdx.x == 0 && kt < g_kstep_tiles)
+      g_kstep_trace[static_cast<unsigned long long>(blockIdx.x) * g_kstep_tiles + kt] = global_ns();
+  }
 };
 #else
-struct BlockSpan {};
+struct BlockSpan {
+  __device__ void k_step(int) const {}
+};
 #endif
 
 class CublasHandle;  // baselines_cublas.cuh

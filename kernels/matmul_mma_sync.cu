@@ -143,6 +143,7 @@ __global__ void __launch_bounds__(kThreads, kBN == 128 ? 2 : 1)
   for (int kt = 0; kt < k_tiles; ++kt) {
     cp_async_wait<kStages - 2>();
     __syncthreads();  // stage kt landed for everyone; stage kt - 1 is no longer read by anyone
+    span.k_step(kt);  // the probe's K-step time (nothing in other builds)
     const int next = kt + kStages - 1;
     if (next < k_tiles)
       load_stage<T, kAligned, kBN, kBK>(stage_a(next % kStages), stage_b(next % kStages), a, b, m,

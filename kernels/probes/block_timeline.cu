@@ -99,6 +99,22 @@ int main(int argc, char** argv) {
     TILESIM_CUDA_CHECK(
         cudaMemcpyToSymbol(tilesim::kernels::detail::g_block_trace, &trace.p, sizeof(trace.p)));
     std::vector<unsigned long long> host(4 * static_cast<std::size_t>(programs));
+    // KSTEPS=FILE: also every K step's start time (binary uint64, (launches, programs, k_tiles),
+    // ns from the launch's first block start): the mma_sync build records them.
+    const char* ksteps_path = std::getenv("KSTEPS");
+    const int k_tiles = static_cast<int>(k / 32);
+    DeviceBuffer<unsigned long long> ksteps(
+        ksteps_path ? static_cast<std::size_t>(programs) * k_tiles : 1);
+    std::vector<unsigned long long> khost(ksteps_path ? static_cast<std::size_t>(programs) * k_tiles
+                                                      : 0);
+    std::FILE* kout = ksteps_path ? std::fopen(ksteps_path, "wb") : nullptr;
+    if (ksteps_path) {
+      if (!kout) throw std::runtime_error(std::string("cannot write ") + ksteps_path);
+      TILESIM_CUDA_CHECK(
+          cudaMemcpyToSymbol(tilesim::kernels::detail::g_kstep_trace, &ksteps.p, sizeof(ksteps.p)));
+      TILESIM_CUDA_CHECK(
+          cudaMemcpyToSymbol(tilesim::kernels::detail::g_kstep_tiles, &k_tiles, sizeof(k_tiles)));
+    }
     std::printf("variant,size,order,launch,pid,pid_m,pid_n,sm,start_ns,end_ns\n");
     for (int l = 0; l <= launches; ++l) {  // launch 0 warms up and is not printed
       TILESIM_CUDA_CHECK(cudaMemset(trace.p, 0, host.size() * sizeof(unsigned long long)));
@@ -110,6 +126,13 @@ int main(int argc, char** argv) {
       if (l == 0) continue;
       unsigned long long t0 = ~0ull;
       for (std::int64_t p = 0; p < programs; ++p) t0 = std::min(t0, host[4 * p + 1]);
+      if (kout) {
+        TILESIM_CUDA_CHECK(cudaMemcpy(khost.data(), ksteps.p,
+                                      khost.size() * sizeof(unsigned long long),
+                                      cudaMemcpyDeviceToHost));
+        for (auto& t : khost) t = t >= t0 ? t - t0 : 0;
+        std::fwrite(khost.data(), sizeof(unsigned long long), khost.size(), kout);
+      }
       for (std::int64_t p = 0; p < programs; ++p) {
         std::int64_t pm, pn;
         tilesim::kernels::detail::tile_of(args.grid, p, pm, pn);
@@ -119,6 +142,7 @@ int main(int argc, char** argv) {
                     host[4 * p + 2] - t0);
       }
     }
+    if (kout) std::fclose(kout);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "%s\n", e.what());
     return 1;
