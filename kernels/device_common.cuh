@@ -71,13 +71,18 @@ __host__ __device__ inline void tile_of(const GridMap& g, std::int64_t pid, std:
 
 // Block timeline (kernels/probes/block_timeline.cu compiles the kernel files with
 // TILESIM_BLOCK_TRACE defined): a kernel that declares a BlockSpan at its start has thread 0 of
-// each block record its SM and its start and end on the global timer (ns), at
+// each block record its SM and start, and every warp's lane 0 its end (the latest), on the
+// global timer (ns), at
 // g_block_trace[4 * blockIdx.x ...]: what the timed engine's per-program spans are checked
 // against. In every other build a BlockSpan is empty and costs nothing.
 #if defined(TILESIM_BLOCK_TRACE)
 static __device__ unsigned long long* g_block_trace = nullptr;
-// When set: (programs, g_kstep_tiles) times at which each K step may start (its stage has
-// landed and every warp is past the barrier), recorded by thread 0.
+// With TILESIM_KSTEP_TRACE as well, and the pointer set: (programs, g_kstep_tiles) times at which
+// each K step may start (its stage has landed, every warp is past the barrier), from thread 0.
+// That hook perturbs what it measures: on an H100 (2026-11-24) its one global load and branch
+// per K step, even with the pointer null, moved FP16 8192^3 row-major from 6.5-7.0 GB of DRAM
+// reads to 2.8-2.9 GB, and a first wave's older / younger pair from 211 / 274 us to 248 / 255 us
+// (docs/MODEL.md). Spans are measured without it.
 static __device__ unsigned long long* g_kstep_trace = nullptr;
 static __device__ int g_kstep_tiles = 0;
 __device__ inline unsigned long long global_ns() {
@@ -101,9 +106,11 @@ struct BlockSpan {
     if (g_block_trace && threadIdx.x % 32 == 0)
       atomicMax(&g_block_trace[4 * blockIdx.x + 2], global_ns());
   }
-  __device__ void k_step(int kt) const {
+  __device__ void k_step([[maybe_unused]] int kt) const {
+#if defined(TILESIM_KSTEP_TRACE)
     if (g_kstep_trace && threadIdx.x == 0 && kt < g_kstep_tiles)
       g_kstep_trace[static_cast<unsigned long long>(blockIdx.x) * g_kstep_tiles + kt] = global_ns();
+#endif
   }
 };
 #else

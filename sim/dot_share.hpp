@@ -21,6 +21,10 @@ class DotShare {
   // makes up for the time before it came.
   void join(int slot);
   void leave(int slot);
+  // The programs resident on `slot`'s SM.
+  int residents(int slot) const {
+    return static_cast<int>(by_age_[static_cast<std::size_t>(slot % sms_)].size());
+  }
 
   // Of the ready dots [first, last) (each with .slot and .pid, all on one SM), the one to run
   // (ties: the older); its program is charged for it.
@@ -38,8 +42,9 @@ class DotShare {
   }
 
   // A dot's cost: 1 / q^rank, rank = the residents of its SM older than its program. Capped at
-  // 1e12 (rank 35 at a share of 0.9 would overflow a double): past that a younger program waits
-  // for every older one's dots, as it would at a share of 1.
+  // 1e12: at a share of 1 (q = 1e-9) rank 35 would overflow a double, and a served count grown
+  // by such costs would swallow a rank-0 dot's 1. Programs past the cap cost the same, so among
+  // themselves they alternate; each still waits while an older, cheaper one is ready.
   double cost(int slot) const;
 
  private:

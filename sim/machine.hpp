@@ -32,7 +32,10 @@ struct Machine {
   int max_programs_per_sm = 32;  // resident thread blocks per SM
 
   // Timing (sim/timed_engine.*). Latencies in SM cycles; per-SM widths in bytes per cycle.
-  double sm_clock_hz = 1.83e9;  // the clock the latencies (and a preset's peaks) are counted in
+  // The clock the latencies are counted in. (The peak rates are the datasheet's: FP32 at the
+  // 1.98 GHz boost, tensor at 1.83 GHz; the fitted tensor_efficiency absorbs the lower clock the
+  // chip holds under tensor load.)
+  double sm_clock_hz = 1.83e9;
   // The clock an SM's pipelines (instruction issue, shared memory, the L2 fill path) run at while
   // a kernel keeps them busy; 0: sm_clock_hz. Power sets it, so it depends on the math path:
   // on an H100 and an H200 (ncu --clock-control none, assets/measured/instructions_h100.csv,
@@ -75,7 +78,8 @@ struct Machine {
   // - issue_ceiling: the most a scheduler issues on a real mix, 0.80: register_blocked at
   //   2048^3-8192^3 (ncu, ~4 warps a scheduler, whose warps wait mostly on each other: stall "not
   //   selected" 2.06 per issue); dispatch stalls keep it below the datasheet's one per cycle.
-  // - warp_issue_cycles: a warp issues about once every this many cycles (of fma_clock_hz):
+  // - warp_issue_cycles: a warp issues about once every this many cycles (of the math path's
+  //   pipeline clock; measured at fma_clock_hz):
   //   2.74, register_blocked alone on its SM (2 warps a scheduler issue 0.73 a cycle: 873 us for
   //   1,024 K steps of 613 instructions at 1.97 GHz; assets/measured/block_timeline_h200/
   //   mm32_alone.csv). A rung whose own dependences slow its warps carries its own

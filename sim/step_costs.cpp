@@ -114,13 +114,23 @@ double issue_cycles(double instructions, int warps, int resident_warps, const Ma
 }
 
 TimingOptions counted_for(TimingOptions t, const Problem& p) {
-  const TimingOptions::CountedAt here{static_cast<int>(p.block_m()), static_cast<int>(p.block_n()),
-                                      static_cast<int>(p.block_k()), p.num_warps()};
-  if (t.counted_at && *t.counted_at != here) {
-    t.warp_instructions = 0;
-    t.warp_issue_cycles = 0;
-    t.registers_per_thread = 0;
+  if (!t.counted_at) return t;
+  const TimingOptions::CountedAt& at = *t.counted_at;
+  const bool same = at.block_m == p.block_m() && at.block_n == p.block_n() &&
+                    at.block_k == p.block_k() && at.num_warps == p.num_warps() &&
+                    (at.stages == 0 || at.stages == p.spec().stages);
+  if (same) return t;
+  if (at.tile_at_run_time) {
+    // FMAs per warp per K step, here over where it was counted (BM BN BK / warps each).
+    const double here =
+        static_cast<double>(p.block_m() * p.block_n() * p.block_k()) / p.num_warps();
+    const double there = static_cast<double>(at.block_m) * at.block_n * at.block_k / at.num_warps;
+    t.warp_instructions *= here / there;
+    return t;
   }
+  t.warp_instructions = 0;
+  t.warp_issue_cycles = 0;
+  t.registers_per_thread = 0;
   return t;
 }
 
@@ -213,10 +223,12 @@ StepCosts step_costs(const Problem& p, const Machine& m, const TimingOptions& op
     c.dot_warp_instructions = opt.warp_instructions;
     if (c.dot_warp_instructions <= 0 && c.path == MathPath::fma)
       c.dot_warp_instructions = static_cast<double>(bm * bn * bk) / (32.0 * warps) + wf / warps;
-    if (c.dot_warp_instructions > 0)
-      c.dot_issue_ps =
-          pipe_ps(issue_cycles(c.dot_warp_instructions, warps, warps * std::max(1, programs_per_sm),
-                               m, opt.warp_issue_cycles));
+    if (c.dot_warp_instructions > 0) {
+      for (int r = 1; r <= std::max(1, programs_per_sm); ++r)
+        c.dot_issue_ps_by_residents.push_back(pipe_ps(
+            issue_cycles(c.dot_warp_instructions, warps, warps * r, m, opt.warp_issue_cycles)));
+      c.dot_issue_ps = c.dot_issue_ps_by_residents.back();
+    }
     c.dot_smem_free_ps = pipe_ps(wf);
     c.dot_smem_ps = pipe_ps(wf * c.smem_load_degree);
     c.dot_overhead_ps = pipe_ps(kLoopOverheadCycles);

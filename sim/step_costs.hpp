@@ -7,9 +7,11 @@
 // instead: a warp waits for its own ldmatrix before its mma (the reason wgmma exists).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string_view>
+#include <vector>
 
 #include "sim/machine.hpp"
 #include "sim/problem.hpp"
@@ -54,11 +56,15 @@ struct TimingOptions {
   // schedulers, set its pace (a loop whose every FFMA waits on the previous one and on two shared
   // loads); measured by ncu. 0: the machine's warp_issue_cycles.
   double warp_issue_cycles = 0;
-  // The tile and warps the counted figures (warp_instructions, warp_issue_cycles,
-  // registers_per_thread) were measured at. Another tile or warp count compiles to other code, so
-  // there the model's own estimates stand in (counted_for). Unset: they hold at any tile.
+  // The tile, warps and stages the counted figures (warp_instructions, warp_issue_cycles,
+  // registers_per_thread) were measured at (stages 0: any). Where the kernel compiles its tile in,
+  // another tile, warp count or stage count is another kernel, and there the model's own
+  // estimates stand in (counted_for). A kernel that takes its tile at run time (one binary for
+  // every tile) keeps its registers and issue interval, and its instructions per warp scale with
+  // the FMAs each warp does per K step. Unset: the figures hold at any tile.
   struct CountedAt {
-    int block_m = 0, block_n = 0, block_k = 0, num_warps = 0;
+    int block_m = 0, block_n = 0, block_k = 0, num_warps = 0, stages = 0;
+    bool tile_at_run_time = false;
     bool operator==(const CountedAt&) const = default;
   };
   std::optional<CountedAt> counted_at;
@@ -86,7 +92,15 @@ struct StepCosts {
   // scheduler at most issue_ceiling a cycle, each warp one per warp_issue_cycles); 0: not
   // limited.
   double dot_warp_instructions = 0;
-  std::int64_t dot_issue_ps = 0;
+  std::int64_t dot_issue_ps = 0;  // with `programs_per_sm` programs on the SM
+  // [r - 1]: the same with r programs resident, r = 1 .. programs_per_sm (a grid smaller than a
+  // wave, or the last wave, leaves fewer; the timed engine asks for the SM's count at each dot).
+  std::vector<std::int64_t> dot_issue_ps_by_residents;
+  std::int64_t issue_ps(int residents) const {
+    if (dot_issue_ps_by_residents.empty()) return dot_issue_ps;
+    const auto r = static_cast<std::size_t>(std::max(1, residents));
+    return dot_issue_ps_by_residents[std::min(r, dot_issue_ps_by_residents.size()) - 1];
+  }
   // Whether the operand reads overlap the math (dot = max of the two) or precede it (the sum).
   // wgmma reads its operands from shared memory itself, asynchronously, and FMA kernels keep
   // enough independent loads in flight per thread; an mma.sync takes them from registers that

@@ -24,7 +24,7 @@ enum class TimeCause {
   smem,           // shared memory: operands of a dot, tiles written or transposed
   bank_conflict,  // the extra wavefronts bank conflicts add to shared memory
   math,           // the dot's math pipe (FMA or tensor cores), loop overhead and spills included
-  issue,          // the warps' instruction stream: schedulers issue one per cycle, a warp fewer
+  issue,          // the warps' instruction stream: schedulers issue under one a cycle, a warp fewer
   tail,           // the last wave: this SM is idle while others finish
 };
 inline constexpr int kTimeCauses = 10;

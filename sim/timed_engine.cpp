@@ -97,11 +97,7 @@ class TimedRun {
       : m_p(p),
         m_m(m),
         m_opt(opt),
-        // The schedulers are shared by the programs an SM actually holds: a grid smaller than
-        // a full wave leaves fewer than the occupancy limit on each.
-        m_costs(step_costs(p, m, opt.timing,
-                           static_cast<int>(std::min<std::int64_t>(
-                               occ.programs_per_sm, cdiv(p.programs(), std::int64_t{m.sms}))))),
+        m_costs(step_costs(p, m, opt.timing, occ.programs_per_sm)),
         m_engine(p, m, occ.programs_per_sm),
         m_steps(steps_per_program(p)),
         m_slots(std::min<std::int64_t>(m_engine.slots(), p.programs())),
@@ -285,7 +281,7 @@ class TimedRun {
         break;
       }
       case StepOp::dot:
-        dot(s, sm, k, e.t, &ev);
+        dot(s, sm, m_share.residents(e.slot), k, e.t, &ev);
         break;
       case StepOp::transpose: {
         drain(sm, e.t);
@@ -429,7 +425,10 @@ class TimedRun {
     return end;
   }
 
-  void dot(SlotState& s, SmState& sm, std::int64_t k, std::int64_t t, TimedEvent* ev) {
+  // `residents`: the programs on the SM now; they share its schedulers (a last wave's fewer
+  // programs issue faster each).
+  void dot(SlotState& s, SmState& sm, int residents, std::int64_t k, std::int64_t t,
+           TimedEvent* ev) {
     const std::int64_t prev = k > 0 ? dot_done(s, k - 1) : s.progress;
     // Waiting for the K-slab's tiles: the cause of the one that came last.
     const bool a_last = s.load_a_done >= s.load_b_done;
@@ -444,15 +443,15 @@ class TimedRun {
     // The warps cannot go faster than they issue their instructions: when that takes longer than
     // the pipes, the whole dot is the instruction stream's time (the math hides inside it).
     const std::int64_t paced = core + c.dot_overhead_ps;
-    const bool issue_bound = c.dot_issue_ps > paced;
-    const std::int64_t dur =
-        scaled((issue_bound ? c.dot_issue_ps : paced) + c.dot_spill_ps, s.speed);
+    const std::int64_t issue = c.issue_ps(residents);
+    const bool issue_bound = issue > paced;
+    const std::int64_t dur = scaled((issue_bound ? issue : paced) + c.dot_spill_ps, s.speed);
     sm.dot_free = start + dur;
     sm.smem_free = start + c.dot_smem_ps + c.dot_spill_ps;
     sm.dot_ps += dur;
     add(&sm.busy, TimeCause::math, c.dot_spill_ps);
     if (issue_bound) {
-      add(&sm.busy, TimeCause::issue, c.dot_issue_ps);
+      add(&sm.busy, TimeCause::issue, issue);
       ev->cause = TimeCause::issue;
     } else {
       // Busy time by cause: math, then the part of the operand reads the math did not cover,

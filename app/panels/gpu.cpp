@@ -60,9 +60,10 @@ std::string code_of(const RungPrediction& p) {
   const auto& c = p.timing.costs;
   if (p.timed.kernel != sim::Kernel::matmul || c.dot_warp_instructions <= 0) return "";
   std::string out = "Each warp issues " + std::to_string(std::lround(c.dot_warp_instructions)) +
-                    " instructions per K step (the compiled loop, counted by Nsight Compute):\n"
-                    "the SM's schedulers issue one per cycle each, a warp about one per " +
-                    "few cycles, so the step cannot be faster than that.";
+                    " instructions per K step (the compiled loop as Nsight Compute counts it,\n"
+                    "or the model's estimate at a tile it was not counted at): each of the SM's\n"
+                    "schedulers issues under one per cycle, a warp one per few cycles, so the\n"
+                    "step cannot be faster than that.";
   if (c.path == sim::MathPath::mma_sync)
     out += c.operands_overlap_math
                ? "\nFragments are loaded a K step ahead: ldmatrix overlaps the mma."

@@ -12,6 +12,11 @@
 //   ./bt_mma 1536x1408x8192 row-major 2     (M x N x K: 12 x 11 = 132 tiles, one per SM of an
 //                                            H100/H200: how long a program takes alone)
 #define TILESIM_BLOCK_TRACE 1
+// -DPROBE_KSTEPS: also the K-step hook (KSTEPS=FILE below). It changes the kernel's dynamics
+// (kernels/device_common.cuh): use it to see K steps, not to measure spans or DRAM bytes.
+#if defined(PROBE_KSTEPS)
+#define TILESIM_KSTEP_TRACE 1
+#endif
 #if defined(PROBE_MMA_SYNC)
 #include "kernels/matmul_mma_sync.cu"
 #define LAUNCH launch_matmul_mma_sync
@@ -100,7 +105,8 @@ int main(int argc, char** argv) {
         cudaMemcpyToSymbol(tilesim::kernels::detail::g_block_trace, &trace.p, sizeof(trace.p)));
     std::vector<unsigned long long> host(4 * static_cast<std::size_t>(programs));
     // KSTEPS=FILE: also every K step's start time (binary uint64, (launches, programs, k_tiles),
-    // ns from the launch's first block start): the mma_sync build records them.
+    // ns from the launch's first block start): the mma_sync build with -DPROBE_KSTEPS records
+    // them.
     const char* ksteps_path = std::getenv("KSTEPS");
     const int k_tiles = static_cast<int>(k / 32);
     DeviceBuffer<unsigned long long> ksteps(

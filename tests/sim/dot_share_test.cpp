@@ -73,15 +73,27 @@ TEST(DotShare, ANewcomerStartsLevelAndTheYoungerMovesUpWhenTheOlderLeaves) {
   EXPECT_EQ(share.cost(1), 1.0);
 }
 
-// 64 programs at a share of 0.9: a cost of 9^63 would overflow; capped, every cost stays finite
-// and the youngest ones wait for the older, as at a share of 1.
-TEST(DotShare, SixtyFourProgramsAtAHighShareStayFinite) {
-  DotShare share(0.9, 64, 1, 64);
+// 64 programs at a share of 1 (q = 1e-9): uncapped, rank 35's cost 1e9^35 would overflow. Capped
+// at 1e12, every cost is finite and the oldest takes every dot while it is ready.
+TEST(DotShare, SixtyFourProgramsAtAShareOfOneStayFiniteAndOldestFirst) {
+  DotShare share(1.0, 64, 1, 64);
   std::vector<Ready> ready;
   for (int s = 0; s < 64; ++s) {
     share.join(s);
     ready.push_back({s, s});
   }
   EXPECT_EQ(share.cost(63), 1e12);
-  EXPECT_EQ(share.pick(ready.begin(), ready.end())->slot, 0);
+  EXPECT_DOUBLE_EQ(share.cost(1), 1e9);
+  EXPECT_EQ(dots_over(share, ready, 1000, 64)[0], 1000);
+}
+
+// When the middle program of three leaves, the youngest moves up a rank: its cost drops from
+// 1 / q^2 to 1 / q (q = 2/3 at a share of 0.6).
+TEST(DotShare, WhenTheMiddleProgramLeavesTheYoungestMovesUpOneRank) {
+  DotShare share(0.6, 3, 1, 3);
+  for (int s = 0; s < 3; ++s) share.join(s);
+  EXPECT_DOUBLE_EQ(share.cost(2), 2.25);
+  share.leave(1);
+  EXPECT_DOUBLE_EQ(share.cost(2), 1.5);
+  EXPECT_DOUBLE_EQ(share.cost(0), 1.0);
 }

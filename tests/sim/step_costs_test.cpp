@@ -151,11 +151,15 @@ TEST(CountedFigures, HoldOnlyAtTheTileAndWarpsTheyWereCountedAt) {
   t.warp_instructions = 2555;
   t.warp_issue_cycles = 7.16;
   t.registers_per_thread = 86;
-  t.counted_at = TimingOptions::CountedAt{64, 64, 16, 8};
-  const TimingOptions here = counted_for(t, Problem(fp32_matmul(64, 64, 16, 8)));
+  t.counted_at = TimingOptions::CountedAt{64, 64, 16, 8, 2};
+  ProblemSpec counted = fp32_matmul(64, 64, 16, 8);
+  counted.stages = 2;
+  const TimingOptions here = counted_for(t, Problem(counted));
   EXPECT_EQ(here, t);
-  for (const ProblemSpec& other :
-       {fp32_matmul(64, 64, 32, 8), fp32_matmul(64, 64, 16, 4), fp32_matmul(128, 64, 16, 8)}) {
+  ProblemSpec three_stages = counted;
+  three_stages.stages = 3;
+  for (const ProblemSpec& other : {fp32_matmul(64, 64, 32, 8), fp32_matmul(64, 64, 16, 4),
+                                   fp32_matmul(128, 64, 16, 8), three_stages}) {
     const TimingOptions there = counted_for(t, Problem(other));
     EXPECT_EQ(there.warp_instructions, 0);
     EXPECT_EQ(there.warp_issue_cycles, 0);
@@ -164,6 +168,16 @@ TEST(CountedFigures, HoldOnlyAtTheTileAndWarpsTheyWereCountedAt) {
   }
   t.counted_at.reset();  // no tile named: the figures hold everywhere
   EXPECT_EQ(counted_for(t, Problem(fp32_matmul(64, 64, 32, 8))), t);
+  // A kernel that takes its tile at run time (matmul_smem_tiled): at 64 x 64 x 32 with 8 warps a
+  // warp does twice the FMAs per K step, so twice the instructions; registers and interval stay.
+  t.counted_at = TimingOptions::CountedAt{64, 64, 16, 8, 1, true};
+  const TimingOptions scaled = counted_for(t, Problem(fp32_matmul(64, 64, 32, 8)));
+  EXPECT_DOUBLE_EQ(scaled.warp_instructions, 2 * 2555);
+  EXPECT_EQ(scaled.warp_issue_cycles, 7.16);
+  EXPECT_EQ(scaled.registers_per_thread, 86);
+  // 128 x 128 x 16 on 16 warps: 4x the FMAs over 2x the warps.
+  EXPECT_DOUBLE_EQ(counted_for(t, Problem(fp32_matmul(128, 128, 16, 16))).warp_instructions,
+                   2 * 2555);
 }
 
 // A measured issue interval replaces the machine's: 2555 instructions from each of 8 warps, 16

@@ -86,23 +86,33 @@ TEST(TimedEngine, AnMmaSyncDotTakesItsOperandReadsPlusItsMath) {
   }
 }
 
-// The schedulers are shared by the programs an SM holds, not by the occupancy limit: a grid of
-// one program per SM issues at the rate of 2 warps a scheduler (0.73 a cycle at the preset's
-// interval), a grid of two per SM at the ceiling.
-TEST(TimedEngine, AGridSmallerThanAWaveIssuesAtTheRateOfTheProgramsResident) {
+// The schedulers are shared by the programs an SM holds now, not by the occupancy limit: alone
+// on its SM a program's issue-bound dot takes the time of 2 warps a scheduler (0.73 a cycle at
+// the preset's interval); with a second program resident, that of 4 (the 0.8 ceiling).
+TEST(TimedEngine, ADotIssuesAtTheRateOfTheProgramsOnItsSmNow) {
   Machine m = steady("h100");
-  m.sms = 4;
+  m.sms = 1;
   TimedOptions opt;
   opt.timing.path = MathPath::fma;
-  opt.timing.warp_instructions = 613;
-  for (const int per_sm : {1, 2}) {
-    ProblemSpec s = matmul(64 * 4, 64 * per_sm, 64, 64, 64, 64);  // 4 x per_sm programs
+  opt.timing.warp_instructions = 20000;
+  for (const int programs : {1, 2}) {
+    ProblemSpec s = matmul(64 * programs, 64, 128, 64, 64, 64);
     s.dtype = DType::fp32;
+    s.stages = 1;
     const Problem p(s);
+    std::vector<TimedEvent> ev;
+    opt.events = &ev;
     const Occupancy occ = occupancy(p, m, 2);
-    ASSERT_EQ(occ.programs_per_sm, 2);
-    const StepCosts& c = run_timed(p, m, occ, opt).timing.costs;
-    EXPECT_EQ(c.dot_issue_ps, step_costs(p, m, opt.timing, per_sm).dot_issue_ps) << per_sm;
+    const TimedResult r = run_timed(p, m, occ, opt);
+    const StepCosts& c = r.timing.costs;
+    ASSERT_EQ(c.dot_issue_ps_by_residents.size(), 2u);
+    EXPECT_LT(c.issue_ps(2), 2 * c.issue_ps(1));  // two share faster than one runs alone
+    const auto first_dot = std::find_if(ev.begin(), ev.end(), [](const TimedEvent& e) {
+      return e.cause == TimeCause::issue;  // only an issue-bound dot has this cause
+    });
+    ASSERT_NE(first_dot, ev.end());
+    EXPECT_EQ(first_dot->end_ps - first_dot->start_ps, c.issue_ps(programs) + c.dot_spill_ps)
+        << programs;
   }
 }
 
@@ -122,8 +132,9 @@ TEST(TimedEngine, ADotIsNoFasterThanItsWarpsIssueItsInstructions) {
   const TimedResult r = run_timed(p, m, occupancy(p, m), opt);
   const StepCosts& c = r.timing.costs;
   ASSERT_EQ(ev.size(), 8u);
-  ASSERT_GT(c.dot_issue_ps, std::max(c.dot_math_ps, c.dot_smem_ps) + c.dot_overhead_ps);
-  EXPECT_EQ(ev[3].end_ps - ev[3].start_ps, c.dot_issue_ps + c.dot_spill_ps);
+  // One program: alone on its SM, its dots issue at the one-program rate.
+  ASSERT_GT(c.issue_ps(1), std::max(c.dot_math_ps, c.dot_smem_ps) + c.dot_overhead_ps);
+  EXPECT_EQ(ev[3].end_ps - ev[3].start_ps, c.issue_ps(1) + c.dot_spill_ps);
   EXPECT_EQ(ev[3].cause, TimeCause::issue);
   // (One program on one SM: the others idle, so the tail is the bound; of the SM's own time,
   // issue is all of the dots.)
