@@ -95,6 +95,8 @@ void for_each_machine_field(sim::Machine& m, F&& f) {
   f("issue_ceiling", m.issue_ceiling);
   f("schedulers_per_sm", m.schedulers_per_sm);
   f("program_jitter", m.program_jitter);
+  f("dot_time_diffusion_s", m.dot_time_diffusion_s);
+  f("dot_time_diffusion_miss_s", m.dot_time_diffusion_miss_s);
   f("older_program_share", m.older_program_share);
   f("l2_hit_latency_cycles", m.l2_hit_latency_cycles);
   f("dram_latency_cycles", m.dram_latency_cycles);

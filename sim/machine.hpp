@@ -61,6 +61,18 @@ struct Machine {
   // drift grow with program length, which the GPU's does not (docs/MODEL.md); the dot pipe's
   // share by age (older_program_share, measured) now gives the drift with no fitted figure.
   double program_jitter = 0.0;
+  // Programs' time spread (docs/MODEL.md, "Programs drift apart"): a dot step of duration t
+  // takes t + sqrt(D * t) * g, g a fixed pseudo-random number of mean 0 and variance 1 per
+  // (pid, K step), so a program's time has variance D * (its time): a random walk, which is what
+  // spreads the SMs' phases on the GPU (the 17th program on an SM starts over a 20 us
+  // interquartile range). D = dot_time_diffusion_s + dot_time_diffusion_miss_s * (the L2 miss
+  // rate of the recent tile loads): the spread grows with the memory system's misses. Fitted to
+  // the H100's FP16 8192^3 block timelines (assets/measured/block_timeline_h100/: program time
+  // sd 1.26 % grouped, 2.10 % row-major; the model gives 1.35 % / 2.10 %), never to DRAM bytes.
+  // Not applied to an issue-bound dot: its SM fills a stalled warp's slots from the others (FP32
+  // register_blocked: sd 1.0 %, yet its SMs' phases stay within ~32 us). 0 and 0: no noise.
+  double dot_time_diffusion_s = 1.0e-8;
+  double dot_time_diffusion_miss_s = 2.5e-7;
   // When the programs an SM holds all have a dot ready, the pipe is shared by age: the older of
   // two gets this share of its dots (k programs share in the ratios 1 : q : q^2 ... by age,
   // q = (1 - share) / share; only the pair is measured), as the warp schedulers'

@@ -48,6 +48,21 @@ double jitter_of(std::int64_t pid) {
   return static_cast<double>(z >> 11) * 0x1.0p-52 - 1.0;
 }
 
+// A fixed pseudo-random number of mean 0 and variance 1 per (pid, K step): the sum of three
+// uniforms in [-1, 1) (each of variance 1/3) from one splitmix64 draw; within [-3, 3].
+double noise_of(std::int64_t pid, std::int64_t k) {
+  std::uint64_t z = (static_cast<std::uint64_t>(pid) << 24) + static_cast<std::uint64_t>(k) +
+                    0x9E3779B97F4A7C15ull;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  z ^= z >> 31;
+  constexpr double kScale = 0x1.0p-20;  // 21-bit fields -> [0, 2)
+  const auto u = [&](int shift) {
+    return static_cast<double>((z >> shift) & 0x1FFFFF) * kScale - 1.0;
+  };
+  return u(0) + u(21) + u(42);
+}
+
 std::int64_t scaled(std::int64_t ps, double factor) {
   // Durations are >= 0: adding 0.5 and truncating rounds them (llround is a library call, and
   // this runs a few times per event).
@@ -98,6 +113,9 @@ class TimedRun {
         m_m(m),
         m_opt(opt),
         m_costs(step_costs(p, m, opt.timing, occ.programs_per_sm)),
+        m_diffusion_ps(m.dot_time_diffusion_s * 1e12),
+        m_diffusion_miss_ps(m.dot_time_diffusion_miss_s * 1e12),
+        m_l2_sectors(static_cast<double>(effective_l2_bytes(m)) / L2Cache::kSectorBytes),
         m_engine(p, m, occ.programs_per_sm),
         m_steps(steps_per_program(p)),
         m_slots(std::min<std::int64_t>(m_engine.slots(), p.programs())),
@@ -270,6 +288,7 @@ class TimedRun {
                                    : op == StepOp::load_b ? s.load_issue
                                                           : std::max(e.t, s.progress);
         s.load_issue = issue;
+        if (op != StepOp::load) recent_misses(r);
         load(r, issue, op, filled(s, op, k), e, &ev);
         ev.start_ps = issue;
         if (op == StepOp::load_a) s.load_a_done = ev.end_ps, s.load_a_cause = ev.cause;
@@ -445,7 +464,16 @@ class TimedRun {
     const std::int64_t paced = core + c.dot_overhead_ps;
     const std::int64_t issue = c.issue_ps(residents);
     const bool issue_bound = issue > paced;
-    const std::int64_t dur = scaled((issue_bound ? issue : paced) + c.dot_spill_ps, s.speed);
+    std::int64_t dur = scaled((issue_bound ? issue : paced) + c.dot_spill_ps, s.speed);
+    // Time noise where the SM's pace is its warps' latency, not its issue slots (an issue-bound
+    // SM fills a stalled warp's slots from the others): larger the more of the step's tiles came
+    // from DRAM (Machine::dot_time_diffusion_s).
+    const double diffusion = m_diffusion_ps + m_recent_miss * m_diffusion_miss_ps;
+    if (!issue_bound && diffusion > 0) {
+      const double sd = std::sqrt(diffusion * static_cast<double>(dur));
+      dur = std::max<std::int64_t>(
+          0, dur + static_cast<std::int64_t>(sd * noise_of(s.pid, k) + 0.5));
+    }
     sm.dot_free = start + dur;
     sm.smem_free = start + c.dot_smem_ps + c.dot_spill_ps;
     sm.dot_ps += dur;
@@ -497,6 +525,15 @@ class TimedRun {
     m_kernel_end = std::max(m_kernel_end, done);
   }
 
+  // The L2 miss rate of the tile loads over about the last L2-full of sectors (an exponential
+  // average, one update per load): what the memory system is going through now.
+  void recent_misses(const AccessResult& r) {
+    const double sectors = static_cast<double>(std::int64_t{r.hit_sectors} + r.miss_sectors);
+    if (sectors <= 0) return;
+    const double w = std::min(1.0, sectors / m_l2_sectors);
+    m_recent_miss += w * (static_cast<double>(r.miss_sectors) / sectors - m_recent_miss);
+  }
+
   static void add(std::array<std::int64_t, kTimeCauses>* a, TimeCause c, std::int64_t ps) {
     if (ps > 0) (*a)[static_cast<std::size_t>(c)] += ps;
   }
@@ -543,6 +580,10 @@ class TimedRun {
   const Machine& m_m;
   const TimedOptions& m_opt;
   StepCosts m_costs;
+  double m_diffusion_ps = 0;       // Machine::dot_time_diffusion_s in ps
+  double m_diffusion_miss_ps = 0;  // Machine::dot_time_diffusion_miss_s in ps
+  double m_l2_sectors = 1;         // the replay's L2 capacity in sectors
+  double m_recent_miss = 0;        // recent_misses()
   Engine m_engine;
   std::int64_t m_steps = 1, m_slots = 1, m_next_pid = 0;
   std::vector<SlotState> m_slot;

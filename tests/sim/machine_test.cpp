@@ -64,6 +64,10 @@ TEST(MachineValidation, ClocksAndTheIssueLawNameTheFieldAndTheRange) {
             "machine.tensor_clock_hz: machine.tensor_clock_hz = 1e+20 is out of range: allowed 0 "
             "(sm_clock_hz) or 1e8..1e10 Hz");
   EXPECT_EQ(message([](Machine& m) { m.fma_clock_hz = 0; }), "accepted");  // 0: sm_clock_hz
+  EXPECT_EQ(message([](Machine& m) { m.dot_time_diffusion_miss_s = -1e-9; }),
+            "machine.dot_time_diffusion_miss_s: machine.dot_time_diffusion_miss_s = -1e-09 is out "
+            "of range: allowed 0..1e-5 (seconds)");
+  EXPECT_EQ(message([](Machine& m) { m.dot_time_diffusion_s = 0; }), "accepted");
   EXPECT_EQ(
       message([](Machine& m) { m.schedulers_per_sm = 0; }),
       "machine.schedulers_per_sm: machine.schedulers_per_sm = 0 is out of range: allowed 1..16");

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <tuple>
 
 using namespace tilesim::sim;
@@ -18,6 +20,7 @@ Machine preset(const char* key) {
 Machine steady(const char* key) {
   Machine m = preset(key);
   m.program_jitter = 0;
+  m.dot_time_diffusion_s = m.dot_time_diffusion_miss_s = 0;
   return m;
 }
 
@@ -241,6 +244,64 @@ TEST(TimedEngine, SharedMemoryTimeScalesWithTheBankConflictDegree) {
   swizzled.layout = SmemLayout::swizzled;
   const StepCosts c1 = step_costs(Problem(s), preset("h100"), swizzled);
   EXPECT_EQ(c1.transpose_smem_ps, c1.transpose_smem_free_ps);
+}
+
+// Programs' time spread: every K step of a latency-paced dot gets noise of variance D times its
+// duration (mean 0), so a program's time varies by D times its length: a random walk. One wave
+// of one FP16 program per SM (132 programs of 128 K steps), D = 1e-7 s and no miss term: dot by
+// dot, noisy minus noiseless has mean ~0 and variance D x (the noiseless duration) (16,896 dots:
+// the estimate's own sd is about 1 %).
+TEST(TimedEngine, EveryLatencyPacedDotGetsNoiseOfVarianceDTimesItsDuration) {
+  ProblemSpec s = matmul(128 * 12, 128 * 11, 128 * 64, 128, 128, 64);
+  s.stages = 3;
+  const Problem p(s);
+  const Machine quiet = steady("h100");
+  Machine noisy = quiet;
+  noisy.dot_time_diffusion_s = 1e-7;
+  std::vector<TimedEvent> e0, e1;
+  TimedOptions opt;
+  opt.events = &e0;
+  run_timed(p, quiet, occupancy(p, quiet, 1), opt);
+  opt.events = &e1;
+  run_timed(p, noisy, occupancy(p, noisy, 1), opt);
+  const auto key = [](const TimedEvent& e) { return std::pair{e.pid, e.step}; };
+  const auto by_key = [&](const TimedEvent& a, const TimedEvent& b) { return key(a) < key(b); };
+  std::sort(e0.begin(), e0.end(), by_key);
+  std::sort(e1.begin(), e1.end(), by_key);
+  ASSERT_EQ(e0.size(), e1.size());
+  double n = 0, mean = 0, var = 0, rel = 0;
+  for (std::size_t i = 0; i < e0.size(); ++i) {
+    if (e0[i].cause != TimeCause::math && e0[i].cause != TimeCause::smem) continue;  // dots
+    ASSERT_EQ(key(e0[i]), key(e1[i]));
+    const double t = static_cast<double>(e0[i].end_ps - e0[i].start_ps) * 1e-12;
+    const double d = static_cast<double>(e1[i].end_ps - e1[i].start_ps) * 1e-12 - t;
+    n += 1, mean += d / t, var += d * d / (noisy.dot_time_diffusion_s * t);
+    rel += d / std::sqrt(noisy.dot_time_diffusion_s * t);
+  }
+  ASSERT_EQ(n, 132 * 128);
+  EXPECT_NEAR(rel / n, 0.0, 0.03);  // g's mean, in its sd
+  EXPECT_NEAR(var / n, 1.0, 0.05);  // g's variance
+}
+
+// An issue-bound dot gets no noise: its SM fills a stalled warp's issue slots from the other
+// warps (FP32 register_blocked on the GPU: its SMs' phases stay within ~32 us, docs/MODEL.md).
+TEST(TimedEngine, AnIssueBoundDotGetsNoTimeNoise) {
+  ProblemSpec s = matmul(64, 64, 128, 64, 64, 64);
+  s.dtype = DType::fp32;
+  s.stages = 1;
+  const Problem p(s);
+  TimedOptions opt;
+  opt.timing.path = MathPath::fma;
+  opt.timing.warp_instructions = 20000;
+  Machine quiet = steady("h100"), noisy = quiet;
+  noisy.dot_time_diffusion_s = noisy.dot_time_diffusion_miss_s = 1e-6;
+  EXPECT_EQ(run_timed(p, quiet, occupancy(p, quiet), opt).timing.kernel_ps,
+            run_timed(p, noisy, occupancy(p, noisy), opt).timing.kernel_ps);
+  ProblemSpec tensor = s;  // an FP16 tensor-core dot, not issue-bound: now it varies
+  tensor.dtype = DType::fp16;
+  const Problem q(tensor);
+  EXPECT_NE(run_timed(q, quiet, occupancy(q, quiet)).timing.kernel_ps,
+            run_timed(q, noisy, occupancy(q, noisy)).timing.kernel_ps);
 }
 
 TEST(TimedEngine, SameScenarioTwiceGivesIdenticalTimelines) {
