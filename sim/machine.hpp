@@ -84,7 +84,7 @@ struct Machine {
   // used by every preset: what a tiled kernel sustains of each peak.
   double dram_efficiency = 0.869;   // of dram_bytes_per_s, streaming copy
   double fma_efficiency = 1.0;      // of fp32_flops_per_s (issue, not the FMA pipe, limits)
-  double tensor_efficiency = 0.72;  // of the tensor path's peak, dot of full tiles
+  double tensor_efficiency = 0.745;  // of the tensor path's peak, dot of full tiles
   // Instruction issue, per scheduler: min(issue_ceiling, W / warp_issue_cycles) warp
   // instructions a cycle from W warps (docs/MODEL.md). Both measured, neither fitted:
   // - issue_ceiling: the most a scheduler issues on a real mix, 0.80: register_blocked at
