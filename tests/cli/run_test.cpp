@@ -43,15 +43,19 @@ TEST(CliRun, DefaultScenarioPrintsEveryCounterKey) {
   EXPECT_EQ(j["events"], 81 * 29);
 }
 
-// The bundled big_8192_fp16 scenario's problem (3 stages: 2 programs per SM). With 3 programs
-// per SM (2 stages) the model's grouped bytes flip between 1.39 and 1.70 GB with a 2 % change of
-// the tensor clock, as waves fall in or out of step (docs/MODEL.md, "Where it still diverges").
+// The bundled big_8192_fp16 scenario's problem (3 stages: 2 programs per SM), and with 2 stages
+// (3 per SM). The GPU reads 3.1-3.9x the bytes row-major (mma.sync at 128 x 128 x 32,
+// docs/FIDELITY.md); the model, whose programs drift apart by their K-step noise, about 3x in
+// both. Before that noise its waves stayed in step, and at 3 per SM grouped flipped between 1.39
+// and 1.70 GB against row-major's 1.72 with a 2 % change of the tensor clock (docs/MODEL.md).
 TEST(CliRun, GroupedReadsLessDramThanRowMajorAt8192CubedFp16OnH100) {
-  const std::string p =
-      "--m 8192 --n 8192 --k 8192 --block-m 128 --block-n 128 --block-k 64 --stages 3 "
-      "--dtype fp16 --machine h100 --group-m 8 --order ";
-  const double row = dram_read(p + "row-major"), grouped = dram_read(p + "grouped");
-  EXPECT_LT(grouped, 0.9 * row) << grouped << " vs " << row;
+  for (const char* stages : {"3", "2"}) {
+    const std::string p =
+        std::string("--m 8192 --n 8192 --k 8192 --block-m 128 --block-n 128 --block-k 64 ") +
+        "--stages " + stages + " --dtype fp16 --machine h100 --group-m 8 --order ";
+    const double row = dram_read(p + "row-major"), grouped = dram_read(p + "grouped");
+    EXPECT_LT(grouped, 0.5 * row) << "stages " << stages << ": " << grouped << " vs " << row;
+  }
 }
 
 TEST(CliRun, OrdersReadTheSameDramWhenInputsFitInL2) {
