@@ -106,6 +106,11 @@ struct BlockSpan {
     if (g_block_trace && threadIdx.x % 32 == 0)
       atomicMax(&g_block_trace[4 * blockIdx.x + 2], global_ns());
   }
+  // Thread 0 notes a mid-point (a transpose: past its barrier, the tile in shared memory) at
+  // g_block_trace[4 * blockIdx.x + 3].
+  __device__ void mark() const {
+    if (g_block_trace && threadIdx.x == 0) g_block_trace[4 * blockIdx.x + 3] = global_ns();
+  }
   __device__ void k_step([[maybe_unused]] int kt) const {
 #if defined(TILESIM_KSTEP_TRACE)
     if (g_kstep_trace && threadIdx.x == 0 && kt < g_kstep_tiles)
@@ -115,6 +120,7 @@ struct BlockSpan {
 };
 #else
 struct BlockSpan {
+  __device__ void mark() const {}
   __device__ void k_step(int) const {}
 };
 #endif

@@ -41,6 +41,7 @@ __global__ void transpose_smem_kernel(const W* __restrict__ in, W* __restrict__ 
                                       std::int64_t n, int block_m_shift, int block_n_shift, int pad,
                                       GridMap g) {
   extern __shared__ __align__(16) unsigned char smem_raw[];
+  [[maybe_unused]] const BlockSpan span;  // the block timeline probe's hook (empty otherwise)
   W* tile = reinterpret_cast<W*>(smem_raw);
   std::int64_t pid_m, pid_n;
   tile_of(g, blockIdx.x, pid_m, pid_n);
@@ -61,6 +62,7 @@ __global__ void transpose_smem_kernel(const W* __restrict__ in, W* __restrict__ 
     }
   }
   __syncthreads();
+  span.mark();
   // Store: consecutive threads walk a row of `out` (= a column of `in`) and a column of the tile.
   {
     const int r = threadIdx.x & (block_m - 1), step = blockDim.x >> block_m_shift;

@@ -266,6 +266,8 @@ StepCosts step_costs(const Problem& p, const Machine& m, const TimingOptions& op
     c.load_a_smem_ps = pipe_ps(wf * c.smem_store_degree);
     c.transpose_smem_free_ps = pipe_ps(wf);
     c.transpose_smem_ps = pipe_ps(wf * c.smem_load_degree);
+    const double per_thread = static_cast<double>(bm * bn) / p.threads_per_program();
+    c.smem_turn_ps = pipe_ps(wf * c.smem_load_degree / std::max(1.0, per_thread));
   }
   return c;
 }

@@ -117,6 +117,9 @@ struct StepCosts {
   std::int64_t load_a_smem_free_ps = 0, load_b_smem_free_ps = 0;
   // Transpose: the tile's read back from shared memory (with conflicts, and without).
   std::int64_t transpose_smem_ps = 0, transpose_smem_free_ps = 0;
+  // One shared-memory read instruction per warp of a transpose (its column reads' pipe time over
+  // the elements each thread reads): what a load queued behind that program's reads waits.
+  std::int64_t smem_turn_ps = 0;
   double smem_load_degree = 1, smem_store_degree = 1;  // wavefronts per request (1 = none)
 
   // A copy/transpose tile load whose threads keep few loads in flight: `load_rounds` round trips

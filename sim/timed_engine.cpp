@@ -22,6 +22,9 @@ namespace {
 // dot pipe is free: start the ready dot its share by age picks" (after every event of that time,
 // so that all the dots ready then are candidates).
 constexpr std::int64_t kDispatch = std::numeric_limits<std::int64_t>::max();
+// pid == kShareDone: SM `step`'s shared transposes (SmState::shared) have one finishing now, if
+// `slot` still equals the SM's share_version (a later join or finish made it stale).
+constexpr std::int64_t kShareDone = kDispatch - 1;
 struct Pending {
   std::int64_t t = 0, pid = 0, step = 0;
   int slot = 0;
@@ -95,8 +98,24 @@ struct PendingWrite {
   auto key() const { return std::tie(arrive, slot, step); }
 };
 
+// A transpose on its SM's shared-memory pipe: done when the pipe's virtual time reaches
+// `finish` (SmState::shared).
+struct ShareJob {
+  double finish = 0;
+  std::int64_t pid = 0, step = 0, event = -1;  // event: its index in the events, or -1
+  int slot = 0;
+};
+
 struct SmState {
   std::int64_t fill_free = 0, dot_free = 0, smem_free = 0;
+  // Transposes in progress share the shared-memory pipe equally (processor sharing: the LSU
+  // takes the warps' requests round robin, so n tiles in their read phase each go at 1/n of the
+  // pipe's rate). The pipe's virtual time runs at 1/n per ps; a job joining at virtual time v with
+  // w ps of work finishes at v + w, so finish order is fixed when it joins (docs/MODEL.md).
+  std::vector<ShareJob> shared;
+  double vtime = 0;
+  std::int64_t vtime_at = 0;
+  int share_version = 0;
   std::vector<PendingWrite> writes;  // by arrival; served before the pipe's next use (drain)
   std::vector<Pending> ready_dots;   // dots whose data is in, waiting for the pipe
   bool dispatch_queued = false;
@@ -147,6 +166,10 @@ class TimedRun {
       m_queue.pop();
       if (e.pid == kDispatch) {
         dispatch(e);
+        continue;
+      }
+      if (e.pid == kShareDone) {
+        share_done(e);
         continue;
       }
       if (e.step == m_steps) {
@@ -303,18 +326,22 @@ class TimedRun {
         dot(s, sm, m_share.residents(e.slot), k, e.t, &ev);
         break;
       case StepOp::transpose: {
-        drain(sm, e.t);
-        const std::int64_t start = std::max(e.t, sm.smem_free);
-        ev.start_ps = start;
-        ev.end_ps = sm.smem_free = start + scaled(m_costs.transpose_smem_ps, s.speed);
+        // The tile's write (its STS, joined here: the load left it to this job) and its column
+        // reads, in processor sharing with the SM's other transposes; the store follows when
+        // share_done() finds it done.
+        const std::int64_t work =
+            scaled(m_costs.load_a_smem_ps + m_costs.transpose_smem_ps, s.speed);
         ev.cause = m_costs.transpose_smem_ps > m_costs.transpose_smem_free_ps
                        ? TimeCause::bank_conflict
                        : TimeCause::smem;
+        ev.end_ps = e.t + work;  // alone on the pipe; share_done() sets the real end
         add(&sm.wait, TimeCause::smem, m_costs.transpose_smem_free_ps);
         add(&sm.wait, TimeCause::bank_conflict,
             m_costs.transpose_smem_ps - m_costs.transpose_smem_free_ps);
-        s.progress = ev.end_ps;
-        break;
+        share_join(sm, e, work);
+        s.t_event = e.t;
+        if (m_opt.events) m_opt.events->push_back(ev);
+        return;  // no next step until the pipe has served it
       }
       case StepOp::store:
         store(r, e.t, sm, s, &ev);
@@ -322,11 +349,64 @@ class TimedRun {
     }
     s.t_event = e.t;
     if (m_opt.events) m_opt.events->push_back(ev);
-    const std::int64_t next = e.step + 1;
+    push_next(s, e.pid, e.step, e.slot);
+  }
+
+  void push_next(const SlotState& s, std::int64_t pid, std::int64_t step, int slot) {
+    const std::int64_t next = step + 1;
     if (next < m_steps)
-      m_queue.push({ready_time(s, next), e.pid, next, e.slot});
+      m_queue.push({ready_time(s, next), pid, next, slot});
     else
-      m_queue.push({s.progress, e.pid, m_steps, e.slot});  // retire once the store is out
+      m_queue.push({s.progress, pid, m_steps, slot});  // retire once the store is out
+  }
+
+  // The SM's shared pipe's virtual time at `t` (SmState::shared).
+  static void share_advance(SmState& sm, std::int64_t t) {
+    if (!sm.shared.empty())
+      sm.vtime += static_cast<double>(t - sm.vtime_at) / static_cast<double>(sm.shared.size());
+    sm.vtime_at = t;
+  }
+
+  void share_join(SmState& sm, const Pending& e, std::int64_t work) {
+    share_advance(sm, e.t);
+    const std::int64_t event = m_opt.events ? static_cast<std::int64_t>(m_opt.events->size()) : -1;
+    sm.shared.push_back({sm.vtime + static_cast<double>(work), e.pid, e.step, event, e.slot});
+    share_schedule(sm, e.slot % m_m.sms);
+  }
+
+  // Queues the next finish of the SM's shared jobs (the earlier ones queued are now stale).
+  void share_schedule(SmState& sm, int sm_index) {
+    ++sm.share_version;
+    if (sm.shared.empty()) return;
+    double first = sm.shared.front().finish;
+    for (const ShareJob& j : sm.shared) first = std::min(first, j.finish);
+    const double n = static_cast<double>(sm.shared.size());
+    const auto t = sm.vtime_at + static_cast<std::int64_t>(std::ceil((first - sm.vtime) * n));
+    m_queue.push({std::max(t, sm.vtime_at), kShareDone, sm_index, sm.share_version});
+  }
+
+  // Every shared job done by e.t (finish within half a ps of the virtual time: the finish time
+  // was rounded up to whole ps) ends now, in order of (finish, pid); their programs go on.
+  void share_done(const Pending& e) {
+    SmState& sm = m_sm[static_cast<std::size_t>(e.step)];
+    if (e.slot != sm.share_version) return;
+    share_advance(sm, e.t);
+    std::vector<ShareJob> done;
+    std::erase_if(sm.shared, [&](const ShareJob& j) {
+      if (j.finish > sm.vtime + 0.5) return false;
+      done.push_back(j);
+      return true;
+    });
+    std::sort(done.begin(), done.end(), [](const ShareJob& a, const ShareJob& b) {
+      return std::tie(a.finish, a.pid) < std::tie(b.finish, b.pid);
+    });
+    for (const ShareJob& j : done) {
+      SlotState& s = m_slot[static_cast<std::size_t>(j.slot)];
+      s.progress = e.t;
+      if (j.event >= 0) (*m_opt.events)[static_cast<std::size_t>(j.event)].end_ps = e.t;
+      push_next(s, j.pid, j.step, j.slot);
+    }
+    share_schedule(sm, static_cast<int>(e.step));
   }
 
   // A tile load: DRAM for its misses (and the write-backs its evictions cause), the L2 and the
@@ -361,7 +441,8 @@ class TimedRun {
       if (r.miss_sectors > 0) later(end + m_costs.l2_hit_latency_ps, TimeCause::dram);
     }
     if (r.hit_sectors > 0) later(*filled, TimeCause::dram);
-    if (op == StepOp::load && m_costs.load_rounds > 0) later(rounds_end(issue), TimeCause::latency);
+    if (op == StepOp::load && m_costs.load_rounds > 0)
+      later(rounds_end(issue, sm), TimeCause::latency);
     const std::int64_t l2 = ps_of_bytes(bytes, m_costs.l2_ps_per_byte);
     m_l2_busy += l2;
     later(reserve(&m_l2_free, issue, l2), TimeCause::l2);
@@ -371,9 +452,9 @@ class TimedRun {
     if (r.miss_sectors > 0) *filled = std::max(*filled, arrive);
     ev->end_ps = arrive;
     ev->cause = cause;
-    // Staged in shared memory (matmul A/B tiles, the transpose's tile): the write's wavefronts.
-    const bool staged = op != StepOp::load || m_p.kernel() == Kernel::transpose;
-    if (!staged) return;
+    // Staged in shared memory (matmul A/B tiles): the write's wavefronts.
+    // (A transpose's write is part of its transpose step's shared job.)
+    if (op == StepOp::load) return;
     const std::int64_t w =
         scaled(op == StepOp::load_b ? m_costs.load_b_smem_ps : m_costs.load_a_smem_ps, speed);
     const std::int64_t w_free =
@@ -431,7 +512,7 @@ class TimedRun {
   // Threads with few loads in flight: the tile comes in load_rounds round trips, each as long as
   // the DRAM's latency under the reads that all such loads keep in flight when this one is
   // issued (per SM; loads are issued in time order, so the ones that ended are behind `issue`).
-  std::int64_t rounds_end(std::int64_t issue) {
+  std::int64_t rounds_end(std::int64_t issue, const SmState& sm) {
     while (!m_round_ends.empty() && m_round_ends.top().first <= issue) {
       m_round_bytes -= m_round_ends.top().second;
       m_round_ends.pop();
@@ -439,7 +520,12 @@ class TimedRun {
     const std::int64_t bytes = m_costs.load_round_bytes;
     m_round_bytes += bytes;
     const double per_sm = static_cast<double>(m_round_bytes) / m_m.sms;
-    const std::int64_t end = issue + m_costs.load_rounds * loaded_round_ps(m_costs, per_sm);
+    // Each round's loads also queue at the SM's load/store pipe behind one shared-memory read per
+    // warp of every transpose reading there (SmState::shared): as many as read when this load is
+    // issued. Conflicted reads hold the pipe 32 times longer, so the loads wait with them.
+    const std::int64_t queue =
+        m_costs.load_rounds * static_cast<std::int64_t>(sm.shared.size()) * m_costs.smem_turn_ps;
+    const std::int64_t end = issue + m_costs.load_rounds * loaded_round_ps(m_costs, per_sm) + queue;
     m_round_ends.push({end, bytes});
     return end;
   }
@@ -471,8 +557,8 @@ class TimedRun {
     const double diffusion = m_diffusion_ps + m_recent_miss * m_diffusion_miss_ps;
     if (!issue_bound && diffusion > 0) {
       const double sd = std::sqrt(diffusion * static_cast<double>(dur));
-      dur = std::max<std::int64_t>(
-          0, dur + static_cast<std::int64_t>(sd * noise_of(s.pid, k) + 0.5));
+      dur =
+          std::max<std::int64_t>(0, dur + static_cast<std::int64_t>(sd * noise_of(s.pid, k) + 0.5));
     }
     sm.dot_free = start + dur;
     sm.smem_free = start + c.dot_smem_ps + c.dot_spill_ps;

@@ -11,6 +11,8 @@
 //   ./bt_mma 8192 row-major 2 > spans.csv   (size, order, launches; grouped uses GROUP_SIZE_M 8)
 //   ./bt_mma 1536x1408x8192 row-major 2     (M x N x K: 12 x 11 = 132 tiles, one per SM of an
 //                                            H100/H200: how long a program takes alone)
+//   -DPROBE_TRANSPOSE_TILED / _PADDED: FP32 transposes of 32 x 32 tiles (SIZE or MxN; mid_ns:
+//   past the barrier)
 #define TILESIM_BLOCK_TRACE 1
 // -DPROBE_KSTEPS: also the K-step hook (KSTEPS=FILE below). It changes the kernel's dynamics
 // (kernels/device_common.cuh): use it to see K steps, not to measure spans or DRAM bytes.
@@ -29,8 +31,22 @@ constexpr const char* kVariant = "matmul_mma_sync";
 #define ELEM float
 constexpr int kTile = 128;
 constexpr const char* kVariant = "matmul_register_blocked";
+#elif defined(PROBE_TRANSPOSE_TILED) || defined(PROBE_TRANSPOSE_PADDED)
+// FP32 transposes through shared memory, 32 x 32 tiles: mid_ns is when the block is past its
+// barrier (its tile loaded and written to shared memory; the column reads and stores follow).
+#include "kernels/transpose.cu"
+#if defined(PROBE_TRANSPOSE_TILED)
+#define LAUNCH launch_transpose_smem_tiled
+constexpr const char* kVariant = "transpose_smem_tiled";
 #else
-#error "define PROBE_MMA_SYNC or PROBE_REGISTER_BLOCKED"
+#define LAUNCH launch_transpose_smem_padded
+constexpr const char* kVariant = "transpose_smem_padded";
+#endif
+#define ELEM float
+#define PROBE_TRANSPOSE 1
+constexpr int kTile = 32;
+#else
+#error "define PROBE_MMA_SYNC, PROBE_REGISTER_BLOCKED, PROBE_TRANSPOSE_TILED or _PADDED"
 #endif
 
 #include <cstdio>
@@ -70,6 +86,9 @@ int main(int argc, char** argv) {
   }
   long long m = 0, n = 0, k = 0;
   if (std::sscanf(argv[1], "%lldx%lldx%lld", &m, &n, &k) != 3) m = n = k = std::atoll(argv[1]);
+#if defined(PROBE_TRANSPOSE)
+  k = kTile;  // unused by a transpose: in (M, N) -> out (N, M)
+#endif
   const bool grouped = std::strcmp(argv[2], "grouped") == 0;
   const int launches = std::atoi(argv[3]);
   for (const long long d : {m, n, k})
@@ -84,9 +103,14 @@ int main(int argc, char** argv) {
   const long long size = m;  // the CSV's size column: M
   try {
     const auto elems = [](long long r, long long c) { return static_cast<std::size_t>(r * c); };
+#if defined(PROBE_TRANSPOSE)
+    DeviceBuffer<ELEM> a(elems(m, n)), b(1), c(elems(n, m));
+    fill<<<1024, 256>>>(a.p, elems(m, n), 1u);
+#else
     DeviceBuffer<ELEM> a(elems(m, k)), b(elems(k, n)), c(elems(m, n));
     fill<<<1024, 256>>>(a.p, elems(m, k), 1u);
     fill<<<1024, 256>>>(b.p, elems(k, n), 2u);
+#endif
     TILESIM_CUDA_CHECK_LAUNCH();
     tilesim::kernels::detail::LaunchArgs args;
     args.a = a.p, args.b = b.p, args.c = c.p;
@@ -121,7 +145,7 @@ int main(int argc, char** argv) {
       TILESIM_CUDA_CHECK(
           cudaMemcpyToSymbol(tilesim::kernels::detail::g_kstep_tiles, &k_tiles, sizeof(k_tiles)));
     }
-    std::printf("variant,size,order,launch,pid,pid_m,pid_n,sm,start_ns,end_ns\n");
+    std::printf("variant,size,order,launch,pid,pid_m,pid_n,sm,start_ns,end_ns,mid_ns\n");
     for (int l = 0; l <= launches; ++l) {  // launch 0 warms up and is not printed
       TILESIM_CUDA_CHECK(cudaMemset(trace.p, 0, host.size() * sizeof(unsigned long long)));
       const std::string err = tilesim::kernels::detail::LAUNCH(args);
@@ -142,10 +166,11 @@ int main(int argc, char** argv) {
       for (std::int64_t p = 0; p < programs; ++p) {
         std::int64_t pm, pn;
         tilesim::kernels::detail::tile_of(args.grid, p, pm, pn);
-        std::printf("%s,%lld,%s,%d,%lld,%lld,%lld,%llu,%llu,%llu\n", kVariant, size, argv[2], l,
-                    static_cast<long long>(p), static_cast<long long>(pm),
+        const unsigned long long mid = host[4 * p + 3];  // 0: the kernel marks none
+        std::printf("%s,%lld,%s,%d,%lld,%lld,%lld,%llu,%llu,%llu,%llu\n", kVariant, size, argv[2],
+                    l, static_cast<long long>(p), static_cast<long long>(pm),
                     static_cast<long long>(pn), host[4 * p], host[4 * p + 1] - t0,
-                    host[4 * p + 2] - t0);
+                    host[4 * p + 2] - t0, mid > t0 ? mid - t0 : 0);
       }
     }
     if (kout) std::fclose(kout);

@@ -246,6 +246,81 @@ TEST(TimedEngine, SharedMemoryTimeScalesWithTheBankConflictDegree) {
   EXPECT_EQ(c1.transpose_smem_ps, c1.transpose_smem_free_ps);
 }
 
+// Transposes on one SM share its shared-memory pipe equally (processor sharing): two tiles of
+// W ps each, joining at tA <= tB, keep the pipe busy for 2W (the later ends at tA + 2W) and the
+// earlier ends at tB + 2 (W - (tB - tA)); alone, a tile takes W: its write plus its column reads.
+TEST(TimedEngine, TransposesOnOneSmShareItsSharedMemoryPipe) {
+  Machine one_sm = steady("h100");
+  one_sm.sms = 1;
+  ProblemSpec s;
+  s.kernel = Kernel::transpose;
+  s.dtype = DType::fp32;
+  s.block_m = s.block_n = 32;
+  s.n = 32;
+  const auto transposes = [&](std::int64_t m, StepCosts* c) {
+    s.m = m;
+    const Problem p(s);
+    std::vector<TimedEvent> ev;
+    TimedOptions opt;
+    opt.events = &ev;
+    const TimedResult r = run_timed(p, one_sm, occupancy(p, one_sm, 2), opt);
+    *c = r.timing.costs;
+    std::vector<TimedEvent> out;
+    for (const TimedEvent& e : ev)
+      if (e.step == 2) out.push_back(e);  // map, load, transpose, store
+    std::sort(out.begin(), out.end(),
+              [](const TimedEvent& a, const TimedEvent& b) { return a.start_ps < b.start_ps; });
+    return out;
+  };
+  StepCosts c;
+  const std::vector<TimedEvent> alone = transposes(32, &c);
+  const std::int64_t w = c.load_a_smem_ps + c.transpose_smem_ps;
+  ASSERT_EQ(alone.size(), 1u);
+  EXPECT_EQ(alone[0].end_ps - alone[0].start_ps, w);
+  const std::vector<TimedEvent> pair = transposes(64, &c);
+  ASSERT_EQ(pair.size(), 2u);
+  const std::int64_t ta = pair[0].start_ps, tb = pair[1].start_ps;
+  ASSERT_LT(tb - ta, w);  // they overlap: the second's load arrived while the first read
+  EXPECT_NEAR(static_cast<double>(pair[1].end_ps), static_cast<double>(ta + 2 * w), 2.0);
+  EXPECT_NEAR(static_cast<double>(pair[0].end_ps), static_cast<double>(tb + 2 * (w - (tb - ta))),
+              2.0);
+}
+
+// A load waits at the SM's load/store pipe behind one read instruction per warp of every
+// transpose reading there: 32 x 32 fp32 tiles, 8 warps, 4 elements per thread: 8 reads of 32
+// wavefronts each (column reads, degree 32) per program; 8 of one wavefront when padded.
+TEST(TimedEngine, ATransposesLoadsWaitBehindTheReadsOfItsNeighbours) {
+  ProblemSpec s;
+  s.kernel = Kernel::transpose;
+  s.m = s.n = 4096;
+  s.dtype = DType::fp32;
+  s.block_m = s.block_n = 32;
+  s.num_warps = 8;
+  TimingOptions padded;
+  padded.layout = SmemLayout::swizzled;
+  const Machine m = steady("h100");
+  const StepCosts tiled = step_costs(Problem(s), m), free = step_costs(Problem(s), m, padded);
+  EXPECT_EQ(tiled.smem_turn_ps, tiled.transpose_smem_ps / 4);
+  EXPECT_NEAR(static_cast<double>(tiled.smem_turn_ps) / free.smem_turn_ps, 32.0, 0.1);
+  // On a full GPU the tiled transpose's loads take longer than the padded one's.
+  const auto mean_load = [&](const TimingOptions& t) {
+    const Problem p(s);
+    std::vector<TimedEvent> ev;
+    TimedOptions opt;
+    opt.events = &ev;
+    opt.timing = t;
+    run_timed(p, m, occupancy(p, m, std::nullopt, t), opt);
+    double sum = 0, n = 0;
+    for (const TimedEvent& e : ev)
+      if (e.step == 1) sum += static_cast<double>(e.end_ps - e.start_ps), ++n;
+    return sum / n;
+  };
+  TimingOptions one_in_flight;  // the bench rungs' element loop: one load per thread at a time
+  one_in_flight.loads_in_flight = 1;
+  padded.loads_in_flight = 1;
+  EXPECT_GT(mean_load(one_in_flight), 1.1 * mean_load(padded));
+}
+
 // Programs' time spread: every K step of a latency-paced dot gets noise of variance D times its
 // duration (mean 0), so a program's time varies by D times its length: a random walk. One wave
 // of one FP16 program per SM (132 programs of 128 K steps), D = 1e-7 s and no miss term: dot by
