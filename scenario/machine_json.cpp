@@ -97,6 +97,7 @@ void for_each_machine_field(sim::Machine& m, F&& f) {
   f("program_jitter", m.program_jitter);
   f("dot_time_diffusion_s", m.dot_time_diffusion_s);
   f("dot_time_diffusion_miss_s", m.dot_time_diffusion_miss_s);
+  f("load_round_cv", m.load_round_cv);
   f("older_program_share", m.older_program_share);
   f("l2_hit_latency_cycles", m.l2_hit_latency_cycles);
   f("dram_latency_cycles", m.dram_latency_cycles);

@@ -224,8 +224,9 @@ void validate_machine(const Machine& m) {
   in_range(m.issue_ceiling, 0.05, 1, "issue_ceiling", "0.05..1 (instructions a cycle)");
   // A K step's noise has sd sqrt(D * t): D = 1e-5 s puts 3 us of noise on a 1 us step.
   in_range(m.dot_time_diffusion_s, 0, 1e-5, "dot_time_diffusion_s", "0..1e-5 (seconds)");
-  in_range(m.dot_time_diffusion_miss_s, 0, 1e-5, "dot_time_diffusion_miss_s",
-           "0..1e-5 (seconds)");
+  in_range(m.dot_time_diffusion_miss_s, 0, 1e-5, "dot_time_diffusion_miss_s", "0..1e-5 (seconds)");
+  in_range(m.load_round_cv, 0, 0.3, "load_round_cv",
+           "0..0.3 (a round's sd over its mean; the noise reaches 3 sd)");
   check(m.max_programs_per_sm >= 1 && m.max_programs_per_sm <= 64, "max_programs_per_sm",
         "machine.max_programs_per_sm = " + std::to_string(m.max_programs_per_sm) +
             " is out of range: allowed 1..64");

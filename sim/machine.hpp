@@ -73,6 +73,14 @@ struct Machine {
   // register_blocked: sd 1.0 %, yet its SMs' phases stay within ~32 us). 0 and 0: no noise.
   double dot_time_diffusion_s = 1.0e-8;
   double dot_time_diffusion_miss_s = 2.5e-7;
+  // A copy's or transpose's load round (threads with few loads in flight, docs/MODEL.md) takes
+  // its loaded latency times 1 + load_round_cv * g, g a fixed pseudo-random number of mean 0 and
+  // variance 1 per (pid, round): DRAM round trips vary, and that variation keeps the transposes
+  // on an SM from reading shared memory in step. Measured, not fitted to time: the H100 block
+  // timeline of the padded 32x32 FP32 transpose at 8192^2 (kernels/probes/block_timeline.cu,
+  // assets/measured/block_timeline_h100/tr32_8192_padded.csv): its load phase (4 rounds) has an
+  // sd of 0.311 us over 65,536 programs; 0.19 gives the model's 0.306 us. 0: no variation.
+  double load_round_cv = 0.19;
   // When the programs an SM holds all have a dot ready, the pipe is shared by age: the older of
   // two gets this share of its dots (k programs share in the ratios 1 : q : q^2 ... by age,
   // q = (1 - share) / share; only the pair is measured), as the warp schedulers'
@@ -82,8 +90,8 @@ struct Machine {
   double older_program_share = 0.6;
   // Fitted on the H200 (scripts/fit_timing.py, one tilesim-bench row each, docs/FIDELITY.md) and
   // used by every preset: what a tiled kernel sustains of each peak.
-  double dram_efficiency = 0.869;   // of dram_bytes_per_s, streaming copy
-  double fma_efficiency = 1.0;      // of fp32_flops_per_s (issue, not the FMA pipe, limits)
+  double dram_efficiency = 0.869;    // of dram_bytes_per_s, streaming copy
+  double fma_efficiency = 1.0;       // of fp32_flops_per_s (issue, not the FMA pipe, limits)
   double tensor_efficiency = 0.745;  // of the tensor path's peak, dot of full tiles
   // Instruction issue, per scheduler: min(issue_ceiling, W / warp_issue_cycles) warp
   // instructions a cycle from W warps (docs/MODEL.md). Both measured, neither fitted:

@@ -85,6 +85,12 @@ std::int64_t loaded_round_ps(const StepCosts& c, double n) {
   return std::llround(n / x);
 }
 
+std::int64_t queued_round_ps(const StepCosts& c, double read_bytes_in_flight, int readers,
+                             double latency_factor) {
+  const double dram = static_cast<double>(loaded_round_ps(c, read_bytes_in_flight));
+  return std::llround(dram * latency_factor) + std::int64_t{readers} * c.smem_turn_ps;
+}
+
 std::pair<int, int> warp_grid(int block_m, int block_n, int num_warps) {
   int wm = 1, wn = 1;
   while (wm * wn < num_warps) {

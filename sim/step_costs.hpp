@@ -162,6 +162,13 @@ std::int64_t load_width(const TimingOptions& t, std::int64_t elem_bytes);
 // (within 5 % at one load per thread, docs/MODEL.md).
 std::int64_t loaded_round_ps(const StepCosts& c, double read_bytes_in_flight);
 
+// The same round with its DRAM latency times `latency_factor` (Machine::load_round_cv), when
+// `readers` transposes read shared memory on the SM as it is issued: its loads also queue at the
+// SM's load/store pipe behind one read instruction per warp of each (smem_turn_ps apiece;
+// docs/MODEL.md, *transpose*).
+std::int64_t queued_round_ps(const StepCosts& c, double read_bytes_in_flight, int readers,
+                             double latency_factor = 1);
+
 // Triton's warp tiling of an mma output (warpsPerTileV2): doubles warps along M or N, whichever
 // has more 16 x 8 instruction tiles left per warp; returns {warps_m, warps_n}.
 std::pair<int, int> warp_grid(int block_m, int block_n, int num_warps);

@@ -25,6 +25,9 @@ constexpr std::int64_t kDispatch = std::numeric_limits<std::int64_t>::max();
 // pid == kShareDone: SM `step`'s shared transposes (SmState::shared) have one finishing now, if
 // `slot` still equals the SM's share_version (a later join or finish made it stale).
 constexpr std::int64_t kShareDone = kDispatch - 1;
+// step == kRoundStep: a load round of the program's tile load (step kLoadStep of a copy or
+// transpose: map, load, ...) is back (TimedRun::round_done).
+constexpr std::int64_t kRoundStep = -1, kLoadStep = 1;
 struct Pending {
   std::int64_t t = 0, pid = 0, step = 0;
   int slot = 0;
@@ -88,7 +91,12 @@ struct SlotState {
   std::int64_t load_a_done = 0, load_b_done = 0;
   TimeCause load_a_cause = TimeCause::latency, load_b_cause = TimeCause::latency;
   std::array<std::int64_t, kMaxStages + 1> dot_done{};  // ring: dot k at k % (kMaxStages + 1)
-  bool resident = false;                                // launched and not yet retired
+  // A copy's or transpose's tile load in rounds (StepCosts::load_rounds): rounds done so far,
+  // when the rest of the load (DRAM and L2 queues, fill path) lets it arrive and why, and its
+  // event's index (-1: none kept).
+  std::int64_t rounds_done = 0, load_other = 0, load_event = -1;
+  TimeCause load_other_cause = TimeCause::latency;
+  bool resident = false;  // launched and not yet retired
 };
 
 // A tile that has been loaded and waits to be written into shared memory when it arrives.
@@ -174,6 +182,10 @@ class TimedRun {
       }
       if (e.step == m_steps) {
         retire(e);
+        continue;
+      }
+      if (e.step == kRoundStep) {
+        round_done(e);
         continue;
       }
       if (m_op[static_cast<std::size_t>(e.step)] == StepOp::dot)
@@ -316,6 +328,17 @@ class TimedRun {
         ev.start_ps = issue;
         if (op == StepOp::load_a) s.load_a_done = ev.end_ps, s.load_a_cause = ev.cause;
         if (op == StepOp::load_b) s.load_b_done = ev.end_ps, s.load_b_cause = ev.cause;
+        if (op == StepOp::load && m_costs.load_rounds > 0) {
+          // The tile comes in rounds, one event each (round_done): the program goes on after
+          // the last.
+          s.load_other = ev.end_ps, s.load_other_cause = ev.cause;
+          s.rounds_done = 0;
+          s.load_event = m_opt.events ? static_cast<std::int64_t>(m_opt.events->size()) : -1;
+          s.t_event = e.t;
+          if (m_opt.events) m_opt.events->push_back(ev);
+          m_queue.push({round_end(issue, sm, e.pid, 0), e.pid, kRoundStep, e.slot});
+          return;
+        }
         if (op == StepOp::load) {
           add(&sm.wait, ev.cause, ev.end_ps - std::max(issue, s.progress));
           s.progress = ev.end_ps;
@@ -441,8 +464,6 @@ class TimedRun {
       if (r.miss_sectors > 0) later(end + m_costs.l2_hit_latency_ps, TimeCause::dram);
     }
     if (r.hit_sectors > 0) later(*filled, TimeCause::dram);
-    if (op == StepOp::load && m_costs.load_rounds > 0)
-      later(rounds_end(issue, sm), TimeCause::latency);
     const std::int64_t l2 = ps_of_bytes(bytes, m_costs.l2_ps_per_byte);
     m_l2_busy += l2;
     later(reserve(&m_l2_free, issue, l2), TimeCause::l2);
@@ -509,10 +530,15 @@ class TimedRun {
     }
   }
 
-  // Threads with few loads in flight: the tile comes in load_rounds round trips, each as long as
-  // the DRAM's latency under the reads that all such loads keep in flight when this one is
-  // issued (per SM; loads are issued in time order, so the ones that ended are behind `issue`).
-  std::int64_t rounds_end(std::int64_t issue, const SmState& sm) {
+  // Threads with few loads in flight: the tile comes in load_rounds round trips, each issued when
+  // the previous one is back. A round takes the DRAM's latency under the reads that all such
+  // loads keep in flight when it is issued (Little's law, loaded_round_ps; rounds are issued in
+  // time order, so the ones that ended are behind `issue`), varied per (pid, round) by
+  // Machine::load_round_cv, plus its wait at the SM's load/store
+  // pipe behind one shared-memory read per warp of every transpose reading there now
+  // (SmState::shared; conflicted reads hold the pipe longer, so the loads wait with them).
+  std::int64_t round_end(std::int64_t issue, const SmState& sm, std::int64_t pid,
+                         std::int64_t round) {
     while (!m_round_ends.empty() && m_round_ends.top().first <= issue) {
       m_round_bytes -= m_round_ends.top().second;
       m_round_ends.pop();
@@ -520,14 +546,32 @@ class TimedRun {
     const std::int64_t bytes = m_costs.load_round_bytes;
     m_round_bytes += bytes;
     const double per_sm = static_cast<double>(m_round_bytes) / m_m.sms;
-    // Each round's loads also queue at the SM's load/store pipe behind one shared-memory read per
-    // warp of every transpose reading there (SmState::shared): as many as read when this load is
-    // issued. Conflicted reads hold the pipe 32 times longer, so the loads wait with them.
-    const std::int64_t queue =
-        m_costs.load_rounds * static_cast<std::int64_t>(sm.shared.size()) * m_costs.smem_turn_ps;
-    const std::int64_t end = issue + m_costs.load_rounds * loaded_round_ps(m_costs, per_sm) + queue;
+    const std::int64_t end =
+        issue + queued_round_ps(m_costs, per_sm, static_cast<int>(sm.shared.size()),
+                                1 + m_m.load_round_cv * noise_of(pid, round));
     m_round_ends.push({end, bytes});
     return end;
+  }
+
+  // A load round of the program on e.slot is back at e.t: the next goes out, or the tile has
+  // arrived once the rest of the load has too.
+  void round_done(const Pending& e) {
+    SlotState& s = m_slot[static_cast<std::size_t>(e.slot)];
+    SmState& sm = m_sm[static_cast<std::size_t>(e.slot % m_m.sms)];
+    if (++s.rounds_done < m_costs.load_rounds) {
+      m_queue.push({round_end(e.t, sm, e.pid, s.rounds_done), e.pid, kRoundStep, e.slot});
+      return;
+    }
+    const bool rounds_last = e.t > s.load_other;
+    const std::int64_t end = rounds_last ? e.t : s.load_other;
+    const TimeCause cause = rounds_last ? TimeCause::latency : s.load_other_cause;
+    if (s.load_event >= 0) {
+      TimedEvent& ev = (*m_opt.events)[static_cast<std::size_t>(s.load_event)];
+      ev.end_ps = end, ev.cause = cause;
+    }
+    add(&sm.wait, cause, end - std::max(s.load_issue, s.progress));
+    s.progress = end;
+    push_next(s, e.pid, kLoadStep, e.slot);
   }
 
   // `residents`: the programs on the SM now; they share its schedulers (a last wave's fewer

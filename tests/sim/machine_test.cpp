@@ -68,6 +68,9 @@ TEST(MachineValidation, ClocksAndTheIssueLawNameTheFieldAndTheRange) {
             "machine.dot_time_diffusion_miss_s: machine.dot_time_diffusion_miss_s = -1e-09 is out "
             "of range: allowed 0..1e-5 (seconds)");
   EXPECT_EQ(message([](Machine& m) { m.dot_time_diffusion_s = 0; }), "accepted");
+  EXPECT_EQ(message([](Machine& m) { m.load_round_cv = 0.5; }),
+            "machine.load_round_cv: machine.load_round_cv = 0.5 is out of range: allowed 0..0.3 "
+            "(a round's sd over its mean; the noise reaches 3 sd)");
   EXPECT_EQ(
       message([](Machine& m) { m.schedulers_per_sm = 0; }),
       "machine.schedulers_per_sm: machine.schedulers_per_sm = 0 is out of range: allowed 1..16");

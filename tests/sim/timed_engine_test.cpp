@@ -21,6 +21,7 @@ Machine steady(const char* key) {
   Machine m = preset(key);
   m.program_jitter = 0;
   m.dot_time_diffusion_s = m.dot_time_diffusion_miss_s = 0;
+  m.load_round_cv = 0;
   return m;
 }
 
@@ -286,10 +287,10 @@ TEST(TimedEngine, TransposesOnOneSmShareItsSharedMemoryPipe) {
               2.0);
 }
 
-// A load waits at the SM's load/store pipe behind one read instruction per warp of every
+// A load round waits at the SM's load/store pipe behind one read instruction per warp of every
 // transpose reading there: 32 x 32 fp32 tiles, 8 warps, 4 elements per thread: 8 reads of 32
-// wavefronts each (column reads, degree 32) per program; 8 of one wavefront when padded.
-TEST(TimedEngine, ATransposesLoadsWaitBehindTheReadsOfItsNeighbours) {
+// wavefronts each (column reads, degree 32) per program, 256 cycles; 8 of one wavefront padded.
+TEST(TimedEngine, ALoadRoundWaitsOneTurnPerTransposeReadingOnItsSm) {
   ProblemSpec s;
   s.kernel = Kernel::transpose;
   s.m = s.n = 4096;
@@ -302,23 +303,50 @@ TEST(TimedEngine, ATransposesLoadsWaitBehindTheReadsOfItsNeighbours) {
   const StepCosts tiled = step_costs(Problem(s), m), free = step_costs(Problem(s), m, padded);
   EXPECT_EQ(tiled.smem_turn_ps, tiled.transpose_smem_ps / 4);
   EXPECT_NEAR(static_cast<double>(tiled.smem_turn_ps) / free.smem_turn_ps, 32.0, 0.1);
-  // On a full GPU the tiled transpose's loads take longer than the padded one's.
-  const auto mean_load = [&](const TimingOptions& t) {
+  // Each reader adds its turn to a round; none: the DRAM's loaded latency alone.
+  for (const double n : {0.0, 4096.0, 65536.0}) {
+    EXPECT_EQ(queued_round_ps(tiled, n, 0), loaded_round_ps(tiled, n));
+    EXPECT_EQ(queued_round_ps(tiled, n, 3), loaded_round_ps(tiled, n) + 3 * tiled.smem_turn_ps);
+    EXPECT_EQ(queued_round_ps(free, n, 3), loaded_round_ps(free, n) + 3 * free.smem_turn_ps);
+  }
+}
+
+// A copy's or transpose's load rounds vary: each takes its loaded latency x (1 + cv x g), g of
+// mean 0 and variance 1 per (pid, round), so a 4-round load varies by cv / 2. One program per
+// SM (132 tiles of 32 x 32 FP32, 8 warps: 4 rounds each): noisy over quiet load durations have
+// mean ~1 and sd ~0.19 / 2 (the estimate's own sd is about 6 %).
+TEST(TimedEngine, ACopyOrTransposesLoadRoundsVaryByLoadRoundCv) {
+  ProblemSpec s;
+  s.kernel = Kernel::transpose;
+  s.dtype = DType::fp32;
+  s.block_m = s.block_n = 32;
+  s.num_warps = 8;
+  s.m = 32 * 132;
+  s.n = 32;
+  TimingOptions t;
+  t.loads_in_flight = 1;
+  Machine quiet = steady("h100"), noisy = quiet;
+  noisy.load_round_cv = 0.19;
+  const auto loads = [&](const Machine& m) {
     const Problem p(s);
     std::vector<TimedEvent> ev;
     TimedOptions opt;
     opt.events = &ev;
     opt.timing = t;
-    run_timed(p, m, occupancy(p, m, std::nullopt, t), opt);
-    double sum = 0, n = 0;
+    EXPECT_EQ(run_timed(p, m, occupancy(p, m, 1, t), opt).timing.costs.load_rounds, 4);
+    std::vector<double> d(static_cast<std::size_t>(p.programs()));
     for (const TimedEvent& e : ev)
-      if (e.step == 1) sum += static_cast<double>(e.end_ps - e.start_ps), ++n;
-    return sum / n;
+      if (e.step == 1)
+        d[static_cast<std::size_t>(e.pid)] = static_cast<double>(e.end_ps - e.start_ps);
+    return d;
   };
-  TimingOptions one_in_flight;  // the bench rungs' element loop: one load per thread at a time
-  one_in_flight.loads_in_flight = 1;
-  padded.loads_in_flight = 1;
-  EXPECT_GT(mean_load(one_in_flight), 1.1 * mean_load(padded));
+  const std::vector<double> a = loads(quiet), b = loads(noisy);
+  double sum = 0, sq = 0;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    sum += b[i] / a[i], sq += (b[i] / a[i]) * (b[i] / a[i]);
+  const double n = static_cast<double>(a.size()), mean = sum / n;
+  EXPECT_NEAR(mean, 1.0, 0.03);
+  EXPECT_NEAR(std::sqrt(sq / n - mean * mean), 0.095, 0.02);
 }
 
 // Programs' time spread: every K step of a latency-paced dot gets noise of variance D times its
