@@ -190,10 +190,12 @@ def main():
             "kernels/probes/bytes_in_flight.cu, assets/measured/bytes_in_flight_*.csv), the "
             "clocks the pipelines run at under FMA and tensor-core load, the issue law (a "
             "scheduler's ceiling, 0.80, and a warp's interval, 2.74 cycles: register_blocked, "
-            "ncu and alone on its SM), and each rung's loop instructions, registers and, where "
+            "ncu and alone on its SM), each rung's loop instructions, registers and, where "
             "its own dependences set its pace, issue interval (ncu on an H100 at 2048³, "
-            "assets/measured/instructions_h100.csv; docs/MODEL.md). Target (issue 11): within "
-            "±20 %.", "", *sections, end])
+            "assets/measured/instructions_h100.csv), and the variation of a copy's or "
+            "transpose's load rounds (`load_round_cv`, 0.19: the load-phase spread of the padded "
+            "32×32 transpose in the H100 block timeline, assets/measured/block_timeline_h100/; "
+            "docs/MODEL.md). Target (issue 11): within ±20 %.", "", *sections, end])
         if begin in text:
             text = text[:text.index(begin)] + section + text[text.index(end) + len(end):]
         else:
