@@ -88,6 +88,7 @@ __global__ void transpose_smem_vectorized_kernel(const W* __restrict__ in, W* __
                                                  int block_n_shift, GridMap g) {
   constexpr int V = 16 / sizeof(W), kVShift = sizeof(W) == 4 ? 2 : 3, pad = 4 / sizeof(W);
   extern __shared__ __align__(16) unsigned char smem_raw[];
+  [[maybe_unused]] const BlockSpan span;  // the block timeline probe's hook (empty otherwise)
   W* tile = reinterpret_cast<W*>(smem_raw);
   std::int64_t pid_m, pid_n;
   tile_of(g, blockIdx.x, pid_m, pid_n);
@@ -115,6 +116,7 @@ __global__ void transpose_smem_vectorized_kernel(const W* __restrict__ in, W* __
     }
   }
   __syncthreads();
+  span.mark();
   // Store: chunk i covers out row (tile column) i / (BLOCK_M / V), tile rows (i % ...) * V .. + V
   // - 1.
   const int out_shift = block_m_shift - kVShift;

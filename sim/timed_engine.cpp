@@ -1,8 +1,9 @@
 // Timed engine: a discrete-event loop over resident programs. Shared pipes are "busy until"
 // clocks (DRAM and L2 for the GPU, fill path, dot pipe and shared memory per SM): a request
 // starts when both it and the pipe are ready and holds the pipe for its bytes over the pipe's
-// rate. The L2 contents come from the round engine's memory model (Engine::apply), fed in time
-// order.
+// rate. Transposes are the exception: they share their SM's shared-memory pipe equally
+// (SmState::shared). The L2 contents come from the round engine's memory model
+// (Engine::apply), fed in time order.
 #include "sim/timed_engine.hpp"
 
 #include <algorithm>
@@ -28,6 +29,9 @@ constexpr std::int64_t kShareDone = kDispatch - 1;
 // step == kRoundStep: a load round of the program's tile load (step kLoadStep of a copy or
 // transpose: map, load, ...) is back (TimedRun::round_done).
 constexpr std::int64_t kRoundStep = -1, kLoadStep = 1;
+// Virtual ps a shared job's finish may lie above the virtual time at its (rounded-up) finish
+// event: the rounding error of the virtual time's sums, far below a ps.
+constexpr double kShareSlack = 1e-3;
 struct Pending {
   std::int64_t t = 0, pid = 0, step = 0;
   int slot = 0;
@@ -95,6 +99,7 @@ struct SlotState {
   // when the rest of the load (DRAM and L2 queues, fill path) lets it arrive and why, and its
   // event's index (-1: none kept).
   std::int64_t rounds_done = 0, load_other = 0, load_event = -1;
+  std::int64_t round_queue = 0;  // of its rounds' time, the waits behind transposes' reads
   TimeCause load_other_cause = TimeCause::latency;
   bool resident = false;  // launched and not yet retired
 };
@@ -111,19 +116,21 @@ struct PendingWrite {
 struct ShareJob {
   double finish = 0;
   std::int64_t pid = 0, step = 0, event = -1;  // event: its index in the events, or -1
+  std::int64_t joined = 0;                     // when it joined (ps)
   int slot = 0;
 };
 
 struct SmState {
   std::int64_t fill_free = 0, dot_free = 0, smem_free = 0;
-  // Transposes in progress share the shared-memory pipe equally (processor sharing: the LSU
-  // takes the warps' requests round robin, so n tiles in their read phase each go at 1/n of the
-  // pipe's rate). The pipe's virtual time runs at 1/n per ps; a job joining at virtual time v with
-  // w ps of work finishes at v + w, so finish order is fixed when it joins (docs/MODEL.md).
+  // Transposes in progress (each its tile's write, then its column reads) share the
+  // shared-memory pipe equally (processor sharing: the LSU takes the warps' requests round
+  // robin, so n tiles each go at 1/n of the pipe's rate). The pipe's virtual time runs at 1/n per
+  // ps; a job joining at virtual time v with w ps of work finishes at v + w, so finish order is
+  // fixed when it joins (docs/MODEL.md). A load round counts them all as readers.
   std::vector<ShareJob> shared;
   double vtime = 0;
   std::int64_t vtime_at = 0;
-  int share_version = 0;
+  int share_version = 0;             // kept in 0 .. 2^30: it rides in Pending::slot
   std::vector<PendingWrite> writes;  // by arrival; served before the pipe's next use (drain)
   std::vector<Pending> ready_dots;   // dots whose data is in, waiting for the pipe
   bool dispatch_queued = false;
@@ -332,11 +339,11 @@ class TimedRun {
           // The tile comes in rounds, one event each (round_done): the program goes on after
           // the last.
           s.load_other = ev.end_ps, s.load_other_cause = ev.cause;
-          s.rounds_done = 0;
+          s.rounds_done = 0, s.round_queue = 0;
           s.load_event = m_opt.events ? static_cast<std::int64_t>(m_opt.events->size()) : -1;
           s.t_event = e.t;
           if (m_opt.events) m_opt.events->push_back(ev);
-          m_queue.push({round_end(issue, sm, e.pid, 0), e.pid, kRoundStep, e.slot});
+          m_queue.push({round_end(issue, sm, s), e.pid, kRoundStep, e.slot});
           return;
         }
         if (op == StepOp::load) {
@@ -358,9 +365,6 @@ class TimedRun {
                        ? TimeCause::bank_conflict
                        : TimeCause::smem;
         ev.end_ps = e.t + work;  // alone on the pipe; share_done() sets the real end
-        add(&sm.wait, TimeCause::smem, m_costs.transpose_smem_free_ps);
-        add(&sm.wait, TimeCause::bank_conflict,
-            m_costs.transpose_smem_ps - m_costs.transpose_smem_free_ps);
         share_join(sm, e, work);
         s.t_event = e.t;
         if (m_opt.events) m_opt.events->push_back(ev);
@@ -383,6 +387,16 @@ class TimedRun {
       m_queue.push({s.progress, pid, m_steps, slot});  // retire once the store is out
   }
 
+  // Of `waited` ps on the shared pipe for a transpose, the conflict-free wavefronts' share of its
+  // work (the tile's write and its reads at degree 1); the rest is its bank conflicts'.
+  std::int64_t conflict_free_part(std::int64_t waited) const {
+    const auto free =
+        static_cast<double>(m_costs.load_a_smem_free_ps + m_costs.transpose_smem_free_ps);
+    const auto work = static_cast<double>(m_costs.load_a_smem_ps + m_costs.transpose_smem_ps);
+    if (work <= 0) return waited;
+    return static_cast<std::int64_t>(static_cast<double>(waited) * free / work + 0.5);
+  }
+
   // The SM's shared pipe's virtual time at `t` (SmState::shared).
   static void share_advance(SmState& sm, std::int64_t t) {
     if (!sm.shared.empty())
@@ -393,13 +407,13 @@ class TimedRun {
   void share_join(SmState& sm, const Pending& e, std::int64_t work) {
     share_advance(sm, e.t);
     const std::int64_t event = m_opt.events ? static_cast<std::int64_t>(m_opt.events->size()) : -1;
-    sm.shared.push_back({sm.vtime + static_cast<double>(work), e.pid, e.step, event, e.slot});
+    sm.shared.push_back({sm.vtime + static_cast<double>(work), e.pid, e.step, event, e.t, e.slot});
     share_schedule(sm, e.slot % m_m.sms);
   }
 
   // Queues the next finish of the SM's shared jobs (the earlier ones queued are now stale).
   void share_schedule(SmState& sm, int sm_index) {
-    ++sm.share_version;
+    sm.share_version = (sm.share_version + 1) & 0x3FFFFFFF;
     if (sm.shared.empty()) return;
     double first = sm.shared.front().finish;
     for (const ShareJob& j : sm.shared) first = std::min(first, j.finish);
@@ -408,15 +422,18 @@ class TimedRun {
     m_queue.push({std::max(t, sm.vtime_at), kShareDone, sm_index, sm.share_version});
   }
 
-  // Every shared job done by e.t (finish within half a ps of the virtual time: the finish time
-  // was rounded up to whole ps) ends now, in order of (finish, pid); their programs go on.
+  // Every shared job done by e.t ends now, in order of (finish, pid); their programs go on. The
+  // finish time was rounded up to whole ps, so the virtual time has reached each such finish but
+  // for the rounding error of its sums (kShareSlack). Its time on the pipe is its program's wait,
+  // on shared memory and, for its conflicts' share of the work, on bank conflicts.
   void share_done(const Pending& e) {
     SmState& sm = m_sm[static_cast<std::size_t>(e.step)];
     if (e.slot != sm.share_version) return;
     share_advance(sm, e.t);
-    std::vector<ShareJob> done;
+    std::vector<ShareJob>& done = m_share_done;
+    done.clear();
     std::erase_if(sm.shared, [&](const ShareJob& j) {
-      if (j.finish > sm.vtime + 0.5) return false;
+      if (j.finish > sm.vtime + kShareSlack) return false;
       done.push_back(j);
       return true;
     });
@@ -427,6 +444,10 @@ class TimedRun {
       SlotState& s = m_slot[static_cast<std::size_t>(j.slot)];
       s.progress = e.t;
       if (j.event >= 0) (*m_opt.events)[static_cast<std::size_t>(j.event)].end_ps = e.t;
+      const std::int64_t waited = e.t - j.joined;
+      const std::int64_t free = std::min(waited, conflict_free_part(waited));
+      add(&sm.wait, TimeCause::smem, free);
+      add(&sm.wait, TimeCause::bank_conflict, waited - free);
       push_next(s, j.pid, j.step, j.slot);
     }
     share_schedule(sm, static_cast<int>(e.step));
@@ -500,18 +521,19 @@ class TimedRun {
     }
   }
 
-  // Serves, in arrival order, the tile writes of `sm` that have arrived by `t`: called before any
-  // use of the SM's shared-memory pipe at `t` (a dot, a transpose), so that the pipe takes every
-  // request in the order it came, without an event per write.
+  // Serves, in arrival order, the matmul tile writes of `sm` that have arrived by `t`: called
+  // before any use of the SM's shared-memory pipe at `t` (a dot), so that the pipe takes every
+  // request in the order it came, without an event per write. (A transpose's write is part of
+  // its shared job.)
   void drain(SmState& sm, std::int64_t t) {
     std::size_t n = 0;
     for (; n < sm.writes.size() && sm.writes[n].arrive <= t; ++n) write(sm, sm.writes[n]);
     sm.writes.erase(sm.writes.begin(), sm.writes.begin() + static_cast<std::ptrdiff_t>(n));
   }
 
-  // A tile's write into shared memory, once its data has arrived: the SM's shared-memory pipe
-  // serves requests in the order they come (first in, first out); the tile is usable when it is
-  // written.
+  // A matmul tile's write into shared memory, once its data has arrived: the SM's shared-memory
+  // pipe serves requests in the order they come (first in, first out); the tile is usable when
+  // it is written.
   void write(SmState& sm, const PendingWrite& e) {
     SlotState& s = m_slot[static_cast<std::size_t>(e.slot)];
     const StepOp op = m_op[static_cast<std::size_t>(e.step)];
@@ -537,8 +559,7 @@ class TimedRun {
   // Machine::load_round_cv, plus its wait at the SM's load/store
   // pipe behind one shared-memory read per warp of every transpose reading there now
   // (SmState::shared; conflicted reads hold the pipe longer, so the loads wait with them).
-  std::int64_t round_end(std::int64_t issue, const SmState& sm, std::int64_t pid,
-                         std::int64_t round) {
+  std::int64_t round_end(std::int64_t issue, const SmState& sm, SlotState& s) {
     while (!m_round_ends.empty() && m_round_ends.top().first <= issue) {
       m_round_bytes -= m_round_ends.top().second;
       m_round_ends.pop();
@@ -546,9 +567,11 @@ class TimedRun {
     const std::int64_t bytes = m_costs.load_round_bytes;
     m_round_bytes += bytes;
     const double per_sm = static_cast<double>(m_round_bytes) / m_m.sms;
+    const auto readers = static_cast<int>(sm.shared.size());
     const std::int64_t end =
-        issue + queued_round_ps(m_costs, per_sm, static_cast<int>(sm.shared.size()),
-                                1 + m_m.load_round_cv * noise_of(pid, round));
+        issue + queued_round_ps(m_costs, per_sm, readers,
+                                1 + m_m.load_round_cv * noise_of(s.pid, s.rounds_done));
+    s.round_queue += readers * m_costs.smem_turn_ps;
     m_round_ends.push({end, bytes});
     return end;
   }
@@ -559,17 +582,28 @@ class TimedRun {
     SlotState& s = m_slot[static_cast<std::size_t>(e.slot)];
     SmState& sm = m_sm[static_cast<std::size_t>(e.slot % m_m.sms)];
     if (++s.rounds_done < m_costs.load_rounds) {
-      m_queue.push({round_end(e.t, sm, e.pid, s.rounds_done), e.pid, kRoundStep, e.slot});
+      m_queue.push({round_end(e.t, sm, s), e.pid, kRoundStep, e.slot});
       return;
     }
+    // The load's wait: its rounds' waits behind the SM's transposes go to their shared-memory
+    // reads (bank conflicts when those conflict), the rest to the DRAM's latency, or to what the
+    // rest of the load waited on when that came last.
     const bool rounds_last = e.t > s.load_other;
     const std::int64_t end = rounds_last ? e.t : s.load_other;
-    const TimeCause cause = rounds_last ? TimeCause::latency : s.load_other_cause;
+    const std::int64_t waited = end - std::max(s.load_issue, s.progress);
+    const std::int64_t queued = rounds_last ? std::min(waited, s.round_queue) : 0;
+    const TimeCause reads = m_costs.transpose_smem_ps > m_costs.transpose_smem_free_ps
+                                ? TimeCause::bank_conflict
+                                : TimeCause::smem;
+    const TimeCause cause = !rounds_last          ? s.load_other_cause
+                            : 2 * queued > waited ? reads
+                                                  : TimeCause::latency;
     if (s.load_event >= 0) {
       TimedEvent& ev = (*m_opt.events)[static_cast<std::size_t>(s.load_event)];
       ev.end_ps = end, ev.cause = cause;
     }
-    add(&sm.wait, cause, end - std::max(s.load_issue, s.progress));
+    add(&sm.wait, rounds_last ? TimeCause::latency : s.load_other_cause, waited - queued);
+    add(&sm.wait, reads, queued);
     s.progress = end;
     push_next(s, e.pid, kLoadStep, e.slot);
   }
@@ -730,6 +764,7 @@ class TimedRun {
   using RoundEnd = std::pair<std::int64_t, std::int64_t>;
   std::priority_queue<RoundEnd, std::vector<RoundEnd>, std::greater<RoundEnd>> m_round_ends;
   std::int64_t m_round_bytes = 0;
+  std::vector<ShareJob> m_share_done;  // share_done()'s scratch: the jobs ending now
 };
 
 }  // namespace

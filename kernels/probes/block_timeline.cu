@@ -11,8 +11,8 @@
 //   ./bt_mma 8192 row-major 2 > spans.csv   (size, order, launches; grouped uses GROUP_SIZE_M 8)
 //   ./bt_mma 1536x1408x8192 row-major 2     (M x N x K: 12 x 11 = 132 tiles, one per SM of an
 //                                            H100/H200: how long a program takes alone)
-//   -DPROBE_TRANSPOSE_TILED / _PADDED: FP32 transposes of 32 x 32 tiles (SIZE or MxN; mid_ns:
-//   past the barrier)
+//   -DPROBE_TRANSPOSE_TILED / _PADDED / _VECTORIZED: FP32 transposes of 32 x 32 tiles (SIZE or
+//   MxN; mid_ns: past the barrier)
 #define TILESIM_BLOCK_TRACE 1
 // -DPROBE_KSTEPS: also the K-step hook (KSTEPS=FILE below). It changes the kernel's dynamics
 // (kernels/device_common.cuh): use it to see K steps, not to measure spans or DRAM bytes.
@@ -31,13 +31,17 @@ constexpr const char* kVariant = "matmul_mma_sync";
 #define ELEM float
 constexpr int kTile = 128;
 constexpr const char* kVariant = "matmul_register_blocked";
-#elif defined(PROBE_TRANSPOSE_TILED) || defined(PROBE_TRANSPOSE_PADDED)
+#elif defined(PROBE_TRANSPOSE_TILED) || defined(PROBE_TRANSPOSE_PADDED) || \
+    defined(PROBE_TRANSPOSE_VECTORIZED)
 // FP32 transposes through shared memory, 32 x 32 tiles: mid_ns is when the block is past its
 // barrier (its tile loaded and written to shared memory; the column reads and stores follow).
 #include "kernels/transpose.cu"
 #if defined(PROBE_TRANSPOSE_TILED)
 #define LAUNCH launch_transpose_smem_tiled
 constexpr const char* kVariant = "transpose_smem_tiled";
+#elif defined(PROBE_TRANSPOSE_VECTORIZED)
+#define LAUNCH launch_transpose_smem_padded_vectorized
+constexpr const char* kVariant = "transpose_smem_padded_vectorized";
 #else
 #define LAUNCH launch_transpose_smem_padded
 constexpr const char* kVariant = "transpose_smem_padded";
@@ -46,7 +50,7 @@ constexpr const char* kVariant = "transpose_smem_padded";
 #define PROBE_TRANSPOSE 1
 constexpr int kTile = 32;
 #else
-#error "define PROBE_MMA_SYNC, PROBE_REGISTER_BLOCKED, PROBE_TRANSPOSE_TILED or _PADDED"
+#error "define PROBE_MMA_SYNC, PROBE_REGISTER_BLOCKED or PROBE_TRANSPOSE_TILED, _PADDED, _VECTORIZED"
 #endif
 
 #include <cstdio>

@@ -311,6 +311,52 @@ TEST(TimedEngine, ALoadRoundWaitsOneTurnPerTransposeReadingOnItsSm) {
   }
 }
 
+// In the engine: transposes on one SM, two at a time, whose loads vary (load_round_cv, per
+// program and round: the same draws in both runs) so that one reads while the other's rounds go
+// out. Each program's load takes a whole number of reading turns (256 cycles; 0 to 4 rounds, one
+// reader each) longer with the plain layout than with the padded one (whose turn is 32 times
+// shorter), and some load waits at least one.
+TEST(TimedEngine, ATransposesLoadRoundsWaitForItsNeighboursReads) {
+  Machine one_sm = steady("h100");
+  one_sm.sms = 1;
+  one_sm.load_round_cv = 0.3;
+  ProblemSpec s;
+  s.kernel = Kernel::transpose;
+  s.dtype = DType::fp32;
+  s.block_m = s.block_n = 32;
+  s.num_warps = 8;
+  s.m = 32 * 16;
+  s.n = 32;
+  const auto loads = [&](SmemLayout layout, StepCosts* c) {
+    TimingOptions t;
+    t.loads_in_flight = 1;
+    t.layout = layout;
+    const Problem p(s);
+    std::vector<TimedEvent> ev;
+    TimedOptions opt;
+    opt.events = &ev;
+    opt.timing = t;
+    *c = run_timed(p, one_sm, occupancy(p, one_sm, 2, t), opt).timing.costs;
+    std::vector<std::int64_t> d(static_cast<std::size_t>(p.programs()));
+    for (const TimedEvent& e : ev)
+      if (e.step == 1) d[static_cast<std::size_t>(e.pid)] = e.end_ps - e.start_ps;
+    return d;
+  };
+  StepCosts plain, padded;
+  const std::vector<std::int64_t> with = loads(SmemLayout::plain, &plain);
+  const std::vector<std::int64_t> without = loads(SmemLayout::swizzled, &padded);
+  ASSERT_EQ(plain.load_rounds, 4);
+  long waited = 0;
+  for (std::size_t i = 0; i < with.size(); ++i) {
+    const double turns = static_cast<double>(with[i] - without[i]) / plain.smem_turn_ps;
+    EXPECT_NEAR(turns, std::round(turns), 0.05) << "pid " << i;
+    EXPECT_GE(std::lround(turns), 0) << "pid " << i;
+    EXPECT_LE(std::lround(turns), 4) << "pid " << i;
+    waited += std::lround(turns);
+  }
+  EXPECT_GE(waited, 1);
+}
+
 // A copy's or transpose's load rounds vary: each takes its loaded latency x (1 + cv x g), g of
 // mean 0 and variance 1 per (pid, round), so a 4-round load varies by cv / 2. One program per
 // SM (132 tiles of 32 x 32 FP32, 8 warps: 4 rounds each): noisy over quiet load durations have
