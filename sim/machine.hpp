@@ -51,7 +51,10 @@ struct Machine {
   double l2_bytes_per_s = 7.0e12;   // L2 -> SMs, all slices together
   int sm_l2_bytes_per_cycle = 64;   // one SM's L2 fill path
   int smem_bytes_per_cycle = 128;   // 32 banks x 4 bytes: one wavefront per cycle
-  int program_launch_cycles = 600;  // block launch to its first step, prologue included
+  // Block launch to its first step, prologue included: an H100 retires a block and starts the
+  // next on its slot in 0.23 us (kernels/probes/block_launch.cu, assets/measured/
+  // block_launch_h100.csv); the rest stands for a short prologue (docs/MODEL.md).
+  int program_launch_cycles = 600;
   // Instruction issue: each of an SM's warp schedulers (4 since Maxwell, one per sub-partition)
   // issues at most one warp instruction per cycle.
   int schedulers_per_sm = 4;
