@@ -24,7 +24,9 @@ namespace {
 // so that all the dots ready then are candidates).
 constexpr std::int64_t kDispatch = std::numeric_limits<std::int64_t>::max();
 // pid == kShareDone: SM `step`'s shared transposes (SmState::shared) have one finishing now, if
-// `slot` still equals the SM's share_version (a later join or finish made it stale).
+// `slot` still equals the SM's share_version (a later join or finish made it stale). It sorts
+// after the programs' events of the same time, so a load round issued then still counts the
+// finishing transpose as a reader.
 constexpr std::int64_t kShareDone = kDispatch - 1;
 // step == kRoundStep: a load round of the program's tile load (step kLoadStep of a copy or
 // transpose: map, load, ...) is back (TimedRun::round_done).
