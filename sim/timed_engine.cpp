@@ -2,7 +2,7 @@
 // clocks (DRAM and L2 for the GPU, fill path, dot pipe and shared memory per SM): a request
 // starts when both it and the pipe are ready and holds the pipe for its bytes over the pipe's
 // rate. Transposes are the exception: they share their SM's shared-memory pipe equally
-// (SmState::shared). The L2 contents come from the round engine's memory model
+// (sim/shared_pipe.hpp). The L2 contents come from the round engine's memory model
 // (Engine::apply), fed in time order.
 #include "sim/timed_engine.hpp"
 
@@ -14,6 +14,7 @@
 #include <tuple>
 
 #include "sim/dot_share.hpp"
+#include "sim/shared_pipe.hpp"
 
 namespace tilesim::sim {
 namespace {
@@ -23,17 +24,14 @@ namespace {
 // dot pipe is free: start the ready dot its share by age picks" (after every event of that time,
 // so that all the dots ready then are candidates).
 constexpr std::int64_t kDispatch = std::numeric_limits<std::int64_t>::max();
-// pid == kShareDone: SM `step`'s shared transposes (SmState::shared) have one finishing now, if
-// `slot` still equals the SM's share_version (a later join or finish made it stale). It sorts
+// pid == kShareDone: SM `step`'s transposes (SmState::transposes) have one finishing now, if
+// `slot` still equals that pipe's version (a later join or finish made it stale). It sorts
 // after the programs' events of the same time, so a load round issued then still counts the
 // finishing transpose as a reader.
 constexpr std::int64_t kShareDone = kDispatch - 1;
 // step == kRoundStep: a load round of the program's tile load (step kLoadStep of a copy or
 // transpose: map, load, ...) is back (TimedRun::round_done).
 constexpr std::int64_t kRoundStep = -1, kLoadStep = 1;
-// Virtual ps a shared job's finish may lie above the virtual time at its (rounded-up) finish
-// event: the rounding error of the virtual time's sums, far below a ps.
-constexpr double kShareSlack = 1e-3;
 struct Pending {
   std::int64_t t = 0, pid = 0, step = 0;
   int slot = 0;
@@ -113,26 +111,11 @@ struct PendingWrite {
   auto key() const { return std::tie(arrive, slot, step); }
 };
 
-// A transpose on its SM's shared-memory pipe: done when the pipe's virtual time reaches
-// `finish` (SmState::shared).
-struct ShareJob {
-  double finish = 0;
-  std::int64_t pid = 0, step = 0, event = -1;  // event: its index in the events, or -1
-  std::int64_t joined = 0;                     // when it joined (ps)
-  int slot = 0;
-};
-
 struct SmState {
   std::int64_t fill_free = 0, dot_free = 0, smem_free = 0;
-  // Transposes in progress (each its tile's write, then its column reads) share the
-  // shared-memory pipe equally (processor sharing: the LSU takes the warps' requests round
-  // robin, so n tiles each go at 1/n of the pipe's rate). The pipe's virtual time runs at 1/n per
-  // ps; a job joining at virtual time v with w ps of work finishes at v + w, so finish order is
-  // fixed when it joins (docs/MODEL.md). A load round counts them all as readers.
-  std::vector<ShareJob> shared;
-  double vtime = 0;
-  std::int64_t vtime_at = 0;
-  int share_version = 0;             // kept in 0 .. 2^30: it rides in Pending::slot
+  // Transposes in progress (each its tile's write, then its column reads), sharing the
+  // shared-memory pipe equally; a load round counts them all as readers.
+  SharedPipe transposes;
   std::vector<PendingWrite> writes;  // by arrival; served before the pipe's next use (drain)
   std::vector<Pending> ready_dots;   // dots whose data is in, waiting for the pipe
   bool dispatch_queued = false;
@@ -363,9 +346,7 @@ class TimedRun {
         // share_done() finds it done.
         const std::int64_t work =
             scaled(m_costs.load_a_smem_ps + m_costs.transpose_smem_ps, s.speed);
-        ev.cause = m_costs.transpose_smem_ps > m_costs.transpose_smem_free_ps
-                       ? TimeCause::bank_conflict
-                       : TimeCause::smem;
+        ev.cause = transpose_read_cause();
         ev.end_ps = e.t + work;  // alone on the pipe; share_done() sets the real end
         share_join(sm, e, work);
         s.t_event = e.t;
@@ -389,6 +370,12 @@ class TimedRun {
       m_queue.push({s.progress, pid, m_steps, slot});  // retire once the store is out
   }
 
+  // What a transpose's column reads wait on: bank conflicts where they conflict.
+  TimeCause transpose_read_cause() const {
+    return m_costs.transpose_smem_ps > m_costs.transpose_smem_free_ps ? TimeCause::bank_conflict
+                                                                      : TimeCause::smem;
+  }
+
   // Of `waited` ps on the shared pipe for a transpose, the conflict-free wavefronts' share of its
   // work (the tile's write and its reads at degree 1); the rest is its bank conflicts'.
   std::int64_t conflict_free_part(std::int64_t waited) const {
@@ -399,50 +386,26 @@ class TimedRun {
     return static_cast<std::int64_t>(static_cast<double>(waited) * free / work + 0.5);
   }
 
-  // The SM's shared pipe's virtual time at `t` (SmState::shared).
-  static void share_advance(SmState& sm, std::int64_t t) {
-    if (!sm.shared.empty())
-      sm.vtime += static_cast<double>(t - sm.vtime_at) / static_cast<double>(sm.shared.size());
-    sm.vtime_at = t;
-  }
-
   void share_join(SmState& sm, const Pending& e, std::int64_t work) {
-    share_advance(sm, e.t);
     const std::int64_t event = m_opt.events ? static_cast<std::int64_t>(m_opt.events->size()) : -1;
-    sm.shared.push_back({sm.vtime + static_cast<double>(work), e.pid, e.step, event, e.t, e.slot});
+    sm.transposes.join(e.t, work, {.pid = e.pid, .step = e.step, .event = event, .slot = e.slot});
     share_schedule(sm, e.slot % m_m.sms);
   }
 
-  // Queues the next finish of the SM's shared jobs (the earlier ones queued are now stale).
-  void share_schedule(SmState& sm, int sm_index) {
-    sm.share_version = (sm.share_version + 1) & 0x3FFFFFFF;
-    if (sm.shared.empty()) return;
-    double first = sm.shared.front().finish;
-    for (const ShareJob& j : sm.shared) first = std::min(first, j.finish);
-    const double n = static_cast<double>(sm.shared.size());
-    const auto t = sm.vtime_at + static_cast<std::int64_t>(std::ceil((first - sm.vtime) * n));
-    m_queue.push({std::max(t, sm.vtime_at), kShareDone, sm_index, sm.share_version});
+  // Queues the next finish of the SM's transposes (the earlier ones queued are now stale).
+  void share_schedule(const SmState& sm, int sm_index) {
+    const std::int64_t t = sm.transposes.next_finish();
+    if (t >= 0) m_queue.push({t, kShareDone, sm_index, sm.transposes.version()});
   }
 
-  // Every shared job done by e.t ends now, in order of (finish, pid); their programs go on. The
-  // finish time was rounded up to whole ps, so the virtual time has reached each such finish but
-  // for the rounding error of its sums (kShareSlack). Its time on the pipe is its program's wait,
-  // on shared memory and, for its conflicts' share of the work, on bank conflicts.
+  // Every transpose done by e.t ends now, in order of (finish, pid); their programs go on. Its
+  // time on the pipe is its program's wait, on shared memory and, for its conflicts' share of
+  // the work, on bank conflicts.
   void share_done(const Pending& e) {
     SmState& sm = m_sm[static_cast<std::size_t>(e.step)];
-    if (e.slot != sm.share_version) return;
-    share_advance(sm, e.t);
-    std::vector<ShareJob>& done = m_share_done;
-    done.clear();
-    std::erase_if(sm.shared, [&](const ShareJob& j) {
-      if (j.finish > sm.vtime + kShareSlack) return false;
-      done.push_back(j);
-      return true;
-    });
-    std::sort(done.begin(), done.end(), [](const ShareJob& a, const ShareJob& b) {
-      return std::tie(a.finish, a.pid) < std::tie(b.finish, b.pid);
-    });
-    for (const ShareJob& j : done) {
+    if (e.slot != sm.transposes.version()) return;
+    sm.transposes.finish_by(e.t, &m_share_done);
+    for (const SharedPipe::Job& j : m_share_done) {
       SlotState& s = m_slot[static_cast<std::size_t>(j.slot)];
       s.progress = e.t;
       if (j.event >= 0) (*m_opt.events)[static_cast<std::size_t>(j.event)].end_ps = e.t;
@@ -558,9 +521,10 @@ class TimedRun {
   // the previous one is back. A round takes the DRAM's latency under the reads that all such
   // loads keep in flight when it is issued (Little's law, loaded_round_ps; rounds are issued in
   // time order, so the ones that ended are behind `issue`), varied per (pid, round) by
-  // Machine::load_round_cv, plus its wait at the SM's load/store
-  // pipe behind one shared-memory read per warp of every transpose reading there now
-  // (SmState::shared; conflicted reads hold the pipe longer, so the loads wait with them).
+  // Machine::load_round_cv, plus its wait at the SM's load/store pipe behind one shared-memory
+  // read per warp of every transpose reading there now (SmState::transposes; conflicted reads
+  // hold the pipe longer, so the loads wait with them; queued_round_ps, which round_queue
+  // tallies for the time breakdown).
   std::int64_t round_end(std::int64_t issue, const SmState& sm, SlotState& s) {
     while (!m_round_ends.empty() && m_round_ends.top().first <= issue) {
       m_round_bytes -= m_round_ends.top().second;
@@ -569,7 +533,7 @@ class TimedRun {
     const std::int64_t bytes = m_costs.load_round_bytes;
     m_round_bytes += bytes;
     const double per_sm = static_cast<double>(m_round_bytes) / m_m.sms;
-    const auto readers = static_cast<int>(sm.shared.size());
+    const int readers = sm.transposes.jobs();
     const std::int64_t end =
         issue + queued_round_ps(m_costs, per_sm, readers,
                                 1 + m_m.load_round_cv * noise_of(s.pid, s.rounds_done));
@@ -594,9 +558,7 @@ class TimedRun {
     const std::int64_t end = rounds_last ? e.t : s.load_other;
     const std::int64_t waited = end - std::max(s.load_issue, s.progress);
     const std::int64_t queued = rounds_last ? std::min(waited, s.round_queue) : 0;
-    const TimeCause reads = m_costs.transpose_smem_ps > m_costs.transpose_smem_free_ps
-                                ? TimeCause::bank_conflict
-                                : TimeCause::smem;
+    const TimeCause reads = transpose_read_cause();
     const TimeCause cause = !rounds_last          ? s.load_other_cause
                             : 2 * queued > waited ? reads
                                                   : TimeCause::latency;
@@ -766,7 +728,7 @@ class TimedRun {
   using RoundEnd = std::pair<std::int64_t, std::int64_t>;
   std::priority_queue<RoundEnd, std::vector<RoundEnd>, std::greater<RoundEnd>> m_round_ends;
   std::int64_t m_round_bytes = 0;
-  std::vector<ShareJob> m_share_done;  // share_done()'s scratch: the jobs ending now
+  std::vector<SharedPipe::Job> m_share_done;  // share_done()'s scratch: the jobs ending now
 };
 
 }  // namespace
