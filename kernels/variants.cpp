@@ -54,11 +54,22 @@ std::vector<Variant> make_variants() {
   // measured throughputs agree (kernels/probes/bytes_in_flight.cu, docs/MODEL.md).
   // Registers per thread (here and below) are ncu's launch__registers_per_thread of the sm_90
   // build (nvcc 13.0, 2026-11-23).
-  const auto element_loop = [&](std::optional<SmemLayout> l, int bytes, int registers) {
+  // Their warp instructions per program and per global load of a thread: ncu's
+  // smsp__inst_executed at 8192^2 FP32 on an H100 (2026-11-25, three tiles each,
+  // assets/measured/element_loops_h100.csv), split exactly by two tiles and checked on the third:
+  // copy_tiled 166 / 502 / 1,846 at 32x32 / 64x64 / 128x128 (4, 16, 64 loads a thread): 54 + 28
+  // a load; copy_vectorized 193 / 616 / 2,308 at 64x64 / 128x128 / 256x256 (4, 16, 64 loads of
+  // 16 bytes): 52 + 35.25 a load; the scalar transposes 151 / 199 / 402 at 16x16 / 32x32 / 64x64
+  // (1, 4, 16): 134 + 17 a load (both layouts, one binary); the vectorized transpose 175 / 419
+  // at 32x32 / 64x64 (1, 4): 94 + 81 a load (its 16x16 tile, 175, leaves 192 threads idle).
+  const auto element_loop = [&](std::optional<SmemLayout> l, int bytes, int registers,
+                                double per_program, double per_load) {
     TimingDescription d = described(std::nullopt, l, 8, std::nullopt);
     d.options.loads_in_flight = 1;
     d.options.load_bytes = bytes;
     d.options.registers_per_thread = registers;
+    d.options.program_warp_instructions = per_program;
+    d.options.load_warp_instructions = per_load;
     return d;
   };
   // copy
@@ -66,13 +77,13 @@ std::vector<Variant> make_variants() {
                   "seed 000: one program per BLOCK_M x BLOCK_N tile, offsets by broadcasting, "
                   "masked at the edges; one element per access");
   ct.warp_model = sim::ThreadVariant::copy_tiled;
-  ct.timing = element_loop(std::nullopt, 0, 24);
+  ct.timing = element_loop(std::nullopt, 0, 24, 54, 28);
   // Four 16-byte loads per thread in flight: its SASS issues the four LDG.128 before the first
   // STG.128 (the branches between them skip the masked fallback only).
   rung("copy_vectorized", Kernel::copy, kAll, "copy_memcpy_d2d",
        "the same tile moved in 16-byte accesses, four in flight per thread")
       .timing = [&] {
-    TimingDescription d = element_loop(std::nullopt, 16, 48);
+    TimingDescription d = element_loop(std::nullopt, 16, 48, 52, 35.25);
     d.options.loads_in_flight = 4;
     return d;
   }();
@@ -88,16 +99,16 @@ std::vector<Variant> make_variants() {
                   "the tile goes through shared memory so reads and writes are both coalesced; "
                   "reading its columns hits one bank 32 times");
   tt.warp_model = sim::ThreadVariant::transpose_smem_tiled;
-  tt.timing = element_loop(SmemLayout::plain, 0, 28);  // 32-way conflicts (warp model)
+  tt.timing = element_loop(SmemLayout::plain, 0, 28, 134, 17);  // 32-way conflicts (warp model)
   auto& tp = rung("transpose_smem_padded", Kernel::transpose, kAll, "copy_memcpy_d2d",
                   "one 4-byte word of padding per shared-memory row: the column reads fall in "
                   "32 banks");
   tp.warp_model = sim::ThreadVariant::transpose_smem_padded;
-  tp.timing = element_loop(SmemLayout::swizzled, 0, 28);  // padded: no conflicts
+  tp.timing = element_loop(SmemLayout::swizzled, 0, 28, 134, 17);  // padded: no conflicts
   rung("transpose_smem_padded_vectorized", Kernel::transpose, kAll, "copy_memcpy_d2d",
        "the padded tile with 16-byte global loads and stores (4 elements gathered down a tile "
        "column per store), as copy_vectorized moves memory")
-      .timing = element_loop(SmemLayout::swizzled, 16, 32);
+      .timing = element_loop(SmemLayout::swizzled, 16, 32, 94, 81);
   // matmul
   rung("matmul_naive", Kernel::matmul, kAll, "cublas_sgemm",
        "one thread per output element, every operand from global memory (through L1/L2)");

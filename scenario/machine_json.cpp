@@ -98,6 +98,8 @@ void for_each_machine_field(sim::Machine& m, F&& f) {
   f("dot_time_diffusion_s", m.dot_time_diffusion_s);
   f("dot_time_diffusion_miss_s", m.dot_time_diffusion_miss_s);
   f("load_round_cv", m.load_round_cv);
+  f("warp_load_cv", m.warp_load_cv);
+  f("stream_issue_cycles", m.stream_issue_cycles);
   f("older_program_share", m.older_program_share);
   f("l2_hit_latency_cycles", m.l2_hit_latency_cycles);
   f("dram_latency_cycles", m.dram_latency_cycles);

@@ -195,7 +195,11 @@ def main():
             "assets/measured/instructions_h100.csv), and the variation of a copy's or "
             "transpose's load rounds (`load_round_cv`, 0.19: the load-phase spread of the padded "
             "32×32 transpose in the H100 block timeline, assets/measured/block_timeline_h100/; "
-            "docs/MODEL.md). Target (issue 11): within ±20 %.", "", *sections, end])
+            "docs/MODEL.md), the spread of a warp's load round trips (`warp_load_cv`, 0.31: "
+            "ncu's barrier over long-scoreboard stalls of the padded transposes) and the "
+            "copies' and transposes' instruction streams (their warp instructions at three "
+            "tiles and `stream_issue_cycles`, 5.15: ncu on an H100, "
+            "assets/measured/element_loops_h100.csv). Target (issue 11): within ±20 %.", "", *sections, end])
         if begin in text:
             text = text[:text.index(begin)] + section + text[text.index(end) + len(end):]
         else:

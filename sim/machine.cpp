@@ -227,6 +227,8 @@ void validate_machine(const Machine& m) {
   in_range(m.dot_time_diffusion_miss_s, 0, 1e-5, "dot_time_diffusion_miss_s", "0..1e-5 (seconds)");
   in_range(m.load_round_cv, 0, 0.3, "load_round_cv",
            "0..0.3 (a round's sd over its mean; the noise reaches 3 sd)");
+  in_range(m.stream_issue_cycles, 0, 100, "stream_issue_cycles", "0..100 (cycles an instruction)");
+  in_range(m.warp_load_cv, 0, 1, "warp_load_cv", "0..1 (a warp's round-trip sd over its mean)");
   check(m.max_programs_per_sm >= 1 && m.max_programs_per_sm <= 64, "max_programs_per_sm",
         "machine.max_programs_per_sm = " + std::to_string(m.max_programs_per_sm) +
             " is out of range: allowed 1..64");

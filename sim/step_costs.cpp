@@ -3,6 +3,7 @@
 #include "sim/step_costs.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 #include "sim/enum_names.hpp"
@@ -78,16 +79,27 @@ std::int64_t load_width(const TimingOptions& t, std::int64_t elem_bytes) {
   return t.load_bytes > 0 ? t.load_bytes : elem_bytes;
 }
 
-std::int64_t loaded_round_ps(const StepCosts& c, double n) {
-  const double xp = c.dram_read_bytes_per_ps_per_sm, l0 = static_cast<double>(c.dram_latency_ps);
+std::int64_t loaded_round_ps(const StepCosts& c, double n, double read_share) {
+  const double xp = c.dram_bytes_per_ps_per_sm * read_share, l0 = static_cast<double>(c.dram_latency_ps);
   if (n <= 0 || xp <= 0) return c.dram_latency_ps;
   const double x = xp * -std::expm1(-n / (xp * l0));  // bytes per ps, per SM
   return std::llround(n / x);
 }
 
+double slowest_warp_shift(int warps, double warp_load_cv) {
+  // E[max of n iid standard normals], n = 1..32 (numerical integration of
+  // n x phi(x) Phi(x)^(n-1), step 1e-3): a table, so every machine gets the same figures.
+  static constexpr std::array<double, 32> kExpectedMax{
+      0.0000, 0.5642, 0.8463, 1.0294, 1.1630, 1.2672, 1.3522, 1.4236, 1.4850, 1.5388, 1.5864,
+      1.6292, 1.6680, 1.7034, 1.7359, 1.7660, 1.7939, 1.8200, 1.8445, 1.8675, 1.8892, 1.9097,
+      1.9292, 1.9477, 1.9653, 1.9822, 1.9983, 2.0137, 2.0285, 2.0428, 2.0565, 2.0697};
+  const int n = std::clamp(warps, 1, static_cast<int>(kExpectedMax.size()));
+  return kExpectedMax[static_cast<std::size_t>(n - 1)] * warp_load_cv;
+}
+
 std::int64_t queued_round_ps(const StepCosts& c, double read_bytes_in_flight, int readers,
-                             double latency_factor) {
-  const double dram = static_cast<double>(loaded_round_ps(c, read_bytes_in_flight));
+                             double latency_factor, double read_share) {
+  const double dram = static_cast<double>(loaded_round_ps(c, read_bytes_in_flight, read_share));
   return std::llround(dram * latency_factor) + std::int64_t{readers} * c.smem_turn_ps;
 }
 
@@ -254,17 +266,21 @@ StepCosts step_costs(const Problem& p, const Machine& m, const TimingOptions& op
   if (!matmul && opt.loads_in_flight > 0) {
     // The tile's loads go out `loads_in_flight` per thread at a time (each thread's next load
     // waits for the previous ones: a copy or transpose loop whose every iteration sits behind its
-    // own exit branch keeps one). Copies and transposes write what they read: reads get half
-    // of the DRAM's rate.
+    // own exit branch keeps one). Reads get the share of the DRAM's rate that the recent
+    // traffic gives them (the engine's read_share): half, for a copy or transpose in flow.
     const std::int64_t width = load_width(opt, e);
     const std::int64_t threads = p.threads_per_program();
     const std::int64_t per_thread = std::max<std::int64_t>(1, cdiv(bm * bn * e, width * threads));
     const std::int64_t per_round = std::min<std::int64_t>(opt.loads_in_flight, per_thread);
-    // One round carries the whole tile: the engine's latency and DRAM queue describe it already.
     const std::int64_t rounds = cdiv(per_thread, per_round);
-    c.load_rounds = rounds > 1 ? rounds : 0;
+    c.load_rounds = rounds;
+    c.round_slowest_warp = slowest_warp_shift(warps, m.warp_load_cv) /
+                           std::sqrt(static_cast<double>(rounds));
     c.load_round_bytes = threads * per_round * width;
-    c.dram_read_bytes_per_ps_per_sm = m.dram_bytes_per_s * m.dram_efficiency / 2 / m.sms * 1e-12;
+    c.stream_ps = pipe_ps((opt.program_warp_instructions +
+                           opt.load_warp_instructions * static_cast<double>(per_thread)) *
+                          m.stream_issue_cycles);
+    c.dram_bytes_per_ps_per_sm = m.dram_bytes_per_s * m.dram_efficiency / m.sms * 1e-12;
   }
   if (p.kernel() == Kernel::transpose) {
     const double wf = wavefronts(bm * bn * e, m);

@@ -42,6 +42,12 @@ struct TimingOptions {
   // bytes (0: one element). 0 loads: the whole tile at once, as Triton's one tl.load of it.
   int loads_in_flight = 0;
   int load_bytes = 0;
+  // Copy and transpose tiles: warp instructions one warp issues per program (its index
+  // arithmetic, barrier, exit) and per global load of its thread (the load, its store, address
+  // steps, the loop test), counted by ncu at three tiles (kernels/variants.cpp). 0: no
+  // instruction stream (Triton's tl.load and tl.store, whose code is not known before it compiles).
+  double program_warp_instructions = 0;
+  double load_warp_instructions = 0;
   // Matmul: warp instructions one warp issues per K step (the kernel's loop body, counted by ncu;
   // kernels/variants.cpp). 0: an FMA dot counts its FFMA and shared loads, a tensor-core dot has
   // no issue limit (how lean the compiler's loop is, is not known before it compiles).
@@ -123,11 +129,18 @@ struct StepCosts {
   double smem_load_degree = 1, smem_store_degree = 1;  // wavefronts per request (1 = none)
 
   // A copy/transpose tile load whose threads keep few loads in flight: `load_rounds` round trips
-  // of `load_round_bytes` (reads, per program) each; 0 rounds: the whole tile in one.
+  // of `load_round_bytes` (reads, per program) each (one, when the first carries the whole
+  // tile); 0: not an element loop (its tile is loaded at once).
   std::int64_t load_rounds = 0, load_round_bytes = 0;
-  double dram_read_bytes_per_ps_per_sm = 0;  // the DRAM's read share at its peak, per SM
+  // After its last round the program waits for its slowest warp: this fraction of each round's
+  // DRAM latency more (slowest_warp_shift / sqrt(load_rounds); Machine::warp_load_cv).
+  double round_slowest_warp = 0;
+  double dram_bytes_per_ps_per_sm = 0;  // the DRAM's peak (x dram_efficiency), per SM
 
   std::int64_t launch_ps = 0;  // block launch to its first step
+  // A copy's or transpose's instruction stream, per warp (all its warps' in parallel): its
+  // instructions at Machine::stream_issue_cycles each, outside its memory waits.
+  std::int64_t stream_ps = 0;
   std::int64_t l2_hit_latency_ps = 0, dram_latency_ps = 0;
   double dram_ps_per_byte = 0;  // at dram_bytes_per_s x dram_efficiency
   double l2_ps_per_byte = 0;    // all L2 slices together
@@ -156,18 +169,25 @@ std::int64_t load_width(const TimingOptions& t, std::int64_t elem_bytes);
 
 // One round trip of DRAM loads when every SM keeps `read_bytes_in_flight` (bytes per SM) of
 // reads outstanding: Little's law, throughput = bytes in flight / latency, with the latency rising
-// as the DRAM fills. Per SM, X(N) = Xp (1 - exp(-N / (Xp L0))) for peak read rate Xp and unloaded
-// latency L0 (dram_latency_ps); the round takes N / X(N). At small N it is L0; at large N the
-// DRAM's queue, N / Xp. The curve is kernels/probes/bytes_in_flight.cu's on an H100 and an H200
-// (within 5 % at one load per thread, docs/MODEL.md).
-std::int64_t loaded_round_ps(const StepCosts& c, double read_bytes_in_flight);
+// as the DRAM fills. Per SM, X(N) = Xp (1 - exp(-N / (Xp L0))) for the reads' peak rate Xp (their
+// `read_share` of the DRAM's: a copy or transpose writes what it reads, so half, once its writes
+// flow) and unloaded latency L0 (dram_latency_ps); the round takes N / X(N). At small N it is L0;
+// at large N the DRAM's queue, N / Xp. The curve is kernels/probes/bytes_in_flight.cu's on an
+// H100 and an H200 (within 5 % at one load per thread, docs/MODEL.md).
+std::int64_t loaded_round_ps(const StepCosts& c, double read_bytes_in_flight,
+                             double read_share = 0.5);
+
+// How far after the mean the slowest of `warps` warps' loads returns, in units of one warp's
+// latency over R rounds, times sqrt(R): E[max of `warps` standard normals] * warp_load_cv
+// (1.42 * 0.31 = 0.44 for 8 warps; 0 for one warp).
+double slowest_warp_shift(int warps, double warp_load_cv);
 
 // The same round with its DRAM latency times `latency_factor` (Machine::load_round_cv), when
 // `readers` transposes read shared memory on the SM as it is issued: its loads also queue at the
 // SM's load/store pipe behind one read instruction per warp of each (smem_turn_ps apiece;
 // docs/MODEL.md, *transpose*).
 std::int64_t queued_round_ps(const StepCosts& c, double read_bytes_in_flight, int readers,
-                             double latency_factor = 1);
+                             double latency_factor = 1, double read_share = 0.5);
 
 // Triton's warp tiling of an mma output (warpsPerTileV2): doubles warps along M or N, whichever
 // has more 16 x 8 instruction tiles left per warp; returns {warps_m, warps_n}.

@@ -100,6 +100,7 @@ struct SlotState {
   // event's index (-1: none kept).
   std::int64_t rounds_done = 0, load_other = 0, load_event = -1;
   std::int64_t round_queue = 0;  // of its rounds' time, the waits behind transposes' reads
+  std::int64_t round_slowest = 0;  // the wait for its slowest warp after the last round, ps
   TimeCause load_other_cause = TimeCause::latency;
   bool resident = false;  // launched and not yet retired
 };
@@ -302,11 +303,14 @@ class TimedRun {
     ev.start_ps = e.t;
     switch (op) {
       case StepOp::map:
-        ev.end_ps = e.t + m_costs.launch_ps;
-        ev.cause = TimeCause::launch;
+        // The launch, then (a copy or transpose) its warps' instruction stream: in a warp it
+        // runs between the memory waits, all of it in series with them; here it runs first.
+        ev.end_ps = e.t + m_costs.launch_ps + m_costs.stream_ps;
+        ev.cause = m_costs.stream_ps > m_costs.launch_ps ? TimeCause::issue : TimeCause::launch;
         s.progress = ev.end_ps;
         s.load_issue = ev.end_ps;
         add(&sm.wait, TimeCause::launch, m_costs.launch_ps);
+        add(&sm.wait, TimeCause::issue, m_costs.stream_ps);
         break;
       case StepOp::load_a:
       case StepOp::load_b:
@@ -324,7 +328,7 @@ class TimedRun {
           // The tile comes in rounds, one event each (round_done): the program goes on after
           // the last.
           s.load_other = ev.end_ps, s.load_other_cause = ev.cause;
-          s.rounds_done = 0, s.round_queue = 0;
+          s.rounds_done = 0, s.round_queue = 0, s.round_slowest = 0;
           s.load_event = m_opt.events ? static_cast<std::int64_t>(m_opt.events->size()) : -1;
           s.t_event = e.t;
           if (m_opt.events) m_opt.events->push_back(ev);
@@ -443,6 +447,8 @@ class TimedRun {
     };
     const std::int64_t dram_bytes =
         (std::int64_t{r.miss_sectors} + r.writeback_sectors) * L2Cache::kSectorBytes;
+    dram_traffic(std::int64_t{r.miss_sectors} * L2Cache::kSectorBytes,
+                 std::int64_t{r.writeback_sectors} * L2Cache::kSectorBytes);
     if (dram_bytes > 0) {
       const std::int64_t d = ps_of_bytes(dram_bytes, m_costs.dram_ps_per_byte);
       m_dram_busy += d;
@@ -534,10 +540,12 @@ class TimedRun {
     m_round_bytes += bytes;
     const double per_sm = static_cast<double>(m_round_bytes) / m_m.sms;
     const int readers = sm.transposes.jobs();
-    const std::int64_t end =
-        issue + queued_round_ps(m_costs, per_sm, readers,
-                                1 + m_m.load_round_cv * noise_of(s.pid, s.rounds_done));
+    const double factor = 1 + m_m.load_round_cv * noise_of(s.pid, s.rounds_done);
+    const double share = std::clamp(m_read_share, 0.5, 1.0);
+    const std::int64_t end = issue + queued_round_ps(m_costs, per_sm, readers, factor, share);
     s.round_queue += readers * m_costs.smem_turn_ps;
+    s.round_slowest += std::llround(static_cast<double>(loaded_round_ps(m_costs, per_sm, share)) *
+                                    factor * m_costs.round_slowest_warp);
     m_round_ends.push({end, bytes});
     return end;
   }
@@ -551,11 +559,13 @@ class TimedRun {
       m_queue.push({round_end(e.t, sm, s), e.pid, kRoundStep, e.slot});
       return;
     }
-    // The load's wait: its rounds' waits behind the SM's transposes go to their shared-memory
-    // reads (bank conflicts when those conflict), the rest to the DRAM's latency, or to what the
-    // rest of the load waited on when that came last.
-    const bool rounds_last = e.t > s.load_other;
-    const std::int64_t end = rounds_last ? e.t : s.load_other;
+    // The program goes on when its slowest warp's rounds are back (round_slowest after the
+    // mean's). The load's wait: its rounds' waits behind the SM's transposes go to their
+    // shared-memory reads (bank conflicts when those conflict), the rest to the DRAM's latency,
+    // or to what the rest of the load waited on when that came last.
+    const std::int64_t rounds_end = e.t + s.round_slowest;
+    const bool rounds_last = rounds_end > s.load_other;
+    const std::int64_t end = rounds_last ? rounds_end : s.load_other;
     const std::int64_t waited = end - std::max(s.load_issue, s.progress);
     const std::int64_t queued = rounds_last ? std::min(waited, s.round_queue) : 0;
     const TimeCause reads = transpose_read_cause();
@@ -640,6 +650,7 @@ class TimedRun {
     m_l2_busy += l2;
     std::int64_t done = std::max(out, reserve(&m_l2_free, t, l2)) + m_costs.l2_hit_latency_ps;
     ev->cause = out - t >= l2 ? TimeCause::sm_load : TimeCause::l2;
+    dram_traffic(0, std::int64_t{r.writeback_sectors} * L2Cache::kSectorBytes);
     if (r.writeback_sectors > 0) {
       const std::int64_t d = ps_of_bytes(std::int64_t{r.writeback_sectors} * L2Cache::kSectorBytes,
                                          m_costs.dram_ps_per_byte);
@@ -660,6 +671,17 @@ class TimedRun {
     if (sectors <= 0) return;
     const double w = std::min(1.0, sectors / m_l2_sectors);
     m_recent_miss += w * (static_cast<double>(r.miss_sectors) / sectors - m_recent_miss);
+  }
+
+  // Reads' share of the DRAM bytes over about the last L2-full (an exponential average, one
+  // update per load or store that reaches DRAM): the share of the DRAM's rate a load round gets
+  // (loaded_round_ps). A copy or transpose in flow writes what it reads (a half); before its
+  // first writes reach DRAM (a first wave's stores sit in L2 until evicted) it reads alone.
+  void dram_traffic(std::int64_t read_bytes, std::int64_t write_bytes) {
+    const double bytes = static_cast<double>(read_bytes + write_bytes);
+    if (bytes <= 0) return;
+    const double w = std::min(1.0, bytes / (m_l2_sectors * L2Cache::kSectorBytes));
+    m_read_share += w * (static_cast<double>(read_bytes) / bytes - m_read_share);
   }
 
   static void add(std::array<std::int64_t, kTimeCauses>* a, TimeCause c, std::int64_t ps) {
@@ -712,6 +734,7 @@ class TimedRun {
   double m_diffusion_miss_ps = 0;  // Machine::dot_time_diffusion_miss_s in ps
   double m_l2_sectors = 1;         // the replay's L2 capacity in sectors
   double m_recent_miss = 0;        // recent_misses()
+  double m_read_share = 0.5;       // dram_traffic(): reads' share of the recent DRAM bytes
   Engine m_engine;
   std::int64_t m_steps = 1, m_slots = 1, m_next_pid = 0;
   std::vector<SlotState> m_slot;

@@ -68,6 +68,12 @@ TEST(MachineValidation, ClocksAndTheIssueLawNameTheFieldAndTheRange) {
             "machine.dot_time_diffusion_miss_s: machine.dot_time_diffusion_miss_s = -1e-09 is out "
             "of range: allowed 0..1e-5 (seconds)");
   EXPECT_EQ(message([](Machine& m) { m.dot_time_diffusion_s = 0; }), "accepted");
+  EXPECT_EQ(message([](Machine& m) { m.warp_load_cv = 2; }),
+            "machine.warp_load_cv: machine.warp_load_cv = 2 is out of range: allowed 0..1 (a "
+            "warp's round-trip sd over its mean)");
+  EXPECT_EQ(message([](Machine& m) { m.stream_issue_cycles = -1; }),
+            "machine.stream_issue_cycles: machine.stream_issue_cycles = -1 is out of range: "
+            "allowed 0..100 (cycles an instruction)");
   EXPECT_EQ(message([](Machine& m) { m.load_round_cv = 0.5; }),
             "machine.load_round_cv: machine.load_round_cv = 0.5 is out of range: allowed 0..0.3 "
             "(a round's sd over its mean; the noise reaches 3 sd)");
