@@ -277,9 +277,9 @@ StepCosts step_costs(const Problem& p, const Machine& m, const TimingOptions& op
     c.round_slowest_warp = slowest_warp_shift(warps, m.warp_load_cv) /
                            std::sqrt(static_cast<double>(rounds));
     c.load_round_bytes = threads * per_round * width;
-    c.stream_ps = pipe_ps((opt.program_warp_instructions +
-                           opt.load_warp_instructions * static_cast<double>(per_thread)) *
-                          m.stream_issue_cycles);
+    c.stream_warp_instructions = opt.program_warp_instructions +
+                                 opt.load_warp_instructions * static_cast<double>(per_thread);
+    c.stream_ps = pipe_ps(c.stream_warp_instructions * m.stream_issue_cycles);
     c.dram_bytes_per_ps_per_sm = m.dram_bytes_per_s * m.dram_efficiency / m.sms * 1e-12;
   }
   if (p.kernel() == Kernel::transpose) {

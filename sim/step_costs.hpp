@@ -141,6 +141,7 @@ struct StepCosts {
   // A copy's or transpose's instruction stream, per warp (all its warps' in parallel): its
   // instructions at Machine::stream_issue_cycles each, outside its memory waits.
   std::int64_t stream_ps = 0;
+  double stream_warp_instructions = 0;  // per warp and program
   std::int64_t l2_hit_latency_ps = 0, dram_latency_ps = 0;
   double dram_ps_per_byte = 0;  // at dram_bytes_per_s x dram_efficiency
   double l2_ps_per_byte = 0;    // all L2 slices together

@@ -14,6 +14,7 @@
 #include <tuple>
 
 #include "sim/dot_share.hpp"
+#include "sim/dram_reads.hpp"
 #include "sim/shared_pipe.hpp"
 
 namespace tilesim::sim {
@@ -141,7 +142,8 @@ class TimedRun {
         m_slots(std::min<std::int64_t>(m_engine.slots(), p.programs())),
         m_slot(static_cast<std::size_t>(m_slots)),
         m_sm(static_cast<std::size_t>(m.sms)),
-        m_share(m.older_program_share, occ.programs_per_sm, m.sms, m_slots) {
+        m_share(m.older_program_share, occ.programs_per_sm, m.sms, m_slots),
+        m_reads(m.sms, static_cast<double>(effective_l2_bytes(m))) {
     if (opt.events) opt.events->reserve(static_cast<std::size_t>(m_engine.total_events()));
     if (opt.records) opt.records->reserve(static_cast<std::size_t>(m_engine.total_events()));
     m_programs.resize(static_cast<std::size_t>(p.programs()));
@@ -447,8 +449,8 @@ class TimedRun {
     };
     const std::int64_t dram_bytes =
         (std::int64_t{r.miss_sectors} + r.writeback_sectors) * L2Cache::kSectorBytes;
-    dram_traffic(std::int64_t{r.miss_sectors} * L2Cache::kSectorBytes,
-                 std::int64_t{r.writeback_sectors} * L2Cache::kSectorBytes);
+    m_reads.traffic(std::int64_t{r.miss_sectors} * L2Cache::kSectorBytes,
+                    std::int64_t{r.writeback_sectors} * L2Cache::kSectorBytes);
     if (dram_bytes > 0) {
       const std::int64_t d = ps_of_bytes(dram_bytes, m_costs.dram_ps_per_byte);
       m_dram_busy += d;
@@ -525,28 +527,23 @@ class TimedRun {
 
   // Threads with few loads in flight: the tile comes in load_rounds round trips, each issued when
   // the previous one is back. A round takes the DRAM's latency under the reads that all such
-  // loads keep in flight when it is issued (Little's law, loaded_round_ps; rounds are issued in
-  // time order, so the ones that ended are behind `issue`), varied per (pid, round) by
+  // loads keep in flight when it is issued, at the reads' share of the DRAM's rate (Little's
+  // law, loaded_round_ps; m_reads), varied per (pid, round) by
   // Machine::load_round_cv, plus its wait at the SM's load/store pipe behind one shared-memory
   // read per warp of every transpose reading there now (SmState::transposes; conflicted reads
   // hold the pipe longer, so the loads wait with them; queued_round_ps, which round_queue
   // tallies for the time breakdown).
   std::int64_t round_end(std::int64_t issue, const SmState& sm, SlotState& s) {
-    while (!m_round_ends.empty() && m_round_ends.top().first <= issue) {
-      m_round_bytes -= m_round_ends.top().second;
-      m_round_ends.pop();
-    }
     const std::int64_t bytes = m_costs.load_round_bytes;
-    m_round_bytes += bytes;
-    const double per_sm = static_cast<double>(m_round_bytes) / m_m.sms;
+    const double per_sm = m_reads.issue(issue, bytes);
     const int readers = sm.transposes.jobs();
     const double factor = 1 + m_m.load_round_cv * noise_of(s.pid, s.rounds_done);
-    const double share = std::clamp(m_read_share, 0.5, 1.0);
+    const double share = m_reads.read_share();
     const std::int64_t end = issue + queued_round_ps(m_costs, per_sm, readers, factor, share);
     s.round_queue += readers * m_costs.smem_turn_ps;
     s.round_slowest += std::llround(static_cast<double>(loaded_round_ps(m_costs, per_sm, share)) *
                                     factor * m_costs.round_slowest_warp);
-    m_round_ends.push({end, bytes});
+    m_reads.back_at(end, bytes);
     return end;
   }
 
@@ -650,7 +647,7 @@ class TimedRun {
     m_l2_busy += l2;
     std::int64_t done = std::max(out, reserve(&m_l2_free, t, l2)) + m_costs.l2_hit_latency_ps;
     ev->cause = out - t >= l2 ? TimeCause::sm_load : TimeCause::l2;
-    dram_traffic(0, std::int64_t{r.writeback_sectors} * L2Cache::kSectorBytes);
+    m_reads.traffic(0, std::int64_t{r.writeback_sectors} * L2Cache::kSectorBytes);
     if (r.writeback_sectors > 0) {
       const std::int64_t d = ps_of_bytes(std::int64_t{r.writeback_sectors} * L2Cache::kSectorBytes,
                                          m_costs.dram_ps_per_byte);
@@ -671,17 +668,6 @@ class TimedRun {
     if (sectors <= 0) return;
     const double w = std::min(1.0, sectors / m_l2_sectors);
     m_recent_miss += w * (static_cast<double>(r.miss_sectors) / sectors - m_recent_miss);
-  }
-
-  // Reads' share of the DRAM bytes over about the last L2-full (an exponential average, one
-  // update per load or store that reaches DRAM): the share of the DRAM's rate a load round gets
-  // (loaded_round_ps). A copy or transpose in flow writes what it reads (a half); before its
-  // first writes reach DRAM (a first wave's stores sit in L2 until evicted) it reads alone.
-  void dram_traffic(std::int64_t read_bytes, std::int64_t write_bytes) {
-    const double bytes = static_cast<double>(read_bytes + write_bytes);
-    if (bytes <= 0) return;
-    const double w = std::min(1.0, bytes / (m_l2_sectors * L2Cache::kSectorBytes));
-    m_read_share += w * (static_cast<double>(read_bytes) / bytes - m_read_share);
   }
 
   static void add(std::array<std::int64_t, kTimeCauses>* a, TimeCause c, std::int64_t ps) {
@@ -734,7 +720,6 @@ class TimedRun {
   double m_diffusion_miss_ps = 0;  // Machine::dot_time_diffusion_miss_s in ps
   double m_l2_sectors = 1;         // the replay's L2 capacity in sectors
   double m_recent_miss = 0;        // recent_misses()
-  double m_read_share = 0.5;       // dram_traffic(): reads' share of the recent DRAM bytes
   Engine m_engine;
   std::int64_t m_steps = 1, m_slots = 1, m_next_pid = 0;
   std::vector<SlotState> m_slot;
@@ -747,10 +732,7 @@ class TimedRun {
   std::priority_queue<Pending, std::vector<Pending>, std::greater<Pending>> m_queue;
   std::int64_t m_dram_free = 0, m_l2_free = 0, m_kernel_end = 0;
   std::int64_t m_dram_busy = 0, m_l2_busy = 0;
-  // Latency-limited tile loads under way: (end, read bytes in flight), earliest end on top.
-  using RoundEnd = std::pair<std::int64_t, std::int64_t>;
-  std::priority_queue<RoundEnd, std::vector<RoundEnd>, std::greater<RoundEnd>> m_round_ends;
-  std::int64_t m_round_bytes = 0;
+  DramReads m_reads;  // the element loops' load rounds in flight, and the reads' share
   std::vector<SharedPipe::Job> m_share_done;  // share_done()'s scratch: the jobs ending now
 };
 

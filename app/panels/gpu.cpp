@@ -32,13 +32,19 @@ std::string described_as(const RungPrediction& p) {
   const std::string in_flight =
       c.load_rounds > 0
           ? ", " + std::to_string(c.load_round_bytes / (32 * s.num_warps)) +
-                " B in flight per thread, " + std::to_string(c.load_rounds) + " round trips"
+                " B in flight per thread, " + std::to_string(c.load_rounds) +
+                (c.load_rounds == 1 ? " round trip" : " round trips")
+          : "";
+  const std::string stream =
+      c.stream_warp_instructions > 0
+          ? " (" + std::to_string(std::lround(c.stream_warp_instructions)) + " instr)"
           : "";
   switch (s.kernel) {
     case sim::Kernel::copy:
-      return tile + " tiles" + in_flight;
+      return tile + " tiles" + in_flight + stream;
     case sim::Kernel::transpose:
-      return tile + " tiles, " + (plain ? "bank conflicts" : "no bank conflicts") + in_flight;
+      return tile + " tiles, " + (plain ? "bank conflicts" : "no bank conflicts") + in_flight +
+             stream;
     case sim::Kernel::matmul:
       break;
   }
@@ -58,6 +64,16 @@ std::string described_as(const RungPrediction& p) {
 // operand reads then overlap the math).
 std::string code_of(const RungPrediction& p) {
   const auto& c = p.timing.costs;
+  if (p.timed.kernel != sim::Kernel::matmul && c.stream_warp_instructions > 0) {
+    char us[32];
+    std::snprintf(us, sizeof us, "%.2f", static_cast<double>(c.stream_ps) * 1e-6);
+    return "Each warp issues " + std::to_string(std::lround(c.stream_warp_instructions)) +
+           " instructions per program (Nsight Compute's count: index arithmetic, then per\n"
+           "global load its address steps, the store and the loop test), about 5 cycles each\n"
+           "outside its memory waits: " + std::string(us) +
+           " us in series with its loads, and the program\n"
+           "goes on when its slowest warp's loads are back.";
+  }
   if (p.timed.kernel != sim::Kernel::matmul || c.dot_warp_instructions <= 0) return "";
   std::string out = "Each warp issues " + std::to_string(std::lround(c.dot_warp_instructions)) +
                     " instructions per K step (the compiled loop as Nsight Compute counts it,\n"
@@ -272,10 +288,9 @@ void draw_gpu(FrameContext& f, const Rect& r) {
       ImGui::TextDisabled(
           "Each row is predicted for its own rung: the problem as that kernel runs it, described "
           "to the timed engine as the variant registry says (\"sees\": math path, warps, "
-          "pipeline stages, tile, loads in flight, and the warp instructions its compiled loop "
-          "issues per K step, counted by Nsight Compute: hover for more), on %s. Rows the engine "
-          "cannot describe "
-          "(naive "
+          "pipeline stages, tile, loads in flight, and the warp instructions its compiled code "
+          "issues, per K step for a matmul and per program for a copy or transpose, counted by "
+          "Nsight Compute: hover for more), on %s. Rows the engine cannot describe (naive "
           "kernels, cuBLAS) say not modelled; hover a prediction for what its time went to.",
           f.model.machine.name.c_str());
       ImGui::PopTextWrapPos();
