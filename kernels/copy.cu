@@ -6,6 +6,7 @@
 // baseline copy_memcpy_d2d (runtime.cu): cudaMemcpyAsync device to device.
 #include "kernels/copy.hpp"
 #include "kernels/device_common.cuh"
+#include "kernels/launcher.hpp"
 
 namespace tilesim::kernels::detail {
 namespace {
@@ -66,7 +67,7 @@ __global__ void copy_vectorized_kernel(const W* __restrict__ in, W* __restrict__
 
 template <class W>
 std::string launch_tiled(const LaunchArgs& a) {
-  const int threads = std::min(256, std::max(32, a.block_m * a.block_n));
+  const int threads = element_loop_threads(a.block_m * a.block_n);
   copy_tiled_kernel<W><<<grid_blocks(a.grid), threads, 0, a.stream>>>(
       static_cast<const W*>(a.a), static_cast<W*>(a.c), a.m, a.n, a.block_m, log2_exact(a.block_n),
       a.grid);
@@ -81,7 +82,7 @@ std::string launch_vectorized(const LaunchArgs& a) {
     return "BLOCK_N = " + std::to_string(a.block_n) + " is under one 16-byte access (" +
            std::to_string(V) + " elements)";
   const int chunks = a.block_m * (a.block_n / V);
-  const int threads = std::min(256, std::max(32, chunks));
+  const int threads = element_loop_threads(chunks);
   copy_vectorized_kernel<W><<<grid_blocks(a.grid), threads, 0, a.stream>>>(
       static_cast<const W*>(a.a), static_cast<W*>(a.c), a.m, a.n, a.block_m,
       log2_exact(a.block_n / V), a.grid, a.n % V == 0);

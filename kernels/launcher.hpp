@@ -4,6 +4,7 @@
 // named here, so the CUDA-free build reads the same registry and table, with no launchers in it.
 #pragma once
 
+#include <algorithm>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -22,6 +23,15 @@ struct LauncherRow {
 };
 const std::vector<LauncherRow>& launchers();
 Launcher find_launcher(std::string_view variant);  // nullptr: no row, or no CUDA
+
+// Threads of a copy or transpose block: one per access of its tile (`accesses`: its elements, or
+// its 16-byte chunks), at most 256 (each thread then loops over several) and at least
+// `at_least` (a warp; the shared-memory transposes also keep a thread per tile row and column).
+// One rule for the launchers (copy.cu, transpose.cu) and the timed engine's description of these
+// rungs (rung_timing.cpp).
+constexpr int element_loop_threads(int accesses, int at_least = 32) {
+  return std::max(at_least, std::min(256, accesses));
+}
 
 // A rung's own tile (BLOCK_M x BLOCK_N x BLOCK_K); the launch order and GROUP_SIZE_M apply to it.
 struct FixedTile {

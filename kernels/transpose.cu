@@ -12,6 +12,7 @@
 //   16-byte store), as copy_vectorized does: scalar 4-byte accesses cap the other versions near
 //   copy_tiled's bandwidth. Shared accesses stay scalar (2-way conflicts at most).
 #include "kernels/device_common.cuh"
+#include "kernels/launcher.hpp"
 #include "kernels/transpose.hpp"
 
 namespace tilesim::kernels::detail {
@@ -153,7 +154,7 @@ std::string launch_vectorized(const LaunchArgs& a) {
     TILESIM_CUDA_CHECK(cudaFuncSetAttribute(transpose_smem_vectorized_kernel<W>,
                                             cudaFuncAttributeMaxDynamicSharedMemorySize,
                                             static_cast<int>(bytes)));
-  const int threads = std::min(256, std::max(32, a.block_m * a.block_n / V));
+  const int threads = element_loop_threads(a.block_m * a.block_n / V);
   transpose_smem_vectorized_kernel<W><<<grid_blocks(a.grid), threads, bytes, a.stream>>>(
       static_cast<const W*>(a.a), static_cast<W*>(a.c), a.m, a.n, log2_exact(a.block_m),
       log2_exact(a.block_n), a.grid);
@@ -163,7 +164,7 @@ std::string launch_vectorized(const LaunchArgs& a) {
 
 template <class W>
 std::string launch_naive(const LaunchArgs& a) {
-  const int threads = std::min(256, std::max(32, a.block_m * a.block_n));
+  const int threads = element_loop_threads(a.block_m * a.block_n);
   transpose_naive_kernel<W><<<grid_blocks(a.grid), threads, 0, a.stream>>>(
       static_cast<const W*>(a.a), static_cast<W*>(a.c), a.m, a.n, a.block_m, log2_exact(a.block_n),
       a.grid);
@@ -186,7 +187,8 @@ std::string launch_smem(const LaunchArgs& a, bool padded) {
                                             cudaFuncAttributeMaxDynamicSharedMemorySize,
                                             static_cast<int>(bytes)));
   // A multiple of BLOCK_M and of BLOCK_N (both powers of two up to 256).
-  const int threads = std::max({32, std::min(256, a.block_m * a.block_n), a.block_m, a.block_n});
+  const int threads =
+      element_loop_threads(a.block_m * a.block_n, std::max({32, a.block_m, a.block_n}));
   transpose_smem_kernel<W><<<grid_blocks(a.grid), threads, bytes, a.stream>>>(
       static_cast<const W*>(a.a), static_cast<W*>(a.c), a.m, a.n, log2_exact(a.block_m),
       log2_exact(a.block_n), pad, a.grid);

@@ -55,13 +55,14 @@ std::vector<Variant> make_variants() {
   // Registers per thread (here and below) are ncu's launch__registers_per_thread of the sm_90
   // build (nvcc 13.0, 2026-11-23).
   // Their warp instructions per program and per global load of a thread: ncu's
-  // smsp__inst_executed at 8192^2 FP32 on an H100 (2026-11-25, three tiles each,
-  // assets/measured/element_loops_h100.csv), split exactly by two tiles and checked on the third:
+  // smsp__inst_executed at 8192^2 FP32 on an H100 (2026-11-25, assets/measured/
+  // element_loops_h100.csv; tests/kernels/rung_instructions_test.cpp checks every launch):
   // copy_tiled 166 / 502 / 1,846 at 32x32 / 64x64 / 128x128 (4, 16, 64 loads a thread): 54 + 28
-  // a load; copy_vectorized 193 / 616 / 2,308 at 64x64 / 128x128 / 256x256 (4, 16, 64 loads of
-  // 16 bytes): 52 + 35.25 a load; the scalar transposes 151 / 199 / 402 at 16x16 / 32x32 / 64x64
-  // (1, 4, 16): 134 + 17 a load (both layouts, one binary); the vectorized transpose 175 / 419
-  // at 32x32 / 64x64 (1, 4): 94 + 81 a load (its 16x16 tile, 175, leaves 192 threads idle).
+  // a load, exact at all three; copy_vectorized 193 / 616 / 2,308 at 64x64 / 128x128 / 256x256
+  // (4, 16, 64 loads of 16 bytes): 52 + 35.25, exact (at 32x32 its one load per thread takes
+  // the masked path, 190); the scalar transposes 151 / 199 / 402 at 16x16 / 32x32 / 64x64 (1, 4,
+  // 16): 134 + 17, within 1.5 % (both layouts, one binary); the vectorized transpose 175 / 175 /
+  // 419 at 16x16 (64 threads) / 32x32 / 64x64 (1, 1, 4): 94 + 81, within 0.3 %.
   const auto element_loop = [&](std::optional<SmemLayout> l, int bytes, int registers,
                                 double per_program, double per_load) {
     TimingDescription d = described(std::nullopt, l, 8, std::nullopt);

@@ -142,6 +142,9 @@ Scenario ProblemFlags::to_scenario() const {
   if (o_bn && o_bn->count()) p.block_n = block_n;
   if (o_bk && o_bk->count()) p.block_k = block_k;
   if (o_gm && o_gm->count()) p.group_size_m = group_m;
+  // A copy's or transpose's threads follow its tile and element size (element_loop_threads):
+  // asked again once the flags have set them.
+  if (v) p.num_warps = kernels::rung_timing(*v, p)->spec.num_warps;
   if (o_stages && o_stages->count()) p.stages = stages;
   if (o_warps && o_warps->count()) p.num_warps = num_warps;
   if (!machine.empty()) s.machine = machine;

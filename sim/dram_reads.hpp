@@ -26,13 +26,14 @@ class DramReads {
 
   // Bytes that reached DRAM for a load (its misses; the write-backs its evictions cause) or a
   // store (write-backs): the read share moves toward this traffic's, weighted by its size over
-  // the window.
+  // the window, and stays in 0.5..1 (the DRAM serves reads at least as often as writes, so a
+  // burst of write-backs does not starve them, nor leave a debt for the reads after it).
   void traffic(std::int64_t read_bytes, std::int64_t write_bytes);
   // The reads' share of the DRAM's rate, 0.5..1: a copy or transpose in flow writes what it
   // reads (a half); a first wave whose stores still sit in L2 reads alone. Starts at a half:
   // the launch before left its writes in L2 for this one to evict (the model flushes them at its
   // end instead).
-  double read_share() const;
+  double read_share() const { return m_share; }
 
  private:
   int m_sms = 1;

@@ -90,16 +90,20 @@ struct Machine {
   // (sim/step_costs.hpp, slowest_warp_shift). Its bytes are back by then (the wait holds the
   // program's slot, not the DRAM). Measured, not fitted to time: ncu's barrier stall over its
   // global-load stall per instruction is 1.42 warp_load_cv / sqrt(R) on the padded transposes
-  // (assets/measured/issue_stalls_h200.csv, warp_stalls_h100.csv: 0.24..0.35 over seven rows of
-  // 1, 4 and 16 rounds on two chips; 0.31 is the 32x32 vectorized rung's on the H200, also the
-  // seven's median; docs/MODEL.md). 0: every warp's load returns at the mean.
+  // (assets/measured/issue_stalls_h200.csv, warp_stalls_h100.csv, element_loops_h100.csv:
+  // 0.24..0.35 over eleven launches of 1, 4 and 16 rounds on two chips, 16x16 tiles left out;
+  // 0.31 is the 32x32 vectorized rung's on the H200, also the eleven's median; docs/MODEL.md).
+  // Copies have no barrier to show it; they pay it at their exit (a block's slot frees with its
+  // last warp). 0: every warp's load returns at the mean.
   double warp_load_cv = 0.31;
   // Cycles a copy's or transpose's warp takes per instruction outside its memory waits (its
   // dependent integer chains and the schedulers' other warps): ncu's stall reasons per issued
-  // instruction, less the long and short scoreboard, barrier and drain, on an H100 at 8192^2
-  // FP32 (2026-11-25, assets/measured/element_loops_h100.csv): 4.3..5.9 over 14 copy and
-  // transpose launches at 32x32..256x256 tiles, median 5.15 (16x16 tiles, whose 256 threads
-  // issue at 0.79 a cycle a scheduler, take 8.2). Measured, not fitted to time.
+  // instruction that are not memory waits (selected, wait, not selected, math-pipe throttle,
+  // branch resolving, dispatch, no instruction) on an H100 at 8192^2 FP32 (2026-11-25,
+  // assets/measured/element_loops_h100.csv): 4.3..5.9 over 14 copy and transpose launches at
+  // 32x32..256x256 tiles, median 5.15 (16x16 tiles, whose schedulers issue at 0.79 a cycle,
+  // near the ceiling, take 8.2: the stream does not yet slow as the schedulers fill).
+  // Measured, not fitted to time.
   double stream_issue_cycles = 5.15;
   // When the programs an SM holds all have a dot ready, the pipe is shared by age: the older of
   // two gets this share of its dots (k programs share in the ratios 1 : q : q^2 ... by age,

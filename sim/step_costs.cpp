@@ -97,10 +97,10 @@ double slowest_warp_shift(int warps, double warp_load_cv) {
   return kExpectedMax[static_cast<std::size_t>(n - 1)] * warp_load_cv;
 }
 
-std::int64_t queued_round_ps(const StepCosts& c, double read_bytes_in_flight, int readers,
-                             double latency_factor, double read_share) {
-  const double dram = static_cast<double>(loaded_round_ps(c, read_bytes_in_flight, read_share));
-  return std::llround(dram * latency_factor) + std::int64_t{readers} * c.smem_turn_ps;
+std::int64_t queued_round_ps(const StepCosts& c, std::int64_t dram_ps, int readers,
+                             double latency_factor) {
+  return std::llround(static_cast<double>(dram_ps) * latency_factor) +
+         std::int64_t{readers} * c.smem_turn_ps;
 }
 
 std::pair<int, int> warp_grid(int block_m, int block_n, int num_warps) {
@@ -276,7 +276,8 @@ StepCosts step_costs(const Problem& p, const Machine& m, const TimingOptions& op
     c.load_rounds = rounds;
     c.round_slowest_warp = slowest_warp_shift(warps, m.warp_load_cv) /
                            std::sqrt(static_cast<double>(rounds));
-    c.load_round_bytes = threads * per_round * width;
+    // (A tile smaller than one access per thread fills only part of its round.)
+    c.load_round_bytes = std::min(threads * per_round * width, bm * bn * e);
     c.stream_warp_instructions = opt.program_warp_instructions +
                                  opt.load_warp_instructions * static_cast<double>(per_thread);
     c.stream_ps = pipe_ps(c.stream_warp_instructions * m.stream_issue_cycles);

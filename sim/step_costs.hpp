@@ -183,12 +183,12 @@ std::int64_t loaded_round_ps(const StepCosts& c, double read_bytes_in_flight,
 // (1.42 * 0.31 = 0.44 for 8 warps; 0 for one warp).
 double slowest_warp_shift(int warps, double warp_load_cv);
 
-// The same round with its DRAM latency times `latency_factor` (Machine::load_round_cv), when
-// `readers` transposes read shared memory on the SM as it is issued: its loads also queue at the
-// SM's load/store pipe behind one read instruction per warp of each (smem_turn_ps apiece;
-// docs/MODEL.md, *transpose*).
-std::int64_t queued_round_ps(const StepCosts& c, double read_bytes_in_flight, int readers,
-                             double latency_factor = 1, double read_share = 0.5);
+// A round whose DRAM latency is `dram_ps` (loaded_round_ps), times `latency_factor`
+// (Machine::load_round_cv), when `readers` transposes read shared memory on the SM as it is
+// issued: its loads also queue at the SM's load/store pipe behind one read instruction per warp
+// of each (smem_turn_ps apiece; docs/MODEL.md, *transpose*).
+std::int64_t queued_round_ps(const StepCosts& c, std::int64_t dram_ps, int readers,
+                             double latency_factor = 1);
 
 // Triton's warp tiling of an mma output (warpsPerTileV2): doubles warps along M or N, whichever
 // has more 16 x 8 instruction tiles left per warp; returns {warps_m, warps_n}.

@@ -538,11 +538,11 @@ class TimedRun {
     const double per_sm = m_reads.issue(issue, bytes);
     const int readers = sm.transposes.jobs();
     const double factor = 1 + m_m.load_round_cv * noise_of(s.pid, s.rounds_done);
-    const double share = m_reads.read_share();
-    const std::int64_t end = issue + queued_round_ps(m_costs, per_sm, readers, factor, share);
+    const std::int64_t dram = loaded_round_ps(m_costs, per_sm, m_reads.read_share());
+    const std::int64_t end = issue + queued_round_ps(m_costs, dram, readers, factor);
     s.round_queue += readers * m_costs.smem_turn_ps;
-    s.round_slowest += std::llround(static_cast<double>(loaded_round_ps(m_costs, per_sm, share)) *
-                                    factor * m_costs.round_slowest_warp);
+    s.round_slowest +=
+        std::llround(static_cast<double>(dram) * factor * m_costs.round_slowest_warp);
     m_reads.back_at(end, bytes);
     return end;
   }

@@ -5,6 +5,7 @@
 // and transposes assets/measured/warp_stalls_h100.csv); smem_tiled's issue interval is ncu's.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <fstream>
@@ -13,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "kernels/launcher.hpp"
 #include "kernels/variants.hpp"
 
 namespace {
@@ -137,4 +139,43 @@ TEST(RungInstructions, RungsIssueAtTheirMeasuredInterval) {
     ++checked;
   }
   EXPECT_EQ(checked, 5);  // smem_tiled and its B^T twin; mma_sync_128x256, _warp64, _swizzled
+}
+
+// Copies' and transposes' instruction streams: per program + per load of a thread x its loads
+// (kernels/variants.cpp's split of ncu's counts at 8192^2 FP32, H100) against every launch in
+// assets/measured/element_loops_h100.csv, whose ids are "<variant>_<BM>x<BN>", with the block's
+// threads by the launchers' rule (element_loop_threads). copy_vectorized at 32x32 is left out: its
+// one 16-byte load per thread takes the kernel's masked path, 190 instructions where the split,
+// made on its unmasked 4-load rounds, gives 87; no bench row runs it.
+TEST(RungInstructions, ElementLoopsSplitTheirCountsIntoAProgramAndALoadPart) {
+  std::ifstream in(std::string(TILESIM_ASSETS_DIR) + "/measured/element_loops_h100.csv");
+  ASSERT_TRUE(in) << "element_loops_h100.csv";
+  std::string line;
+  int checked = 0;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#' || line.rfind("id,", 0) == 0) continue;
+    std::vector<std::string> f;
+    std::stringstream ss(line);
+    for (std::string x; std::getline(ss, x, ',');) f.push_back(x);
+    ASSERT_GE(f.size(), 12u) << line;
+    const std::string& id = f[0];
+    const auto us = id.rfind('_'), x = id.rfind('x');
+    const std::string name = id.substr(0, us);
+    const int bm = std::stoi(id.substr(us + 1, x - us - 1)), bn = std::stoi(id.substr(x + 1));
+    if (name == "copy_vectorized" && bm * bn <= 1024) continue;
+    const auto* v = tilesim::kernels::find_variant(name);
+    ASSERT_TRUE(v && v->timing) << name;
+    const auto& o = v->timing->options;
+    const int width = o.load_bytes > 0 ? o.load_bytes : 4;
+    const int accesses = bm * bn * 4 / width;
+    const bool smem_scalar = v->kernel == tilesim::sim::Kernel::transpose && width == 4;
+    const int threads = tilesim::kernels::element_loop_threads(
+        accesses, smem_scalar ? std::max({32, bm, bn}) : 32);
+    EXPECT_EQ(threads, std::stoi(f[11])) << id << ": the launchers' thread count";
+    const double loads = std::max(1.0, static_cast<double>(accesses) / threads);
+    const double model = o.program_warp_instructions + o.load_warp_instructions * loads;
+    EXPECT_NEAR(model, std::stod(f[2]), 0.02 * std::stod(f[2])) << id;
+    ++checked;
+  }
+  EXPECT_EQ(checked, 16);
 }

@@ -25,8 +25,11 @@ TEST(DramReads, TheReadShareFollowsTheTrafficWeightedByItsSizeOverTheWindow) {
   EXPECT_DOUBLE_EQ(d.read_share(), 0.55);
   d.traffic(0, 100);  // 0.55 + 0.1 x (0 - 0.55) = 0.495: reads never get under half
   EXPECT_DOUBLE_EQ(d.read_share(), 0.5);
+  d.traffic(0, 5000);  // a window of writes alone leaves no debt: the next reads count at once
+  d.traffic(100, 0);
+  EXPECT_DOUBLE_EQ(d.read_share(), 0.55);
   d.traffic(0, 0);  // nothing reached DRAM: no change
-  EXPECT_DOUBLE_EQ(d.read_share(), 0.5);
+  EXPECT_DOUBLE_EQ(d.read_share(), 0.55);
   d.traffic(5000, 0);  // more than a window of reads alone: they get the whole DRAM
   EXPECT_DOUBLE_EQ(d.read_share(), 1.0);
   d.traffic(250, 250);  // half the window, half reads: 1 + 0.5 x (0.5 - 1)

@@ -305,9 +305,11 @@ TEST(TimedEngine, ALoadRoundWaitsOneTurnPerTransposeReadingOnItsSm) {
   EXPECT_NEAR(static_cast<double>(tiled.smem_turn_ps) / free.smem_turn_ps, 32.0, 0.1);
   // Each reader adds its turn to a round; none: the DRAM's loaded latency alone.
   for (const double n : {0.0, 4096.0, 65536.0}) {
-    EXPECT_EQ(queued_round_ps(tiled, n, 0), loaded_round_ps(tiled, n));
-    EXPECT_EQ(queued_round_ps(tiled, n, 3), loaded_round_ps(tiled, n) + 3 * tiled.smem_turn_ps);
-    EXPECT_EQ(queued_round_ps(free, n, 3), loaded_round_ps(free, n) + 3 * free.smem_turn_ps);
+    const std::int64_t dram = loaded_round_ps(tiled, n);
+    EXPECT_EQ(queued_round_ps(tiled, dram, 0), dram);
+    EXPECT_EQ(queued_round_ps(tiled, dram, 3), dram + 3 * tiled.smem_turn_ps);
+    EXPECT_EQ(queued_round_ps(free, loaded_round_ps(free, n), 3),
+              loaded_round_ps(free, n) + 3 * free.smem_turn_ps);
   }
 }
 
