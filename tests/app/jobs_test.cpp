@@ -27,6 +27,16 @@ AsyncJob<int>::Work until_stopped(std::atomic<int>& returned) {
   };
 }
 
+// The app quits within a second with jobs in flight; under ThreadSanitizer every memory access
+// is instrumented (5-15x slower) and scripts/tsan runs this beside the 70 s soak test on CI's two
+// cores, where the same quit took 1.03 and 2.4 s (2026-11-25) against 0.25 s under ASan: the
+// bound there is 3 s, the requirement stays the release build's.
+#if defined(__SANITIZE_THREAD__)
+constexpr double kQuitSeconds = 3.0;
+#else
+constexpr double kQuitSeconds = 1.0;
+#endif
+
 double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
@@ -86,7 +96,7 @@ TEST(Jobs, QuittingWithASweepATimelineBuildAndAGpuRunInFlightTakesUnderASecond) 
   ASSERT_EQ(m.engine->phase(), EnginePhase::building);
   const auto t0 = std::chrono::steady_clock::now();
   shut_down(m);
-  EXPECT_LT(seconds_since(t0), 1.0);
+  EXPECT_LT(seconds_since(t0), kQuitSeconds);
   EXPECT_EQ(m.jobs->sweep.threads(), 0u);
   EXPECT_FALSE(m.engine);
 }
