@@ -80,7 +80,8 @@ std::int64_t load_width(const TimingOptions& t, std::int64_t elem_bytes) {
 }
 
 std::int64_t loaded_round_ps(const StepCosts& c, double n, double read_share) {
-  const double xp = c.dram_bytes_per_ps_per_sm * read_share, l0 = static_cast<double>(c.dram_latency_ps);
+  const double xp = c.dram_bytes_per_ps_per_sm * read_share,
+               l0 = static_cast<double>(c.dram_latency_ps);
   if (n <= 0 || xp <= 0) return c.dram_latency_ps;
   const double x = xp * -std::expm1(-n / (xp * l0));  // bytes per ps, per SM
   return std::llround(n / x);
@@ -274,8 +275,8 @@ StepCosts step_costs(const Problem& p, const Machine& m, const TimingOptions& op
     const std::int64_t per_round = std::min<std::int64_t>(opt.loads_in_flight, per_thread);
     const std::int64_t rounds = cdiv(per_thread, per_round);
     c.load_rounds = rounds;
-    c.round_slowest_warp = slowest_warp_shift(warps, m.warp_load_cv) /
-                           std::sqrt(static_cast<double>(rounds));
+    c.round_slowest_warp =
+        slowest_warp_shift(warps, m.warp_load_cv) / std::sqrt(static_cast<double>(rounds));
     // (A tile smaller than one access per thread fills only part of its round.)
     c.load_round_bytes = std::min(threads * per_round * width, bm * bn * e);
     c.stream_warp_instructions = opt.program_warp_instructions +

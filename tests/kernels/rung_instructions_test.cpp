@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "kernels/launcher.hpp"
+#include "kernels/rung_timing.hpp"
 #include "kernels/variants.hpp"
 
 namespace {
@@ -168,9 +168,12 @@ TEST(RungInstructions, ElementLoopsSplitTheirCountsIntoAProgramAndALoadPart) {
     const auto& o = v->timing->options;
     const int width = o.load_bytes > 0 ? o.load_bytes : 4;
     const int accesses = bm * bn * 4 / width;
-    const bool smem_scalar = v->kernel == tilesim::sim::Kernel::transpose && width == 4;
-    const int threads = tilesim::kernels::element_loop_threads(
-        accesses, smem_scalar ? std::max({32, bm, bn}) : 32);
+    tilesim::sim::ProblemSpec spec;
+    spec.kernel = v->kernel;
+    spec.m = spec.n = 8192;
+    spec.block_m = bm, spec.block_n = bn;
+    spec.dtype = tilesim::sim::DType::fp32;
+    const int threads = 32 * tilesim::kernels::rung_timing(*v, spec)->spec.num_warps;
     EXPECT_EQ(threads, std::stoi(f[11])) << id << ": the launchers' thread count";
     const double loads = std::max(1.0, static_cast<double>(accesses) / threads);
     const double model = o.program_warp_instructions + o.load_warp_instructions * loads;

@@ -7,7 +7,7 @@
 using tilesim::sim::DramReads;
 
 TEST(DramReads, CountsTheRoundsInFlightWhenOneGoesOutPerSm) {
-  DramReads d(10, 1000);  // 10 SMs
+  DramReads d(10, 1000);                    // 10 SMs
   EXPECT_DOUBLE_EQ(d.issue(0, 1000), 100);  // 1,000 bytes over 10 SMs
   d.back_at(10, 1000);
   EXPECT_DOUBLE_EQ(d.issue(5, 500), 150);  // both in flight
@@ -21,7 +21,7 @@ TEST(DramReads, CountsTheRoundsInFlightWhenOneGoesOutPerSm) {
 TEST(DramReads, TheReadShareFollowsTheTrafficWeightedByItsSizeOverTheWindow) {
   DramReads d(1, 1000);
   EXPECT_DOUBLE_EQ(d.read_share(), 0.5);  // the launch before left its writes to evict
-  d.traffic(100, 0);  // a tenth of the window, all reads: 0.5 + 0.1 x (1 - 0.5)
+  d.traffic(100, 0);                      // a tenth of the window, all reads: 0.5 + 0.1 x (1 - 0.5)
   EXPECT_DOUBLE_EQ(d.read_share(), 0.55);
   d.traffic(0, 100);  // 0.55 + 0.1 x (0 - 0.55) = 0.495: reads never get under half
   EXPECT_DOUBLE_EQ(d.read_share(), 0.5);
