@@ -7,9 +7,9 @@
 #include <cstring>
 #include <random>
 
-#include "sim/engine.hpp"
-#include "sim/timed_engine.hpp"
-#include "sim/timeline.hpp"
+#include "sim/replay/engine.hpp"
+#include "sim/timing/timed_engine.hpp"
+#include "sim/replay/timeline.hpp"
 
 using namespace tilesim::sim;
 using Clock = std::chrono::steady_clock;

@@ -5,7 +5,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/problem_flags.hpp"
-#include "sim/footprint.hpp"
+#include "sim/memory/footprint.hpp"
 
 namespace tilesim::cli {
 

@@ -6,7 +6,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/problem_flags.hpp"
-#include "sim/launch_order.hpp"
+#include "sim/program/launch_order.hpp"
 
 namespace tilesim::cli {
 

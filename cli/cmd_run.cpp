@@ -12,7 +12,7 @@
 #include "scenario/file_io.hpp"
 #include "scenario/program_spans.hpp"
 #include "scenario/resolve.hpp"
-#include "sim/timed_engine.hpp"
+#include "sim/timing/timed_engine.hpp"
 
 namespace tilesim::cli {
 Action add_run_command(CLI::App& app) {

@@ -13,7 +13,7 @@
 #include "cli/run_report.hpp"
 #include "scenario/problem_json.hpp"
 #include "scenario/resolve.hpp"
-#include "sim/sweep.hpp"
+#include "sim/replay/sweep.hpp"
 
 namespace tilesim::cli {
 namespace {

@@ -5,8 +5,8 @@
 
 #include "cli/commands.hpp"
 #include "cli/problem_flags.hpp"
-#include "sim/listing.hpp"
-#include "sim/program_trace.hpp"
+#include "sim/program/listing.hpp"
+#include "sim/program/program_trace.hpp"
 
 namespace tilesim::cli {
 namespace {

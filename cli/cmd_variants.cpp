@@ -9,8 +9,8 @@
 
 #include "cli/commands.hpp"
 #include "kernels/variants.hpp"
-#include "sim/step_costs.hpp"
-#include "sim/warp_access.hpp"
+#include "sim/timing/step_costs.hpp"
+#include "sim/warps/warp_access.hpp"
 
 namespace tilesim::cli {
 namespace {

@@ -6,7 +6,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/problem_flags.hpp"
-#include "sim/warp_access.hpp"
+#include "sim/warps/warp_access.hpp"
 
 namespace tilesim::cli {
 

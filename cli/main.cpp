@@ -6,8 +6,8 @@
 
 #include "cli/commands.hpp"
 #include "scenario/scenario.hpp"
-#include "sim/problem.hpp"
-#include "sim/replay_budget.hpp"
+#include "sim/program/problem.hpp"
+#include "sim/replay/replay_budget.hpp"
 
 int main(int argc, char** argv) {
   using namespace tilesim;

@@ -6,9 +6,9 @@
 #include <memory>
 
 #include "scenario/problem_flags.hpp"
-#include "sim/format.hpp"
-#include "sim/problem.hpp"
-#include "sim/warp_access.hpp"
+#include "sim/base/format.hpp"
+#include "sim/program/problem.hpp"
+#include "sim/warps/warp_access.hpp"
 
 namespace tilesim::cli {
 

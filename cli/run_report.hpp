@@ -5,7 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "sim/engine.hpp"
+#include "sim/replay/engine.hpp"
 
 namespace tilesim::cli {
 

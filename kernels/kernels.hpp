@@ -15,8 +15,8 @@
 #include "kernels/launcher.hpp"
 #include "kernels/run_types.hpp"
 #include "kernels/variants.hpp"
-#include "sim/launch_order.hpp"
-#include "sim/problem.hpp"
+#include "sim/program/launch_order.hpp"
+#include "sim/program/problem.hpp"
 
 namespace tilesim::kernels {
 

@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <string>
 
-#include "sim/problem.hpp"
+#include "sim/program/problem.hpp"
 
 namespace tilesim::kernels {
 

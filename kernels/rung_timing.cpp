@@ -5,8 +5,8 @@
 #include <cstdint>
 
 #include "kernels/launcher.hpp"
-#include "sim/problem.hpp"
-#include "sim/step_costs.hpp"
+#include "sim/program/problem.hpp"
+#include "sim/timing/step_costs.hpp"
 
 namespace tilesim::kernels {
 

@@ -7,8 +7,8 @@
 #include <optional>
 
 #include "kernels/variants.hpp"
-#include "sim/problem.hpp"
-#include "sim/step_costs.hpp"
+#include "sim/program/problem.hpp"
+#include "sim/timing/step_costs.hpp"
 
 namespace tilesim::kernels {
 

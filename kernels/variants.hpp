@@ -11,9 +11,9 @@
 #include <vector>
 
 #include "kernels/launcher.hpp"
-#include "sim/problem.hpp"
-#include "sim/step_costs.hpp"
-#include "sim/warp_access.hpp"
+#include "sim/program/problem.hpp"
+#include "sim/timing/step_costs.hpp"
+#include "sim/warps/warp_access.hpp"
 
 namespace tilesim::kernels {
 
@@ -46,7 +46,7 @@ struct Variant {
   int min_cc = 0;           // e.g. 80 for mma.sync bf16, 90 for wgmma
   bool implemented = true;  // false: listed honestly as missing (see `teaches`)
   std::string teaches;      // one line: what this version shows
-  // The simulator's thread-level model of this kernel (sim/warp_access.hpp), if it has one.
+  // The simulator's thread-level model of this kernel (sim/warps/warp_access.hpp), if it has one.
   std::optional<sim::ThreadVariant> warp_model;
   // How the timed engine describes it; nullopt where the tile model cannot (naive kernels
   // without tiles, cuBLAS, whose code is not ours).

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "scenario/scenario.hpp"
-#include "sim/program_trace.hpp"
+#include "sim/program/program_trace.hpp"
 
 namespace tilesim::scenario {
 

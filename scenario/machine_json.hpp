@@ -5,7 +5,7 @@
 #include <string_view>
 
 #include "scenario/scenario.hpp"
-#include "sim/machine.hpp"
+#include "sim/machine/machine.hpp"
 
 namespace tilesim::scenario {
 

@@ -8,7 +8,7 @@
 
 #include "scenario/file_io.hpp"
 #include "scenario/problem_json.hpp"
-#include "sim/machine.hpp"
+#include "sim/machine/machine.hpp"
 
 namespace tilesim::scenario {
 namespace {

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "scenario/problem_identity.hpp"
-#include "sim/problem.hpp"
+#include "sim/program/problem.hpp"
 
 namespace tilesim::scenario {
 

@@ -10,9 +10,9 @@
 
 #include "kernels/variants.hpp"
 #include "scenario/scenario.hpp"
-#include "sim/problem.hpp"
-#include "sim/replay_budget.hpp"
-#include "sim/step_costs.hpp"
+#include "sim/program/problem.hpp"
+#include "sim/replay/replay_budget.hpp"
+#include "sim/timing/step_costs.hpp"
 
 namespace tilesim::scenario {
 

@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "sim/problem.hpp"
+#include "sim/program/problem.hpp"
 
 namespace tilesim::scenario {
 

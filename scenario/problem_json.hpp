@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-#include "sim/problem.hpp"
+#include "sim/program/problem.hpp"
 
 namespace tilesim::scenario {
 

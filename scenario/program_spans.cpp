@@ -3,7 +3,7 @@
 
 #include <cstdio>
 
-#include "sim/launch_order.hpp"
+#include "sim/program/launch_order.hpp"
 
 namespace tilesim::scenario {
 

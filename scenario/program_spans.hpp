@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "sim/problem.hpp"
-#include "sim/timed_engine.hpp"
+#include "sim/program/problem.hpp"
+#include "sim/timing/timed_engine.hpp"
 
 namespace tilesim::scenario {
 

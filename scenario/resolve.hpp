@@ -6,9 +6,9 @@
 #include <optional>
 
 #include "scenario/scenario.hpp"
-#include "sim/machine.hpp"
-#include "sim/occupancy.hpp"
-#include "sim/problem.hpp"
+#include "sim/machine/machine.hpp"
+#include "sim/program/occupancy.hpp"
+#include "sim/program/problem.hpp"
 
 namespace tilesim::scenario {
 

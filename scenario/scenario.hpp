@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-#include "sim/problem.hpp"
+#include "sim/program/problem.hpp"
 
 namespace tilesim::scenario {
 
@@ -22,7 +22,7 @@ struct Scenario {
   std::string title;        // one line shown in the app, e.g. "Seed 004: 574x574 matmul"
   std::string description;  // what the scenario teaches
   sim::ProblemSpec problem;
-  std::string machine = "h100";                   // preset name (see sim/machine.hpp)
+  std::string machine = "h100";                   // preset name (see sim/machine/machine.hpp)
   std::optional<int> programs_per_sm;             // override of the occupancy calculation
   std::optional<sim::LaunchOrder> compare_order;  // the app's compare mode: second order
   // A machine described field by field instead of a preset: the JSON object, kept as text so

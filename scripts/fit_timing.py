@@ -43,7 +43,7 @@ def timed_rungs(cli):
 
 
 def warp_models(cli):
-    """CUDA variant -> the warp model that mirrors it (sim/warp_access.hpp), where one does."""
+    """CUDA variant -> the warp model that mirrors it (sim/warps/warp_access.hpp), where one does."""
     return {v["name"]: v["warp_model"] for v in registry(cli) if v["warp_model"] is not None}
 
 

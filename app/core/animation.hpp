@@ -9,8 +9,8 @@
 #include <memory>
 #include <vector>
 
-#include "sim/engine.hpp"
-#include "sim/event_order.hpp"
+#include "sim/replay/engine.hpp"
+#include "sim/replay/event_order.hpp"
 
 namespace tilesim::app {
 

@@ -18,9 +18,9 @@
 #include "app/core/rung_predictions.hpp"
 #include "app/core/sweep.hpp"
 #include "scenario/scenario.hpp"
-#include "sim/machine.hpp"
-#include "sim/occupancy.hpp"
-#include "sim/problem.hpp"
+#include "sim/machine/machine.hpp"
+#include "sim/program/occupancy.hpp"
+#include "sim/program/problem.hpp"
 
 namespace tilesim::app {
 

@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "sim/listing.hpp"
+#include "sim/program/listing.hpp"
 
 namespace tilesim::app {
 

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "app/core/playback.hpp"
-#include "sim/program_trace.hpp"
+#include "sim/program/program_trace.hpp"
 
 namespace tilesim::app {
 

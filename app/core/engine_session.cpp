@@ -5,10 +5,10 @@
 #include <algorithm>
 #include <chrono>
 
-#include "sim/engine.hpp"
-#include "sim/program_trace.hpp"
-#include "sim/replay_budget.hpp"
-#include "sim/timed_engine.hpp"
+#include "sim/replay/engine.hpp"
+#include "sim/program/program_trace.hpp"
+#include "sim/replay/replay_budget.hpp"
+#include "sim/timing/timed_engine.hpp"
 
 namespace tilesim::app {
 

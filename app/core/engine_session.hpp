@@ -15,10 +15,10 @@
 #include <thread>
 #include <vector>
 
-#include "sim/event_order.hpp"
-#include "sim/hit_rate_series.hpp"
-#include "sim/occupancy.hpp"
-#include "sim/timeline.hpp"
+#include "sim/replay/event_order.hpp"
+#include "sim/replay/hit_rate_series.hpp"
+#include "sim/program/occupancy.hpp"
+#include "sim/replay/timeline.hpp"
 
 namespace tilesim::app {
 

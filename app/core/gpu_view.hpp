@@ -9,7 +9,7 @@
 #include "kernels/kernels.hpp"
 #include "scenario/bench_report.hpp"
 #include "scenario/problem_identity.hpp"
-#include "sim/problem.hpp"
+#include "sim/program/problem.hpp"
 
 namespace tilesim::app {
 

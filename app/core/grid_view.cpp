@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "sim/program_trace.hpp"
+#include "sim/program/program_trace.hpp"
 
 namespace tilesim::app {
 

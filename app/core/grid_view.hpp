@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "app/core/engine_session.hpp"
-#include "sim/launch_order.hpp"
+#include "sim/program/launch_order.hpp"
 
 namespace tilesim::app {
 

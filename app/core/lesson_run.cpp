@@ -5,9 +5,9 @@
 #include <algorithm>
 
 #include "app/core/broadcast_view.hpp"
-#include "sim/listing.hpp"
-#include "sim/program_trace.hpp"
-#include "sim/schedule.hpp"
+#include "sim/program/listing.hpp"
+#include "sim/program/program_trace.hpp"
+#include "sim/program/schedule.hpp"
 
 namespace tilesim::app {
 namespace {

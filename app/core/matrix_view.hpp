@@ -10,7 +10,7 @@
 
 #include "app/core/layout.hpp"
 #include "app/core/playback.hpp"
-#include "sim/program_trace.hpp"
+#include "sim/program/program_trace.hpp"
 
 namespace tilesim::app {
 

@@ -5,7 +5,7 @@
 
 #include <cstdint>
 
-#include "sim/timeline.hpp"
+#include "sim/replay/timeline.hpp"
 
 namespace tilesim::app {
 

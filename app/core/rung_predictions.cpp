@@ -6,8 +6,8 @@
 
 #include "kernels/rung_timing.hpp"
 #include "scenario/problem_identity.hpp"
-#include "sim/occupancy.hpp"
-#include "sim/timed_engine.hpp"
+#include "sim/program/occupancy.hpp"
+#include "sim/timing/timed_engine.hpp"
 
 namespace tilesim::app {
 

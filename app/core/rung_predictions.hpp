@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
-#include "sim/machine.hpp"
-#include "sim/problem.hpp"
-#include "sim/time_breakdown.hpp"
+#include "sim/machine/machine.hpp"
+#include "sim/program/problem.hpp"
+#include "sim/timing/time_breakdown.hpp"
 
 namespace tilesim::app {
 

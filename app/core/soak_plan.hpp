@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/problem.hpp"
+#include "sim/program/problem.hpp"
 
 namespace tilesim::app {
 

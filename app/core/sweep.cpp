@@ -5,8 +5,8 @@
 #include <stdexcept>
 
 #include "app/core/gpu_view.hpp"
-#include "sim/replay_budget.hpp"
-#include "sim/sweep.hpp"
+#include "sim/replay/replay_budget.hpp"
+#include "sim/replay/sweep.hpp"
 
 namespace tilesim::app {
 

@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "scenario/bench_report.hpp"
-#include "sim/machine.hpp"
-#include "sim/problem.hpp"
+#include "sim/machine/machine.hpp"
+#include "sim/program/problem.hpp"
 
 namespace tilesim::app {
 

@@ -1,5 +1,5 @@
-// Warps view model (see warps_view.hpp): the figures come from sim/warp_access, the measured
-// ones' meaning from sim/nsight_metrics.
+// Warps view model (see warps_view.hpp): the figures come from sim/warps/warp_access, the measured
+// ones' meaning from sim/warps/nsight_metrics.
 #include "app/core/warps_view.hpp"
 
 #include <cstdint>

@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "scenario/measured.hpp"
-#include "sim/nsight_metrics.hpp"
-#include "sim/warp_access.hpp"
+#include "sim/warps/nsight_metrics.hpp"
+#include "sim/warps/warp_access.hpp"
 
 namespace tilesim::app {
 

@@ -7,8 +7,8 @@
 #include <string>
 
 #include "app/panels/panels.hpp"
-#include "sim/listing.hpp"
-#include "sim/program_trace.hpp"
+#include "sim/program/listing.hpp"
+#include "sim/program/program_trace.hpp"
 
 namespace tilesim::app {
 

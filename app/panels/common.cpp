@@ -9,7 +9,7 @@
 
 #include "app/panels/panels.hpp"
 #include "scenario/scenario.hpp"
-#include "sim/format.hpp"
+#include "sim/base/format.hpp"
 
 namespace tilesim::app {
 

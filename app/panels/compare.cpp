@@ -7,7 +7,7 @@
 #include <string>
 
 #include "app/panels/panels.hpp"
-#include "sim/footprint.hpp"
+#include "sim/memory/footprint.hpp"
 
 namespace tilesim::app {
 namespace {

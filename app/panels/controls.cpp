@@ -11,8 +11,8 @@
 
 #include "app/core/options.hpp"
 #include "app/panels/panels.hpp"
-#include "sim/machine.hpp"
-#include "sim/program_trace.hpp"
+#include "sim/machine/machine.hpp"
+#include "sim/program/program_trace.hpp"
 
 namespace tilesim::app {
 namespace {

@@ -9,7 +9,7 @@
 #include <string>
 
 #include "app/panels/panels.hpp"
-#include "sim/launch_order.hpp"
+#include "sim/program/launch_order.hpp"
 
 namespace tilesim::app {
 namespace {

@@ -8,7 +8,7 @@
 #include <cstdio>
 #include <string>
 
-#include "sim/nsight_metrics.hpp"
+#include "sim/warps/nsight_metrics.hpp"
 
 namespace tilesim::app {
 namespace {

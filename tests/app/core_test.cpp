@@ -9,7 +9,7 @@
 #include "app/core/layout.hpp"
 #include "app/core/options.hpp"
 #include "app/core/playback.hpp"
-#include "sim/occupancy.hpp"
+#include "sim/program/occupancy.hpp"
 
 using namespace tilesim;
 using namespace tilesim::app;

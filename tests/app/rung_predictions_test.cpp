@@ -6,7 +6,7 @@
 
 #include <atomic>
 
-#include "sim/machine.hpp"
+#include "sim/machine/machine.hpp"
 
 using namespace tilesim;
 using namespace tilesim::app;

@@ -16,7 +16,7 @@
 #include "app/core/warps_view.hpp"
 #include "scenario/measured.hpp"
 #include "scenario/scenario.hpp"
-#include "sim/occupancy.hpp"
+#include "sim/program/occupancy.hpp"
 
 using namespace tilesim;
 using namespace tilesim::app;

@@ -4,7 +4,7 @@
 #include <string_view>
 
 #include "scenario/machine_json.hpp"
-#include "sim/limits.hpp"
+#include "sim/base/limits.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);

@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "gpu_skip.hpp"
-#include "sim/launch_order.hpp"
+#include "sim/program/launch_order.hpp"
 
 using namespace tilesim;
 

@@ -1,6 +1,6 @@
 // DramReads: the read bytes that load rounds keep in flight and the reads' share of the recent
-// DRAM traffic (sim/dram_reads.hpp). Cases checked by hand.
-#include "sim/dram_reads.hpp"
+// DRAM traffic (sim/memory/dram_reads.hpp). Cases checked by hand.
+#include "sim/memory/dram_reads.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // Engine: the wave schedule, and DRAM traffic derived by hand.
-#include "sim/engine.hpp"
+#include "sim/replay/engine.hpp"
 
 #include <gtest/gtest.h>
 

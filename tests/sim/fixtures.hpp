@@ -5,8 +5,8 @@
 #include <cstdint>
 
 #include "scenario/machine_json.hpp"
-#include "sim/machine.hpp"
-#include "sim/problem.hpp"
+#include "sim/machine/machine.hpp"
+#include "sim/program/problem.hpp"
 
 namespace tilesim::sim_test {
 

@@ -1,5 +1,5 @@
 // Footprint: Triton's tutorial example (90 vs 54 input tiles for the first 9 programs).
-#include "sim/footprint.hpp"
+#include "sim/memory/footprint.hpp"
 
 #include <gtest/gtest.h>
 

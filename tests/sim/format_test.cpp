@@ -1,5 +1,5 @@
 // One text form for byte counts, shared by the app and the CLI.
-#include "sim/format.hpp"
+#include "sim/base/format.hpp"
 
 #include <gtest/gtest.h>
 

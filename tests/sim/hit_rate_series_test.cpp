@@ -1,6 +1,6 @@
 // Hit rate series: its buckets apply Counters' hit rule to the timeline's records, and its last
 // point is the run's hit rate, for every kernel and both schedules.
-#include "sim/hit_rate_series.hpp"
+#include "sim/replay/hit_rate_series.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // L2 cache model on caches small enough to count by hand.
-#include "sim/l2_cache.hpp"
+#include "sim/memory/l2_cache.hpp"
 
 #include <gtest/gtest.h>
 

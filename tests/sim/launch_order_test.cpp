@@ -1,5 +1,5 @@
 // Launch orders: the curriculum's pid -> tile examples, and exhaustive bijection checks.
-#include "sim/launch_order.hpp"
+#include "sim/program/launch_order.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,9 +1,9 @@
 // Listings: every step of every kernel points at the listing line that performs it.
-#include "sim/listing.hpp"
+#include "sim/program/listing.hpp"
 
 #include <gtest/gtest.h>
 
-#include "sim/program_trace.hpp"
+#include "sim/program/program_trace.hpp"
 
 using namespace tilesim::sim;
 

@@ -5,9 +5,9 @@
 
 #include <cmath>
 
-#include "sim/occupancy.hpp"
-#include "sim/step_costs.hpp"
-#include "sim/timed_engine.hpp"
+#include "sim/program/occupancy.hpp"
+#include "sim/timing/step_costs.hpp"
+#include "sim/timing/timed_engine.hpp"
 
 using namespace tilesim::sim;
 

@@ -1,9 +1,9 @@
 // Machine presets and occupancy.
-#include "sim/machine.hpp"
+#include "sim/machine/machine.hpp"
 
 #include <gtest/gtest.h>
 
-#include "sim/occupancy.hpp"
+#include "sim/program/occupancy.hpp"
 
 using namespace tilesim::sim;
 

@@ -1,13 +1,13 @@
 // Nsight metrics: what each measured figure means in the model's units, and which counter it is
 // compared with (docs/MODEL.md).
-#include "sim/nsight_metrics.hpp"
+#include "sim/warps/nsight_metrics.hpp"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 
 #include "scenario/measured.hpp"
-#include "sim/warp_access.hpp"
+#include "sim/warps/warp_access.hpp"
 
 using namespace tilesim::sim;
 

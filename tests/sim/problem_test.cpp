@@ -1,5 +1,5 @@
 // Problem validation: each bad field is refused with a message that names it and its range.
-#include "sim/problem.hpp"
+#include "sim/program/problem.hpp"
 
 #include <gtest/gtest.h>
 

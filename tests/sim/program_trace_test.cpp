@@ -1,6 +1,6 @@
 // Program traces: offsets built by broadcasting equal element-wise addresses; masks turn off
 // exactly the out-of-range lanes; valid stores of a whole kernel add up to M x N.
-#include "sim/program_trace.hpp"
+#include "sim/program/program_trace.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // Size budgets: huge problems are refused before they run, with the figures.
-#include "sim/replay_budget.hpp"
+#include "sim/replay/replay_budget.hpp"
 
 #include <gtest/gtest.h>
 

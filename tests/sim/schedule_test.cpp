@@ -1,12 +1,12 @@
 // Schedule: the lockstep and staggered slot schedules map events to (pid, step) exactly, and the
 // timeline's state at a step does not depend on how it was reached under either.
-#include "sim/schedule.hpp"
+#include "sim/program/schedule.hpp"
 
 #include <gtest/gtest.h>
 
 #include <set>
 
-#include "sim/timeline.hpp"
+#include "sim/replay/timeline.hpp"
 #include "tests/sim/fixtures.hpp"
 
 using namespace tilesim::sim;

@@ -1,7 +1,7 @@
 // Step costs of the FMA dot: a rung's shared-load wavefronts per K step come from its own warp
 // model (what its threads reuse from registers, the LDS.128 ptxas makes), a generic problem's
 // from the micro-tile formula. Counts are per program and K step, checked by hand.
-#include "sim/step_costs.hpp"
+#include "sim/timing/step_costs.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // Sweep: a cancel flag stops the replays and throws; one cost estimate (the CLI's and the app's)
 // takes the largest replay's memory and spreads the time over the worker threads.
-#include "sim/sweep.hpp"
+#include "sim/replay/sweep.hpp"
 
 #include <gtest/gtest.h>
 

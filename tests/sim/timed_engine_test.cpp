@@ -1,6 +1,6 @@
 // Timed engine: hand-checkable cases (one program alone, a DRAM-bound copy, bank conflicts scale
 // shared-memory time), determinism, and the curriculum's timing lessons (seed 003, seed 001).
-#include "sim/timed_engine.hpp"
+#include "sim/timing/timed_engine.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // Timeline: the state at a step is the same however it was reached.
-#include "sim/timeline.hpp"
+#include "sim/replay/timeline.hpp"
 
 #include <gtest/gtest.h>
 

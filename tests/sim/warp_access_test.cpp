@@ -1,5 +1,5 @@
 // Warp access model: bank conflicts of the transpose tiles and sectors per request, by hand.
-#include "sim/warp_access.hpp"
+#include "sim/warps/warp_access.hpp"
 
 #include <gtest/gtest.h>
 

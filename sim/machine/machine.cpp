@@ -1,0 +1,237 @@
+// Machine presets and their sources.
+//
+// Sources (per preset, also kept in Machine::source):
+//  T4:        NVIDIA T4 datasheet (40 SMs, 320 GB/s GDDR6, 8.1 TFLOPS FP32, 65 TFLOPS FP16
+//             tensor); Turing TU104 whitepaper (4 MiB L2); Turing tuning guide (64 KiB shared
+//             memory per SM, 64K registers, 1024 threads and 16 blocks per SM).
+//  A100-80GB: A100 datasheet, SXM 80GB (2039 GB/s HBM2e, 19.5 TFLOPS FP32, 312 TFLOPS dense
+//             FP16 tensor); A100 whitepaper (108 SMs, 40 MiB L2); Ampere tuning guide (164 KiB
+//             shared memory per SM, 163 KiB per block, 2048 threads and 32 blocks per SM).
+//  H100-SXM:  H100 datasheet, SXM5 (3.35 TB/s HBM3, 67 TFLOPS FP32, 989 TFLOPS dense FP16
+//             tensor); Hopper whitepaper (132 SMs, 50 MiB L2); Hopper tuning guide (228 KiB
+//             shared memory per SM, 227 KiB per block, 2048 threads and 32 blocks per SM).
+//  H200:      H200 datasheet, SXM (4.8 TB/s HBM3e, 67 TFLOPS FP32, 989 TFLOPS dense FP16
+//             tensor); SMs and L2 read off a real H200 (cudaGetDeviceProperties: 132 SMs,
+//             l2CacheSize = 60 MiB); per-SM limits as H100 (same Hopper SM).
+// Timing figures (per preset, below in `timed`): clocks are the ones the datasheet's peak rates
+// are counted at (H100/H200: 132 SMs x 4096 FP16 FLOP/cycle x 1.83 GHz = 989 TFLOP/s). Latencies
+// and per-SM widths are microbenchmark figures (Jia et al., "Dissecting the NVIDIA Turing T4 GPU
+// via Microbenchmarking", 2019; Luo et al., "Benchmarking and Dissecting the Nvidia Hopper GPU
+// Architecture", 2024: L2 hit ~260 cycles, DRAM ~480 cycles on Hopper and Ampere), rounded.
+// Hopper's L2 bandwidth (10 TB/s, about 5 KiB per cycle) is bounded below by tilesim-bench: the
+// wgmma rung moves 1.61 GB of tiles through L2 in 0.20 ms at 4096^3 on an H200. The
+// mma.sync share of the Hopper tensor peak is tilesim's own registers-only probe on an H200
+// (docs/PERFORMANCE.md: 84 % of cuBLAS, about 0.67 of the peak). Two parameters
+// (dram_efficiency, tensor_efficiency) are fitted to tilesim-bench (scripts/fit_timing.py;
+// docs/FIDELITY.md says which rows); older_program_share, the issue law (issue_ceiling,
+// warp_issue_cycles) and the pipeline clocks are measured (docs/MODEL.md).
+// The L2 is modelled fully associative with LRU over 128-byte lines (real L2s are banked and
+// hashed). A100/H100/H200 split it in two partitions, each caching the data its own GPCs' SMs
+// access (A100 whitepaper, "L2 cache"; Hopper whitepaper): l2_partitions = 2, and the replay
+// gives shared data l2_bytes / 2 (effective_l2_bytes, docs/MODEL.md).
+#include "sim/machine/machine.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <cstdio>
+
+#include "sim/program/problem.hpp"
+
+namespace tilesim::sim {
+namespace {
+
+constexpr std::int64_t KiB = 1024, MiB = 1024 * 1024;
+
+// A field's value as the user wrote it: 4, 0.3, 1.98e+09 (not 4.000000).
+std::string shown(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", v);
+  return buf;
+}
+
+// What a datasheet gives: sizes, peaks and per-SM limits.
+struct Sheet {
+  std::string key, name;
+  int sms;
+  std::int64_t l2;
+  double dram, fp32, fp16;
+  std::int64_t smem_sm, smem_block;
+  int threads, blocks;
+  std::string source;
+};
+
+// What the timed engine adds: the clock, latencies and widths (cycles, bytes per cycle). The H100's
+// and H200's DRAM latency (unloaded, at the preset clock) is fitted to the probe
+// kernels/probes/bytes_in_flight.cu at one load per thread (8 points per chip, 1-32 KiB in flight
+// per SM): 386 ns and 394 ns (assets/measured/bytes_in_flight_*.csv); the others are estimates.
+struct Timing {
+  double clock_hz, fma_clock_hz, tensor_clock_hz, tf32;
+  bool wgmma;
+  double mma_sync_fraction;
+  int l2_latency, dram_latency;
+  double l2_bytes_per_s;
+  int sm_l2_bytes_per_cycle;
+};
+
+Machine make(const Sheet& s, const Timing& t) {
+  return {.key = s.key,
+          .name = s.name,
+          .sms = s.sms,
+          .l2_bytes = s.l2,
+          .l2_partitions = s.key == "t4" ? 1 : 2,  // T4 (Turing): one L2
+          .dram_bytes_per_s = s.dram,
+          .fp32_flops_per_s = s.fp32,
+          .fp16_tensor_flops_per_s = s.fp16,
+          .smem_per_sm_bytes = s.smem_sm,
+          .smem_per_block_bytes = s.smem_block,
+          .registers_per_sm = 65536,
+          .max_threads_per_sm = s.threads,
+          .max_programs_per_sm = s.blocks,
+          .sm_clock_hz = t.clock_hz,
+          .fma_clock_hz = t.fma_clock_hz,
+          .tensor_clock_hz = t.tensor_clock_hz,
+          .tf32_tensor_flops_per_s = t.tf32,
+          .has_wgmma = t.wgmma,
+          .mma_sync_fraction = t.mma_sync_fraction,
+          .l2_hit_latency_cycles = t.l2_latency,
+          .dram_latency_cycles = t.dram_latency,
+          .l2_bytes_per_s = t.l2_bytes_per_s,
+          .sm_l2_bytes_per_cycle = t.sm_l2_bytes_per_cycle,
+          .source = s.source};
+}
+
+const std::array<Machine, 4>& presets() {
+  static const std::array<Machine, 4> kPresets{
+      make({"t4", "T4", 40, 4 * MiB, 320e9, 8.1e12, 65e12, 64 * KiB, 64 * KiB, 1024, 16,
+            "NVIDIA T4 datasheet; Turing TU104 whitepaper; Turing tuning guide"},
+           {1.59e9, 0, 0, 0, false, 1.0, 190, 450, 1.2e12, 32}),
+      make({"a100", "A100-80GB", 108, 40 * MiB, 2039e9, 19.5e12, 312e12, 164 * KiB, 163 * KiB, 2048,
+            32, "NVIDIA A100 datasheet (SXM 80GB); A100 whitepaper; Ampere tuning guide"},
+           {1.41e9, 0, 0, 156e12, false, 1.0, 200, 470, 4.8e12, 64}),
+      make({"h100", "H100-SXM", 132, 50 * MiB, 3.35e12, 67e12, 989e12, 228 * KiB, 227 * KiB, 2048,
+            32, "NVIDIA H100 datasheet (SXM5); Hopper whitepaper; Hopper tuning guide"},
+           {1.83e9, 1.98e9, 1.76e9, 494e12, true, 0.67, 260, 706, 10e12, 64}),
+      make({"h200", "H200", 132, 60 * MiB, 4.8e12, 67e12, 989e12, 228 * KiB, 227 * KiB, 2048, 32,
+            "NVIDIA H200 datasheet (SXM); SMs and L2 read off a real H200 "
+            "(cudaGetDeviceProperties); per-SM limits as H100"},
+           {1.83e9, 1.98e9, 1.76e9, 494e12, true, 0.67, 260, 721, 10e12, 64}),
+  };
+  return kPresets;
+}
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  std::transform(out.begin(), out.end(), out.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return out;
+}
+
+void check(bool ok, const char* field, const std::string& message) {
+  if (!ok) throw InvalidField(std::string("machine.") + field, message);
+}
+
+}  // namespace
+
+std::span<const Machine> machine_presets() {
+  return presets();
+}
+
+std::int64_t effective_l2_bytes(const Machine& m) {
+  return m.l2_bytes / std::max(1, m.l2_partitions);
+}
+
+std::optional<Machine> find_machine(std::string_view key) {
+  const auto k = lower(key);
+  for (const auto& m : presets())
+    if (m.key == k || lower(m.name) == k) return m;
+  return std::nullopt;
+}
+
+std::string machine_names() {
+  std::string out;
+  for (const auto& m : presets()) out += (out.empty() ? "" : " | ") + m.key;
+  return out;
+}
+
+void validate_machine(const Machine& m) {
+  check(m.sms >= 1 && m.sms <= 4096, "sms",
+        "machine.sms = " + std::to_string(m.sms) + " is out of range: allowed 1..4096");
+  check(m.l2_line_bytes == 128, "l2_line_bytes",
+        "machine.l2_line_bytes = " + std::to_string(m.l2_line_bytes) +
+            " is not supported: the L2 model uses 128-byte lines");
+  check(m.l2_sector_bytes == 32, "l2_sector_bytes",
+        "machine.l2_sector_bytes = " + std::to_string(m.l2_sector_bytes) +
+            " is not supported: the L2 model uses 32-byte sectors");
+  check(m.l2_bytes >= 128 && m.l2_bytes <= (std::int64_t{1} << 34), "l2_bytes",
+        "machine.l2_bytes = " + std::to_string(m.l2_bytes) +
+            " is out of range: allowed 128..17179869184 (one line .. 16 GiB)");
+  check(m.l2_partitions >= 1 && m.l2_partitions <= 8 && m.l2_bytes / m.l2_partitions >= 128,
+        "l2_partitions",
+        "machine.l2_partitions = " + std::to_string(m.l2_partitions) +
+            " is outside 1..8 or leaves a partition below one line");
+  check(m.l2_ways >= 0 && m.l2_ways <= 64, "l2_ways",
+        "machine.l2_ways = " + std::to_string(m.l2_ways) +
+            " is out of range: allowed 0 (fully associative) .. 64");
+  check(m.l2_ways == 0 || m.l2_bytes / 128 >= m.l2_ways, "l2_ways",
+        "machine.l2_ways = " + std::to_string(m.l2_ways) + " exceeds the L2's lines");
+  check(m.dram_bytes_per_s > 0, "dram_bytes_per_s", "machine.dram_bytes_per_s must be > 0");
+  check(m.fp32_flops_per_s > 0, "fp32_flops_per_s", "machine.fp32_flops_per_s must be > 0");
+  check(m.fp16_tensor_flops_per_s > 0, "fp16_tensor_flops_per_s",
+        "machine.fp16_tensor_flops_per_s must be > 0");
+  check(m.smem_per_sm_bytes >= 1024 && m.smem_per_block_bytes >= 1024 &&
+            m.smem_per_block_bytes <= m.smem_per_sm_bytes,
+        "smem_per_block_bytes",
+        "machine shared memory: need 1024 <= smem_per_block_bytes <= smem_per_sm_bytes");
+  check(m.registers_per_sm >= 1024, "registers_per_sm", "machine.registers_per_sm must be >= 1024");
+  check(m.max_threads_per_sm >= 128, "max_threads_per_sm",
+        "machine.max_threads_per_sm must be >= 128 (one program of 4 warps)");
+  const auto positive = [](double v) { return v > 0 && v < 1e30; };
+  check(positive(m.sm_clock_hz), "sm_clock_hz", "machine.sm_clock_hz must be > 0");
+  for (const auto& [v, field] :
+       {std::pair{m.fma_clock_hz, "fma_clock_hz"}, {m.tensor_clock_hz, "tensor_clock_hz"}})
+    check(v == 0 || (v >= 1e8 && v <= 1e10), field,
+          std::string("machine.") + field + " = " + shown(v) +
+              " is out of range: allowed 0 (sm_clock_hz) or 1e8..1e10 Hz");
+  check(m.tf32_tensor_flops_per_s >= 0 && m.tf32_tensor_flops_per_s < 1e30,
+        "tf32_tensor_flops_per_s", "machine.tf32_tensor_flops_per_s must be >= 0 (0: none)");
+  check(positive(m.l2_bytes_per_s), "l2_bytes_per_s", "machine.l2_bytes_per_s must be > 0");
+  for (const auto& [v, field] : {std::pair{m.mma_sync_fraction, "mma_sync_fraction"},
+                                 {m.dram_efficiency, "dram_efficiency"},
+                                 {m.fma_efficiency, "fma_efficiency"},
+                                 {m.tensor_efficiency, "tensor_efficiency"}})
+    check(v > 0 && v <= 1, field,
+          std::string("machine.") + field + " = " + shown(v) + " is out of range: allowed (0, 1]");
+  for (const auto& [v, field] : {std::pair{m.l2_hit_latency_cycles, "l2_hit_latency_cycles"},
+                                 {m.dram_latency_cycles, "dram_latency_cycles"},
+                                 {m.sm_l2_bytes_per_cycle, "sm_l2_bytes_per_cycle"},
+                                 {m.smem_bytes_per_cycle, "smem_bytes_per_cycle"},
+                                 {m.program_launch_cycles, "program_launch_cycles"}})
+    check(v >= 1 && v <= 1000000, field,
+          std::string("machine.") + field + " = " + shown(v) +
+              " is out of range: allowed 1..1000000");
+  // One range per field: "machine.<field> = <v> is out of range: allowed <allowed>".
+  const auto in_range = [&](double v, double lo, double hi, const char* field,
+                            const std::string& allowed) {
+    check(v >= lo && v <= hi, field,
+          std::string("machine.") + field + " = " + shown(v) + " is out of range: allowed " +
+              allowed);
+  };
+  in_range(m.older_program_share, 0.5, 1, "older_program_share",
+           "0.5 (an even share) .. 1 (the older always first)");
+  in_range(m.schedulers_per_sm, 1, 16, "schedulers_per_sm", "1..16");
+  in_range(m.warp_issue_cycles, 1, 1000, "warp_issue_cycles", "1..1000");
+  in_range(m.issue_ceiling, 0.05, 1, "issue_ceiling", "0.05..1 (instructions a cycle)");
+  // A K step's noise has sd sqrt(D * t): D = 1e-5 s puts 3 us of noise on a 1 us step.
+  in_range(m.dot_time_diffusion_s, 0, 1e-5, "dot_time_diffusion_s", "0..1e-5 (seconds)");
+  in_range(m.dot_time_diffusion_miss_s, 0, 1e-5, "dot_time_diffusion_miss_s", "0..1e-5 (seconds)");
+  in_range(m.load_round_cv, 0, 0.3, "load_round_cv",
+           "0..0.3 (a round's sd over its mean; the noise reaches 3 sd)");
+  in_range(m.stream_issue_cycles, 0, 100, "stream_issue_cycles", "0..100 (cycles an instruction)");
+  in_range(m.warp_load_cv, 0, 1, "warp_load_cv", "0..1 (a warp's round-trip sd over its mean)");
+  check(m.max_programs_per_sm >= 1 && m.max_programs_per_sm <= 64, "max_programs_per_sm",
+        "machine.max_programs_per_sm = " + std::to_string(m.max_programs_per_sm) +
+            " is out of range: allowed 1..64");
+}
+
+}  // namespace tilesim::sim

@@ -1,0 +1,149 @@
+// Machine: the GPU a replay runs on — SM count, L2 geometry, DRAM bandwidth, peak rates and the
+// per-SM limits that decide occupancy. Teaches: the L2 is one cache shared by every SM, and its
+// size (not the SM count) decides whether a launch order's reuse turns into fewer DRAM bytes.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace tilesim::sim {
+
+struct Machine {
+  std::string key;                     // preset key used by --machine and scenarios: "h100"
+  std::string name;                    // display name: "H100-SXM"
+  int sms = 132;                       // streaming multiprocessors
+  std::int64_t l2_bytes = 50ll << 20;  // L2 capacity in bytes
+  int l2_line_bytes = 128;             // tag granularity (the model needs 128)
+  int l2_sector_bytes = 32;            // fill granularity (the model needs 32)
+  int l2_ways = 0;                     // 0: fully associative LRU, else N-way LRU
+  // L2 partitions (A100, H100, H200: 2). Each partition caches the data its side's SMs access,
+  // so a tile read by SMs on both sides is held twice: shared data sees l2_bytes / partitions.
+  int l2_partitions = 1;
+  double dram_bytes_per_s = 3.35e12;              // HBM / GDDR peak bandwidth
+  double fp32_flops_per_s = 67e12;                // CUDA-core FP32 peak (FMA = 2 FLOPs)
+  double fp16_tensor_flops_per_s = 989e12;        // dense FP16/BF16 tensor peak, FP32 accumulate
+  std::int64_t smem_per_sm_bytes = 228 << 10;     // shared memory per SM (carve-out maximum)
+  std::int64_t smem_per_block_bytes = 227 << 10;  // largest shared memory one program may use
+  std::int64_t registers_per_sm = 65536;          // 32-bit registers
+  int max_threads_per_sm = 2048;
+  int max_programs_per_sm = 32;  // resident thread blocks per SM
+
+  // Timing (sim/timing/timed_engine.*). Latencies in SM cycles; per-SM widths in bytes per cycle.
+  // The clock the latencies are counted in. (The peak rates are the datasheet's: FP32 at the
+  // 1.98 GHz boost, tensor at 1.83 GHz; the fitted tensor_efficiency absorbs the lower clock the
+  // chip holds under tensor load.)
+  double sm_clock_hz = 1.83e9;
+  // The clock an SM's pipelines (instruction issue, shared memory, the L2 fill path) run at while
+  // a kernel keeps them busy; 0: sm_clock_hz. Power sets it, so it depends on the math path:
+  // on an H100 and an H200 (ncu --clock-control none, assets/measured/instructions_h100.csv,
+  // block_timeline_*), FP32 FMA rungs, copies and transposes run at 1.95-1.99 GHz and mma.sync
+  // rungs at 1.74-1.82 GHz (wgmma 1.46-1.72 GHz; its pipelines never set its pace).
+  double fma_clock_hz = 0;                  // FP32 FMA kernels, copies, transposes
+  double tensor_clock_hz = 0;               // tensor-core kernels (mma.sync, wgmma)
+  double tf32_tensor_flops_per_s = 494e12;  // dense TF32 tensor peak; 0: none (FMA instead)
+  bool has_wgmma = true;            // Hopper: warpgroup MMA reads operands from shared memory
+  double mma_sync_fraction = 0.67;  // share of the tensor peak that mma.sync can issue
+  int l2_hit_latency_cycles = 260;  // load issued -> data in the SM, L2 hit
+  int dram_latency_cycles = 480;    // the same on an L2 miss (unloaded DRAM: no queue)
+  double l2_bytes_per_s = 7.0e12;   // L2 -> SMs, all slices together
+  int sm_l2_bytes_per_cycle = 64;   // one SM's L2 fill path
+  int smem_bytes_per_cycle = 128;   // 32 banks x 4 bytes: one wavefront per cycle
+  // Block launch to its first step, prologue included: an H100 retires a block and starts the
+  // next on its slot in 0.23 us (kernels/probes/block_launch.cu, assets/measured/
+  // block_launch_h100.csv); the rest stands for a short prologue (docs/MODEL.md).
+  int program_launch_cycles = 600;
+  // Instruction issue: each of an SM's warp schedulers (4 since Maxwell, one per sub-partition)
+  // issues at most one warp instruction per cycle.
+  int schedulers_per_sm = 4;
+  // What-if knob, off by default: each program's dots take (1 + program_jitter * u) of their time,
+  // u a fixed pseudo-random number in [-1, 1) per pid, so a long grid's programs drift apart
+  // ever further. Fitted once (0.085, to the H200's FP16 8192^3 row-major bytes), it made the
+  // drift grow with program length, which the GPU's does not (docs/MODEL.md); the dot pipe's
+  // share by age (older_program_share, measured) now gives the drift with no fitted figure.
+  double program_jitter = 0.0;
+  // Programs' time spread (docs/MODEL.md, "Programs drift apart"): a dot step of duration t
+  // takes t + sqrt(D * t) * g, g a fixed pseudo-random number of mean 0 and variance 1 per
+  // (pid, K step), so a program's time has variance D * (its time): a random walk, which is what
+  // spreads the SMs' phases on the GPU (the 17th program on an SM starts over a 20 us
+  // interquartile range). D = dot_time_diffusion_s + dot_time_diffusion_miss_s * (the L2 miss
+  // rate of the recent tile loads): the spread grows with the memory system's misses. Fitted to
+  // the H100's FP16 8192^3 block timelines (assets/measured/block_timeline_h100/: program time
+  // sd 1.26 % grouped, 2.10 % row-major; the model gives 1.35 % / 2.10 %), never to DRAM bytes.
+  // Not applied to an issue-bound dot: its SM fills a stalled warp's slots from the others (FP32
+  // register_blocked: sd 1.0 %, yet its SMs' phases stay within ~32 us). 0 and 0: no noise.
+  double dot_time_diffusion_s = 1.0e-8;
+  double dot_time_diffusion_miss_s = 2.5e-7;
+  // A copy's or transpose's load round (threads with few loads in flight, docs/MODEL.md) takes
+  // its loaded latency times 1 + load_round_cv * g, g a fixed pseudo-random number of mean 0 and
+  // variance 1 per (pid, round): DRAM round trips vary, and that variation keeps the transposes
+  // on an SM from reading shared memory in step. Measured, not fitted to time: the H100 block
+  // timeline of the padded 32x32 FP32 transpose at 8192^2 (kernels/probes/block_timeline.cu,
+  // assets/measured/block_timeline_h100/tr32_8192_padded.csv): its load phase (4 rounds) has an
+  // sd of 0.311 us over 65,536 programs; 0.19 gives the model's 0.306 us. 0: no variation.
+  double load_round_cv = 0.19;
+  // The program behind a copy's or transpose's load waits for its slowest warp: each warp's
+  // round trips vary by warp_load_cv of their mean, so R rounds by warp_load_cv sqrt(R) of one,
+  // and the slowest of W warps comes E[max of W standard normals] sds after the mean
+  // (sim/timing/step_costs.hpp, slowest_warp_shift). Its bytes are back by then (the wait holds the
+  // program's slot, not the DRAM). Measured, not fitted to time: ncu's barrier stall over its
+  // global-load stall per instruction is 1.42 warp_load_cv / sqrt(R) on the padded transposes
+  // (assets/measured/issue_stalls_h200.csv, warp_stalls_h100.csv, element_loops_h100.csv:
+  // 0.24..0.35 over eleven launches of 1, 4 and 16 rounds on two chips, 16x16 tiles left out;
+  // 0.31 is the 32x32 vectorized rung's on the H200, also the eleven's median; docs/MODEL.md).
+  // Copies have no barrier to show it; they pay it at their exit (a block's slot frees with its
+  // last warp). 0: every warp's load returns at the mean.
+  double warp_load_cv = 0.31;
+  // Cycles a copy's or transpose's warp takes per instruction outside its memory waits (its
+  // dependent integer chains and the schedulers' other warps): ncu's stall reasons per issued
+  // instruction that are not memory waits (selected, wait, not selected, math-pipe throttle,
+  // branch resolving, dispatch, no instruction) on an H100 at 8192^2 FP32 (2026-11-25,
+  // assets/measured/element_loops_h100.csv): 4.3..5.9 over 14 copy and transpose launches at
+  // 32x32..256x256 tiles, median 5.15 (16x16 tiles, whose schedulers issue at 0.79 a cycle,
+  // near the ceiling, take 8.2: the stream does not yet slow as the schedulers fill).
+  // Measured, not fitted to time.
+  double stream_issue_cycles = 5.15;
+  // When the programs an SM holds all have a dot ready, the pipe is shared by age: the older of
+  // two gets this share of its dots (k programs share in the ratios 1 : q : q^2 ... by age,
+  // q = (1 - share) / share; only the pair is measured), as the warp schedulers'
+  // greedy-then-oldest issue works out over a K step. Measured on an H200, one wave of two
+  // programs per SM (kernels/probes/block_timeline.cu): 0.60 for FP16 mma.sync, 0.59 for FP32
+  // FMA (docs/MODEL.md). 1: the older always first.
+  double older_program_share = 0.6;
+  // Fitted on the H200 (scripts/fit_timing.py, one tilesim-bench row each, docs/FIDELITY.md) and
+  // used by every preset: what a tiled kernel sustains of each peak.
+  double dram_efficiency = 0.869;    // of dram_bytes_per_s, streaming copy
+  double fma_efficiency = 1.0;       // of fp32_flops_per_s (issue, not the FMA pipe, limits)
+  double tensor_efficiency = 0.745;  // of the tensor path's peak, dot of full tiles
+  // Instruction issue, per scheduler: min(issue_ceiling, W / warp_issue_cycles) warp
+  // instructions a cycle from W warps (docs/MODEL.md). Both measured, neither fitted:
+  // - issue_ceiling: the most a scheduler issues on a real mix, 0.80: register_blocked at
+  //   2048^3-8192^3 (ncu, ~4 warps a scheduler, whose warps wait mostly on each other: stall "not
+  //   selected" 2.06 per issue); dispatch stalls keep it below the datasheet's one per cycle.
+  // - warp_issue_cycles: a warp issues about once every this many cycles (of the math path's
+  //   pipeline clock; measured at fma_clock_hz):
+  //   2.74, register_blocked alone on its SM (2 warps a scheduler issue 0.73 a cycle: 873 us for
+  //   1,024 K steps of 613 instructions at 1.97 GHz; assets/measured/block_timeline_h200/
+  //   mm32_alone.csv). A rung whose own dependences slow its warps carries its own
+  //   (TimingOptions::warp_issue_cycles).
+  double issue_ceiling = 0.8;
+  double warp_issue_cycles = 2.74;
+  std::string source;  // where the figures come from
+  bool operator==(const Machine&) const = default;
+};
+
+// The presets, in order: t4, a100, h100, h200.
+std::span<const Machine> machine_presets();
+// A preset by key ("t4", "a100", "h100", "h200"; also accepts the display name, any case).
+std::optional<Machine> find_machine(std::string_view key);
+std::string machine_names();  // "t4 | a100 | h100 | h200"
+// The capacity the replay's single LRU cache gets: l2_bytes / l2_partitions (docs/MODEL.md: in
+// the tiled kernels nearly every input tile is read by SMs of both partitions).
+std::int64_t effective_l2_bytes(const Machine& m);
+// Throws InvalidField ("machine.<field>") for a value the model cannot use (e.g. 0 SMs, an L2
+// smaller than one line, a line that is not 4 sectors of 32 bytes).
+void validate_machine(const Machine& m);
+
+}  // namespace tilesim::sim

@@ -1,0 +1,299 @@
+// Step costs: the per-step durations of sim/timing/step_costs.hpp, from the machine's peaks, widths and
+// latencies and the warp model's bank-conflict degrees.
+#include "sim/timing/step_costs.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+
+#include "sim/base/enum_names.hpp"
+
+namespace tilesim::sim {
+namespace {
+
+constexpr int kMaxRegistersPerThread = 255;
+// Registers a thread needs besides its accumulator (pointers, offsets, loop state, fragments).
+constexpr int kBaseRegisters = 32;
+// Fixed issue cost of one K-iteration of a program, in cycles: the barrier between stages, the
+// pointer advance and the wait for the stage's copies (an estimate; it is what makes 32 x 32
+// tiles slow on any GPU, seed 001's chart).
+constexpr int kLoopOverheadCycles = 48;
+
+// Latencies count cycles of the nominal clock; pipelines (issue, shared memory, the fill path)
+// cycles of the clock the kernel's math path runs at (Machine::fma_clock_hz, tensor_clock_hz).
+std::int64_t ps_of_cycles(double cycles, double clock_hz) {
+  return std::llround(cycles * 1e12 / clock_hz);
+}
+std::int64_t ps_of_cycles(double cycles, const Machine& m) {
+  return ps_of_cycles(cycles, m.sm_clock_hz);
+}
+
+std::int64_t ps_of_flops(double flops, double per_s) {
+  return std::llround(flops / per_s * 1e12);
+}
+
+// Wavefronts to move `bytes` through shared memory without conflicts (one per cycle).
+double wavefronts(std::int64_t bytes, const Machine& m) {
+  return std::ceil(static_cast<double>(bytes) / m.smem_bytes_per_cycle);
+}
+
+MathPath default_path(const Problem& p, const Machine& m) {
+  const bool fp32 = p.spec().dtype == DType::fp32;
+  if (fp32 && (p.spec().input_precision == InputPrecision::ieee || m.tf32_tensor_flops_per_s <= 0))
+    return MathPath::fma;
+  if (m.has_wgmma && p.num_warps() % 4 == 0 && p.block_m() >= 64) return MathPath::wgmma;
+  return MathPath::mma_sync;
+}
+
+ThreadVariant default_variant(Kernel k) {
+  return k == Kernel::transpose ? ThreadVariant::transpose_smem_tiled
+                                : ThreadVariant::matmul_smem_tiled;
+}
+
+}  // namespace
+
+constexpr enum_names::Table<MathPath, 3> kMathPathNames{
+    {{MathPath::fma, "fma"}, {MathPath::mma_sync, "mma.sync"}, {MathPath::wgmma, "wgmma"}}};
+
+std::string_view to_string(MathPath p) {
+  return enum_names::name_of(kMathPathNames, p);
+}
+
+std::string_view to_string(SmemLayout l) {
+  return l == SmemLayout::swizzled ? "swizzled" : "plain";
+}
+
+std::optional<MathPath> parse_math_path(std::string_view s) {
+  for (const MathPath p : {MathPath::fma, MathPath::mma_sync, MathPath::wgmma})
+    if (s == to_string(p)) return p;
+  return std::nullopt;
+}
+
+std::optional<SmemLayout> parse_smem_layout(std::string_view s) {
+  for (const SmemLayout l : {SmemLayout::swizzled, SmemLayout::plain})
+    if (s == to_string(l)) return l;
+  return std::nullopt;
+}
+
+std::int64_t load_width(const TimingOptions& t, std::int64_t elem_bytes) {
+  return t.load_bytes > 0 ? t.load_bytes : elem_bytes;
+}
+
+std::int64_t loaded_round_ps(const StepCosts& c, double n, double read_share) {
+  const double xp = c.dram_bytes_per_ps_per_sm * read_share,
+               l0 = static_cast<double>(c.dram_latency_ps);
+  if (n <= 0 || xp <= 0) return c.dram_latency_ps;
+  const double x = xp * -std::expm1(-n / (xp * l0));  // bytes per ps, per SM
+  return std::llround(n / x);
+}
+
+double slowest_warp_shift(int warps, double warp_load_cv) {
+  // E[max of n iid standard normals], n = 1..32 (numerical integration of
+  // n x phi(x) Phi(x)^(n-1), step 1e-3): a table, so every machine gets the same figures.
+  static constexpr std::array<double, 32> kExpectedMax{
+      0.0000, 0.5642, 0.8463, 1.0294, 1.1630, 1.2672, 1.3522, 1.4236, 1.4850, 1.5388, 1.5864,
+      1.6292, 1.6680, 1.7034, 1.7359, 1.7660, 1.7939, 1.8200, 1.8445, 1.8675, 1.8892, 1.9097,
+      1.9292, 1.9477, 1.9653, 1.9822, 1.9983, 2.0137, 2.0285, 2.0428, 2.0565, 2.0697};
+  const int n = std::clamp(warps, 1, static_cast<int>(kExpectedMax.size()));
+  return kExpectedMax[static_cast<std::size_t>(n - 1)] * warp_load_cv;
+}
+
+std::int64_t queued_round_ps(const StepCosts& c, std::int64_t dram_ps, int readers,
+                             double latency_factor) {
+  return std::llround(static_cast<double>(dram_ps) * latency_factor) +
+         std::int64_t{readers} * c.smem_turn_ps;
+}
+
+std::pair<int, int> warp_grid(int block_m, int block_n, int num_warps) {
+  int wm = 1, wn = 1;
+  while (wm * wn < num_warps) {
+    if (block_m / 16 / wm >= block_n / (8 * wn)) {
+      if (wm < std::max(1, block_m / 16))
+        wm *= 2;
+      else
+        wn *= 2;
+    } else {
+      wn *= 2;
+    }
+  }
+  return {wm, wn};
+}
+
+double pipe_clock_hz(const Machine& m, MathPath path) {
+  const double hz = path == MathPath::fma ? m.fma_clock_hz : m.tensor_clock_hz;
+  return hz > 0 ? hz : m.sm_clock_hz;
+}
+
+double issue_cycles(double instructions, int warps, int resident_warps, const Machine& m,
+                    double warp_cycles) {
+  const double per_scheduler = static_cast<double>(resident_warps) / m.schedulers_per_sm;
+  const double interval = warp_cycles > 0 ? warp_cycles : m.warp_issue_cycles;
+  const double rate = m.schedulers_per_sm * std::min(m.issue_ceiling, per_scheduler / interval);
+  return instructions * warps / rate;
+}
+
+TimingOptions counted_for(TimingOptions t, const Problem& p) {
+  if (!t.counted_at) return t;
+  const TimingOptions::CountedAt& at = *t.counted_at;
+  const bool same = at.block_m == p.block_m() && at.block_n == p.block_n() &&
+                    at.block_k == p.block_k() && at.num_warps == p.num_warps() &&
+                    (at.stages == 0 || at.stages == p.spec().stages);
+  if (same) return t;
+  if (at.tile_at_run_time) {
+    // FMAs per warp per K step, here over where it was counted (BM BN BK / warps each).
+    const double here =
+        static_cast<double>(p.block_m() * p.block_n() * p.block_k()) / p.num_warps();
+    const double there = static_cast<double>(at.block_m) * at.block_n * at.block_k / at.num_warps;
+    t.warp_instructions *= here / there;
+    return t;
+  }
+  t.warp_instructions = 0;
+  t.warp_issue_cycles = 0;
+  t.registers_per_thread = 0;
+  return t;
+}
+
+StepCosts step_costs(const Problem& p, const Machine& m, const TimingOptions& options,
+                     int programs_per_sm) {
+  const TimingOptions opt = counted_for(options, p);
+  StepCosts c;
+  const std::int64_t e = p.elem_bytes();
+  const std::int64_t bm = p.block_m(), bn = p.block_n(), bk = p.block_k();
+  const int warps = p.num_warps();
+  const bool matmul = p.kernel() == Kernel::matmul;
+
+  c.launch_ps = ps_of_cycles(m.program_launch_cycles, m);
+  c.l2_hit_latency_ps = ps_of_cycles(m.l2_hit_latency_cycles, m);
+  c.dram_latency_ps = ps_of_cycles(m.dram_latency_cycles, m);
+  c.dram_ps_per_byte = 1e12 / (m.dram_bytes_per_s * m.dram_efficiency);
+  c.l2_ps_per_byte = 1e12 / m.l2_bytes_per_s;
+
+  c.path = matmul ? opt.path.value_or(default_path(p, m)) : MathPath::fma;
+  if (c.path == MathPath::wgmma && !m.has_wgmma)
+    throw InvalidField("input_precision", m.name + " has no wgmma (Hopper only)");
+  c.pipe_clock_hz = pipe_clock_hz(m, c.path);
+  const auto pipe_ps = [&](double cycles) { return ps_of_cycles(cycles, c.pipe_clock_hz); };
+  c.fill_ps_per_byte = 1e12 / (m.sm_l2_bytes_per_cycle * c.pipe_clock_hz);
+  c.layout = opt.layout.value_or(matmul && c.path != MathPath::fma ? SmemLayout::swizzled
+                                                                   : SmemLayout::plain);
+  // The warp model of one whole program (pid 0): a plain layout's wavefronts per request of its
+  // shared loads/stores, and an FMA rung's own count of shared-load instructions.
+  const bool plain = c.layout == SmemLayout::plain && p.kernel() != Kernel::copy;
+  const bool fma_rung = matmul && c.path == MathPath::fma && opt.variant;
+  const ThreadVariant variant = opt.variant.value_or(default_variant(p.kernel()));
+  const WarpAccessCounters w =
+      plain || fma_rung ? warp_access_program(p, variant, 0) : WarpAccessCounters{};
+  if (plain && w.shared_ld_requests > 0)
+    c.smem_load_degree = static_cast<double>(w.shared_ld_wavefronts) / w.shared_ld_requests;
+  if (plain && w.shared_st_requests > 0)
+    c.smem_store_degree = static_cast<double>(w.shared_st_wavefronts) / w.shared_st_requests;
+
+  // A warp runs on one of the SM's four sub-partitions: fewer than 4 warps leave math idle.
+  const double warp_share = std::min(1.0, warps / 4.0);
+  const double per_sm = [&] {
+    switch (c.path) {
+      case MathPath::fma:
+        return m.fp32_flops_per_s * m.fma_efficiency;
+      case MathPath::mma_sync:
+        return (p.spec().dtype == DType::fp32 ? m.tf32_tensor_flops_per_s
+                                              : m.fp16_tensor_flops_per_s) *
+               m.mma_sync_fraction * m.tensor_efficiency;
+      case MathPath::wgmma:
+        return (p.spec().dtype == DType::fp32 ? m.tf32_tensor_flops_per_s
+                                              : m.fp16_tensor_flops_per_s) *
+               m.tensor_efficiency;
+    }
+    return m.fp32_flops_per_s;
+  }() / m.sms;
+  c.program_flops_per_s = per_sm * warp_share;
+
+  if (matmul) {
+    const auto [wm, wn] = warp_grid(static_cast<int>(bm), static_cast<int>(bn), warps);
+    c.warps_m = wm, c.warps_n = wn;
+    c.dot_math_ps = ps_of_flops(2.0 * bm * bn * bk, c.program_flops_per_s);
+    // Tensor cores: each warp reads the A rows and B columns of its part of the output tile
+    // (ldmatrix, whole wavefronts), so A is read warps_n times and B warps_m times; wgmma's
+    // warpgroups (4 warps, split along M) read their A rows once and the whole B tile each.
+    double wf = 0;
+    if (fma_rung && w.shared_ld_requests > 0) {
+      // An FMA rung's own code: its warp model's shared-load instructions per K step (the inner
+      // product's; the tile fills are stores), one wavefront each without conflicts. What a
+      // thread reuses from registers is the kernel's choice: matmul_smem_tiled reuses nothing (2
+      // loads per FMA), seed 003's pair a 4 x 4 micro-tile (as the formula below assumes).
+      const std::int64_t k_tiles = Problem(model_spec(variant, p.spec())).k_tiles();
+      wf = static_cast<double>(w.shared_ld_requests) / static_cast<double>(k_tiles);
+    } else if (c.path == MathPath::fma) {
+      // FMA: each thread keeps a (mm, mn) micro-tile of the output and, per k, loads mm values
+      // of A and mn of B with scalar ld.shared: one wavefront per warp instruction (the lanes
+      // that share a value get it by broadcast), so wavefronts count instructions, not bytes.
+      const std::int64_t outputs = std::max<std::int64_t>(1, bm * bn / (32 * warps));
+      std::int64_t mm = 1;
+      while (mm * mm * 4 <= outputs) mm *= 2;
+      wf = static_cast<double>(warps * bk * (mm + outputs / mm));
+    } else {
+      const std::int64_t reads = c.path == MathPath::wgmma
+                                     ? (bm * bk + bk * bn * std::max(1, warps / 4)) * e
+                                     : (bm * bk * wn + bk * bn * wm) * e;
+      wf = wavefronts(reads, m);
+    }
+    c.operands_overlap_math = c.path != MathPath::mma_sync || opt.fragments_double_buffered;
+    // Instruction issue. An FMA dot without a counted loop issues one FFMA per output and k per
+    // thread, plus its shared loads (one instruction per wavefront without conflicts, above).
+    c.dot_warp_instructions = opt.warp_instructions;
+    if (c.dot_warp_instructions <= 0 && c.path == MathPath::fma)
+      c.dot_warp_instructions = static_cast<double>(bm * bn * bk) / (32.0 * warps) + wf / warps;
+    if (c.dot_warp_instructions > 0) {
+      for (int r = 1; r <= std::max(1, programs_per_sm); ++r)
+        c.dot_issue_ps_by_residents.push_back(pipe_ps(
+            issue_cycles(c.dot_warp_instructions, warps, warps * r, m, opt.warp_issue_cycles)));
+      c.dot_issue_ps = c.dot_issue_ps_by_residents.back();
+    }
+    c.dot_smem_free_ps = pipe_ps(wf);
+    c.dot_smem_ps = pipe_ps(wf * c.smem_load_degree);
+    c.dot_overhead_ps = pipe_ps(kLoopOverheadCycles);
+    c.accumulator_registers = static_cast<int>(bm * bn / (32 * warps));
+    c.spilled_registers =
+        std::max(0, c.accumulator_registers + kBaseRegisters - kMaxRegistersPerThread);
+    // Each spilled register is stored and loaded once per K-iteration through the L1, which
+    // shares its width with shared memory (4 bytes per thread each way).
+    c.dot_spill_ps =
+        pipe_ps(wavefronts(std::int64_t{c.spilled_registers} * 8 * p.threads_per_program(), m));
+    const double a_wf = wavefronts(bm * bk * e, m), b_wf = wavefronts(bk * bn * e, m);
+    c.load_a_smem_free_ps = pipe_ps(a_wf);
+    c.load_b_smem_free_ps = pipe_ps(b_wf);
+    c.load_a_smem_ps = pipe_ps(a_wf * c.smem_store_degree);
+    c.load_b_smem_ps = pipe_ps(b_wf * c.smem_store_degree);
+  }
+  if (!matmul && opt.loads_in_flight > 0) {
+    // The tile's loads go out `loads_in_flight` per thread at a time (each thread's next load
+    // waits for the previous ones: a copy or transpose loop whose every iteration sits behind its
+    // own exit branch keeps one). Reads get the share of the DRAM's rate that the recent
+    // traffic gives them (the engine's read_share): half, for a copy or transpose in flow.
+    const std::int64_t width = load_width(opt, e);
+    const std::int64_t threads = p.threads_per_program();
+    const std::int64_t per_thread = std::max<std::int64_t>(1, cdiv(bm * bn * e, width * threads));
+    const std::int64_t per_round = std::min<std::int64_t>(opt.loads_in_flight, per_thread);
+    const std::int64_t rounds = cdiv(per_thread, per_round);
+    c.load_rounds = rounds;
+    c.round_slowest_warp =
+        slowest_warp_shift(warps, m.warp_load_cv) / std::sqrt(static_cast<double>(rounds));
+    // (A tile smaller than one access per thread fills only part of its round.)
+    c.load_round_bytes = std::min(threads * per_round * width, bm * bn * e);
+    c.stream_warp_instructions = opt.program_warp_instructions +
+                                 opt.load_warp_instructions * static_cast<double>(per_thread);
+    c.stream_ps = pipe_ps(c.stream_warp_instructions * m.stream_issue_cycles);
+    c.dram_bytes_per_ps_per_sm = m.dram_bytes_per_s * m.dram_efficiency / m.sms * 1e-12;
+  }
+  if (p.kernel() == Kernel::transpose) {
+    const double wf = wavefronts(bm * bn * e, m);
+    c.load_a_smem_free_ps = pipe_ps(wf);
+    c.load_a_smem_ps = pipe_ps(wf * c.smem_store_degree);
+    c.transpose_smem_free_ps = pipe_ps(wf);
+    c.transpose_smem_ps = pipe_ps(wf * c.smem_load_degree);
+    const double per_thread = static_cast<double>(bm * bn) / p.threads_per_program();
+    c.smem_turn_ps = pipe_ps(wf * c.smem_load_degree / std::max(1.0, per_thread));
+  }
+  return c;
+}
+
+}  // namespace tilesim::sim

@@ -1,0 +1,197 @@
+// Step costs: what each step of one program costs on a machine before it waits for anything —
+// the math time of a dot on its path (FP32 FMA, mma.sync or wgmma tensor cores), the shared-memory
+// wavefronts of its operands (bank conflicts included), register spills, latencies and the
+// per-byte times of DRAM, L2 and an SM's fill path. The timed engine adds the queueing.
+// Teaches: a dot's time is set by its slowest pipe — math, or the shared memory feeding it — and a
+// bank conflict multiplies the shared-memory part by its degree. On mma.sync the two add up
+// instead: a warp waits for its own ldmatrix before its mma (the reason wgmma exists).
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "sim/machine/machine.hpp"
+#include "sim/program/problem.hpp"
+#include "sim/warps/warp_access.hpp"
+
+namespace tilesim::sim {
+
+// The hardware path of tl.dot. fp16/bf16 (and fp32 with input_precision tf32) use tensor cores:
+// wgmma on Hopper when the program has whole warpgroups (num_warps % 4 == 0, BLOCK_M >= 64),
+// mma.sync otherwise; fp32 ieee (or tf32 where the machine has no TF32 cores) uses FMA.
+enum class MathPath { fma, mma_sync, wgmma };
+std::string_view to_string(MathPath p);
+std::optional<MathPath> parse_math_path(std::string_view s);  // "fma" | "mma.sync" | "wgmma"
+
+// How a program's shared-memory tiles are laid out. swizzled: no bank conflicts (what Triton
+// does for tensor-core operands). plain: the conflicts of the thread-level kernel in
+// sim/warps/warp_access (e.g. a B^T tile stored across banks, a 32 x 32 float tile read by column).
+enum class SmemLayout { swizzled, plain };
+std::string_view to_string(SmemLayout l);
+std::optional<SmemLayout> parse_smem_layout(std::string_view s);  // "swizzled" | "plain"
+
+struct TimingOptions {
+  std::optional<MathPath> path;      // default: the path Triton would take (above)
+  std::optional<SmemLayout> layout;  // default: swizzled for tensor cores, plain otherwise
+  std::optional<ThreadVariant>
+      variant;  // the warp model's kernel for `plain` (default: per kernel)
+  // Copy and transpose tiles: the global loads each thread keeps in flight, and their width in
+  // bytes (0: one element). 0 loads: the whole tile at once, as Triton's one tl.load of it.
+  int loads_in_flight = 0;
+  int load_bytes = 0;
+  // Copy and transpose tiles: warp instructions one warp issues per program (its index
+  // arithmetic, barrier, exit) and per global load of its thread (the load, its store, address
+  // steps, the loop test), counted by ncu at three tiles (kernels/variants.cpp). 0: no
+  // instruction stream (Triton's tl.load and tl.store, whose code is not known before it compiles).
+  double program_warp_instructions = 0;
+  double load_warp_instructions = 0;
+  // Matmul: warp instructions one warp issues per K step (the kernel's loop body, counted by ncu;
+  // kernels/variants.cpp). 0: an FMA dot counts its FFMA and shared loads, a tensor-core dot has
+  // no issue limit (how lean the compiler's loop is, is not known before it compiles).
+  double warp_instructions = 0;
+  // mma.sync: the kernel loads the next k16 step's fragments (ldmatrix) before this step's mma
+  // into a second register set, so the operand reads overlap the math instead of preceding it.
+  bool fragments_double_buffered = false;
+  // Registers per thread as ptxas allocates them (0: the accumulator plus 32, the model's
+  // estimate).
+  int registers_per_thread = 0;
+  // Matmul: cycles between one warp's instructions where the warp's own dependences, not the
+  // schedulers, set its pace (a loop whose every FFMA waits on the previous one and on two shared
+  // loads); measured by ncu. 0: the machine's warp_issue_cycles.
+  double warp_issue_cycles = 0;
+  // The tile, warps and stages the counted figures (warp_instructions, warp_issue_cycles,
+  // registers_per_thread) were measured at (stages 0: any). Where the kernel compiles its tile in,
+  // another tile, warp count or stage count is another kernel, and there the model's own
+  // estimates stand in (counted_for). A kernel that takes its tile at run time (one binary for
+  // every tile) keeps its registers and issue interval, and its instructions per warp scale with
+  // the FMAs each warp does per K step. Unset: the figures hold at any tile.
+  struct CountedAt {
+    int block_m = 0, block_n = 0, block_k = 0, num_warps = 0, stages = 0;
+    bool tile_at_run_time = false;
+    bool operator==(const CountedAt&) const = default;
+  };
+  std::optional<CountedAt> counted_at;
+  bool operator==(const TimingOptions&) const = default;
+};
+
+// `t` with its counted figures cleared where `p` is not the tile and warps they were counted at.
+TimingOptions counted_for(TimingOptions t, const Problem& p);
+
+// Durations in picoseconds (integers, so a replay adds them exactly); rates as doubles only
+// where a duration is derived from a byte count.
+struct StepCosts {
+  MathPath path = MathPath::fma;
+  SmemLayout layout = SmemLayout::swizzled;
+  int warps_m = 1, warps_n = 1;    // how num_warps tile the (BLOCK_M, BLOCK_N) output
+  double program_flops_per_s = 0;  // one program's dot rate alone on its SM (efficiency included)
+  double pipe_clock_hz = 0;        // the clock the SM's pipelines run at (pipe_clock_hz below)
+
+  std::int64_t dot_math_ps = 0;       // 2 BM BN BK FLOPs at program_flops_per_s
+  std::int64_t dot_smem_ps = 0;       // operand reads from shared memory, conflicts included
+  std::int64_t dot_smem_free_ps = 0;  // the same without bank conflicts
+  std::int64_t dot_overhead_ps = 0;   // per K-iteration: barrier, address arithmetic, waits
+  // Instruction issue: warp instructions per warp per K step, and the SM time the program's
+  // warps need to issue them when `programs_per_sm` programs share its schedulers (each
+  // scheduler at most issue_ceiling a cycle, each warp one per warp_issue_cycles); 0: not
+  // limited.
+  double dot_warp_instructions = 0;
+  std::int64_t dot_issue_ps = 0;  // with `programs_per_sm` programs on the SM
+  // [r - 1]: the same with r programs resident, r = 1 .. programs_per_sm (a grid smaller than a
+  // wave, or the last wave, leaves fewer; the timed engine asks for the SM's count at each dot).
+  std::vector<std::int64_t> dot_issue_ps_by_residents;
+  std::int64_t issue_ps(int residents) const {
+    if (dot_issue_ps_by_residents.empty()) return dot_issue_ps;
+    const auto r = static_cast<std::size_t>(std::max(1, residents));
+    return dot_issue_ps_by_residents[std::min(r, dot_issue_ps_by_residents.size()) - 1];
+  }
+  // Whether the operand reads overlap the math (dot = max of the two) or precede it (the sum).
+  // wgmma reads its operands from shared memory itself, asynchronously, and FMA kernels keep
+  // enough independent loads in flight per thread; an mma.sync takes them from registers that
+  // the warp's own ldmatrix fills just before, and the 8-16 warps an SM holds at these tile
+  // sizes do not hide that wait (H100/H200: the padded mma.sync rungs run at the sum,
+  // docs/FIDELITY.md).
+  bool operands_overlap_math = true;
+  std::int64_t dot_spill_ps = 0;  // accumulator registers spilled to local memory, per dot
+  int accumulator_registers = 0;  // fp32 accumulator registers per thread
+  int spilled_registers = 0;      // registers past the 255 a thread may have
+
+  // Loads into shared memory (matmul A/B, transpose): the tile's write wavefronts.
+  std::int64_t load_a_smem_ps = 0, load_b_smem_ps = 0;
+  std::int64_t load_a_smem_free_ps = 0, load_b_smem_free_ps = 0;
+  // Transpose: the tile's read back from shared memory (with conflicts, and without).
+  std::int64_t transpose_smem_ps = 0, transpose_smem_free_ps = 0;
+  // One shared-memory read instruction per warp of a transpose (its column reads' pipe time over
+  // the elements each thread reads): what a load queued behind that program's reads waits.
+  std::int64_t smem_turn_ps = 0;
+  double smem_load_degree = 1, smem_store_degree = 1;  // wavefronts per request (1 = none)
+
+  // A copy/transpose tile load whose threads keep few loads in flight: `load_rounds` round trips
+  // of `load_round_bytes` (reads, per program) each (one, when the first carries the whole
+  // tile); 0: not an element loop (its tile is loaded at once).
+  std::int64_t load_rounds = 0, load_round_bytes = 0;
+  // After its last round the program waits for its slowest warp: this fraction of each round's
+  // DRAM latency more (slowest_warp_shift / sqrt(load_rounds); Machine::warp_load_cv).
+  double round_slowest_warp = 0;
+  double dram_bytes_per_ps_per_sm = 0;  // the DRAM's peak (x dram_efficiency), per SM
+
+  std::int64_t launch_ps = 0;  // block launch to its first step
+  // A copy's or transpose's instruction stream, per warp (all its warps' in parallel): its
+  // instructions at Machine::stream_issue_cycles each, outside its memory waits.
+  std::int64_t stream_ps = 0;
+  double stream_warp_instructions = 0;  // per warp and program
+  std::int64_t l2_hit_latency_ps = 0, dram_latency_ps = 0;
+  double dram_ps_per_byte = 0;  // at dram_bytes_per_s x dram_efficiency
+  double l2_ps_per_byte = 0;    // all L2 slices together
+  double fill_ps_per_byte = 0;  // one SM's L2 fill path (loads and stores)
+};
+
+// Throws InvalidField("input_precision") / ("num_warps") for a path the machine cannot run
+// (wgmma asked for on a machine without it). `programs_per_sm`: the programs that share an SM's
+// schedulers (the issue time of one program's step is its share of their rate).
+StepCosts step_costs(const Problem& p, const Machine& m, const TimingOptions& opt = {},
+                     int programs_per_sm = 1);
+
+// The clock an SM's pipelines run at under `path`'s load: Machine::fma_clock_hz (FMA, copies,
+// transposes) or tensor_clock_hz (mma.sync, wgmma); sm_clock_hz where those are 0.
+double pipe_clock_hz(const Machine& m, MathPath path);
+
+// SM time, in cycles, to issue `instructions` warp instructions from each of `warps` warps when
+// `resident_warps` warps share the SM: the schedulers issue min(issue_ceiling, W /
+// warp_issue_cycles) per cycle each, W = resident_warps / schedulers_per_sm.
+// `warp_cycles` > 0 replaces the machine's warp_issue_cycles (a rung's measured figure).
+double issue_cycles(double instructions, int warps, int resident_warps, const Machine& m,
+                    double warp_cycles = 0);
+
+// The bytes of one global load of a copy or transpose thread: `load_bytes`, or one element.
+std::int64_t load_width(const TimingOptions& t, std::int64_t elem_bytes);
+
+// One round trip of DRAM loads when every SM keeps `read_bytes_in_flight` (bytes per SM) of
+// reads outstanding: Little's law, throughput = bytes in flight / latency, with the latency rising
+// as the DRAM fills. Per SM, X(N) = Xp (1 - exp(-N / (Xp L0))) for the reads' peak rate Xp (their
+// `read_share` of the DRAM's: a copy or transpose writes what it reads, so half, once its writes
+// flow) and unloaded latency L0 (dram_latency_ps); the round takes N / X(N). At small N it is L0;
+// at large N the DRAM's queue, N / Xp. The curve is kernels/probes/bytes_in_flight.cu's on an
+// H100 and an H200 (within 5 % at one load per thread, docs/MODEL.md).
+std::int64_t loaded_round_ps(const StepCosts& c, double read_bytes_in_flight,
+                             double read_share = 0.5);
+
+// How far after the mean the slowest of `warps` warps' loads returns, in units of one warp's
+// latency over R rounds, times sqrt(R): E[max of `warps` standard normals] * warp_load_cv
+// (1.42 * 0.31 = 0.44 for 8 warps; 0 for one warp).
+double slowest_warp_shift(int warps, double warp_load_cv);
+
+// A round whose DRAM latency is `dram_ps` (loaded_round_ps), times `latency_factor`
+// (Machine::load_round_cv), when `readers` transposes read shared memory on the SM as it is
+// issued: its loads also queue at the SM's load/store pipe behind one read instruction per warp
+// of each (smem_turn_ps apiece; docs/MODEL.md, *transpose*).
+std::int64_t queued_round_ps(const StepCosts& c, std::int64_t dram_ps, int readers,
+                             double latency_factor = 1);
+
+// Triton's warp tiling of an mma output (warpsPerTileV2): doubles warps along M or N, whichever
+// has more 16 x 8 instruction tiles left per warp; returns {warps_m, warps_n}.
+std::pair<int, int> warp_grid(int block_m, int block_n, int num_warps);
+
+}  // namespace tilesim::sim
