@@ -36,7 +36,7 @@
 #include <cctype>
 #include <cstdio>
 
-#include "sim/program/problem.hpp"
+#include "sim/base/limits.hpp"
 
 namespace tilesim::sim {
 namespace {
