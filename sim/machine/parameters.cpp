@@ -26,7 +26,9 @@ ParameterValue read(const Machine& m) {
 }
 
 // The field's name and its reader from one token, so the two cannot disagree.
-#define TILESIM_FIELD(f) #f, &read < &Machine::f>
+// clang-format off
+#define TILESIM_FIELD(f) #f, &read<&Machine::f>
+// clang-format on
 
 MachineParameter row(std::string name, ParameterValue (*value)(const Machine&), std::string unit,
                      G group, std::string meaning, std::vector<Evidence> evidence,

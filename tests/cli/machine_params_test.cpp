@@ -40,8 +40,8 @@ TEST(CliMachineParams, JsonGivesEveryFieldOfEveryPresetAKindAndEvidence) {
   ASSERT_EQ(r.code, 0) << r.out;
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["presets"], nlohmann::json({"t4", "a100", "h100", "h200"}));
-  // 14 datasheet sizes and limits, 25 timing figures (issue 23).
-  EXPECT_EQ(j["machine_parameters"].size(), 39u);
+  // Every field has a row: tests/sim/parameters_test.cpp counts them against sim::Machine.
+  EXPECT_FALSE(j["machine_parameters"].empty());
   for (const auto& p : j["machine_parameters"]) {
     ASSERT_EQ(p["presets"].size(), 4u) << p["name"];
     for (const auto& [key, v] : p["presets"].items()) {
