@@ -50,9 +50,9 @@ struct Machine {
   // The same on an L2 miss (unloaded DRAM: no queue). The default is the papers' unloaded ~480;
   // the H100 and H200 presets carry 706 and 721, fitted to a probe (docs/PARAMETERS.md).
   int dram_latency_cycles = 480;
-  double l2_bytes_per_s = 7.0e12;   // L2 -> SMs, all slices together
-  int sm_l2_bytes_per_cycle = 64;   // one SM's L2 fill path
-  int smem_bytes_per_cycle = 128;   // 32 banks x 4 bytes: one wavefront per cycle
+  double l2_bytes_per_s = 7.0e12;  // L2 -> SMs, all slices together
+  int sm_l2_bytes_per_cycle = 64;  // one SM's L2 fill path
+  int smem_bytes_per_cycle = 128;  // 32 banks x 4 bytes: one wavefront per cycle
   // Block launch to its first step, prologue included: an H100 retires a block and starts the
   // next on its slot in 0.23 us (kernels/probes/block_launch.cu, assets/measured/
   // block_launch_h100.csv); the rest stands for a short prologue (docs/MODEL_HISTORY.md).
@@ -63,7 +63,7 @@ struct Machine {
   // What-if knob, off by default: each program's dots take (1 + program_jitter * u) of their time,
   // u a fixed pseudo-random number in [-1, 1) per pid, so a long grid's programs drift apart
   // ever further. Fitted once (0.085, to the H200's FP16 8192^3 row-major bytes), it made the
-  // drift grow with program length, which the GPU's does not (docs/MODEL_HISTORY.md); the dot pipe's
+  // drift grow with program length, which the GPU's doesn't (docs/MODEL_HISTORY.md); the dot pipe's
   // share by age (older_program_share, measured) now gives the drift with no fitted figure.
   double program_jitter = 0.0;
   // Programs' time spread (docs/MODEL_HISTORY.md, "Programs drift apart"): a dot step of duration t
@@ -95,7 +95,7 @@ struct Machine {
   // global-load stall per instruction is 1.42 warp_load_cv / sqrt(R) on the padded transposes
   // (assets/measured/issue_stalls_h200.csv, warp_stalls_h100.csv, element_loops_h100.csv:
   // 0.24..0.35 over eleven launches of 1, 4 and 16 rounds on two chips, 16x16 tiles left out;
-  // 0.31 is the 32x32 vectorized rung's on the H200, also the eleven's median; docs/MODEL_HISTORY.md).
+  // 0.31 is the 32x32 vectorized rung's on the H200, the eleven's median; docs/MODEL_HISTORY.md).
   // Copies have no barrier to show it; they pay it at their exit (a block's slot frees with its
   // last warp). 0: every warp's load returns at the mean.
   double warp_load_cv = 0.31;

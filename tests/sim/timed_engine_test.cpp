@@ -149,7 +149,7 @@ TEST(TimedEngine, ADotIsNoFasterThanItsWarpsIssueItsInstructions) {
 }
 
 // Two programs share one SM's dot pipe by age: with both always ready, the older (pid 0) gets
-// older_program_share of the dots (0.6, measured on an H200: docs/MODEL_HISTORY.md), so of 60 K steps
+// older_program_share of the dots (0.6, measured on an H200: MODEL_HISTORY.md), so of 60 K steps
 // each it is done when 60 + 40 of the 120 are, 5/6 of the way; with a share of 1 the older runs
 // as if alone (1/2), with 0.5 the two alternate and finish together. This uneven share is what
 // makes row-major waves drift apart and re-read B (docs/MODEL.md).
@@ -435,7 +435,7 @@ TEST(TimedEngine, EveryLatencyPacedDotGetsNoiseOfVarianceDTimesItsDuration) {
 }
 
 // An issue-bound dot gets no noise: its SM fills a stalled warp's issue slots from the other
-// warps (FP32 register_blocked on the GPU: its SMs' phases stay within ~32 us, docs/MODEL_HISTORY.md).
+// warps (FP32 register_blocked on the GPU: its SMs' phases stay within ~32 us; MODEL_HISTORY.md).
 TEST(TimedEngine, AnIssueBoundDotGetsNoTimeNoise) {
   ProblemSpec s = matmul(64, 64, 128, 64, 64, 64);
   s.dtype = DType::fp32;
