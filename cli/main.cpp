@@ -13,9 +13,10 @@ int main(int argc, char** argv) {
   using namespace tilesim;
   CLI::App app{
       "tilesim-cli: replay tiled GPU kernels (copy, transpose, matmul) on a CPU simulator.\n"
-      "Every subcommand but `variants` takes a problem as --scenario FILE and/or flags; all take\n"
-      "--json. `variants` lists the CUDA kernel variants: which ones the timed engine describes\n"
-      "and which warp model mirrors each."};
+      "Every subcommand but `variants` and `machine-params` takes a problem as --scenario FILE\n"
+      "and/or flags; all take --json. `variants` lists the CUDA kernel variants: which ones the\n"
+      "timed engine describes and which warp model mirrors each. `machine-params` prints the\n"
+      "parameter table: every machine figure with its kind and evidence."};
   app.require_subcommand(1);
   std::vector<std::pair<CLI::App*, cli::Action>> commands;
   const auto add = [&](cli::Action (*adder)(CLI::App&)) {
@@ -30,6 +31,7 @@ int main(int argc, char** argv) {
   add(cli::add_sweep_command);
   add(cli::add_warps_command);
   add(cli::add_variants_command);
+  add(cli::add_machine_params_command);
   try {
     // A numeric flag's own check throws InvalidField out of parse (scenario::integer_field).
     app.parse(argc, argv);

@@ -82,7 +82,7 @@ static __device__ unsigned long long* g_block_trace = nullptr;
 // That hook perturbs what it measures: on an H100 (2026-11-24) its one global load and branch
 // per K step, even with the pointer null, moved FP16 8192^3 row-major from 6.5-7.0 GB of DRAM
 // reads to 2.8-2.9 GB, and a first wave's older / younger pair from 211 / 274 us to 248 / 255 us
-// (docs/MODEL.md). Spans are measured without it.
+// (docs/MODEL_HISTORY.md). Spans are measured without it.
 static __device__ unsigned long long* g_kstep_trace = nullptr;
 static __device__ int g_kstep_tiles = 0;
 __device__ inline unsigned long long global_ns() {

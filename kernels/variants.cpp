@@ -51,7 +51,7 @@ std::vector<Variant> make_variants() {
   // thread are read off their SASS (sm_90, nvcc 13.0): each iteration of an element loop (unrolled
   // or not) is LDG, then its STG or STS, then the branch that ends the loop (the trip count is the
   // rows left in the tile), so a thread waits for one load before it issues the next; the
-  // measured throughputs agree (kernels/probes/bytes_in_flight.cu, docs/MODEL.md).
+  // measured throughputs agree (kernels/probes/bytes_in_flight.cu, docs/MODEL_HISTORY.md).
   // Registers per thread (here and below) are ncu's launch__registers_per_thread of the sm_90
   // build (nvcc 13.0, 2026-11-23).
   // Their warp instructions per program and per global load of a thread: ncu's
@@ -121,7 +121,7 @@ std::vector<Variant> make_variants() {
   // Its warps issue once every 7.16 cycles (6.48 with B^T), not the machine's 2.74: each thread
   // accumulates an output in one register, so every FFMA waits on the previous one and on its two
   // shared loads, and 4 warps per scheduler do not hide that (ncu at 2048^3 on an H100, stalls per
-  // issue: wait 1.65, short scoreboard 1.54, long scoreboard 1.17; docs/MODEL.md).
+  // issue: wait 1.65, short scoreboard 1.54, long scoreboard 1.17; docs/MODEL_HISTORY.md).
   TimingDescription smem_tiled = described(MathPath::fma, SmemLayout::plain, 8, 1);
   smem_tiled.options.warp_instructions = 2555;  // 16 outputs x 16 k: 256 FFMA, 512 LDS, addresses
   smem_tiled.options.registers_per_thread = 86;

@@ -146,6 +146,13 @@ sim::Machine parse_machine_json(std::string_view json_text) {
   return m;
 }
 
+std::vector<std::string> machine_json_keys() {
+  std::vector<std::string> keys;
+  sim::Machine m;
+  for_each_machine_field(m, [&](const char* name, auto&) { keys.emplace_back(name); });
+  return keys;
+}
+
 sim::Machine machine_of(const Scenario& s) {
   if (!s.custom_machine_json.empty()) return parse_machine_json(s.custom_machine_json);
   if (auto m = sim::find_machine(s.machine)) return *m;

@@ -2,7 +2,9 @@
 // ("custom_machine": {"base": "h100", "l2_bytes": 8388608, ...}), starting from a preset.
 #pragma once
 
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "scenario/scenario.hpp"
 #include "sim/machine/machine.hpp"
@@ -14,6 +16,10 @@ namespace tilesim::scenario {
 // l2_bytes, ..., the timing figures). Unknown keys and wrong types throw sim::InvalidField
 // ("custom_machine.<key>"); the result is validated (sim::validate_machine).
 sim::Machine parse_machine_json(std::string_view json_text);
+
+// Every key a custom machine may set besides `base`, in for_each_machine_field's order (the
+// parameter table's test checks each against sim::machine_parameters).
+std::vector<std::string> machine_json_keys();
 
 // The scenario's machine: custom_machine_json when present, else the preset `machine`
 // (throws sim::InvalidField("machine") naming the allowed presets).

@@ -20,7 +20,7 @@ from fit_timing import timed_rungs, warp_models  # noqa: E402  (read from the va
 
 # Rows a machine figure was fitted to: none since the dot pipe's share by age (measured on a
 # separate one-wave run, not on these rows) replaced the fitted Machine::program_jitter
-# (docs/MODEL.md). Keep the mark for a future fit.
+# (docs/MODEL_HISTORY.md). Keep the mark for a future fit.
 FITTED_DRAM = set()
 SLUGS = ("h100", "h200")  # GPUs with a machine preset of the same name
 

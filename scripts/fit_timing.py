@@ -12,7 +12,7 @@ Fitted (one row each, then frozen; every other row is a prediction):
 fma_efficiency is no longer fitted (1.0: the FMA pipe itself is never what limits the rungs; the
 issue of their instruction stream is). warp_issue_cycles was fitted to register_blocked at
 4096^3 until 2026-11-24; it is measured now (register_blocked alone on its SM, with the
-scheduler's ceiling from ncu: docs/MODEL.md), and that row is a prediction. Each is found by bisection on the predicted time (monotone
+scheduler's ceiling from ncu: docs/PARAMETERS.md), and that row is a prediction. Each is found by bisection on the predicted time (monotone
 in the parameter) with a custom
 machine that starts from the preset. Each record is predicted with `tilesim-cli run --variant
 <rung>`: how a CUDA rung is described to the model (its tile, B layout, warps, stages, math path,
@@ -186,20 +186,23 @@ def main():
             f"GPU below, one row each (marked *fitted*): {json.dumps(mj)}; every other row, the "
             "second GPU's all, is a prediction with those same figures (the two chips share the "
             "SM; they differ in DRAM bandwidth and L2 size, which the presets give). Measured, "
-            "not fitted: the presets' unloaded DRAM latency (the probe "
+            "not fitted: the clocks the pipelines run at under FMA and tensor-core load, the "
+            "issue law (a scheduler's ceiling, 0.80, and a warp's interval, 2.74 cycles: "
+            "register_blocked, ncu and alone on its SM), each rung's loop instructions, "
+            "registers and, where its own dependences set its pace, issue interval (ncu on an "
+            "H100 at 2048³, assets/measured/instructions_h100.csv), the spread of a warp's load "
+            "round trips (`warp_load_cv`, 0.31: ncu's barrier over long-scoreboard stalls of the "
+            "padded transposes) and the copies' and transposes' instruction streams (their warp "
+            "instructions at three tiles and `stream_issue_cycles`, 5.15: ncu on an H100, "
+            "assets/measured/element_loops_h100.csv). Fitted to a measurement other than these "
+            "rows: the presets' unloaded DRAM latency (to the probe "
             "kernels/probes/bytes_in_flight.cu, assets/measured/bytes_in_flight_*.csv), the "
-            "clocks the pipelines run at under FMA and tensor-core load, the issue law (a "
-            "scheduler's ceiling, 0.80, and a warp's interval, 2.74 cycles: register_blocked, "
-            "ncu and alone on its SM), each rung's loop instructions, registers and, where "
-            "its own dependences set its pace, issue interval (ncu on an H100 at 2048³, "
-            "assets/measured/instructions_h100.csv), and the variation of a copy's or "
+            "K-step noise (`dot_time_diffusion_s`, `dot_time_diffusion_miss_s`: the program-time "
+            "spread of the H100's FP16 8192³ block timelines) and the variation of a copy's or "
             "transpose's load rounds (`load_round_cv`, 0.19: the load-phase spread of the padded "
-            "32×32 transpose in the H100 block timeline, assets/measured/block_timeline_h100/; "
-            "docs/MODEL.md), the spread of a warp's load round trips (`warp_load_cv`, 0.31: "
-            "ncu's barrier over long-scoreboard stalls of the padded transposes) and the "
-            "copies' and transposes' instruction streams (their warp instructions at three "
-            "tiles and `stream_issue_cycles`, 5.15: ncu on an H100, "
-            "assets/measured/element_loops_h100.csv). Target (issue 11): within ±20 %.", "", *sections, end])
+            "32×32 transpose in the H100 block timeline, assets/measured/block_timeline_h100/). "
+            "Every figure's kind and evidence: docs/PARAMETERS.md. "
+            "Target (issue 11): within ±20 %.", "", *sections, end])
         if begin in text:
             text = text[:text.index(begin)] + section + text[text.index(end) + len(end):]
         else:

@@ -13,18 +13,17 @@
 //  H200:      H200 datasheet, SXM (4.8 TB/s HBM3e, 67 TFLOPS FP32, 989 TFLOPS dense FP16
 //             tensor); SMs and L2 read off a real H200 (cudaGetDeviceProperties: 132 SMs,
 //             l2CacheSize = 60 MiB); per-SM limits as H100 (same Hopper SM).
-// Timing figures (per preset, below in `timed`): clocks are the ones the datasheet's peak rates
-// are counted at (H100/H200: 132 SMs x 4096 FP16 FLOP/cycle x 1.83 GHz = 989 TFLOP/s). Latencies
-// and per-SM widths are microbenchmark figures (Jia et al., "Dissecting the NVIDIA Turing T4 GPU
-// via Microbenchmarking", 2019; Luo et al., "Benchmarking and Dissecting the Nvidia Hopper GPU
-// Architecture", 2024: L2 hit ~260 cycles, DRAM ~480 cycles on Hopper and Ampere), rounded.
-// Hopper's L2 bandwidth (10 TB/s, about 5 KiB per cycle) is bounded below by tilesim-bench: the
-// wgmma rung moves 1.61 GB of tiles through L2 in 0.20 ms at 4096^3 on an H200. The
-// mma.sync share of the Hopper tensor peak is tilesim's own registers-only probe on an H200
-// (docs/PERFORMANCE.md: 84 % of cuBLAS, about 0.67 of the peak). Two parameters
-// (dram_efficiency, tensor_efficiency) are fitted to tilesim-bench (scripts/fit_timing.py;
-// docs/FIDELITY.md says which rows); older_program_share, the issue law (issue_ceiling,
-// warp_issue_cycles) and the pipeline clocks are measured (docs/MODEL.md).
+// Timing figures (per preset, the second brace of each make() below): clocks are the ones the
+// datasheet's peak rates are counted at (H100/H200: 132 SMs x 4096 FP16 FLOP/cycle x 1.83 GHz =
+// 989 TFLOP/s). Where every other figure comes from — datasheet, measured (tilesim's probes, ncu,
+// tilesim-bench, published microbenchmarks), fitted (with its fit set), inherited (a T4/A100
+// figure copied from an H100/H200 one) or assumed — is the parameter table's to say, one row per
+// field: sim/machine/parameters.cpp, printed by `tilesim-cli machine-params` and into
+// docs/PARAMETERS.md. In short: the H100's and H200's DRAM latencies (706 and 721 cycles) are
+// fitted to the probe kernels/probes/bytes_in_flight.cu (the papers' unloaded ~480 cycles is not
+// used); dram_efficiency and tensor_efficiency are fitted to one tilesim-bench row each; the
+// K-step noise (dot_time_diffusion_*) and load_round_cv are fitted to block-timeline spreads;
+// the T4's and A100's timing figures past their datasheets are estimates or inherited.
 // The L2 is modelled fully associative with LRU over 128-byte lines (real L2s are banked and
 // hashed). A100/H100/H200 split it in two partitions, each caching the data its own GPCs' SMs
 // access (A100 whitepaper, "L2 cache"; Hopper whitepaper): l2_partitions = 2, and the replay
@@ -61,10 +60,8 @@ struct Sheet {
   std::string source;
 };
 
-// What the timed engine adds: the clock, latencies and widths (cycles, bytes per cycle). The H100's
-// and H200's DRAM latency (unloaded, at the preset clock) is fitted to the probe
-// kernels/probes/bytes_in_flight.cu at one load per thread (8 points per chip, 1-32 KiB in flight
-// per SM): 386 ns and 394 ns (assets/measured/bytes_in_flight_*.csv); the others are estimates.
+// What the timed engine adds: the clock, latencies and widths (cycles, bytes per cycle); each
+// figure's source is its row in sim/machine/parameters.cpp.
 struct Timing {
   double clock_hz, fma_clock_hz, tensor_clock_hz, tf32;
   bool wgmma;

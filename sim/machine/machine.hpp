@@ -47,13 +47,15 @@ struct Machine {
   bool has_wgmma = true;            // Hopper: warpgroup MMA reads operands from shared memory
   double mma_sync_fraction = 0.67;  // share of the tensor peak that mma.sync can issue
   int l2_hit_latency_cycles = 260;  // load issued -> data in the SM, L2 hit
-  int dram_latency_cycles = 480;    // the same on an L2 miss (unloaded DRAM: no queue)
-  double l2_bytes_per_s = 7.0e12;   // L2 -> SMs, all slices together
-  int sm_l2_bytes_per_cycle = 64;   // one SM's L2 fill path
-  int smem_bytes_per_cycle = 128;   // 32 banks x 4 bytes: one wavefront per cycle
+  // The same on an L2 miss (unloaded DRAM: no queue). The default is the papers' unloaded ~480;
+  // the H100 and H200 presets carry 706 and 721, fitted to a probe (docs/PARAMETERS.md).
+  int dram_latency_cycles = 480;
+  double l2_bytes_per_s = 7.0e12;  // L2 -> SMs, all slices together
+  int sm_l2_bytes_per_cycle = 64;  // one SM's L2 fill path
+  int smem_bytes_per_cycle = 128;  // 32 banks x 4 bytes: one wavefront per cycle
   // Block launch to its first step, prologue included: an H100 retires a block and starts the
   // next on its slot in 0.23 us (kernels/probes/block_launch.cu, assets/measured/
-  // block_launch_h100.csv); the rest stands for a short prologue (docs/MODEL.md).
+  // block_launch_h100.csv); the rest stands for a short prologue (docs/MODEL_HISTORY.md).
   int program_launch_cycles = 600;
   // Instruction issue: each of an SM's warp schedulers (4 since Maxwell, one per sub-partition)
   // issues at most one warp instruction per cycle.
@@ -61,10 +63,10 @@ struct Machine {
   // What-if knob, off by default: each program's dots take (1 + program_jitter * u) of their time,
   // u a fixed pseudo-random number in [-1, 1) per pid, so a long grid's programs drift apart
   // ever further. Fitted once (0.085, to the H200's FP16 8192^3 row-major bytes), it made the
-  // drift grow with program length, which the GPU's does not (docs/MODEL.md); the dot pipe's
+  // drift grow with program length, which the GPU's doesn't (docs/MODEL_HISTORY.md); the dot pipe's
   // share by age (older_program_share, measured) now gives the drift with no fitted figure.
   double program_jitter = 0.0;
-  // Programs' time spread (docs/MODEL.md, "Programs drift apart"): a dot step of duration t
+  // Programs' time spread (docs/MODEL_HISTORY.md, "Programs drift apart"): a dot step of duration t
   // takes t + sqrt(D * t) * g, g a fixed pseudo-random number of mean 0 and variance 1 per
   // (pid, K step), so a program's time has variance D * (its time): a random walk, which is what
   // spreads the SMs' phases on the GPU (the 17th program on an SM starts over a 20 us
@@ -79,10 +81,11 @@ struct Machine {
   // A copy's or transpose's load round (threads with few loads in flight, docs/MODEL.md) takes
   // its loaded latency times 1 + load_round_cv * g, g a fixed pseudo-random number of mean 0 and
   // variance 1 per (pid, round): DRAM round trips vary, and that variation keeps the transposes
-  // on an SM from reading shared memory in step. Measured, not fitted to time: the H100 block
-  // timeline of the padded 32x32 FP32 transpose at 8192^2 (kernels/probes/block_timeline.cu,
-  // assets/measured/block_timeline_h100/tr32_8192_padded.csv): its load phase (4 rounds) has an
-  // sd of 0.311 us over 65,536 programs; 0.19 gives the model's 0.306 us. 0: no variation.
+  // on an SM from reading shared memory in step. Fitted to a timing spread (not to a time): the
+  // H100 block timeline of the padded 32x32 FP32 transpose at 8192^2 (kernels/probes/
+  // block_timeline.cu, assets/measured/block_timeline_h100/tr32_8192_padded.csv): its load phase
+  // (4 rounds) has an sd of 0.311 us over 65,536 programs; 0.19 gives the model's 0.306 us.
+  // 0: no variation.
   double load_round_cv = 0.19;
   // The program behind a copy's or transpose's load waits for its slowest warp: each warp's
   // round trips vary by warp_load_cv of their mean, so R rounds by warp_load_cv sqrt(R) of one,
@@ -92,7 +95,7 @@ struct Machine {
   // global-load stall per instruction is 1.42 warp_load_cv / sqrt(R) on the padded transposes
   // (assets/measured/issue_stalls_h200.csv, warp_stalls_h100.csv, element_loops_h100.csv:
   // 0.24..0.35 over eleven launches of 1, 4 and 16 rounds on two chips, 16x16 tiles left out;
-  // 0.31 is the 32x32 vectorized rung's on the H200, also the eleven's median; docs/MODEL.md).
+  // 0.31 is the 32x32 vectorized rung's on the H200, the eleven's median; docs/MODEL_HISTORY.md).
   // Copies have no barrier to show it; they pay it at their exit (a block's slot frees with its
   // last warp). 0: every warp's load returns at the mean.
   double warp_load_cv = 0.31;
@@ -110,12 +113,13 @@ struct Machine {
   // q = (1 - share) / share; only the pair is measured), as the warp schedulers'
   // greedy-then-oldest issue works out over a K step. Measured on an H200, one wave of two
   // programs per SM (kernels/probes/block_timeline.cu): 0.60 for FP16 mma.sync, 0.59 for FP32
-  // FMA (docs/MODEL.md). 1: the older always first.
+  // FMA (docs/MODEL_HISTORY.md). 1: the older always first.
   double older_program_share = 0.6;
-  // Fitted on the H200 (scripts/fit_timing.py, one tilesim-bench row each, docs/FIDELITY.md) and
-  // used by every preset: what a tiled kernel sustains of each peak.
+  // What a tiled kernel sustains of each peak, used by every preset. dram_efficiency and
+  // tensor_efficiency are fitted on the H200 (scripts/fit_timing.py, one tilesim-bench row each,
+  // docs/FIDELITY.md); fma_efficiency is 1 by assumption (issue, not the FMA pipe, limits).
   double dram_efficiency = 0.869;    // of dram_bytes_per_s, streaming copy
-  double fma_efficiency = 1.0;       // of fp32_flops_per_s (issue, not the FMA pipe, limits)
+  double fma_efficiency = 1.0;       // of fp32_flops_per_s
   double tensor_efficiency = 0.745;  // of the tensor path's peak, dot of full tiles
   // Instruction issue, per scheduler: min(issue_ceiling, W / warp_issue_cycles) warp
   // instructions a cycle from W warps (docs/MODEL.md). Both measured, neither fitted:
@@ -130,9 +134,11 @@ struct Machine {
   //   (TimingOptions::warp_issue_cycles).
   double issue_ceiling = 0.8;
   double warp_issue_cycles = 2.74;
-  std::string source;  // where the figures come from
+  std::string source;  // the documents the datasheet figures come from
   bool operator==(const Machine&) const = default;
 };
+// Every field above has a row in the parameter table (sim/machine/parameters.cpp: unit, kind,
+// evidence); tests/sim/parameters_test.cpp fails for a field without one.
 
 // The presets, in order: t4, a100, h100, h200.
 std::span<const Machine> machine_presets();

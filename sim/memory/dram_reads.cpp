@@ -17,7 +17,8 @@ void DramReads::traffic(std::int64_t read_bytes, std::int64_t write_bytes) {
   const double bytes = static_cast<double>(read_bytes + write_bytes);
   if (bytes <= 0) return;
   const double w = std::min(1.0, bytes / m_window);
-  m_share = std::clamp(m_share + w * (static_cast<double>(read_bytes) / bytes - m_share), 0.5, 1.0);
+  m_share = std::clamp(m_share + w * (static_cast<double>(read_bytes) / bytes - m_share),
+                       kMinReadShare, kMaxReadShare);
 }
 
 }  // namespace tilesim::sim

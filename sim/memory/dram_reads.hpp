@@ -12,6 +12,12 @@
 
 namespace tilesim::sim {
 
+// The reads' share of the DRAM's rate stays within these (a half: a copy in flow writes what it
+// reads; all: nothing is written), and starts at a half (see read_share below).
+inline constexpr double kMinReadShare = 0.5;
+inline constexpr double kMaxReadShare = 1.0;
+inline constexpr double kStartReadShare = 0.5;
+
 class DramReads {
  public:
   // `sms`: the SMs the in-flight bytes are spread over; `window_bytes`: about one L2-full, the
@@ -38,7 +44,7 @@ class DramReads {
  private:
   int m_sms = 1;
   double m_window = 1;
-  double m_share = 0.5;
+  double m_share = kStartReadShare;
   std::int64_t m_in_flight = 0;
   using End = std::pair<std::int64_t, std::int64_t>;  // (end ps, bytes), earliest on top
   std::priority_queue<End, std::vector<End>, std::greater<End>> m_ends;

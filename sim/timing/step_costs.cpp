@@ -11,14 +11,6 @@
 namespace tilesim::sim {
 namespace {
 
-constexpr int kMaxRegistersPerThread = 255;
-// Registers a thread needs besides its accumulator (pointers, offsets, loop state, fragments).
-constexpr int kBaseRegisters = 32;
-// Fixed issue cost of one K-iteration of a program, in cycles: the barrier between stages, the
-// pointer advance and the wait for the stage's copies (an estimate; it is what makes 32 x 32
-// tiles slow on any GPU, seed 001's chart).
-constexpr int kLoopOverheadCycles = 48;
-
 // Latencies count cycles of the nominal clock; pipelines (issue, shared memory, the fill path)
 // cycles of the clock the kernel's math path runs at (Machine::fma_clock_hz, tensor_clock_hz).
 std::int64_t ps_of_cycles(double cycles, double clock_hz) {
@@ -256,8 +248,8 @@ StepCosts step_costs(const Problem& p, const Machine& m, const TimingOptions& op
         std::max(0, c.accumulator_registers + kBaseRegisters - kMaxRegistersPerThread);
     // Each spilled register is stored and loaded once per K-iteration through the L1, which
     // shares its width with shared memory (4 bytes per thread each way).
-    c.dot_spill_ps =
-        pipe_ps(wavefronts(std::int64_t{c.spilled_registers} * 8 * p.threads_per_program(), m));
+    c.dot_spill_ps = pipe_ps(wavefronts(
+        std::int64_t{c.spilled_registers} * kSpillBytesPerRegister * p.threads_per_program(), m));
     const double a_wf = wavefronts(bm * bk * e, m), b_wf = wavefronts(bk * bn * e, m);
     c.load_a_smem_free_ps = pipe_ps(a_wf);
     c.load_b_smem_free_ps = pipe_ps(b_wf);

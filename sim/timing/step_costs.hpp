@@ -33,6 +33,19 @@ enum class SmemLayout { swizzled, plain };
 std::string_view to_string(SmemLayout l);
 std::optional<SmemLayout> parse_smem_layout(std::string_view s);  // "swizzled" | "plain"
 
+// The step costs' own constants (the parameter table reads them: sim/timing/model_parameters).
+// A thread's register limit (CUDA's 255 since Kepler): accumulators past it spill.
+inline constexpr int kMaxRegistersPerThread = 255;
+// Registers a thread needs besides its accumulator (pointers, offsets, loop state, fragments).
+inline constexpr int kBaseRegisters = 32;
+// Fixed issue cost of one K-iteration of a program, in cycles: the barrier between stages, the
+// pointer advance and the wait for the stage's copies (an estimate; it is what makes 32 x 32
+// tiles slow on any GPU, seed 001's chart).
+inline constexpr int kLoopOverheadCycles = 48;
+// Bytes a spilled register moves per K-iteration through the L1: stored and loaded once, 4 bytes
+// each way.
+inline constexpr int kSpillBytesPerRegister = 8;
+
 struct TimingOptions {
   std::optional<MathPath> path;      // default: the path Triton would take (above)
   std::optional<SmemLayout> layout;  // default: swizzled for tensor cores, plain otherwise
@@ -174,7 +187,7 @@ std::int64_t load_width(const TimingOptions& t, std::int64_t elem_bytes);
 // `read_share` of the DRAM's: a copy or transpose writes what it reads, so half, once its writes
 // flow) and unloaded latency L0 (dram_latency_ps); the round takes N / X(N). At small N it is L0;
 // at large N the DRAM's queue, N / Xp. The curve is kernels/probes/bytes_in_flight.cu's on an
-// H100 and an H200 (within 5 % at one load per thread, docs/MODEL.md).
+// H100 and an H200 (within 5 % at one load per thread, docs/MODEL_HISTORY.md).
 std::int64_t loaded_round_ps(const StepCosts& c, double read_bytes_in_flight,
                              double read_share = 0.5);
 

@@ -47,7 +47,7 @@ TEST(CliRun, DefaultScenarioPrintsEveryCounterKey) {
 // (3 per SM). The GPU reads 3.1-3.9x the bytes row-major (mma.sync at 128 x 128 x 32,
 // docs/FIDELITY.md); the model, whose programs drift apart by their K-step noise, about 3x in
 // both. Before that noise its waves stayed in step, and at 3 per SM grouped flipped between 1.39
-// and 1.70 GB against row-major's 1.72 with a 2 % change of the tensor clock (docs/MODEL.md).
+// and 1.70 GB against row-major's 1.72 with a 2 % change of the tensor clock (MODEL_HISTORY.md).
 TEST(CliRun, GroupedReadsLessDramThanRowMajorAt8192CubedFp16OnH100) {
   for (const char* stages : {"3", "2"}) {
     const std::string p =

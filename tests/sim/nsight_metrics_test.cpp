@@ -99,7 +99,7 @@ TEST(NsightMetrics, BundledTransposeMeasurementsConflictAsTheWarpModelPredicts) 
 }
 
 TEST(NsightMetrics, BundledMatmulMeasurementsIssueTheSharedLoadsTheWarpModelPredicts) {
-  // docs/MODEL.md: seed 003's conflicting rung issues 83,886,080 shared-load instructions and
+  // MODEL_HISTORY.md: seed 003's conflicting rung issues 83,886,080 shared-load instructions and
   // 603,979,776 wavefronts at 2048^3 (ptxas merges its B reads into LDS.128); matmul_smem_tiled
   // two per FMA, conflict-free. Instructions and wavefronts, exactly.
   int checked = 0;

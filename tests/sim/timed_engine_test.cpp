@@ -149,7 +149,7 @@ TEST(TimedEngine, ADotIsNoFasterThanItsWarpsIssueItsInstructions) {
 }
 
 // Two programs share one SM's dot pipe by age: with both always ready, the older (pid 0) gets
-// older_program_share of the dots (0.6, measured on an H200: docs/MODEL.md), so of 60 K steps
+// older_program_share of the dots (0.6, measured on an H200: MODEL_HISTORY.md), so of 60 K steps
 // each it is done when 60 + 40 of the 120 are, 5/6 of the way; with a share of 1 the older runs
 // as if alone (1/2), with 0.5 the two alternate and finish together. This uneven share is what
 // makes row-major waves drift apart and re-read B (docs/MODEL.md).
@@ -435,7 +435,7 @@ TEST(TimedEngine, EveryLatencyPacedDotGetsNoiseOfVarianceDTimesItsDuration) {
 }
 
 // An issue-bound dot gets no noise: its SM fills a stalled warp's issue slots from the other
-// warps (FP32 register_blocked on the GPU: its SMs' phases stay within ~32 us, docs/MODEL.md).
+// warps (FP32 register_blocked on the GPU: its SMs' phases stay within ~32 us; MODEL_HISTORY.md).
 TEST(TimedEngine, AnIssueBoundDotGetsNoTimeNoise) {
   ProblemSpec s = matmul(64, 64, 128, 64, 64, 64);
   s.dtype = DType::fp32;
@@ -488,7 +488,7 @@ TEST(TimedEngine, EventsOfAProgramStayInProgramOrder) {
 // Seed 003: B stored transposed and staged so that its shared-memory reads conflict. On the T4
 // preset the seed measured 130.8 ms vs 261.9 ms for its 8192 x 6144 x 4096 product (X (M, N) @ Y
 // (N, K) in the seed's names: here M = 8192, K = 6144 reduced, N = 4096 output columns); the model
-// predicts 96 ms vs 181 ms there (1.88x; the seed: 2.00x, docs/MODEL.md).
+// predicts 96 ms vs 181 ms there (1.88x; the seed: 2.00x, docs/MODEL_HISTORY.md).
 TEST(TimedEngine, Seed003TransposedBNearlyDoublesTheTimeOnTheT4) {
   ProblemSpec s = matmul(8192, 4096, 6144, 32, 32, 32);
   s.dtype = DType::fp32;

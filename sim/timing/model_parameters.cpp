@@ -1,0 +1,150 @@
+// The per-rung and constant rows of the parameter table. Each value is formatted from the field's
+// default (a TimingOptions{}) or from the named constant itself, never typed here.
+#include "sim/timing/model_parameters.hpp"
+
+#include <type_traits>
+
+#include "sim/memory/dram_reads.hpp"
+#include "sim/timing/step_costs.hpp"
+
+namespace tilesim::sim {
+namespace {
+
+using K = ParameterKind;
+using G = ParameterGroup;
+
+template <class T>
+struct IsOptional : std::false_type {};
+template <class T>
+struct IsOptional<std::optional<T>> : std::true_type {};
+
+// A default as the table shows it: "unset" for an empty optional, else the number or flag.
+template <class T>
+std::string shown(const T& v) {
+  if constexpr (IsOptional<T>::value)
+    return v ? std::string("set") : std::string("unset");
+  else if constexpr (std::is_same_v<T, bool>)
+    return format_value({v ? 1.0 : 0.0, true, false});
+  else
+    return format_value({static_cast<double>(v), false, std::is_integral_v<T>});
+}
+
+// The field's name and its default from one token.
+#define TILESIM_OPTION(f) #f, shown(TimingOptions{}.f)
+#define TILESIM_CONSTANT(c) #c, shown(c)
+
+const std::string kVariants = "kernels/variants.cpp";
+const std::string kOptions = "sim/timing/step_costs.hpp";
+
+ModelParameter option(std::string name, std::string value, std::string unit, std::string meaning,
+                      K kind, std::string source) {
+  return {std::move(name),  kVariants, std::move(unit),  G::timing, std::move(meaning),
+          std::move(value), kind,      std::move(source)};
+}
+
+ModelParameter constant(std::string name, std::string value, std::string where, std::string unit,
+                        G group, std::string meaning, K kind, std::string source) {
+  return {std::move(name),
+          std::move(where),
+          std::move(unit),
+          group,
+          std::move(meaning),
+          std::move(value),
+          kind,
+          std::move(source)};
+}
+
+}  // namespace
+
+std::span<const ModelParameter> rung_parameters() {
+  static const std::vector<ModelParameter> kRows{
+      option(TILESIM_OPTION(path), "fma | mma.sync | wgmma",
+             "the dot's hardware path (unset: the one Triton would take)", K::code,
+             "the rung's code (its mma instructions)"),
+      option(TILESIM_OPTION(layout), "swizzled | plain",
+             "the shared-memory layout (unset: swizzled for tensor cores, plain otherwise)",
+             K::code, "the rung's code (padding, swizzle)"),
+      option(TILESIM_OPTION(variant), "warp model",
+             "the warp model whose conflicts and shared loads a plain layout takes", K::code,
+             "the rung's code, mirrored by sim/warps/warp_access; its counts match ncu exactly "
+             "(docs/FIDELITY.md, warps table)"),
+      option(TILESIM_OPTION(loads_in_flight), "loads/thread",
+             "copy and transpose: global loads a thread keeps in flight (0: the whole tile at "
+             "once, as Triton's tl.load)",
+             K::code,
+             "the rungs' SASS (sm_90): each element-loop iteration is LDG, its STG or STS, then "
+             "the loop's exit branch"),
+      option(TILESIM_OPTION(load_bytes), "bytes",
+             "copy and transpose: the width of one such load (0: one element)", K::code,
+             "the rung's code (LDG.128 for the vectorized rungs)"),
+      option(TILESIM_OPTION(program_warp_instructions), "warp instructions/program",
+             "copy and transpose: a warp's instructions per program outside its loads", K::measured,
+             "ncu's instruction counts at three tiles on an H100, split per program and per load "
+             "(assets/measured/element_loops_h100.csv; tests/kernels/rung_instructions_test.cpp)"),
+      option(TILESIM_OPTION(load_warp_instructions), "warp instructions/load",
+             "copy and transpose: a warp's instructions per global load of its thread", K::measured,
+             "the same split (assets/measured/element_loops_h100.csv)"),
+      option(TILESIM_OPTION(warp_instructions), "warp instructions/K step",
+             "matmul: a warp's instructions per K step (0: an FMA dot counts its FFMA and shared "
+             "loads; a tensor-core dot has no issue limit)",
+             K::measured,
+             "ncu smsp__inst_executed at 2048^3 and 8192^3 on an H100, split per K step and per "
+             "warp; predicts 4096^3 to the instruction (assets/measured/instructions_h100.csv)"),
+      option(TILESIM_OPTION(fragments_double_buffered), "flag",
+             "mma.sync: the next k16 step's ldmatrix is issued before this step's mma, so operand "
+             "reads overlap the math",
+             K::code, "the rung's code (matmul_mma_sync_warp64, _swizzled)"),
+      option(TILESIM_OPTION(registers_per_thread), "registers",
+             "registers per thread as ptxas allocates them: occupancy (0: accumulator + "
+             "kBaseRegisters)",
+             K::measured,
+             "ncu launch__registers_per_thread (assets/measured/instructions_h100.csv)"),
+      option(TILESIM_OPTION(warp_issue_cycles), "cycles",
+             "matmul: a warp's own issue interval where its dependences set its pace (0: the "
+             "machine's warp_issue_cycles)",
+             K::measured,
+             "ncu at 2048^3 on an H100: warps per scheduler / issue rate (assets/measured/"
+             "instructions_h100.csv, warp_stalls_h100.csv)"),
+      option(TILESIM_OPTION(counted_at), "tile, warps, stages",
+             "where the counted figures were measured; elsewhere the model's estimates stand in",
+             K::code, "the tile, warps and stages the rung compiles in (kernels/*.hpp kTile)"),
+  };
+  return kRows;
+}
+
+std::span<const ModelParameter> model_constants() {
+  static const std::vector<ModelParameter> kRows{
+      constant(TILESIM_CONSTANT(kMaxRegistersPerThread), kOptions, "registers", G::sheet,
+               "a thread's register limit: accumulators past it spill", K::datasheet,
+               "CUDA C++ Programming Guide, compute capabilities (255 registers per thread)"),
+      constant(TILESIM_CONSTANT(kBaseRegisters), kOptions, "registers", G::timing,
+               "registers a thread needs besides its accumulator (the occupancy estimate of a "
+               "problem without a counted figure; sim/program/occupancy.cpp restates it)",
+               K::assumed, "an estimate (pointers, offsets, loop state, fragments)"),
+      constant(TILESIM_CONSTANT(kLoopOverheadCycles), kOptions, "pipeline cycles", G::timing,
+               "fixed cost of one K-iteration: the barrier between stages, the pointer advance, "
+               "the wait for the stage's copies",
+               K::assumed,
+               "an estimate; it is what makes 32 x 32 tiles slow on any GPU (seed 001's chart)"),
+      constant(TILESIM_CONSTANT(kSpillBytesPerRegister), kOptions, "bytes/register/K step",
+               G::memory, "a spilled register is stored and loaded once per K-iteration",
+               K::assumed, "a modelling choice: 4 bytes each way through the L1"),
+      constant(TILESIM_CONSTANT(kMinReadShare), "sim/memory/dram_reads.hpp", "of the DRAM rate",
+               G::memory,
+               "the least share of the DRAM's rate the reads get (a copy in flow writes what it "
+               "reads)",
+               K::assumed, "a modelling choice: the DRAM serves reads at least as often as writes"),
+      constant(TILESIM_CONSTANT(kMaxReadShare), "sim/memory/dram_reads.hpp", "of the DRAM rate",
+               G::memory, "the most: nothing is being written", K::assumed,
+               "the whole rate (a first wave whose stores still sit in L2 reads alone)"),
+      constant(TILESIM_CONSTANT(kStartReadShare), "sim/memory/dram_reads.hpp", "of the DRAM rate",
+               G::memory, "the reads' share when a launch starts", K::assumed,
+               "a half: the launch before left its writes in L2 for this one to evict"),
+  };
+  return kRows;
+}
+
+#undef TILESIM_OPTION
+#undef TILESIM_CONSTANT
+
+}  // namespace tilesim::sim

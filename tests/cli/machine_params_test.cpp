@@ -1,0 +1,96 @@
+// tilesim-cli machine-params end to end: the parameter table as JSON (every field of every preset
+// with its kind and evidence), one preset alone, and docs/PARAMETERS.md as the --markdown output
+// it is generated from (so the committed file cannot go stale).
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+#include <string>
+
+namespace {
+
+struct Result {
+  int code = -1;
+  std::string out;  // stdout only: the table
+};
+
+Result run_cli(const std::string& args) {
+  const std::string cmd = std::string(TILESIM_CLI) + " " + args + " 2>/dev/null";
+  Result r;
+  FILE* f = popen(cmd.c_str(), "r");
+  if (!f) return r;
+  std::array<char, 4096> buf{};
+  while (std::fgets(buf.data(), buf.size(), f)) r.out += buf.data();
+  const int status = pclose(f);
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+const std::set<std::string> kKinds{"datasheet", "measured", "fitted", "inherited", "assumed"};
+
+}  // namespace
+
+TEST(CliMachineParams, JsonGivesEveryFieldOfEveryPresetAKindAndEvidence) {
+  const auto r = run_cli("machine-params --json");
+  ASSERT_EQ(r.code, 0) << r.out;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["presets"], nlohmann::json({"t4", "a100", "h100", "h200"}));
+  // Every field has a row: tests/sim/parameters_test.cpp counts them against sim::Machine.
+  EXPECT_FALSE(j["machine_parameters"].empty());
+  for (const auto& p : j["machine_parameters"]) {
+    ASSERT_EQ(p["presets"].size(), 4u) << p["name"];
+    for (const auto& [key, v] : p["presets"].items()) {
+      EXPECT_TRUE(kKinds.count(v["kind"].get<std::string>())) << p["name"] << " " << key;
+      EXPECT_FALSE(v["evidence"].get<std::string>().empty()) << p["name"] << " " << key;
+      EXPECT_FALSE(v["value"].is_null()) << p["name"] << " " << key;
+    }
+  }
+  EXPECT_FALSE(j["rung_parameters"].empty());
+  EXPECT_FALSE(j["constants"].empty());
+}
+
+TEST(CliMachineParams, TheH100DramLatencyIs706CyclesFittedToTheBytesInFlightProbe) {
+  const auto r = run_cli("machine-params --json --machine h100");
+  ASSERT_EQ(r.code, 0) << r.out;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["presets"], nlohmann::json({"h100"}));
+  for (const auto& p : j["machine_parameters"]) {
+    if (p["name"] != "dram_latency_cycles") continue;
+    EXPECT_EQ(p["presets"]["h100"]["value"], 706);
+    EXPECT_EQ(p["presets"]["h100"]["kind"], "fitted");
+    EXPECT_NE(p["presets"]["h100"]["evidence"].get<std::string>().find("bytes_in_flight"),
+              std::string::npos);
+    return;
+  }
+  ADD_FAILURE() << "no dram_latency_cycles row";
+}
+
+TEST(CliMachineParams, TheT4InheritsTheH200sFittedTensorEfficiency) {
+  const auto r = run_cli("machine-params --json --machine t4");
+  ASSERT_EQ(r.code, 0) << r.out;
+  for (const auto& p : nlohmann::json::parse(r.out)["machine_parameters"])
+    if (p["name"] == "tensor_efficiency") {
+      EXPECT_EQ(p["presets"]["t4"]["kind"], "inherited");
+    }
+}
+
+TEST(CliMachineParams, AnUnknownMachineIsRefusedWithExitCode2) {
+  EXPECT_EQ(run_cli("machine-params --machine b200").code, 2);
+}
+
+TEST(CliMachineParams, DocsParametersMdIsTheMarkdownOutput) {
+  const auto r = run_cli("machine-params --markdown");
+  ASSERT_EQ(r.code, 0);
+  std::ifstream f(std::string(TILESIM_ASSETS_DIR) + "/../docs/PARAMETERS.md");
+  ASSERT_TRUE(f) << "docs/PARAMETERS.md is missing: run scripts/parameters_md";
+  std::stringstream committed;
+  committed << f.rdbuf();
+  EXPECT_TRUE(committed.str() == r.out)
+      << "docs/PARAMETERS.md is stale: run scripts/parameters_md (tilesim-cli machine-params "
+         "--markdown > docs/PARAMETERS.md) and commit it";
+}
