@@ -39,11 +39,11 @@ void rebuild(AppModel& m, const sim::Problem& p) {
   m.machine = std::move(resolved.machine);
   m.occupancy = std::move(resolved.occupancy);
   if (!m.engine) m.engine = std::make_shared<EngineSession>();
-  m.engine->open(p, m.machine, m.occupancy, m.order);
+  m.engine->open(p, m.machine, m.occupancy, m.event_order);
   m.engine->seek(keep);
   if (m.compare) {
     if (!m.engine_compare) m.engine_compare = std::make_shared<EngineSession>();
-    m.engine_compare->open(*m.compare, m.machine, m.occupancy, m.order);
+    m.engine_compare->open(*m.compare, m.machine, m.occupancy, m.event_order);
     m.engine_compare->seek(keep);
   } else {
     m.engine_compare.reset();
@@ -130,9 +130,10 @@ scenario::Scenario default_scenario() {
   return s;
 }
 
-AppModel make_model(const scenario::Scenario& s, std::filesystem::path path, PlayOrder order) {
+AppModel make_model(const scenario::Scenario& s, std::filesystem::path path,
+                    sim::EventOrderKind order) {
   AppModel m;
-  m.order = order;
+  m.event_order = order;
   m.scenario = s;
   m.path = std::move(path);
   rebuild(m, sim::Problem(s.problem));
@@ -208,9 +209,9 @@ void apply_command(AppModel& m, const Command& c) {
             if (const auto order = timed_order(m)) m.play_time_ps = order->time_ps(m.position());
           },
           [&](const SetSpeed& e) { m.speed = std::clamp(e.events_per_second, 0.25, 100000.0); },
-          [&](const SetPlayOrder& e) {
-            if (e.order == m.order) return;
-            m.order = e.order;
+          [&](const SetEventOrder& e) {
+            if (e.order == m.event_order) return;
+            m.event_order = e.order;
             m.playing = false;
             rebuild(m, m.problem);
           },
@@ -239,7 +240,7 @@ void apply_command(AppModel& m, const Command& c) {
             try {
               auto s = scenario::load_scenario(e.path);
               auto jobs = std::move(m.jobs);  // a GPU run in flight finishes; a sweep is rekeyed
-              m = make_model(s, e.path, m.order);
+              m = make_model(s, e.path, m.event_order);
               m.jobs = std::move(jobs);
               set_status(m, "Opened " + e.path.string(), false);
             } catch (const std::exception& err) {
