@@ -146,6 +146,14 @@ sim::Machine parse_machine_json(std::string_view json_text) {
   return m;
 }
 
+std::string machine_key(const sim::Machine& m) {
+  sim::Machine copy = m;  // for_each_machine_field hands out references to write through
+  json j = json::object();
+  j["key"] = copy.key;
+  for_each_machine_field(copy, [&](const char* name, const auto& v) { j[name] = v; });
+  return j.dump();
+}
+
 sim::Machine machine_of(const Scenario& s) {
   if (!s.custom_machine_json.empty()) return parse_machine_json(s.custom_machine_json);
   if (auto m = sim::find_machine(s.machine)) return *m;

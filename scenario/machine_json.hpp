@@ -2,6 +2,7 @@
 // ("custom_machine": {"base": "h100", "l2_bytes": 8388608, ...}), starting from a preset.
 #pragma once
 
+#include <string>
 #include <string_view>
 
 #include "scenario/scenario.hpp"
@@ -14,6 +15,11 @@ namespace tilesim::scenario {
 // l2_bytes, ..., the timing figures). Unknown keys and wrong types throw sim::InvalidField
 // ("custom_machine.<key>"); the result is validated (sim::validate_machine).
 sim::Machine parse_machine_json(std::string_view json_text);
+
+// Every field of `m` a replay reads (its preset key and each field a custom machine may set, timing
+// figures included), as compact JSON: machines with equal keys replay alike. Caches of results
+// computed on a machine (the sweep, the rungs' predictions) key on it.
+std::string machine_key(const sim::Machine& m);
 
 // The scenario's machine: custom_machine_json when present, else the preset `machine`
 // (throws sim::InvalidField("machine") naming the allowed presets).

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "app/core/animation.hpp"
+#include "scenario/machine_json.hpp"
 #include "scenario/resolve.hpp"
 
 namespace tilesim::app {
@@ -54,9 +55,7 @@ void request_sweep(AppModel& m, SweepAxis axis) {
   const auto spec = m.problem.spec();
   const sim::Machine machine = m.machine;
   const auto pps = m.scenario.programs_per_sm;
-  const auto key = sweep_key(
-      spec, axis,
-      machine.key + std::to_string(machine.l2_bytes) + "/" + std::to_string(machine.sms), pps);
+  const auto key = sweep_key(spec, axis, machine, pps);
   m.jobs->sweep.request(key,
                         [spec, axis, machine, pps](std::stop_token st, std::atomic<double>& pr) {
                           return sweep_bars(spec, axis, machine, pps, st, pr);
@@ -81,9 +80,7 @@ void run_gpu(AppModel& m, const std::string& variant) {
 
 void request_rung_predictions(AppModel& m, const std::vector<RungRow>& rows) {
   const sim::Machine machine = m.machine;
-  // The machine as the sweep names it: a preset, or a custom machine by its L2 and SMs.
-  const std::string key = rung_predictions_key(
-      rows, machine.key + std::to_string(machine.l2_bytes) + "/" + std::to_string(machine.sms));
+  const std::string key = rung_predictions_key(rows, scenario::machine_key(machine));
   m.jobs->rungs.request(key, [rows, machine](std::stop_token st, std::atomic<double>& pr) {
     return predict_rungs(rows, machine, st, pr);
   });

@@ -5,6 +5,8 @@
 #include <stdexcept>
 
 #include "app/core/gpu_view.hpp"
+#include "scenario/machine_json.hpp"
+#include "scenario/problem_identity.hpp"
 #include "sim/replay/replay_budget.hpp"
 #include "sim/replay/sweep.hpp"
 
@@ -127,16 +129,10 @@ bool inputs_fit_in_l2(const sim::ProblemSpec& spec, const sim::Machine& m) {
   return bytes <= double(m.l2_bytes);
 }
 
-std::string sweep_key(const sim::ProblemSpec& b, SweepAxis axis, const std::string& machine,
+std::string sweep_key(const sim::ProblemSpec& b, SweepAxis axis, const sim::Machine& m,
                       std::optional<int> programs_per_sm) {
-  return std::to_string(int(b.kernel)) + ":" + std::to_string(b.m) + "x" + std::to_string(b.n) +
-         "x" + std::to_string(b.k) + ":" + std::to_string(int(b.dtype)) + ":" +
-         std::to_string(int(b.b_layout)) + ":" + std::to_string(b.block_m) + "," +
-         std::to_string(b.block_n) + "," + std::to_string(b.block_k) + ":" +
-         std::to_string(b.group_size_m) + ":" + std::to_string(int(b.order)) + ":" +
-         std::to_string(int(b.boundary)) + ":" + std::to_string(b.stages) + ":" +
-         std::to_string(int(axis)) + ":" + machine + ":" +
-         std::to_string(programs_per_sm.value_or(0));
+  return scenario::problem_key(b) + "|" + std::to_string(int(axis)) + "|" +
+         scenario::machine_key(m) + "|" + std::to_string(programs_per_sm.value_or(0));
 }
 
 }  // namespace tilesim::app

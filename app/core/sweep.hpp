@@ -47,7 +47,9 @@ double measured_rate(const SweepBar& bar, const scenario::BenchReport& report);
 // True when the problem's inputs fit in the machine's L2 together: every input byte is read
 // from DRAM once whatever the order or GROUP_SIZE_M (seed 004 on an H100), so bars are equal.
 bool inputs_fit_in_l2(const sim::ProblemSpec& spec, const sim::Machine& m);
-std::string sweep_key(const sim::ProblemSpec& base, SweepAxis axis, const std::string& machine,
+// The sweep's cache key: every problem field (scenario::problem_key), the axis, every machine
+// field (scenario::machine_key) and the programs-per-SM override.
+std::string sweep_key(const sim::ProblemSpec& base, SweepAxis axis, const sim::Machine& m,
                       std::optional<int> programs_per_sm);
 
 }  // namespace tilesim::app
