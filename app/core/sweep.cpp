@@ -126,7 +126,7 @@ bool inputs_fit_in_l2(const sim::ProblemSpec& spec, const sim::Machine& m) {
   const double bytes = spec.kernel == sim::Kernel::matmul
                            ? (double(spec.m) * double(spec.k) + double(spec.k) * double(spec.n)) * e
                            : double(spec.m) * double(spec.n) * e;
-  return bytes <= double(m.l2_bytes);
+  return bytes <= double(sim::effective_l2_bytes(m));  // the L2 the replay's cache holds
 }
 
 std::string sweep_key(const sim::ProblemSpec& b, SweepAxis axis, const sim::Machine& m,
