@@ -62,8 +62,7 @@ nlohmann::json breakdown_json(const sim::TimingSummary& t) {
 }
 
 double tflops(const sim::Problem& p, const sim::ReplayResult& r) {
-  const double t = r.timing.time_s();
-  return t > 0 ? p.useful_flops() / t / 1e12 : 0.0;
+  return p.kernel() == sim::Kernel::matmul ? sim::throughput(p, r.timing.time_s()).value : 0.0;
 }
 
 double dram_bytes_per_s(const sim::ReplayResult& r) {

@@ -95,15 +95,9 @@ std::vector<SweepBar> sweep_bars(const sim::ProblemSpec& base, SweepAxis axis,
     const double t = r.result.timing.time_s();
     b.predicted_ms = t * 1e3;
     if (t > 0 && b.error.empty()) {
-      const sim::ProblemSpec& s = r.spec;
-      if (s.kernel == sim::Kernel::matmul) {
-        b.predicted_rate = 2.0 * double(s.m) * double(s.n) * double(s.k) / t * 1e-12;
-        b.rate_unit = "TFLOP/s";
-      } else {
-        const double e = double(sim::Problem(s).elem_bytes());
-        b.predicted_rate = 2.0 * double(s.m) * double(s.n) * e / t * 1e-9;
-        b.rate_unit = "GB/s";
-      }
+      const sim::Throughput rate = sim::throughput(sim::Problem(r.spec), t);
+      b.predicted_rate = rate.value;
+      b.rate_unit = std::string(rate.unit);
     }
     b.is_current = r.spec == base;
     out.push_back(std::move(b));
