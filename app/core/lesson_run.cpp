@@ -72,8 +72,9 @@ ResolvedPosition resolve_position(const sim::Problem& p, const sim::EventOrder* 
     }
   }
   if (!order) {
-    r.error = "this problem has no timeline to step through (only the end of the run): a "
-              "position names the start or the end";
+    r.error =
+        "this problem has no timeline to step through (only the end of the run): a "
+        "position names the start or the end";
     return r;
   }
   r.position = order->event_of(pid, step) + 1;
@@ -190,11 +191,10 @@ double lesson_update(AppModel& m, LessonRun& run, PanelId& tab, double dt, bool 
     const std::int64_t from = m.position();
     run.transition.reset();
     if (animate && r.position > 0) {
-      const std::int64_t first =
-          same_problem && !was_waiting && r.position > from &&
-                  r.position - from <= kMaxAnimatedEvents
-              ? from
-              : r.position - 1;
+      const std::int64_t first = same_problem && !was_waiting && r.position > from &&
+                                         r.position - from <= kMaxAnimatedEvents
+                                     ? from
+                                     : r.position - 1;
       run.transition = LessonTransition{clock.start(first), clock.start(r.position), r.position};
       m.engine->seek(first + 1);
     } else {

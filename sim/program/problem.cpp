@@ -210,8 +210,8 @@ double Problem::useful_flops() const {
 Throughput throughput(const Problem& p, double seconds) {
   if (p.kernel() == Kernel::matmul)
     return {seconds > 0 ? p.useful_flops() / seconds / 1e12 : 0.0, "TFLOP/s"};
-  const double bytes = 2.0 * static_cast<double>(p.spec().m) * static_cast<double>(p.spec().n) *
-                       p.elem_bytes();
+  const double bytes =
+      2.0 * static_cast<double>(p.spec().m) * static_cast<double>(p.spec().n) * p.elem_bytes();
   return {seconds > 0 ? bytes / seconds / 1e9 : 0.0, "GB/s"};
 }
 

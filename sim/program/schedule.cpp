@@ -28,7 +28,8 @@ SlotSchedule::SlotSchedule(std::int64_t programs, std::int64_t slots, std::int64
     throw std::invalid_argument("SlotSchedule: the timed order has no rounds");
   m_offset.resize(static_cast<std::size_t>(slots));
   for (std::int64_t s = 0; s < slots; ++s)
-    m_offset[static_cast<std::size_t>(s)] = kind == EventOrderKind::lockstep ? 0 : s * steps / slots;
+    m_offset[static_cast<std::size_t>(s)] =
+        kind == EventOrderKind::lockstep ? 0 : s * steps / slots;
   // Slot s is busy in rounds [off(s), off(s) + n_s * T), n_s = its program count.
   std::int64_t last = 0;
   for (std::int64_t s = 0; s < std::min(slots, programs); ++s)

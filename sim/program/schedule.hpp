@@ -34,7 +34,9 @@ std::string_view to_string(EventOrderKind k);
 // The order named `value`, else InvalidField(field): "<field> = "x" is unknown: allowed timed |
 // lockstep | staggered".
 EventOrderKind parse_event_order(std::string_view value, std::string_view field = "event_order");
-constexpr bool is_round_order(EventOrderKind k) { return k != EventOrderKind::timed; }
+constexpr bool is_round_order(EventOrderKind k) {
+  return k != EventOrderKind::timed;
+}
 
 // Active slots of one round, ascending: [lo0, hi0) then [lo1, hi1) (either may be empty).
 struct RoundSlots {

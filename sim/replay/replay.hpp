@@ -15,10 +15,10 @@ namespace tilesim::sim {
 
 struct ReplayOptions {
   EventOrderKind order = kDefaultEventOrder;
-  TimingOptions timing;                           // the timed engine's (rung) options
-  std::function<void(double)> progress;           // fraction done in [0, 1], now and then
-  const std::atomic<bool>* cancel = nullptr;      // set -> throws runtime_error("cancelled")
-  std::vector<ProgramSpan>* programs = nullptr;   // when set: each program's span, by pid
+  TimingOptions timing;                          // the timed engine's (rung) options
+  std::function<void(double)> progress;          // fraction done in [0, 1], now and then
+  const std::atomic<bool>* cancel = nullptr;     // set -> throws runtime_error("cancelled")
+  std::vector<ProgramSpan>* programs = nullptr;  // when set: each program's span, by pid
 };
 
 // The counters in opt.order (ReplayResult::order says which), the timed engine's time and

@@ -1,9 +1,10 @@
 // The memory figures the panels show beside the counters, without a window: they use the L2 a
 // replay uses (sim::effective_l2_bytes: half of the A100's, H100's and H200's L2, whose two
 // partitions each hold their own copy of shared data), not the datasheet's size.
+#include "app/core/memory_view.hpp"
+
 #include <gtest/gtest.h>
 
-#include "app/core/memory_view.hpp"
 #include "app/core/sweep.hpp"
 #include "sim/machine/machine.hpp"
 
