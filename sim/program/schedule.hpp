@@ -18,8 +18,8 @@
 
 namespace tilesim::sim {
 
-// The order a replay runs its events in: the one list the app, the CLI, lessons and scenarios
-// name (flag --event-order, JSON "event_order").
+// The order a replay runs its events in: the one list the app, the CLI and lessons name (flag
+// --event-order in both, JSON "event_order" from tilesim-cli run).
 //  - timed: the timed engine's order, events in simulated time (sim/timing/timed_engine.hpp); the
 //    default, and the only order with a time of its own;
 //  - lockstep, staggered: the round schedules below, for teaching "what if every program moved
