@@ -142,7 +142,8 @@ void settle(Session& s) {
         !m.engine->settled() ||
         (m.engine_compare && (!m.engine_compare->settled() ||
                               (cmp && m.engine_compare->position() != compare_target(m))));
-    const bool busy = m.jobs->sweep.pending() || m.jobs->device.pending() ||
+    const bool lesson_pending = s.ui.lesson && s.ui.lesson->step != s.ui.lesson->requested;
+    const bool busy = lesson_pending || m.jobs->sweep.pending() || m.jobs->device.pending() ||
                       m.jobs->gpu.pending() || m.jobs->rungs.pending() ||
                       s.ui.warps_job.pending() || engines_busy;
     const double waited =
@@ -411,11 +412,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "tilesim: %s\n", err.c_str());
     return 1;
   }
-  const PlayOrder order = !o.order                  ? PlayOrder::timed
-                          : *o.order == "lockstep"  ? PlayOrder::lockstep
-                          : *o.order == "staggered" ? PlayOrder::staggered
-                                                    : PlayOrder::timed;
-  AppModel model = make_model(sc, sc_path, order);
+  AppModel model = make_model(sc, sc_path, o.event_order.value_or(sim::kDefaultEventOrder));
   UiState ui;
   ui.scale = o.scale;
   ui.focus = o.panel;

@@ -12,7 +12,7 @@
 #include "scenario/file_io.hpp"
 #include "scenario/program_spans.hpp"
 #include "scenario/resolve.hpp"
-#include "sim/timing/timed_engine.hpp"
+#include "sim/replay/replay.hpp"
 
 namespace tilesim::cli {
 Action add_run_command(CLI::App& app) {
@@ -20,18 +20,20 @@ Action add_run_command(CLI::App& app) {
       "run", "Replay every program on a machine (SM waves, L2) and print the counters");
   auto flags = std::make_shared<ProblemFlags>();
   flags->add_to(*cmd, /*with_machine=*/true);
-  auto schedule = std::make_shared<std::string>("timed");
-  cmd->add_option("--schedule", *schedule,
+  auto order = std::make_shared<std::string>(sim::to_string(sim::kDefaultEventOrder));
+  cmd->add_option("--event-order", *order,
                   "Event order: timed (programs run in simulated time, the default), or rounds "
                   "for teaching: lockstep (every wave in step) or staggered (slot s starts "
-                  "s * steps / slots rounds late). The time is always the timed engine's")
-      ->check(CLI::IsMember({"timed", "lockstep", "staggered"}));
+                  "s * steps / slots rounds late). The time is always the timed engine's. "
+                  "Allowed: " +
+                      sim::enum_names::join_names(sim::kEventOrderNames));
   auto programs_csv = std::make_shared<std::string>();
   cmd->add_option("--programs-csv", *programs_csv,
                   "Also write the timed engine's per-program spans to FILE (pid, tile, SM, slot, "
                   "start and end in ns): the columns kernels/probes/block_timeline.cu measures "
                   "on a GPU");
-  return [flags, schedule, programs_csv]() {
+  return [flags, order, programs_csv]() {
+    const sim::EventOrderKind kind = sim::parse_event_order(*order);
     const sim::TimingOptions timing = flags->timing();
     const auto resolved = scenario::resolve(flags->to_scenario(), timing);
     if (resolved.launch_error) throw *resolved.launch_error;
@@ -52,14 +54,12 @@ Action add_run_command(CLI::App& app) {
     const bool draw = cost.seconds > 2 && isatty(fileno(stderr));
     const auto report = draw ? progress : std::function<void(double)>{};
     std::vector<sim::ProgramSpan> spans;
-    sim::ReplayResult r = sim::replay_timed(p, m, occ, timing, report, nullptr,
-                                            programs_csv->empty() ? nullptr : &spans);
-    if (*schedule != "timed") {
-      // Counters of the round schedule; the time stays the timed engine's.
-      const sim::TimingSummary timed = r.timing;
-      r = sim::replay(p, m, occ, report, nullptr, sim::parse_schedule(*schedule));
-      r.timing = timed;
-    }
+    sim::ReplayOptions opt;
+    opt.order = kind;
+    opt.timing = timing;
+    opt.progress = report;
+    if (!programs_csv->empty()) opt.programs = &spans;
+    const sim::ReplayResult r = sim::replay(p, m, occ, opt);
     if (!programs_csv->empty())
       scenario::write_file_atomic(*programs_csv, scenario::program_spans_csv(p, spans));
     if (draw) std::fprintf(stderr, "\r                \r");

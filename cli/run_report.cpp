@@ -17,7 +17,7 @@ nlohmann::json replay_json(const sim::Problem& p, const sim::Machine& m,
       {"dram_write_bytes_in_kernel", c.dram_write_bytes_in_kernel()},
       {"l2_partitions", m.l2_partitions},
       {"l2_effective_bytes", sim::effective_l2_bytes(m)},
-      {"schedule", sim::to_string(r.schedule)},
+      {"event_order", sim::to_string(r.order)},
       {"l2_read_bytes", c.l2_read_bytes},
       {"l2_write_bytes", c.l2_write_bytes},
       {"l2_hit_rate", c.l2_hit_rate()},
@@ -62,8 +62,7 @@ nlohmann::json breakdown_json(const sim::TimingSummary& t) {
 }
 
 double tflops(const sim::Problem& p, const sim::ReplayResult& r) {
-  const double t = r.timing.time_s();
-  return t > 0 ? p.useful_flops() / t / 1e12 : 0.0;
+  return p.kernel() == sim::Kernel::matmul ? sim::throughput(p, r.timing.time_s()).value : 0.0;
 }
 
 double dram_bytes_per_s(const sim::ReplayResult& r) {

@@ -326,14 +326,9 @@ void run_checked(const sim::Problem& problem, const Variant& v, const RunOptions
     r.median_ms = median(ms);
     r.min_ms = *std::min_element(ms.begin(), ms.end());
     r.max_ms = *std::max_element(ms.begin(), ms.end());
-    const double s = r.median_ms * 1e-3;
-    if (mm) {
-      r.throughput = 2.0 * a.m * a.n * a.k / s / 1e12;
-      r.throughput_unit = "TFLOP/s";
-    } else {
-      r.throughput = 2.0 * c_elems * eb / s / 1e9;
-      r.throughput_unit = "GB/s";
-    }
+    const sim::Throughput rate = sim::throughput(problem, r.median_ms * 1e-3);
+    r.throughput = rate.value;
+    r.throughput_unit = std::string(rate.unit);
   }
   r.ok = !opt.check || r.correct;
   if (!r.ok && r.error.empty())

@@ -153,6 +153,16 @@ std::vector<std::string> machine_json_keys() {
   return keys;
 }
 
+std::string machine_key(const sim::Machine& m) {
+  sim::Machine copy = m;  // for_each_machine_field hands out references to write through
+  json j = json::object();
+  j["key"] = copy.key;
+  j["l2_line_bytes"] = copy.l2_line_bytes;  // fixed (128, 32) for now, but a replay reads them
+  j["l2_sector_bytes"] = copy.l2_sector_bytes;
+  for_each_machine_field(copy, [&](const char* name, const auto& v) { j[name] = v; });
+  return j.dump();
+}
+
 sim::Machine machine_of(const Scenario& s) {
   if (!s.custom_machine_json.empty()) return parse_machine_json(s.custom_machine_json);
   if (auto m = sim::find_machine(s.machine)) return *m;

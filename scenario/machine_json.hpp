@@ -21,6 +21,11 @@ sim::Machine parse_machine_json(std::string_view json_text);
 // parameter table's test checks each against sim::machine_parameters).
 std::vector<std::string> machine_json_keys();
 
+// Every field of `m` a replay reads (its preset key and each field a custom machine may set, timing
+// figures included), as compact JSON: machines with equal keys replay alike. Caches of results
+// computed on a machine (the sweep, the rungs' predictions) key on it.
+std::string machine_key(const sim::Machine& m);
+
 // The scenario's machine: custom_machine_json when present, else the preset `machine`
 // (throws sim::InvalidField("machine") naming the allowed presets).
 sim::Machine machine_of(const Scenario& s);

@@ -123,7 +123,7 @@ def predict_set(measured, slug):
                              "dram_write_bytes": run.get("dram_write_bytes_in_kernel",
                                                          run["dram_write_bytes"]),
                              "dram_write_bytes_with_flush": run["dram_write_bytes"],
-                             "schedule": run.get("schedule", "lockstep"),
+                             "event_order": run["event_order"],
                              "l2_effective_bytes": run.get("l2_effective_bytes"),
                              "l2_hit_rate_pct": 100.0 * run["l2_hit_rate"],
                              "l2_read_bytes": run["l2_read_bytes"]}}

@@ -10,6 +10,7 @@
 #include "sim/program/occupancy.hpp"
 #include "sim/program/problem.hpp"
 #include "sim/program/program_trace.hpp"
+#include "sim/replay/replay.hpp"
 #include "sim/replay/replay_budget.hpp"
 #include "sim/program/schedule.hpp"
 #include "sim/replay/sweep.hpp"

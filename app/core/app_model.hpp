@@ -61,7 +61,7 @@ struct AppModel {
   sim::Occupancy occupancy;               // programs per SM (computed or the scenario's override)
   std::shared_ptr<EngineSession> engine;  // timeline of `problem`
   std::shared_ptr<EngineSession> engine_compare;  // timeline of `compare`, same position
-  PlayOrder order = PlayOrder::timed;             // the event order both sessions replay
+  sim::EventOrderKind event_order = sim::kDefaultEventOrder;  // both sessions replay it
   bool playing = false;
   double speed = 8.0;       // events per second while playing (round orders)
   double play_accum = 0.0;  // fractional events carried between frames; timed: the fraction
@@ -84,7 +84,7 @@ struct AppModel {
 // A model showing `s` (its problem must be valid: it came through scenario::parse_scenario).
 // Throws sim::InvalidField when the scenario does not resolve (scenario::resolve: a bad machine).
 AppModel make_model(const scenario::Scenario& s, std::filesystem::path path = {},
-                    PlayOrder order = PlayOrder::timed);
+                    sim::EventOrderKind order = sim::kDefaultEventOrder);
 // The default start: seed 004's 574^3 matmul, 64^3 blocks, GROUP_SIZE_M = 3, grouped vs row-major.
 scenario::Scenario default_scenario();
 // Where the compare session belongs: the main session's simulated time (timed orders) or its

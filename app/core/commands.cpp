@@ -9,6 +9,7 @@
 #include <string>
 
 #include "app/core/animation.hpp"
+#include "scenario/machine_json.hpp"
 #include "scenario/resolve.hpp"
 
 namespace tilesim::app {
@@ -39,11 +40,11 @@ void rebuild(AppModel& m, const sim::Problem& p) {
   m.machine = std::move(resolved.machine);
   m.occupancy = std::move(resolved.occupancy);
   if (!m.engine) m.engine = std::make_shared<EngineSession>();
-  m.engine->open(p, m.machine, m.occupancy, m.order);
+  m.engine->open(p, m.machine, m.occupancy, m.event_order);
   m.engine->seek(keep);
   if (m.compare) {
     if (!m.engine_compare) m.engine_compare = std::make_shared<EngineSession>();
-    m.engine_compare->open(*m.compare, m.machine, m.occupancy, m.order);
+    m.engine_compare->open(*m.compare, m.machine, m.occupancy, m.event_order);
     m.engine_compare->seek(keep);
   } else {
     m.engine_compare.reset();
@@ -54,9 +55,7 @@ void request_sweep(AppModel& m, SweepAxis axis) {
   const auto spec = m.problem.spec();
   const sim::Machine machine = m.machine;
   const auto pps = m.scenario.programs_per_sm;
-  const auto key = sweep_key(
-      spec, axis,
-      machine.key + std::to_string(machine.l2_bytes) + "/" + std::to_string(machine.sms), pps);
+  const auto key = sweep_key(spec, axis, machine, pps);
   m.jobs->sweep.request(key,
                         [spec, axis, machine, pps](std::stop_token st, std::atomic<double>& pr) {
                           return sweep_bars(spec, axis, machine, pps, st, pr);
@@ -81,9 +80,7 @@ void run_gpu(AppModel& m, const std::string& variant) {
 
 void request_rung_predictions(AppModel& m, const std::vector<RungRow>& rows) {
   const sim::Machine machine = m.machine;
-  // The machine as the sweep names it: a preset, or a custom machine by its L2 and SMs.
-  const std::string key = rung_predictions_key(
-      rows, machine.key + std::to_string(machine.l2_bytes) + "/" + std::to_string(machine.sms));
+  const std::string key = rung_predictions_key(rows, scenario::machine_key(machine));
   m.jobs->rungs.request(key, [rows, machine](std::stop_token st, std::atomic<double>& pr) {
     return predict_rungs(rows, machine, st, pr);
   });
@@ -130,9 +127,10 @@ scenario::Scenario default_scenario() {
   return s;
 }
 
-AppModel make_model(const scenario::Scenario& s, std::filesystem::path path, PlayOrder order) {
+AppModel make_model(const scenario::Scenario& s, std::filesystem::path path,
+                    sim::EventOrderKind order) {
   AppModel m;
-  m.order = order;
+  m.event_order = order;
   m.scenario = s;
   m.path = std::move(path);
   rebuild(m, sim::Problem(s.problem));
@@ -208,9 +206,9 @@ void apply_command(AppModel& m, const Command& c) {
             if (const auto order = timed_order(m)) m.play_time_ps = order->time_ps(m.position());
           },
           [&](const SetSpeed& e) { m.speed = std::clamp(e.events_per_second, 0.25, 100000.0); },
-          [&](const SetPlayOrder& e) {
-            if (e.order == m.order) return;
-            m.order = e.order;
+          [&](const SetEventOrder& e) {
+            if (e.order == m.event_order) return;
+            m.event_order = e.order;
             m.playing = false;
             rebuild(m, m.problem);
           },
@@ -239,7 +237,7 @@ void apply_command(AppModel& m, const Command& c) {
             try {
               auto s = scenario::load_scenario(e.path);
               auto jobs = std::move(m.jobs);  // a GPU run in flight finishes; a sweep is rekeyed
-              m = make_model(s, e.path, m.order);
+              m = make_model(s, e.path, m.event_order);
               m.jobs = std::move(jobs);
               set_status(m, "Opened " + e.path.string(), false);
             } catch (const std::exception& err) {

@@ -43,8 +43,8 @@ struct TogglePlay {};
 struct SetSpeed {
   double events_per_second = 8.0;
 };
-struct SetPlayOrder {
-  PlayOrder order = PlayOrder::timed;
+struct SetEventOrder {
+  sim::EventOrderKind order = sim::kDefaultEventOrder;
 };
 struct SetTimeRate {
   double ps_per_second = 1e6;  // simulated picoseconds per wall second (timed order)
@@ -76,7 +76,7 @@ struct PredictRungs {
 };
 
 using Command = std::variant<SetSpec, SetCompareOrder, SetProgramsPerSm, SetMachine, StepBy, Seek,
-                             SeekPid, SeekHome, SeekEnd, TogglePlay, SetSpeed, SetPlayOrder,
+                             SeekPid, SeekHome, SeekEnd, TogglePlay, SetSpeed, SetEventOrder,
                              SetTimeRate, Advance, LoadScenario, SaveScenario, Reset, RequestSweep,
                              CancelSweep, QueryDevice, RunOnGpu, PredictRungs>;
 

@@ -5,24 +5,11 @@
 #include <algorithm>
 #include <chrono>
 
-#include "sim/replay/engine.hpp"
 #include "sim/program/program_trace.hpp"
+#include "sim/replay/replay.hpp"
 #include "sim/replay/replay_budget.hpp"
-#include "sim/timing/timed_engine.hpp"
 
 namespace tilesim::app {
-
-std::string_view to_string(PlayOrder o) {
-  switch (o) {
-    case PlayOrder::timed:
-      return "timed";
-    case PlayOrder::lockstep:
-      return "lockstep";
-    case PlayOrder::staggered:
-      return "staggered";
-  }
-  return "?";
-}
 
 EngineSession::EngineSession() : m_worker([this](std::stop_token st) { run(st); }) {}
 
@@ -34,7 +21,7 @@ EngineSession::~EngineSession() {
 }
 
 void EngineSession::open(const sim::Problem& p, const sim::Machine& m, const sim::Occupancy& occ,
-                         PlayOrder order) {
+                         sim::EventOrderKind order) {
   std::lock_guard lock(m_mutex);
   ++m_generation;
   m_pending_build = Build{p, m, occ, order};
@@ -153,9 +140,7 @@ void EngineSession::build(const Build& b, std::uint64_t generation) {
   opt.progress = [this](double f) { m_progress = f; };
   opt.cancel = &m_cancel;
   opt.memory_budget_bytes = m_budget;
-  opt.timed = b.order == PlayOrder::timed;
-  opt.schedule =
-      b.order == PlayOrder::staggered ? sim::ScheduleKind::staggered : sim::ScheduleKind::lockstep;
+  opt.order = b.order;
   auto fail = [&](EnginePhase ph, std::string why) {
     std::lock_guard lock(m_mutex);
     if (generation != m_generation) return;
@@ -168,10 +153,7 @@ void EngineSession::build(const Build& b, std::uint64_t generation) {
     m_order = tl->shared_order();
     auto series = std::make_shared<const sim::HitRateSeries>(sim::hit_rate_series(*tl));
     m_final = tl->final_counters();
-    // The predicted time is the timed engine's in every order (a round order has no time).
-    m_timing = opt.timed
-                   ? tl->timing()
-                   : sim::replay_timed(b.problem, b.machine, b.occupancy, {}, {}, &m_cancel).timing;
+    m_timing = tl->timing();  // the timed engine's in every order
     {
       std::lock_guard lock(m_mutex);
       if (generation != m_generation) return;
@@ -188,11 +170,11 @@ void EngineSession::build(const Build& b, std::uint64_t generation) {
       // Same budget as `tilesim-cli run`: a replay estimated past 2 minutes or 4 GiB is refused
       // with its figures instead of keeping a worker (and the laptop's memory) busy.
       sim::check_replay_budget(sim::estimate_replay_cost(b.problem, b.machine), {});
-      const auto progress = [this](double f) { m_progress = f; };
-      const auto r =
-          b.order == PlayOrder::timed
-              ? sim::replay_timed(b.problem, b.machine, b.occupancy, {}, progress, &m_cancel)
-              : sim::replay(b.problem, b.machine, b.occupancy, progress, &m_cancel, opt.schedule);
+      sim::ReplayOptions ro;
+      ro.order = b.order;
+      ro.progress = [this](double f) { m_progress = f; };
+      ro.cancel = &m_cancel;
+      const auto r = sim::replay(b.problem, b.machine, b.occupancy, ro);
       auto f = std::make_shared<EngineFrame>();
       f->counters_only = true;
       f->snapshot = sim::end_of_run_snapshot(b.problem, r);

@@ -22,11 +22,6 @@
 
 namespace tilesim::app {
 
-// The order events run in: the timed engine's (simulated time, the default) or a round schedule
-// (every resident program one step per round: "what if every program moved in lockstep?").
-enum class PlayOrder { timed, lockstep, staggered };
-std::string_view to_string(PlayOrder o);
-
 // What the panels draw: the snapshot at one position, plus the whole run's totals.
 struct EngineFrame {
   std::int64_t position = 0, events = 0;  // events executed, 0 .. events
@@ -49,7 +44,7 @@ class EngineSession {
 
   // Starts building the timeline of `p` (cancelling any build in progress); position 0.
   void open(const sim::Problem& p, const sim::Machine& m, const sim::Occupancy& occ,
-            PlayOrder order = PlayOrder::timed);
+            sim::EventOrderKind order = sim::kDefaultEventOrder);
   void cancel();  // stops a build; the phase becomes failed ("cancelled")
   // Memory a timeline may take before the session falls back to a counters-only replay (the
   // next open() uses it; tests shrink it to exercise the fallback).
@@ -83,7 +78,7 @@ class EngineSession {
     sim::Problem problem;
     sim::Machine machine;
     sim::Occupancy occupancy;
-    PlayOrder order = PlayOrder::timed;
+    sim::EventOrderKind order = sim::kDefaultEventOrder;
   };
   void run(std::stop_token st);
   void build(const Build& b, std::uint64_t generation);

@@ -1,4 +1,4 @@
-// Running a lesson (see lesson_run.hpp): step positions resolved with the engine's slot schedule,
+// Running a lesson (see lesson_run.hpp): step positions resolved in the timeline's event order,
 // highlight checks against the problem, and the step-to-step animation on the uniform clock.
 #include "app/core/lesson_run.hpp"
 
@@ -7,7 +7,6 @@
 #include "app/core/broadcast_view.hpp"
 #include "sim/program/listing.hpp"
 #include "sim/program/program_trace.hpp"
-#include "sim/program/schedule.hpp"
 
 namespace tilesim::app {
 namespace {
@@ -28,7 +27,7 @@ LessonRun open_lesson(const std::string& name_or_path) {
   return run;
 }
 
-ResolvedPosition resolve_position(const sim::Problem& p, std::int64_t slots,
+ResolvedPosition resolve_position(const sim::Problem& p, const sim::EventOrder* order,
                                   const scenario::LessonPosition& pos) {
   ResolvedPosition r;
   const std::int64_t steps = sim::steps_per_program(p);
@@ -72,8 +71,13 @@ ResolvedPosition resolve_position(const sim::Problem& p, std::int64_t slots,
       return r;
     }
   }
-  const sim::SlotSchedule s(p.programs(), slots, steps, sim::kDefaultSchedule);
-  r.position = s.event_of(pid, step) + 1;
+  if (!order) {
+    r.error =
+        "this problem has no timeline to step through (only the end of the run): a "
+        "position names the start or the end";
+    return r;
+  }
+  r.position = order->event_of(pid, step) + 1;
   r.cursor = CursorPos{pid, step};
   return r;
 }
@@ -164,11 +168,20 @@ double lesson_update(AppModel& m, LessonRun& run, PanelId& tab, double dt, bool 
     const scenario::Scenario* sc = &run.lesson.scenario;
     for (int i = 0; i <= run.requested; ++i)
       if (run.lesson.steps[i].scenario) sc = &*run.lesson.steps[i].scenario;
-    const bool same_problem = run.step >= 0 && m.scenario == *sc && m.order == PlayOrder::lockstep;
-    // Lesson positions name events of the lockstep round order (resolve_position).
-    if (!same_problem) m = make_model(*sc, {}, PlayOrder::lockstep);
+    const bool was_waiting = run.waiting;
+    const bool same_problem = (run.step >= 0 || was_waiting) && m.scenario == *sc;
+    // The lesson replays in the app's event order (timed unless --event-order says otherwise),
+    // as the same scenario opened directly and tilesim-cli run do.
+    if (!same_problem) m = make_model(*sc, {}, m.event_order);
+    // Positions are events of that order: resolved once the timeline is built.
+    const auto frame = m.engine->frame();
+    const EnginePhase phase = m.engine->phase();
+    const bool built = (frame && frame->order) || phase == EnginePhase::counters_only ||
+                       phase == EnginePhase::failed;
+    run.waiting = !built;
+    if (!built) return 1.0;
     tab = lesson_view(s);
-    const auto r = resolve_position(m.problem, m.wave_programs(), s.position);
+    const auto r = resolve_position(m.problem, frame ? frame->order.get() : nullptr, s.position);
     run.expected = r.cursor;
     run.error = r.error;
     if (r.error.empty()) {
@@ -178,10 +191,10 @@ double lesson_update(AppModel& m, LessonRun& run, PanelId& tab, double dt, bool 
     const std::int64_t from = m.position();
     run.transition.reset();
     if (animate && r.position > 0) {
-      const std::int64_t first =
-          same_problem && r.position > from && r.position - from <= kMaxAnimatedEvents
-              ? from
-              : r.position - 1;
+      const std::int64_t first = same_problem && !was_waiting && r.position > from &&
+                                         r.position - from <= kMaxAnimatedEvents
+                                     ? from
+                                     : r.position - 1;
       run.transition = LessonTransition{clock.start(first), clock.start(r.position), r.position};
       m.engine->seek(first + 1);
     } else {

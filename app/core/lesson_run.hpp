@@ -33,19 +33,23 @@ struct LessonRun {
   std::vector<scenario::LessonEntry> index;  // every lesson, for the index
   bool show_index = false;
   std::string error;  // a step whose position or highlights do not fit its problem
+  // The requested step's problem is open and its timeline still being built: its position is
+  // resolved (in the model's event order) once the timeline exists.
+  bool waiting = false;
 };
 
 // Opens lesson `name_or_path` (a stem in assets/lessons/ or a file); throws ScenarioError.
 LessonRun open_lesson(const std::string& name_or_path);
 
-// The engine position (events executed) a step's position names, and the (pid, step) shown
-// there when it names one. slots: SMs x programs per SM. Error text when it does not fit.
+// The engine position (events executed) a step's position names in `order` (the timeline's
+// event order; null when only the end of a run exists: then only start and end resolve), and
+// the (pid, step) shown there when it names one. Error text when it does not fit.
 struct ResolvedPosition {
   std::int64_t position = 0;
   std::optional<CursorPos> cursor;
   std::string error;
 };
-ResolvedPosition resolve_position(const sim::Problem& p, std::int64_t slots,
+ResolvedPosition resolve_position(const sim::Problem& p, const sim::EventOrder* order,
                                   const scenario::LessonPosition& pos);
 
 // Problems of a step's highlights on problem `p` with the cursor at `at` (empty: all fit).

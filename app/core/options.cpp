@@ -7,6 +7,8 @@
 #include <cstdlib>
 #include <utility>
 
+#include "sim/base/limits.hpp"
+
 namespace tilesim::app {
 namespace {
 
@@ -32,8 +34,8 @@ std::optional<std::filesystem::path>* path_option(Options& o, const std::string&
 }  // namespace
 
 std::string usage() {
-  return "usage: tilesim [--scenario FILE] [--seek N | --event E] [--pid N] [--order O]\n"
-         "               [--panel NAME] [--tab NAME]\n"
+  return "usage: tilesim [--scenario FILE] [--seek N | --event E] [--pid N]\n"
+         "               [--event-order timed|lockstep|staggered] [--panel NAME] [--tab NAME]\n"
          "               [--size WxH] [--scale 1|2|3] [--screenshot OUT.png]\n"
          "               [--frames N [--play]]\n"
          "               [--lesson NAME [--lesson-step N] [--export-dir DIR]]\n"
@@ -46,7 +48,8 @@ std::string usage() {
          "  --pid N        spell out the pid -> tile formula for pid N beside the launch grid\n"
          "                 (as tilesim-cli map --pid N); without --seek/--event, go to its first\n"
          "                 event\n"
-         "  --order O      event order: timed (simulated time, default) | lockstep | staggered\n"
+         "  --event-order O  the order events run in: timed (simulated time, the default) or\n"
+         "                 the round orders lockstep | staggered (as tilesim-cli run)\n"
          "  --lesson NAME  open a lesson of assets/lessons/ (or a lesson file) at its first step\n"
          "                 or at --lesson-step N (1-based); without --scenario or --lesson the\n"
          "                 app opens the first lesson with the lesson index\n"
@@ -123,13 +126,14 @@ ParsedOptions parse_options(const std::vector<std::string>& args) {
         r.error = "--panel '" + v + "' is not one of: " + panel_names();
         return r;
       }
-    } else if (a == "--order") {
+    } else if (a == "--event-order") {
       if (!value(v)) return r;
-      if (v != "timed" && v != "lockstep" && v != "staggered") {
-        r.error = "--order '" + v + "' is not one of: timed | lockstep | staggered";
+      try {
+        o.event_order = sim::parse_event_order(v);
+      } catch (const sim::InvalidField& e) {
+        r.error = std::string("--event-order: ") + e.what();
         return r;
       }
-      o.order = v;
     } else if (a == "--tab") {
       if (!value(v)) return r;
       const auto p = parse_panel(v);

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "app/core/layout.hpp"
+#include "sim/program/schedule.hpp"
 
 namespace tilesim::app {
 
@@ -17,7 +18,7 @@ struct Options {
   // Where the timeline stands: --seek N = after N events (a position, as --from/--to); --event E
   // = the event with 0-based index E shown, as a lesson's {"event": E} (the same as --seek E+1).
   std::optional<std::int64_t> seek;
-  std::optional<std::string> order;  // event order: timed (default) | lockstep | staggered
+  std::optional<sim::EventOrderKind> event_order;  // --event-order (default: timed)
   // --pid N: the program whose pid -> tile formula is spelled out; without --seek/--event the
   // timeline also moves to that program's first event.
   std::optional<std::int64_t> pid;

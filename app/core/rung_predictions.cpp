@@ -7,7 +7,7 @@
 #include "kernels/rung_timing.hpp"
 #include "scenario/problem_identity.hpp"
 #include "sim/program/occupancy.hpp"
-#include "sim/timing/timed_engine.hpp"
+#include "sim/replay/replay.hpp"
 
 namespace tilesim::app {
 
@@ -32,10 +32,9 @@ RungPredictions predict_rungs(const std::vector<RungRow>& rows, const sim::Machi
       p.timed = described->spec;
       try {
         const sim::Problem problem(p.timed);
-        p.timing = sim::replay_timed(problem, m,
-                                     sim::occupancy(problem, m, std::nullopt, described->timing),
-                                     described->timing, {}, &cancel)
-                       .timing;
+        p.timing = sim::predicted_timing(
+            problem, m, sim::occupancy(problem, m, std::nullopt, described->timing),
+            described->timing, &cancel);
       } catch (const std::exception& e) {
         p.error = e.what();
       }

@@ -5,6 +5,8 @@
 #include <stdexcept>
 
 #include "app/core/gpu_view.hpp"
+#include "scenario/machine_json.hpp"
+#include "scenario/problem_identity.hpp"
 #include "sim/replay/replay_budget.hpp"
 #include "sim/replay/sweep.hpp"
 
@@ -93,15 +95,9 @@ std::vector<SweepBar> sweep_bars(const sim::ProblemSpec& base, SweepAxis axis,
     const double t = r.result.timing.time_s();
     b.predicted_ms = t * 1e3;
     if (t > 0 && b.error.empty()) {
-      const sim::ProblemSpec& s = r.spec;
-      if (s.kernel == sim::Kernel::matmul) {
-        b.predicted_rate = 2.0 * double(s.m) * double(s.n) * double(s.k) / t * 1e-12;
-        b.rate_unit = "TFLOP/s";
-      } else {
-        const double e = double(sim::Problem(s).elem_bytes());
-        b.predicted_rate = 2.0 * double(s.m) * double(s.n) * e / t * 1e-9;
-        b.rate_unit = "GB/s";
-      }
+      const sim::Throughput rate = sim::throughput(sim::Problem(r.spec), t);
+      b.predicted_rate = rate.value;
+      b.rate_unit = std::string(rate.unit);
     }
     b.is_current = r.spec == base;
     out.push_back(std::move(b));
@@ -124,19 +120,13 @@ bool inputs_fit_in_l2(const sim::ProblemSpec& spec, const sim::Machine& m) {
   const double bytes = spec.kernel == sim::Kernel::matmul
                            ? (double(spec.m) * double(spec.k) + double(spec.k) * double(spec.n)) * e
                            : double(spec.m) * double(spec.n) * e;
-  return bytes <= double(m.l2_bytes);
+  return bytes <= double(sim::effective_l2_bytes(m));  // the L2 the replay's cache holds
 }
 
-std::string sweep_key(const sim::ProblemSpec& b, SweepAxis axis, const std::string& machine,
+std::string sweep_key(const sim::ProblemSpec& b, SweepAxis axis, const sim::Machine& m,
                       std::optional<int> programs_per_sm) {
-  return std::to_string(int(b.kernel)) + ":" + std::to_string(b.m) + "x" + std::to_string(b.n) +
-         "x" + std::to_string(b.k) + ":" + std::to_string(int(b.dtype)) + ":" +
-         std::to_string(int(b.b_layout)) + ":" + std::to_string(b.block_m) + "," +
-         std::to_string(b.block_n) + "," + std::to_string(b.block_k) + ":" +
-         std::to_string(b.group_size_m) + ":" + std::to_string(int(b.order)) + ":" +
-         std::to_string(int(b.boundary)) + ":" + std::to_string(b.stages) + ":" +
-         std::to_string(int(axis)) + ":" + machine + ":" +
-         std::to_string(programs_per_sm.value_or(0));
+  return scenario::problem_key(b) + "|" + std::to_string(int(axis)) + "|" +
+         scenario::machine_key(m) + "|" + std::to_string(programs_per_sm.value_or(0));
 }
 
 }  // namespace tilesim::app

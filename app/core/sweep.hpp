@@ -44,10 +44,13 @@ std::vector<SweepBar> sweep_bars(const sim::ProblemSpec& base, SweepAxis axis,
 // The best measured throughput of `bar`'s setting in a tilesim-bench report (same unit as
 // predicted_rate), or 0 when the report did not time it.
 double measured_rate(const SweepBar& bar, const scenario::BenchReport& report);
-// True when the problem's inputs fit in the machine's L2 together: every input byte is read
-// from DRAM once whatever the order or GROUP_SIZE_M (seed 004 on an H100), so bars are equal.
+// True when the problem's inputs fit together in the L2 a replay uses (sim::effective_l2_bytes):
+// every input byte is read from DRAM once whatever the order or GROUP_SIZE_M (seed 004 on an H100),
+// so bars are equal.
 bool inputs_fit_in_l2(const sim::ProblemSpec& spec, const sim::Machine& m);
-std::string sweep_key(const sim::ProblemSpec& base, SweepAxis axis, const std::string& machine,
+// The sweep's cache key: every problem field (scenario::problem_key), the axis, every machine
+// field (scenario::machine_key) and the programs-per-SM override.
+std::string sweep_key(const sim::ProblemSpec& base, SweepAxis axis, const sim::Machine& m,
                       std::optional<int> programs_per_sm);
 
 }  // namespace tilesim::app

@@ -13,6 +13,7 @@
 #include "app/panels/panels.hpp"
 #include "sim/machine/machine.hpp"
 #include "sim/program/program_trace.hpp"
+#include "sim/program/schedule.hpp"
 
 namespace tilesim::app {
 namespace {
@@ -57,17 +58,23 @@ void field_error(const FrameContext& f, const char* field) {
 
 // The event order (timed or a round schedule) and the playback rate that goes with it: GPU time
 // per wall second for the timed order, events per second for rounds.
-static void draw_play_order(FrameContext& f) {
+static void draw_event_order(FrameContext& f) {
   const AppModel& m = f.model;
-  int order = static_cast<int>(m.order);
-  const char* orders[] = {"timed (simulated time)", "lockstep rounds", "staggered rounds"};
   const float label_w =
       ImGui::CalcTextSize("GPU ns/s").x + ImGui::GetStyle().ItemInnerSpacing.x * 2;
   ImGui::SetNextItemWidth(-label_w);
-  if (ImGui::Combo("order", &order, orders, 3))
-    f.cmds.push(SetPlayOrder{static_cast<PlayOrder>(order)});
+  // The choices are sim's name table, as --event-order spells them.
+  const std::string current(sim::to_string(m.event_order));
+  if (ImGui::BeginCombo("event order", current.c_str())) {
+    for (const auto& [kind, name] : sim::kEventOrderNames) {
+      const std::string label(name);
+      if (ImGui::Selectable(label.c_str(), kind == m.event_order) && kind != m.event_order)
+        f.cmds.push(SetEventOrder{kind});
+    }
+    ImGui::EndCombo();
+  }
   ImGui::SetNextItemWidth(-label_w);
-  if (m.order == PlayOrder::timed) {
+  if (m.event_order == sim::EventOrderKind::timed) {
     float ns = static_cast<float>(m.ps_per_second * 1e-3);  // ns of GPU time per second
     if (ImGui::SliderFloat("GPU ns/s", &ns, 1.0f, 1e6f, "%.0f", ImGuiSliderFlags_Logarithmic))
       f.cmds.push(SetTimeRate{static_cast<double>(ns) * 1e3});
@@ -149,7 +156,7 @@ void draw_controls(FrameContext& f, const Rect& r) {
     ImGui::SetNextItemWidth(-label_w);
     if (ImGui::SliderScalar("timeline", ImGuiDataType_S64, &pos, &lo, &hi, "%lld run"))
       f.cmds.push(Seek{pos});
-    draw_play_order(f);
+    draw_event_order(f);
     ImGui::PushTextWrapPos(0);
     ImGui::TextDisabled(
         "Keys: Space play/pause, Left/Right step, Shift+Left/Right program, Home/End");

@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <string>
 
+#include "app/core/memory_view.hpp"
 #include "app/panels/memory_parts.hpp"
 #include "app/panels/panels.hpp"
 
@@ -44,16 +45,13 @@ void chart(FrameContext& f, const EngineFrame& fr, float x, float y, float w) {
   const float gap = std::max(label_w, w * 0.08f);
   const float bw = (w - 3 * gap) / 4;
   const float bh = ImGui::GetTextLineHeight() * 3 + 18;
-  const auto lines_cap = f.model.machine.l2_bytes / 128;
+  const L2Fill l2 = l2_fill(f.model.machine, fr.snapshot.l2_resident_lines);
   box(dl, x, y, bw, bh, "DRAM (HBM)", "read " + format_bytes(double(c.dram_read_bytes)),
       "write " + format_bytes(double(c.dram_write_bytes)), palette::l2_miss);
   char cap[32];
-  std::snprintf(cap, sizeof cap, "%.0f MiB", double(f.model.machine.l2_bytes) / (1 << 20));
+  std::snprintf(cap, sizeof cap, "%.0f MiB", double(l2.capacity_bytes) / (1 << 20));
   box(dl, x + (bw + gap), y, bw, bh, "L2 cache", "hit rate " + format_percent(c.l2_hit_rate()),
-      format_percent(double(fr.snapshot.l2_resident_lines) /
-                     double(std::max<std::int64_t>(1, lines_cap))) +
-          " of " + cap,
-      palette::l2_hit);
+      format_percent(l2.fraction) + " of " + cap, palette::l2_hit);
   box(dl, x + 2 * (bw + gap), y, bw, bh, "shared memory",
       "write " + format_bytes(double(c.smem_write_bytes)),
       "read " + format_bytes(double(c.smem_read_bytes)), palette::a);

@@ -207,6 +207,14 @@ double Problem::useful_flops() const {
          static_cast<double>(m_spec.k);
 }
 
+Throughput throughput(const Problem& p, double seconds) {
+  if (p.kernel() == Kernel::matmul)
+    return {seconds > 0 ? p.useful_flops() / seconds / 1e12 : 0.0, "TFLOP/s"};
+  const double bytes =
+      2.0 * static_cast<double>(p.spec().m) * static_cast<double>(p.spec().n) * p.elem_bytes();
+  return {seconds > 0 ? bytes / seconds / 1e9 : 0.0, "GB/s"};
+}
+
 double Problem::compulsory_bytes() const {
   const double e = elem_bytes();
   const double out = static_cast<double>(shape(Operand::c).elements()) * e;

@@ -116,4 +116,14 @@ class Problem {
 
 std::int64_t cdiv(std::int64_t a, std::int64_t b);
 
+// Useful work per second of a run of `p` that took `seconds` (0 when seconds <= 0): what
+// tilesim-bench reports for a measured run, the sweep for a predicted one and `run` as tflops.
+// TFLOP/s of useful_flops() for matmul; GB/s of the M x N elements read once and written once
+// for copy and transpose.
+struct Throughput {
+  double value = 0;
+  std::string_view unit;  // "TFLOP/s" | "GB/s"
+};
+Throughput throughput(const Problem& p, double seconds);
+
 }  // namespace tilesim::sim

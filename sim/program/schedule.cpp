@@ -6,26 +6,30 @@
 #include <stdexcept>
 #include <string>
 
+#include "sim/base/limits.hpp"
+
 namespace tilesim::sim {
 
-std::string_view to_string(ScheduleKind k) {
-  return k == ScheduleKind::lockstep ? "lockstep" : "staggered";
+std::string_view to_string(EventOrderKind k) {
+  return enum_names::name_of(kEventOrderNames, k);
 }
 
-ScheduleKind parse_schedule(std::string_view s) {
-  if (s == "lockstep") return ScheduleKind::lockstep;
-  if (s == "staggered") return ScheduleKind::staggered;
-  throw std::invalid_argument("schedule '" + std::string(s) + "': allowed lockstep | staggered");
+EventOrderKind parse_event_order(std::string_view value, std::string_view field) {
+  if (const auto k = enum_names::parse_in(kEventOrderNames, value)) return *k;
+  throw unknown_value(field, value, enum_names::join_names(kEventOrderNames));
 }
 
 SlotSchedule::SlotSchedule(std::int64_t programs, std::int64_t slots, std::int64_t steps,
-                           ScheduleKind kind)
+                           EventOrderKind kind)
     : m_kind(kind), m_programs(programs), m_slots(slots), m_steps(steps) {
   if (programs < 1 || slots < 1 || steps < 1)
     throw std::invalid_argument("SlotSchedule: programs, slots and steps must be >= 1");
+  if (!is_round_order(kind))
+    throw std::invalid_argument("SlotSchedule: the timed order has no rounds");
   m_offset.resize(static_cast<std::size_t>(slots));
   for (std::int64_t s = 0; s < slots; ++s)
-    m_offset[static_cast<std::size_t>(s)] = kind == ScheduleKind::lockstep ? 0 : s * steps / slots;
+    m_offset[static_cast<std::size_t>(s)] =
+        kind == EventOrderKind::lockstep ? 0 : s * steps / slots;
   // Slot s is busy in rounds [off(s), off(s) + n_s * T), n_s = its program count.
   std::int64_t last = 0;
   for (std::int64_t s = 0; s < std::min(slots, programs); ++s)

@@ -14,15 +14,29 @@
 #include <string_view>
 #include <vector>
 
+#include "sim/base/enum_names.hpp"
+
 namespace tilesim::sim {
 
-enum class ScheduleKind { lockstep, staggered };
-std::string_view to_string(ScheduleKind k);
-// "lockstep" | "staggered"; throws std::invalid_argument otherwise.
-ScheduleKind parse_schedule(std::string_view s);
-// What replays use unless told otherwise: lockstep matches the H200 calibration at 4096^3 and
-// grouped 8192^3; staggered over-corrects everywhere but row-major 8192^3 (docs/MODEL.md).
-inline constexpr ScheduleKind kDefaultSchedule = ScheduleKind::lockstep;
+// The order a replay runs its events in: the one list the app, the CLI and lessons name (flag
+// --event-order in both, JSON "event_order" from tilesim-cli run).
+//  - timed: the timed engine's order, events in simulated time (sim/timing/timed_engine.hpp); the
+//    default, and the only order with a time of its own;
+//  - lockstep, staggered: the round schedules below, for teaching "what if every program moved
+//    in step?"; their predicted time is still the timed engine's (sim/replay/replay.hpp).
+enum class EventOrderKind { timed, lockstep, staggered };
+inline constexpr enum_names::Table<EventOrderKind, 3> kEventOrderNames{
+    {{EventOrderKind::timed, "timed"},
+     {EventOrderKind::lockstep, "lockstep"},
+     {EventOrderKind::staggered, "staggered"}}};
+inline constexpr EventOrderKind kDefaultEventOrder = EventOrderKind::timed;
+std::string_view to_string(EventOrderKind k);
+// The order named `value`, else InvalidField(field): "<field> = "x" is unknown: allowed timed |
+// lockstep | staggered".
+EventOrderKind parse_event_order(std::string_view value, std::string_view field = "event_order");
+constexpr bool is_round_order(EventOrderKind k) {
+  return k != EventOrderKind::timed;
+}
 
 // Active slots of one round, ascending: [lo0, hi0) then [lo1, hi1) (either may be empty).
 struct RoundSlots {
@@ -38,10 +52,11 @@ struct RoundSlots {
 class SlotSchedule {
  public:
   SlotSchedule() = default;
-  // programs P >= 1, slots S >= 1, steps per program T >= 1.
-  SlotSchedule(std::int64_t programs, std::int64_t slots, std::int64_t steps, ScheduleKind kind);
+  // programs P >= 1, slots S >= 1, steps per program T >= 1; `kind` a round order (lockstep or
+  // staggered: the timed order has no rounds, std::invalid_argument).
+  SlotSchedule(std::int64_t programs, std::int64_t slots, std::int64_t steps, EventOrderKind kind);
 
-  ScheduleKind kind() const { return m_kind; }
+  EventOrderKind kind() const { return m_kind; }
   std::int64_t rounds() const { return static_cast<std::int64_t>(m_round_begin.size()) - 1; }
   std::int64_t events() const { return m_round_begin.back(); }
   std::int64_t round_begin(std::int64_t r) const {
@@ -73,7 +88,7 @@ class SlotSchedule {
   std::int64_t programs_started(std::int64_t position) const;
 
  private:
-  ScheduleKind m_kind = ScheduleKind::lockstep;
+  EventOrderKind m_kind = EventOrderKind::lockstep;
   std::int64_t m_programs = 1, m_slots = 1, m_steps = 1;
   std::vector<std::int64_t> m_offset;       // (S,) start round of each slot, non-decreasing
   std::vector<std::int64_t> m_round_begin;  // (rounds + 1,) first event of each round

@@ -11,7 +11,7 @@ std::int64_t EngineCheckpoint::bytes() const {
                                    (a_reuse.capacity() + b_reuse.capacity()) * sizeof(TileReuse));
 }
 
-Engine::Engine(const Problem& p, const Machine& m, int programs_per_sm, ScheduleKind schedule)
+Engine::Engine(const Problem& p, const Machine& m, int programs_per_sm, EventOrderKind rounds)
     : m_problem(p),
       m_machine(m),
       m_programs_per_sm(programs_per_sm),
@@ -19,7 +19,7 @@ Engine::Engine(const Problem& p, const Machine& m, int programs_per_sm, Schedule
   if (programs_per_sm < 1) throw std::invalid_argument("Engine: programs_per_sm < 1");
   m_slots = static_cast<std::int64_t>(m.sms) * programs_per_sm;
   m_steps = sim::steps_per_program(p);
-  m_schedule = SlotSchedule(p.programs(), m_slots, m_steps, schedule);
+  m_schedule = SlotSchedule(p.programs(), m_slots, m_steps, rounds);
   if (p.kernel() == Kernel::matmul) {
     m_a_reuse.resize(static_cast<std::size_t>(p.tiles_m() * p.k_tiles()));
     m_b_reuse.resize(static_cast<std::size_t>(p.k_tiles() * p.tiles_n()));
@@ -249,10 +249,10 @@ void Engine::restore(const EngineCheckpoint& c) {
   set_cursor();
 }
 
-ReplayResult replay(const Problem& p, const Machine& m, const Occupancy& occ,
-                    const std::function<void(double)>& progress, const std::atomic<bool>* cancel,
-                    ScheduleKind schedule) {
-  Engine engine(p, m, occ.programs_per_sm, schedule);
+ReplayResult replay_rounds(const Problem& p, const Machine& m, const Occupancy& occ,
+                           EventOrderKind rounds, const std::function<void(double)>& progress,
+                           const std::atomic<bool>* cancel) {
+  Engine engine(p, m, occ.programs_per_sm, rounds);
   const std::int64_t total = engine.total_events();
   // Chunks of ~1/256 of the work keep progress and cancel responsive at any size.
   const std::int64_t chunk = std::max<std::int64_t>(1, total / 256);
@@ -263,7 +263,7 @@ ReplayResult replay(const Problem& p, const Machine& m, const Occupancy& occ,
   }
   ReplayResult out;
   out.occupancy = occ;
-  out.schedule = schedule;
+  out.order = rounds;
   out.waves = engine.waves();
   out.line_ops = engine.line_ops();
   out.counters = engine.counters();

@@ -62,8 +62,10 @@ struct EngineCheckpoint {
 
 class Engine {
  public:
+  // `rounds`: the round order run() follows (lockstep or staggered). A timed replay feeds the
+  // engine itself (apply) and leaves it at lockstep.
   Engine(const Problem& p, const Machine& m, int programs_per_sm,
-         ScheduleKind schedule = kDefaultSchedule);
+         EventOrderKind rounds = EventOrderKind::lockstep);
 
   const Problem& problem() const { return m_problem; }
   const Machine& machine() const { return m_machine; }
@@ -130,7 +132,7 @@ class Engine {
 // The full replay, counters only (no per-event records): what `run` and `sweep` print.
 struct ReplayResult {
   Occupancy occupancy;
-  ScheduleKind schedule = kDefaultSchedule;
+  EventOrderKind order = kDefaultEventOrder;  // the order the counters were replayed in
   std::int64_t waves = 0;
   std::int64_t line_ops = 0;
   Counters counters;  // at the end, flush included
@@ -138,11 +140,12 @@ struct ReplayResult {
   TimingSummary timing;  // the timed engine's prediction (sim/timing/timed_engine.hpp)
   std::vector<TileReuse> a_reuse, b_reuse;
 };
-// progress(fraction in [0, 1]) is called now and then; a set `cancel` stops early and throws
-// std::runtime_error("cancelled").
-ReplayResult replay(const Problem& p, const Machine& m, const Occupancy& occ,
-                    const std::function<void(double)>& progress = {},
-                    const std::atomic<bool>* cancel = nullptr,
-                    ScheduleKind schedule = kDefaultSchedule);
+// The counters of a round order (lockstep or staggered), no time: a part of sim::replay
+// (sim/replay/replay.hpp), which every caller uses. progress(fraction in [0, 1]) is called now
+// and then; a set `cancel` stops early and throws std::runtime_error("cancelled").
+ReplayResult replay_rounds(const Problem& p, const Machine& m, const Occupancy& occ,
+                           EventOrderKind rounds = EventOrderKind::lockstep,
+                           const std::function<void(double)>& progress = {},
+                           const std::atomic<bool>* cancel = nullptr);
 
 }  // namespace tilesim::sim

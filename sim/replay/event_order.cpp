@@ -42,7 +42,7 @@ EventInfo EventOrder::info_of(std::int64_t e, std::int64_t pid, std::int64_t ste
 
 // ---- round order ----
 
-RoundOrder::RoundOrder(const Problem& p, const Machine& m, std::int64_t slots, ScheduleKind kind)
+RoundOrder::RoundOrder(const Problem& p, const Machine& m, std::int64_t slots, EventOrderKind kind)
     : EventOrder(p, m, slots), m_schedule(p.programs(), slots, sim::steps_per_program(p), kind) {}
 
 EventInfo RoundOrder::event_info(std::int64_t e) const {

@@ -68,7 +68,7 @@ class EventOrder {
 // The round schedule (lockstep or staggered) as an event order.
 class RoundOrder final : public EventOrder {
  public:
-  RoundOrder(const Problem& p, const Machine& m, std::int64_t slots, ScheduleKind kind);
+  RoundOrder(const Problem& p, const Machine& m, std::int64_t slots, EventOrderKind kind);
   const SlotSchedule& schedule() const { return m_schedule; }
   std::int64_t events() const override { return m_schedule.events(); }
   EventInfo event_info(std::int64_t e) const override;

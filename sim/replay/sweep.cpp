@@ -8,7 +8,7 @@
 #include <stdexcept>
 #include <thread>
 
-#include "sim/timing/timed_engine.hpp"
+#include "sim/replay/replay.hpp"
 
 namespace tilesim::sim {
 
@@ -68,7 +68,10 @@ std::vector<SweepRow> run_sweep(const std::vector<ProblemSpec>& specs, const Mac
       try {
         const Problem p(specs[i]);
         const Occupancy occ = occupancy(p, m, pps_override, timing);
-        row.result = replay_timed(p, m, occ, timing, {}, cancel);
+        ReplayOptions o;  // the timed order
+        o.timing = timing;
+        o.cancel = cancel;
+        row.result = replay(p, m, occ, o);
       } catch (const std::exception& e) {
         row.error = e.what();
       }

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "sim/replay/replay.hpp"
+
 namespace tilesim::sim {
 namespace {
 
@@ -120,7 +122,7 @@ TimelineCost estimate_timeline_cost(const Problem& p, const Machine& m, const Oc
       m.l2_bytes / 128, static_cast<std::int64_t>(p.address_space_bytes() / 128));
   const std::int64_t tiles =
       p.kernel() == Kernel::matmul ? p.k_tiles() * (p.tiles_m() + p.tiles_n()) : p.programs();
-  if (opt.timed) c.record_bytes += timed_order_bytes(c.events);
+  if (opt.order == EventOrderKind::timed) c.record_bytes += timed_order_bytes(c.events);
   c.checkpoint_bytes = c.checkpoints * (lines * static_cast<std::int64_t>(sizeof(L2LineState)) +
                                         tiles * static_cast<std::int64_t>(sizeof(TileReuse)) +
                                         static_cast<std::int64_t>(sizeof(EngineCheckpoint)));
@@ -150,11 +152,13 @@ const Problem& check_timeline_cost(const Problem& p, const Machine& m, const Occ
 
 Timeline::Timeline(const Problem& p, const Machine& m, const Occupancy& occ,
                    const TimelineOptions& opt)
-    : m_engine(check_timeline_cost(p, m, occ, opt), m, occ.programs_per_sm, opt.schedule),
+    // A timed timeline feeds its engine event by event (Engine::apply): its rounds go unused.
+    : m_engine(check_timeline_cost(p, m, occ, opt), m, occ.programs_per_sm,
+               is_round_order(opt.order) ? opt.order : EventOrderKind::lockstep),
       m_occupancy(occ),
       m_checkpoint_line_ops(opt.checkpoint_line_ops) {
   m_checkpoints.push_back(m_engine.save());
-  if (opt.timed)
+  if (opt.order == EventOrderKind::timed)
     build_timed(opt);
   else
     build_rounds(opt);
@@ -173,7 +177,7 @@ void Timeline::maybe_checkpoint(const Engine& e) {
 }
 
 void Timeline::build_rounds(const TimelineOptions& opt) {
-  m_order = std::make_shared<RoundOrder>(problem(), machine(), m_engine.slots(), opt.schedule);
+  m_order = std::make_shared<RoundOrder>(problem(), machine(), m_engine.slots(), opt.order);
   const std::int64_t total = m_engine.total_events();
   m_records.resize(static_cast<std::size_t>(total));
   constexpr std::int64_t kChunk = 64;
@@ -190,6 +194,7 @@ void Timeline::build_rounds(const TimelineOptions& opt) {
     }
   }
   m_final = m_engine.counters();
+  m_timing = predicted_timing(problem(), machine(), m_occupancy, opt.timing, opt.cancel);
 }
 
 void Timeline::build_timed(const TimelineOptions& opt) {

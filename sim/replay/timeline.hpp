@@ -75,11 +75,10 @@ struct TimelineOptions {
   std::int64_t checkpoint_line_ops = 1 << 19;    // replay work between two checkpoints
   std::function<void(double)> progress;          // building: fraction done in [0, 1]
   const std::atomic<bool>* cancel = nullptr;     // building: set -> throws runtime_error
-  ScheduleKind schedule = kDefaultSchedule;      // round order: when slots start
-  // Events in the timed engine's order (sim/timing/timed_engine.hpp), each with its simulated time,
-  // instead of rounds; `schedule` is then unused.
-  bool timed = false;
-  TimingOptions timing;
+  // timed: events in the timed engine's order, each with its simulated time; lockstep or
+  // staggered: in rounds (sim/program/schedule.hpp).
+  EventOrderKind order = kDefaultEventOrder;
+  TimingOptions timing;  // the timed engine's, whatever the order (timing())
 };
 
 TimelineCost estimate_timeline_cost(const Problem& p, const Machine& m, const Occupancy& occ,
@@ -101,7 +100,7 @@ class Timeline {
   // Which program runs which step in which event (event_of, programs_started, times, ...).
   const EventOrder& order() const { return *m_order; }
   std::shared_ptr<const EventOrder> shared_order() const { return m_order; }
-  // The timed engine's summary (kernel time, breakdown); kernel_ps 0 for a round order.
+  // The timed engine's summary (kernel time, breakdown), in every order (sim::predicted_timing).
   const TimingSummary& timing() const { return m_timing; }
   std::int64_t position() const { return m_engine.position(); }
   std::int64_t memory_bytes() const;  // records + checkpoints held

@@ -180,8 +180,9 @@ StepCosts step_costs(const Problem& p, const Machine& m, const TimingOptions& op
   if (plain && w.shared_st_requests > 0)
     c.smem_store_degree = static_cast<double>(w.shared_st_wavefronts) / w.shared_st_requests;
 
-  // A warp runs on one of the SM's four sub-partitions: fewer than 4 warps leave math idle.
-  const double warp_share = std::min(1.0, warps / 4.0);
+  // A warp runs on one of the SM's sub-partitions (a scheduler each, 4 on every preset): fewer
+  // warps than schedulers leave math idle.
+  const double warp_share = std::min(1.0, warps / static_cast<double>(m.schedulers_per_sm));
   const double per_sm = [&] {
     switch (c.path) {
       case MathPath::fma:

@@ -16,7 +16,7 @@ using namespace tilesim::app;
 
 TEST(Commands, StepsFollowTheEnginesEventOrderAcrossResidentPrograms) {
   // seed 004 on an H100: 81 programs, one wave, in the lockstep round order
-  AppModel m = make_model(default_scenario(), {}, PlayOrder::lockstep);
+  AppModel m = make_model(default_scenario(), {}, sim::EventOrderKind::lockstep);
   ASSERT_TRUE(m.engine->wait_settled(30));
   EXPECT_EQ(m.events(), 81 * 29);  // map + 3 x 9 + store per program
   apply_command(m, StepBy{StepUnit::event, -1});
@@ -104,7 +104,7 @@ TEST(Commands, CompareOrderBuildsASecondProblemThatDiffersOnlyInOrder) {
 }
 
 TEST(Commands, PlayAdvancesBySpeedTimesSecondsAndStopsAtTheEnd) {
-  AppModel m = make_model(default_scenario(), {}, PlayOrder::lockstep);
+  AppModel m = make_model(default_scenario(), {}, sim::EventOrderKind::lockstep);
   apply_command(m, SetSpeed{10});
   apply_command(m, TogglePlay{});
   apply_command(m, Advance{0.55});
@@ -232,6 +232,18 @@ TEST(Options, RefusesBadValuesWithTheFlagsName) {
   EXPECT_NE(parse_options({"--panel", "nope"}).error.find("--panel"), std::string::npos);
   EXPECT_NE(parse_options({"--seek"}).error.find("needs a value"), std::string::npos);
   EXPECT_NE(parse_options({"--frobnicate"}).error.find("unknown"), std::string::npos);
+}
+
+TEST(Options, EventOrderIsSimsNameAsInTheCliAndTimedByDefault) {
+  EXPECT_FALSE(parse_options({}).options.event_order);
+  for (const auto& [kind, name] : sim::kEventOrderNames) {
+    const auto r = parse_options({"--event-order", std::string(name)});
+    ASSERT_TRUE(r.error.empty()) << r.error;
+    EXPECT_EQ(r.options.event_order, kind);
+  }
+  const auto bad = parse_options({"--event-order", "rounds"}).error;
+  EXPECT_NE(bad.find("--event-order"), std::string::npos) << bad;
+  EXPECT_NE(bad.find("timed | lockstep | staggered"), std::string::npos) << bad;
 }
 
 TEST(Options, EventIsAZeroBasedIndexAsInLessonsAndSeekAPosition) {

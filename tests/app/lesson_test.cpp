@@ -5,12 +5,16 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <filesystem>
 #include <string>
+#include <thread>
 
 #include "app/core/animation.hpp"
 #include "app/core/lesson_run.hpp"
 #include "app/core/options.hpp"
+#include "scenario/resolve.hpp"
+#include "sim/replay/replay.hpp"
 
 using namespace tilesim;
 using namespace tilesim::app;
@@ -63,7 +67,10 @@ TEST(LessonFiles, AtLeastEightLessonsParseAndEveryStepFitsItsProblem) {
       const auto& s = l.steps[i];
       if (s.scenario) sc = &*s.scenario;
       const AppModel m = make_model(*sc);
-      const auto r = resolve_position(m.problem, m.wave_programs(), s.position);
+      // Whether a position fits its problem does not depend on the order; rounds cost nothing.
+      const sim::RoundOrder order(m.problem, m.machine, m.wave_programs(),
+                                  sim::EventOrderKind::lockstep);
+      const auto r = resolve_position(m.problem, &order, s.position);
       EXPECT_TRUE(r.error.empty()) << e.name << " step " << i + 1 << ": " << r.error;
       const auto bad = check_highlights(s.highlight, m.problem, r.cursor.value_or(CursorPos{}));
       EXPECT_TRUE(bad.empty()) << e.name << " step " << i + 1 << ": " << bad.front();
@@ -137,13 +144,16 @@ TEST(LessonFiles, BrokenJsonNamesTheLineAndNeverCrashes) {
 
 TEST(LessonPosition, Event29CountsFromZeroAndShowsPid29) {
   const AppModel m = make_model(default_scenario());  // seed 004: 81 programs in one wave
+  const sim::RoundOrder lockstep(m.problem, m.machine, m.wave_programs(),
+                                 sim::EventOrderKind::lockstep);
+  const sim::RoundOrder* order = &lockstep;
   scenario::LessonPosition ev;
   ev.event = 29;
-  EXPECT_EQ(resolve_position(m.problem, m.wave_programs(), ev).position, 30);
+  EXPECT_EQ(resolve_position(m.problem, order, ev).position, 30);
   scenario::LessonPosition pid;
   pid.pid = 29;
   pid.step = 0;
-  const auto r = resolve_position(m.problem, m.wave_programs(), pid);
+  const auto r = resolve_position(m.problem, order, pid);
   EXPECT_EQ(r.position, 30);
   ASSERT_TRUE(r.cursor);
   EXPECT_EQ(r.cursor->pid, 29);
@@ -151,9 +161,35 @@ TEST(LessonPosition, Event29CountsFromZeroAndShowsPid29) {
   load.pid = 29;
   load.op = sim::StepOp::load_b;
   load.k = 2;
-  EXPECT_EQ(resolve_position(m.problem, m.wave_programs(), load).cursor->step, 8);
+  EXPECT_EQ(resolve_position(m.problem, order, load).cursor->step, 8);
   pid.pid = 81;
-  EXPECT_FALSE(resolve_position(m.problem, m.wave_programs(), pid).error.empty());
+  EXPECT_FALSE(resolve_position(m.problem, order, pid).error.empty());
+}
+
+TEST(LessonRun, Lesson08ReplaysInTheAppsOrderAndShowsTheDramBytesOfTheCli) {
+  // Its last step opens the 8192^3 scenario, where the order decides the DRAM bytes (timed
+  // 1.9 GB grouped; lockstep rounds 1.6 GB): the lesson must show what the same scenario shows
+  // opened directly (timed by default) and what tilesim-cli run prints.
+  LessonRun run = open_lesson("08_when_grouping_matters");
+  const int last = static_cast<int>(run.lesson.steps.size()) - 1;
+  ASSERT_TRUE(run.lesson.steps[last].scenario);
+  const scenario::Scenario sc = *run.lesson.steps[last].scenario;
+  AppModel m = make_model(default_scenario());
+  ASSERT_EQ(m.event_order, sim::EventOrderKind::timed);
+  PanelId tab = PanelId::launch_grid;
+  run.requested = last;
+  for (int i = 0; i < 60000 && run.step != last; ++i) {
+    lesson_update(m, run, tab, 0, false, 1);
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  ASSERT_EQ(run.step, last) << "the lesson never resolved its last step";
+  ASSERT_TRUE(m.engine->wait_settled(120));
+  EXPECT_EQ(m.event_order, sim::EventOrderKind::timed);
+  EXPECT_TRUE(run.error.empty()) << run.error;
+  const auto resolved = scenario::resolve(sc);
+  const sim::ReplayResult cli = sim::replay(resolved.problem, resolved.machine, resolved.occupancy);
+  EXPECT_EQ(m.engine->frame()->final_counters.dram_read_bytes, cli.counters.dram_read_bytes);
+  EXPECT_EQ(m.engine->frame()->final_counters, cli.counters);
 }
 
 TEST(LessonHighlights, OutOfRangeItemsAreReported) {

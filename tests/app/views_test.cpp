@@ -59,7 +59,7 @@ std::shared_ptr<const EngineFrame> frame_at(const sim::Problem& p, const std::st
                                             std::optional<std::int64_t> pid = {}) {
   EngineSession s;
   const auto m = *sim::find_machine(machine);
-  s.open(p, m, sim::occupancy(p, m, 1), PlayOrder::lockstep);  // positions of the round order
+  s.open(p, m, sim::occupancy(p, m, 1), sim::EventOrderKind::lockstep);  // positions of the round order
   if (pid)
     s.seek_pid(*pid);
   else

@@ -96,6 +96,8 @@ TEST(CliErrors, BadValuesAreRefusedWithTheFieldAndExitCode2) {
       {"run --max-seconds 0", "max_seconds = \"0\" is not allowed: a number in 0.001..1e+06"},
       {"run --machine bogus", "machine = \"bogus\" is unknown: allowed t4 | a100 | h100 | h200"},
       {"run --programs-per-sm 0", "programs_per_sm = 0 is out of range: allowed 1..64"},
+      {"run --event-order rounds",
+       "event_order = \"rounds\" is unknown: allowed timed | lockstep | staggered"},
       {"run --m 65536 --n 65536 --k 65536 --block-m 16 --block-n 16 --block-k 16",
        "over the budget of 2 min"},
       {"sweep --m 65536 --n 65536 --k 4096 --group-m 1,2,4,8", "over the budget"},

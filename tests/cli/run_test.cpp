@@ -43,6 +43,19 @@ TEST(CliRun, DefaultScenarioPrintsEveryCounterKey) {
   EXPECT_EQ(j["events"], 81 * 29);
 }
 
+TEST(CliRun, JsonNamesTheEventOrderItReplayedTimedByDefault) {
+  const std::string p = "run --m 256 --n 256 --k 256 --block-m 64 --block-n 64 --block-k 64 ";
+  const auto timed = run_json(p);
+  EXPECT_EQ(timed["event_order"], "timed");
+  EXPECT_EQ(run_json(p + "--event-order timed")["event_order"], "timed");
+  for (const char* rounds : {"lockstep", "staggered"}) {
+    const auto r = run_json(p + "--event-order " + rounds);
+    EXPECT_EQ(r["event_order"], rounds);
+    // The time is the timed engine's in every order.
+    EXPECT_EQ(r["predicted_time_s"], timed["predicted_time_s"]) << rounds;
+  }
+}
+
 // The bundled big_8192_fp16 scenario's problem (3 stages: 2 programs per SM), and with 2 stages
 // (3 per SM). The GPU reads 3.1-3.9x the bytes row-major (mma.sync at 128 x 128 x 32,
 // docs/FIDELITY.md); the model, whose programs drift apart by their K-step noise, about 3x in

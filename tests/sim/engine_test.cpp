@@ -12,7 +12,7 @@ namespace {
 
 ReplayResult run(const ProblemSpec& s, const Machine& m, std::optional<int> pps = {}) {
   const Problem p(s);
-  return replay(p, m, occupancy(p, m, pps));
+  return replay_rounds(p, m, occupancy(p, m, pps));
 }
 
 }  // namespace
@@ -114,7 +114,7 @@ TEST(Engine, ReplayIsDeterministicAndCheckpointsReproduceIt) {
   b.run(b.total_events());
   EXPECT_EQ(a.counters(), b.counters());
   EXPECT_EQ(a.a_reuse(), b.a_reuse());
-  EXPECT_EQ(a.counters(), replay(p, m, occupancy(p, m, 2)).counters);
+  EXPECT_EQ(a.counters(), replay_rounds(p, m, occupancy(p, m, 2)).counters);
 }
 
 TEST(Counters, DifferenceOfTwoPointsIsWhatHappenedInBetween) {

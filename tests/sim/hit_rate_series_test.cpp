@@ -34,10 +34,10 @@ std::vector<Problem> small_problems() {
 TEST(HitRateSeries, BucketsApplyCountersHitRuleToEveryEventsRecord) {
   const Machine m = small_machine();
   for (const Problem& p : small_problems())
-    for (auto kind : {ScheduleKind::lockstep, ScheduleKind::staggered})
+    for (auto kind : {EventOrderKind::lockstep, EventOrderKind::staggered})
       for (int buckets : {1, 7, 400}) {
         TimelineOptions o;
-        o.schedule = kind;
+        o.order = kind;
         const Timeline t(p, m, occupancy(p, m, 2), o);
         const HitRateSeries s = hit_rate_series(t, buckets);
         const std::int64_t n = cdiv(t.events(), s.events_per_bucket);
@@ -73,7 +73,9 @@ TEST(HitRateSeries, StoresCountAsHitsSoACopyThatReadsEachByteOnceHitsHalfItsSect
   s.dtype = DType::fp32;
   const Problem p(s);
   const Machine m = small_machine();
-  const Timeline t(p, m, occupancy(p, m, 1));
+  TimelineOptions o;
+  o.order = EventOrderKind::lockstep;
+  const Timeline t(p, m, occupancy(p, m, 1), o);
   const HitRateSeries series = hit_rate_series(t);
   EXPECT_EQ(t.final_counters().l2_load_hit_sectors, 0);
   EXPECT_FLOAT_EQ(series.cumulative.back(), 0.5f);

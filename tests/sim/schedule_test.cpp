@@ -23,7 +23,7 @@ Problem seed004() {
 
 TEST(StaggeredSchedule, SlotsStartSTimesTOverSRoundsLate) {
   const Problem p = seed004();
-  Engine e(p, small_machine(), 2, ScheduleKind::staggered);
+  Engine e(p, small_machine(), 2, EventOrderKind::staggered);
   // off(s) = floor(29 s / 16): 0 1 3 5 7 9 10 12 14 16 18 19 21 23 25 27 (sum 210).
   EXPECT_EQ(e.schedule().offset(1), 1);
   EXPECT_EQ(e.schedule().offset(15), 27);
@@ -44,7 +44,7 @@ TEST(StaggeredSchedule, SlotsStartSTimesTOverSRoundsLate) {
 
 TEST(StaggeredSchedule, EveryStepOfEveryProgramRunsOnceInOrder) {
   const Problem p = seed004();
-  for (auto kind : {ScheduleKind::lockstep, ScheduleKind::staggered}) {
+  for (auto kind : {EventOrderKind::lockstep, EventOrderKind::staggered}) {
     Engine e(p, small_machine(), 2, kind);
     ASSERT_EQ(e.schedule().events(), e.total_events());
     std::vector<std::int64_t> next_step(static_cast<std::size_t>(p.programs()), 0);
@@ -65,7 +65,7 @@ TEST(StaggeredSchedule, TimelineSeekMatchesSteppingAndAPlainReplay) {
   const Problem p = seed004();
   const Machine m = small_machine();
   TimelineOptions o;
-  o.schedule = ScheduleKind::staggered;
+  o.order = EventOrderKind::staggered;
   o.checkpoint_line_ops = 3000;
   Timeline a(p, m, occupancy(p, m, 2), o), b(p, m, occupancy(p, m, 2), o);
   for (std::int64_t target : {std::int64_t{0}, std::int64_t{3}, std::int64_t{254},
@@ -77,7 +77,7 @@ TEST(StaggeredSchedule, TimelineSeekMatchesSteppingAndAPlainReplay) {
     while (a.position() < target) a.step(Granularity::event, +1);
     EXPECT_EQ(a.snapshot().counters, want.counters);
     ASSERT_EQ(a.snapshot().residents.size(), want.residents.size());
-    Engine e(p, m, 2, ScheduleKind::staggered);
+    Engine e(p, m, 2, EventOrderKind::staggered);
     e.run(target);
     EXPECT_EQ(e.counters(), want.counters);
   }
@@ -102,7 +102,7 @@ namespace {
 // slots than programs, one-step programs.
 template <class F>
 void for_small_schedules(F f) {
-  for (auto kind : {ScheduleKind::lockstep, ScheduleKind::staggered})
+  for (auto kind : {EventOrderKind::lockstep, EventOrderKind::staggered})
     for (std::int64_t programs = 1; programs <= 13; ++programs)
       for (std::int64_t slots = 1; slots <= 6; ++slots)
         for (std::int64_t steps = 1; steps <= 5; ++steps)
@@ -125,7 +125,7 @@ TEST(SlotSchedule, EventOfInvertsTheEventToPidAndStepMappingOnSmallSchedules) {
 
 TEST(SlotSchedule, EventOfInvertsEngineEventInfoForEveryEventOfSeed004) {
   const Problem p = seed004();
-  for (auto kind : {ScheduleKind::lockstep, ScheduleKind::staggered})
+  for (auto kind : {EventOrderKind::lockstep, EventOrderKind::staggered})
     for (int pps : {1, 2, 3}) {
       Engine e(p, small_machine(), pps, kind);
       for (std::int64_t ev = 0; ev < e.total_events(); ++ev) {
@@ -153,7 +153,7 @@ TEST(Timeline, OrderIsTheEnginesSoSeekingAPidLandsAfterItsFirstStep) {
   const Problem p = seed004();
   const Machine m = small_machine();
   TimelineOptions o;
-  o.schedule = ScheduleKind::staggered;
+  o.order = EventOrderKind::staggered;
   Timeline t(p, m, occupancy(p, m, 2), o);
   EXPECT_FALSE(t.order().timed());
   EXPECT_EQ(t.order().events(), t.events());

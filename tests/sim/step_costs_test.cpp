@@ -188,3 +188,33 @@ TEST(IssueCosts, ARungsMeasuredIntervalReplacesTheMachines) {
   EXPECT_DOUBLE_EQ(issue_cycles(2555, 8, 16, m, 7.16), 2555.0 * 8 / (4 * (4 / 7.16)));
   EXPECT_DOUBLE_EQ(issue_cycles(2555, 8, 16, m), 2555.0 * 8 / (4 * 0.8));
 }
+
+TEST(MathShare, FewerWarpsThanTheMachinesSchedulersLeaveItsMathIdle) {
+  // Every preset has 4 schedulers per SM: 2 warps get half of the SM's FMA rate.
+  const Machine four = h200();
+  ASSERT_EQ(four.schedulers_per_sm, 4);
+  const double per_sm = four.fp32_flops_per_s * four.fma_efficiency / four.sms;
+  const Problem two_warps(fp32_matmul(64, 64, 32, 2));
+  const TimingOptions t = fma(SmemLayout::plain, std::nullopt);
+  EXPECT_DOUBLE_EQ(step_costs(two_warps, four, t).program_flops_per_s, per_sm / 2);
+  // A machine with 2 schedulers per SM keeps both busy with 2 warps.
+  Machine two = four;
+  two.schedulers_per_sm = 2;
+  EXPECT_DOUBLE_EQ(step_costs(two_warps, two, t).program_flops_per_s, per_sm);
+}
+
+TEST(Throughput, IsUsefulFlopsForMatmulAndBytesReadAndWrittenForCopies) {
+  ProblemSpec mm;
+  mm.m = mm.n = mm.k = 1000;
+  mm.block_m = mm.block_n = mm.block_k = 64;
+  const Throughput t = throughput(Problem(mm), 1e-3);  // 2e9 FLOP in 1 ms
+  EXPECT_DOUBLE_EQ(t.value, 2.0);
+  EXPECT_EQ(t.unit, "TFLOP/s");
+  ProblemSpec copy = mm;
+  copy.kernel = Kernel::copy;
+  copy.dtype = DType::fp32;  // 1000 x 1000 x 4 B read and written: 8e6 B in 1 ms
+  const Throughput c = throughput(Problem(copy), 1e-3);
+  EXPECT_DOUBLE_EQ(c.value, 8.0);
+  EXPECT_EQ(c.unit, "GB/s");
+  EXPECT_EQ(throughput(Problem(copy), 0).value, 0.0);
+}

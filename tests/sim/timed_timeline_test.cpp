@@ -45,7 +45,7 @@ std::vector<Case> small_cases() {
 
 TimelineOptions timed_options() {
   TimelineOptions o;
-  o.timed = true;
+  o.order = EventOrderKind::timed;
   o.checkpoint_line_ops = 200;  // checkpoints every few events: seeks cross them often
   return o;
 }

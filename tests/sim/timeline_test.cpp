@@ -22,8 +22,15 @@ Fixture small() {
   return {p, m, occupancy(p, m, 1)};
 }
 
-TimelineOptions many_checkpoints() {
+// Positions below count events of the lockstep round order.
+TimelineOptions lockstep() {
   TimelineOptions o;
+  o.order = EventOrderKind::lockstep;
+  return o;
+}
+
+TimelineOptions many_checkpoints() {
+  TimelineOptions o = lockstep();
   o.checkpoint_line_ops = 3000;  // ~ every 4 rounds: the test crosses checkpoints often
   return o;
 }
@@ -79,7 +86,7 @@ TEST(Timeline, SeekMatchesAPlainReplayToTheSameEvent) {
 
 TEST(Timeline, GranularitiesStopAtRoundsProgramEndsAndWaves) {
   const auto f = small();
-  Timeline t(f.p, f.m, f.occ);
+  Timeline t(f.p, f.m, f.occ, lockstep());
   // Waves of 8 programs x 26 steps = 208 events.
   EXPECT_EQ(t.step(Granularity::wave, +1), 208);
   EXPECT_EQ(t.step(Granularity::wave, -1), 0);
@@ -114,7 +121,7 @@ TEST(Timeline, RefusesAProblemOverTheMemoryBudgetWithTheFigures) {
 
 TEST(Timeline, TileViewsShowResidencyAndReuse) {
   const auto f = small();
-  Timeline t(f.p, f.m, f.occ);
+  Timeline t(f.p, f.m, f.occ, lockstep());
   t.seek(8 + 8);  // map round, then 8 load_a of K-iteration 0 (wave 0: rows 0-3, cols 0-1)
   const auto& s = t.snapshot();
   ASSERT_EQ(s.a_rows, 8);
@@ -134,10 +141,10 @@ TEST(Timeline, EndOfRunSnapshotOfAReplayIsTheTimelinesLastOneWithoutL2State) {
     ProblemSpec s = f.p.spec();
     s.kernel = kernel;
     const Problem p(s);
-    Timeline t(p, f.m, f.occ);
+    Timeline t(p, f.m, f.occ, lockstep());
     t.seek(t.events());
     const Snapshot& want = t.snapshot();
-    const Snapshot got = end_of_run_snapshot(p, replay(p, f.m, f.occ));
+    const Snapshot got = end_of_run_snapshot(p, replay_rounds(p, f.m, f.occ));
     EXPECT_EQ(got.position, want.position);
     EXPECT_EQ(got.events, want.events);
     EXPECT_EQ(got.wave, want.wave);
