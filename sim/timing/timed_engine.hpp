@@ -33,12 +33,20 @@ struct TimedEvent {
   TimeCause cause = TimeCause::latency;  // what decided end_ps
 };
 
-// One program on its slot.
+// One program on its slot, and what its time went to as the engine attributed it (the same
+// attribution the time breakdown weighs its SM's waits by): its dots' pipe time by cause (math,
+// issue, smem, bank_conflict) and its waits by cause (launch, issue of a copy's instruction
+// stream, latency, dram, l2, sm_load, smem and bank_conflict of its tiles' writes and
+// transposes). Loads overlap dots, so the causes can add up to more than the span; never tail
+// (an SM's idle end, no program's).
 struct ProgramSpan {
   std::int64_t pid = 0;
   int slot = 0, sm = 0;
   std::int64_t start_ps = 0, end_ps = 0;
+  std::array<std::int64_t, kTimeCauses> time_by_cause{};  // ps
 };
+// The cause that took most of a program's time (the first of equals in TimeCause's order).
+TimeCause main_cause(const ProgramSpan& s);
 
 struct TimedResult {
   TimingSummary timing;
