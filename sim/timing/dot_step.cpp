@@ -78,6 +78,13 @@ void TimedRun::dispatch(const Pending& e) {
   const auto pick = m_share.pick(sm.ready_dots.begin(), sm.ready_dots.end());
   Pending dot = *pick;
   sm.ready_dots.erase(pick);
+  // Its wait for the pipe once its tiles are written (drain() has written those that arrived),
+  // busy with its neighbours' dots: the program's own time goes to what the pipe was doing (the
+  // breakdown counts that time as the pipe's busy time, not as a wait).
+  const SlotState& s = slot_of(dot.slot);
+  const std::int64_t ready = std::max({dot.t, s.load_a_done, s.load_b_done});
+  add_time(&m_programs[static_cast<std::size_t>(dot.pid)].time_by_cause, sm.pipe_cause,
+           start - ready);
   dot.t = start;
   execute(dot);
   if (!sm.ready_dots.empty()) {
@@ -107,6 +114,7 @@ void TimedRun::dot(SlotState& s, SmState& sm, int slot, std::int64_t k, std::int
     mine[static_cast<std::size_t>(c)] += d.busy[static_cast<std::size_t>(c)];
   }
   ev->cause = d.cause;
+  sm.pipe_cause = d.cause;
   ev->start_ps = start;
   ev->end_ps = start + d.ps;
   s.dot_done[static_cast<std::size_t>(k % (kMaxStages + 1))] = ev->end_ps;
