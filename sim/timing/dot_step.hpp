@@ -15,11 +15,11 @@
 namespace tilesim::sim {
 
 struct DotTime {
-  std::int64_t ps = 0;        // the dot pipe's time, noise included
-  std::int64_t smem_ps = 0;   // how long its operand reads (and spills) hold the shared-memory pipe
-  bool issue_bound = false;   // the instruction stream sets the pace
-  TimeCause cause = TimeCause::math;                // what decided ps
-  std::array<std::int64_t, kTimeCauses> busy{};     // the pipe's time by cause (before noise)
+  std::int64_t ps = 0;       // the dot pipe's time, noise included
+  std::int64_t smem_ps = 0;  // how long its operand reads (and spills) hold the shared-memory pipe
+  bool issue_bound = false;  // the instruction stream sets the pace
+  TimeCause cause = TimeCause::math;             // what decided ps
+  std::array<std::int64_t, kTimeCauses> busy{};  // the pipe's time by cause (before noise)
 };
 
 // A dot with `residents` programs on its SM (they share its schedulers: a last wave's fewer

@@ -15,12 +15,12 @@ namespace tilesim::sim {
 
 // One program's tile load in rounds, as it stands.
 struct LoadRounds {
-  std::int64_t done = 0;        // rounds back so far
-  std::int64_t other_end = 0;   // when the rest of the load lets the tile arrive, ps
+  std::int64_t done = 0;                       // rounds back so far
+  std::int64_t other_end = 0;                  // when the rest of the load lets the tile arrive, ps
   TimeCause other_cause = TimeCause::latency;  // and what that waited on
-  std::int64_t event = -1;      // the load's index in the recorded events (-1: none kept)
-  std::int64_t queued = 0;      // of its rounds' time, the waits behind transposes' reads, ps
-  std::int64_t slowest = 0;     // the wait for its slowest warp after the last round, ps
+  std::int64_t event = -1;   // the load's index in the recorded events (-1: none kept)
+  std::int64_t queued = 0;   // of its rounds' time, the waits behind transposes' reads, ps
+  std::int64_t slowest = 0;  // the wait for its slowest warp after the last round, ps
 };
 
 // When a round issued at `issue` by program `pid` is back: the DRAM's latency under the reads
@@ -37,10 +37,10 @@ std::int64_t round_end(const StepCosts& c, double round_cv, DramReads* reads, in
 // to those transposes' reads (`reads`: smem, or bank_conflict where they conflict), the rest to
 // the DRAM's latency, or, when the rest of the load came last, to what that waited on.
 struct RoundsDone {
-  std::int64_t end = 0;                         // the tile is in, ps
-  TimeCause cause = TimeCause::latency;         // the load event's cause
-  TimeCause rest_cause = TimeCause::latency;    // of the program's wait, the part not queued
-  std::int64_t rest = 0, queued = 0;            // its wait split in two, ps
+  std::int64_t end = 0;                       // the tile is in, ps
+  TimeCause cause = TimeCause::latency;       // the load event's cause
+  TimeCause rest_cause = TimeCause::latency;  // of the program's wait, the part not queued
+  std::int64_t rest = 0, queued = 0;          // its wait split in two, ps
 };
 RoundsDone rounds_done(const LoadRounds& r, std::int64_t last_back, std::int64_t since,
                        TimeCause reads);

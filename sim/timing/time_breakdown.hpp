@@ -46,7 +46,9 @@ inline constexpr enum_names::Table<TimeCause, kTimeCauses> kTimeCauseNames{{
 std::string_view to_string(TimeCause c);
 // Whether a program's own time can go to `c` (ProgramSpan::time_by_cause): every cause but the
 // tail, which is an SM's idle end.
-constexpr bool is_program_cause(TimeCause c) { return c != TimeCause::tail; }
+constexpr bool is_program_cause(TimeCause c) {
+  return c != TimeCause::tail;
+}
 
 // Seconds per cause; they add up to the kernel time (each is an average over SMs).
 struct TimeBreakdown {

@@ -17,8 +17,8 @@
 #include <string_view>
 #include <vector>
 
-#include "sim/replay/engine.hpp"
 #include "sim/program/occupancy.hpp"
+#include "sim/replay/engine.hpp"
 #include "sim/timing/step_costs.hpp"
 #include "sim/timing/time_breakdown.hpp"
 

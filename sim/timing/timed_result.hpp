@@ -14,8 +14,8 @@ namespace tilesim::sim {
 
 // What one SM did over a timed run, ps.
 struct SmTotals {
-  std::int64_t fill_ps = 0, dot_ps = 0;  // its fill path's and dot pipe's busy time
-  std::int64_t last_retire = 0;          // when its last program retired
+  std::int64_t fill_ps = 0, dot_ps = 0;          // its fill path's and dot pipe's busy time
+  std::int64_t last_retire = 0;                  // when its last program retired
   std::array<std::int64_t, kTimeCauses> busy{};  // dot pipe time by cause
   std::array<std::int64_t, kTimeCauses> wait{};  // its programs' waits by cause (weights)
 };

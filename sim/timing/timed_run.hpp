@@ -1,7 +1,7 @@
 // The timed engine's run, inside sim/timing (not part of sim.hpp): its event queue, the state of
 // every slot and SM, and the steps it executes. Each part of the model defines its steps in its
 // own file: timed_engine.cpp (the event loop, launch, retire, the steps in order),
-// memory_path.cpp's users here in timed_loads.cpp (loads, shared-memory writes, stores),
+// timed_loads.cpp (loads, shared-memory writes and stores through memory_path.hpp),
 // load_rounds.cpp (the element loops' rounds), transpose_pipe.cpp (transposes on the shared
 // pipe), dot_step.cpp (dots and their dispatch), timed_result.cpp (the result).
 #pragma once
@@ -114,8 +114,7 @@ class TimedRun {
 
   // timed_loads.cpp: tile loads through the memory path, matmul tiles' writes, stores.
   std::int64_t* filled(const SlotState& s, StepOp op, std::int64_t k);
-  void load(const AccessResult& r, std::int64_t issue, StepOp op, const Pending& e,
-            TimedEvent* ev);
+  void load(const AccessResult& r, std::int64_t issue, StepOp op, const Pending& e, TimedEvent* ev);
   void drain(SmState& sm, std::int64_t t);
   void write(SmState& sm, const PendingWrite& w);
   void store(const AccessResult& r, const Pending& e, TimedEvent* ev);

@@ -21,7 +21,8 @@ std::int64_t conflict_free_part(const StepCosts& c, std::int64_t waited) {
   const auto free = static_cast<double>(c.load_a_smem_free_ps + c.transpose_smem_free_ps);
   const auto work = static_cast<double>(transpose_work_ps(c));
   if (work <= 0) return waited;
-  return std::min(waited, static_cast<std::int64_t>(static_cast<double>(waited) * free / work + 0.5));
+  return std::min(waited,
+                  static_cast<std::int64_t>(static_cast<double>(waited) * free / work + 0.5));
 }
 
 namespace timed {

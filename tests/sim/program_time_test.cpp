@@ -67,7 +67,8 @@ TEST(ProgramTime, ComputeBoundProgramsAreMostlyMathACopysMostlyItsLoads) {
   const auto math = std::count_if(spans.begin(), spans.end(), [](const ProgramSpan& p) {
     return main_cause(p) == TimeCause::math;
   });
-  EXPECT_GT(4 * math, 3 * static_cast<std::int64_t>(spans.size())) << math << " of " << spans.size();
+  EXPECT_GT(4 * math, 3 * static_cast<std::int64_t>(spans.size()))
+      << math << " of " << spans.size();
   ProblemSpec copy;
   copy.kernel = Kernel::copy;
   copy.m = copy.n = 4096;

@@ -34,6 +34,6 @@ TEST(TransposePipe, AWaitSplitsByTheConflictFreeShareOfTheWork) {
   const StepCosts c = conflicted();
   // 200 of 800 ps of work are conflict-free: a quarter of the wait is smem.
   EXPECT_EQ(conflict_free_part(c, 400), 100);
-  EXPECT_EQ(conflict_free_part(c, 2), 1);  // 0.5 rounds up
+  EXPECT_EQ(conflict_free_part(c, 2), 1);                // 0.5 rounds up
   EXPECT_EQ(conflict_free_part(StepCosts{}, 400), 400);  // no work: all of it
 }
