@@ -94,7 +94,6 @@ void for_each_machine_field(sim::Machine& m, F&& f) {
   f("warp_issue_cycles", m.warp_issue_cycles);
   f("issue_ceiling", m.issue_ceiling);
   f("schedulers_per_sm", m.schedulers_per_sm);
-  f("program_jitter", m.program_jitter);
   f("dot_time_diffusion_s", m.dot_time_diffusion_s);
   f("dot_time_diffusion_miss_s", m.dot_time_diffusion_miss_s);
   f("load_round_cv", m.load_round_cv);

@@ -19,7 +19,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from fit_timing import timed_rungs, warp_models  # noqa: E402  (read from the variant registry)
 
 # Rows a machine figure was fitted to: none since the dot pipe's share by age (measured on a
-# separate one-wave run, not on these rows) replaced the fitted Machine::program_jitter
+# separate one-wave run, not on these rows) replaced the fitted program_jitter (since deleted)
 # (docs/MODEL_HISTORY.md). Keep the mark for a future fit.
 FITTED_DRAM = set()
 SLUGS = ("h100", "h200")  # GPUs with a machine preset of the same name

@@ -15,24 +15,30 @@
 namespace tilesim::app {
 namespace {
 
+// One colour per cause the engine attributes a program's time to (sim::kTimeCauseNames):
+// memory causes warm (DRAM red, L2 teal, fill path purple), the SM's pipes cool or green.
 Rgba cause_color(sim::TimeCause c) {
   switch (c) {
-    case sim::TimeCause::math:
-    case sim::TimeCause::issue:
-    case sim::TimeCause::smem:
-    case sim::TimeCause::bank_conflict:
-      return palette::c;
+    case sim::TimeCause::launch:
+      return palette::mask_off;
+    case sim::TimeCause::latency:
+      return palette::a;
     case sim::TimeCause::dram:
       return palette::l2_miss;
     case sim::TimeCause::l2:
       return palette::l2_hit;
     case sim::TimeCause::sm_load:
       return {150, 110, 210};
-    case sim::TimeCause::latency:
-      return palette::a;
-    case sim::TimeCause::launch:
+    case sim::TimeCause::smem:
+      return palette::b;
+    case sim::TimeCause::bank_conflict:
+      return {217, 70, 239};
+    case sim::TimeCause::math:
+      return palette::c;
+    case sim::TimeCause::issue:
+      return {125, 211, 252};
     case sim::TimeCause::tail:
-      return palette::mask_off;
+      return {90, 95, 110};
   }
   return palette::mask_off;
 }
@@ -55,20 +61,20 @@ void legend(FrameContext& f) {
   ImGui::RadioButton("what it waited on", &mode, 1);
   f.ui.sms_by_wait = mode == 1;
   if (!f.ui.sms_by_wait) return;
-  static constexpr sim::TimeCause shown[] = {sim::TimeCause::math,    sim::TimeCause::dram,
-                                             sim::TimeCause::l2,      sim::TimeCause::sm_load,
-                                             sim::TimeCause::latency, sim::TimeCause::launch};
-  static constexpr const char* names[] = {"computing", "DRAM",    "L2",
-                                          "SM fill",   "latency", "launch"};
-  for (int i = 0; i < 6; ++i) {
-    ImGui::SameLine();
-    const ImVec2 p = ImGui::GetCursorScreenPos();
+  // Every cause a program's time can go to, from the one name table; wrapped to the panel.
+  const float right = ImGui::GetWindowContentRegionMax().x + ImGui::GetWindowPos().x;
+  for (const auto& [cause, name] : sim::kTimeCauseNames) {
+    if (!sim::is_program_cause(cause)) continue;
     const float s = ImGui::GetTextLineHeight();
+    const float w = s + 4 + ImGui::CalcTextSize(name.data(), name.data() + name.size()).x;
+    ImGui::SameLine(0, 12);
+    if (ImGui::GetCursorScreenPos().x + w > right) ImGui::NewLine();
+    const ImVec2 p = ImGui::GetCursorScreenPos();
     ImGui::GetWindowDrawList()->AddRectFilled(p, ImVec2(p.x + s, p.y + s),
-                                              cause_color(shown[i]).packed(), 2);
+                                              cause_color(cause).packed(), 2);
     ImGui::Dummy(ImVec2(s, s));
     ImGui::SameLine(0, 4);
-    ImGui::TextUnformatted(names[i]);
+    ImGui::TextUnformatted(name.data(), name.data() + name.size());
   }
 }
 
@@ -184,6 +190,14 @@ void draw_sms(FrameContext& f, const Rect& r) {
                     format_seconds(hit->end_ps * 1e-12).c_str());
         ImGui::Text("waited mostly on: %s",
                     std::string(sim::to_string(order.waited_on(hit->pid))).c_str());
+        // Its time by cause as the engine attributed it (loads overlap dots: the sum can
+        // exceed the span).
+        for (const auto& [cause, name] : sim::kTimeCauseNames) {
+          const std::int64_t ps = hit->time_by_cause[static_cast<std::size_t>(cause)];
+          if (ps > 0)
+            ImGui::TextDisabled("  %-13s %s", std::string(name).c_str(),
+                                format_seconds(static_cast<double>(ps) * 1e-12).c_str());
+        }
         ImGui::TextDisabled("click: go to this program");
         if (ImGui::IsMouseClicked(0)) f.cmds.push(SeekPid{hit->pid});
       } else {

@@ -60,12 +60,6 @@ struct Machine {
   // Instruction issue: each of an SM's warp schedulers (4 since Maxwell, one per sub-partition)
   // issues at most one warp instruction per cycle.
   int schedulers_per_sm = 4;
-  // What-if knob, off by default: each program's dots take (1 + program_jitter * u) of their time,
-  // u a fixed pseudo-random number in [-1, 1) per pid, so a long grid's programs drift apart
-  // ever further. Fitted once (0.085, to the H200's FP16 8192^3 row-major bytes), it made the
-  // drift grow with program length, which the GPU's doesn't (docs/MODEL_HISTORY.md); the dot pipe's
-  // share by age (older_program_share, measured) now gives the drift with no fitted figure.
-  double program_jitter = 0.0;
   // Programs' time spread (docs/MODEL_HISTORY.md, "Programs drift apart"): a dot step of duration t
   // takes t + sqrt(D * t) * g, g a fixed pseudo-random number of mean 0 and variance 1 per
   // (pid, K step), so a program's time has variance D * (its time): a random walk, which is what

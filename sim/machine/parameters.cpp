@@ -208,12 +208,6 @@ const std::vector<MachineParameter>& rows() {
       row(TILESIM_FIELD(schedulers_per_sm), "schedulers", G::sheet,
           "warp schedulers, one per sub-partition, each issuing one warp instruction a cycle",
           {{"", K::datasheet, "4 per SM since Maxwell (Turing, Ampere, Hopper whitepapers)"}}),
-      row(TILESIM_FIELD(program_jitter), "of a program's time", G::timing,
-          "what-if knob: a program's dots take (1 + program_jitter u) of their time",
-          {{"", K::assumed,
-            "0: off. Its one fit (0.085, to the H200's FP16 8192^3 row-major bytes) made the drift "
-            "grow with program length, which the GPU's does not (assets/measured/"
-            "drift_probe_h200.csv); superseded by older_program_share and the K-step noise"}}),
       row(TILESIM_FIELD(dot_time_diffusion_s), "s", G::timing,
           "K-step noise: a dot step of t takes t + sqrt(D t) g, D = this + "
           "dot_time_diffusion_miss_s x the recent L2 miss rate",

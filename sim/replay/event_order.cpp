@@ -155,30 +155,6 @@ TimedOrder::TimedOrder(const Problem& p, const Machine& m, std::int64_t slots,
     t = std::max(t, e.start_ps);
     m_time.push_back(t);
   }
-  find_waits();
-}
-
-void TimedOrder::find_waits() {
-  // Per program: its dots' time, and its other events' time by cause. Loads overlap dots (the
-  // pipeline), so "mostly computing" compares the dots' time with the program's span.
-  const std::size_t P = m_programs.size();
-  std::vector<std::int64_t> dot_ps(P, 0);
-  std::vector<std::array<std::int64_t, kTimeCauses>> wait(P);
-  for (const TimedEvent& e : m_events) {
-    const auto pid = static_cast<std::size_t>(e.pid);
-    std::int64_t k = -1;
-    if (step_op(m_problem, e.step, &k) == StepOp::dot)
-      dot_ps[pid] += e.end_ps - e.start_ps;
-    else
-      wait[pid][static_cast<std::size_t>(e.cause)] += e.end_ps - e.start_ps;
-  }
-  m_waited.assign(P, TimeCause::math);
-  for (std::size_t pid = 0; pid < P; ++pid) {
-    const ProgramSpan& s = m_programs[pid];
-    if (2 * dot_ps[pid] >= s.end_ps - s.start_ps) continue;
-    const auto& w = wait[pid];
-    m_waited[pid] = static_cast<TimeCause>(std::max_element(w.begin(), w.end()) - w.begin());
-  }
 }
 
 EventInfo TimedOrder::event_info(std::int64_t e) const {

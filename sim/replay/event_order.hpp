@@ -50,8 +50,8 @@ class EventOrder {
   virtual TimedEvent timed_event(std::int64_t /*event*/) const { return {}; }
   // Each program's span on its slot, by pid (empty for round orders).
   virtual const std::vector<ProgramSpan>& programs() const;
-  // What program `pid` mostly waited on: `math` when its dots ran for most of its span, else the
-  // cause that held its loads longest (launch, latency, dram, l2, sm_load). Timed orders only.
+  // What program `pid` mostly waited on: the largest of its time by cause as the timed engine
+  // attributed it (ProgramSpan::time_by_cause, main_cause). Timed orders only.
   virtual TimeCause waited_on(std::int64_t /*pid*/) const { return TimeCause::math; }
   std::int64_t kernel_ps() const { return time_ps(events()); }
   // The last position whose time is at or before t_ps (timed orders; round orders: events()).
@@ -107,11 +107,10 @@ class TimedOrder final : public EventOrder {
   }
   const std::vector<ProgramSpan>& programs() const override { return m_programs; }
   TimeCause waited_on(std::int64_t pid) const override {
-    return m_waited[static_cast<std::size_t>(pid)];
+    return main_cause(m_programs[static_cast<std::size_t>(pid)]);
   }
 
  private:
-  void find_waits();
   // The steps of `pid` among the first `position` events (its events are in step order).
   std::int64_t steps_done(std::int64_t pid, std::int64_t position) const;
   std::vector<TimedEvent> m_events;      // (events,) in execution order
@@ -119,7 +118,6 @@ class TimedOrder final : public EventOrder {
   std::vector<std::int64_t> m_event_of;  // (programs * steps,) pid * steps + step -> event
   std::vector<std::int64_t> m_first;     // (programs,) first events, ascending
   std::vector<std::int64_t> m_time;      // (events,) time of each position, non-decreasing
-  std::vector<TimeCause> m_waited;       // (programs,) see waited_on
   std::int64_t m_kernel_ps = 0;
 };
 

@@ -2,24 +2,10 @@
 // time_breakdown.hpp).
 #include "sim/timing/time_breakdown.hpp"
 
-#include "sim/base/enum_names.hpp"
-
 namespace tilesim::sim {
 
 std::string_view to_string(TimeCause c) {
-  static constexpr enum_names::Table<TimeCause, kTimeCauses> kNames{{
-      {TimeCause::launch, "launch"},
-      {TimeCause::latency, "latency"},
-      {TimeCause::dram, "dram"},
-      {TimeCause::l2, "l2"},
-      {TimeCause::sm_load, "sm_load"},
-      {TimeCause::smem, "smem"},
-      {TimeCause::bank_conflict, "bank_conflict"},
-      {TimeCause::math, "math"},
-      {TimeCause::issue, "issue"},
-      {TimeCause::tail, "tail"},
-  }};
-  return enum_names::name_of(kNames, c);
+  return enum_names::name_of(kTimeCauseNames, c);
 }
 
 double TimeBreakdown::total() const {

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <string_view>
 
+#include "sim/base/enum_names.hpp"
 #include "sim/timing/step_costs.hpp"
 
 namespace tilesim::sim {
@@ -28,7 +29,26 @@ enum class TimeCause {
   tail,           // the last wave: this SM is idle while others finish
 };
 inline constexpr int kTimeCauses = 10;
+// Every cause and its name, in the order above: the one table that printing (CLI, JSON) and every
+// legend (the app's SM timeline) read.
+inline constexpr enum_names::Table<TimeCause, kTimeCauses> kTimeCauseNames{{
+    {TimeCause::launch, "launch"},
+    {TimeCause::latency, "latency"},
+    {TimeCause::dram, "dram"},
+    {TimeCause::l2, "l2"},
+    {TimeCause::sm_load, "sm_load"},
+    {TimeCause::smem, "smem"},
+    {TimeCause::bank_conflict, "bank_conflict"},
+    {TimeCause::math, "math"},
+    {TimeCause::issue, "issue"},
+    {TimeCause::tail, "tail"},
+}};
 std::string_view to_string(TimeCause c);
+// Whether a program's own time can go to `c` (ProgramSpan::time_by_cause): every cause but the
+// tail, which is an SM's idle end.
+constexpr bool is_program_cause(TimeCause c) {
+  return c != TimeCause::tail;
+}
 
 // Seconds per cause; they add up to the kernel time (each is an average over SMs).
 struct TimeBreakdown {

@@ -17,8 +17,8 @@
 #include <string_view>
 #include <vector>
 
-#include "sim/replay/engine.hpp"
 #include "sim/program/occupancy.hpp"
+#include "sim/replay/engine.hpp"
 #include "sim/timing/step_costs.hpp"
 #include "sim/timing/time_breakdown.hpp"
 
@@ -33,12 +33,21 @@ struct TimedEvent {
   TimeCause cause = TimeCause::latency;  // what decided end_ps
 };
 
-// One program on its slot.
+// One program on its slot, and what its time went to as the engine attributed it while it ran:
+// its dots' pipe time by cause (math, issue, smem, bank_conflict); its waits by cause, the same
+// the time breakdown weighs its SM's rest by (launch, issue of a copy's instruction stream,
+// latency, dram, l2, sm_load, smem and bank_conflict of its tiles' writes and transposes); and
+// its ready dots' waits for the pipe while a neighbour's dot held it, by that dot's cause (the
+// breakdown counts those as the pipe's busy time). Loads overlap dots, so the causes can add up
+// to more than the span; never tail (an SM's idle end, no program's).
 struct ProgramSpan {
   std::int64_t pid = 0;
   int slot = 0, sm = 0;
   std::int64_t start_ps = 0, end_ps = 0;
+  std::array<std::int64_t, kTimeCauses> time_by_cause{};  // ps
 };
+// The cause that took most of a program's time (the first of equals in TimeCause's order).
+TimeCause main_cause(const ProgramSpan& s);
 
 struct TimedResult {
   TimingSummary timing;

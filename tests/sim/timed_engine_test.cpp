@@ -19,7 +19,6 @@ Machine preset(const char* key) {
 // The same machine with every program at the same speed: durations are then hand-checkable.
 Machine steady(const char* key) {
   Machine m = preset(key);
-  m.program_jitter = 0;
   m.dot_time_diffusion_s = m.dot_time_diffusion_miss_s = 0;
   m.load_round_cv = 0;
   return m;

@@ -1,0 +1,67 @@
+// The memory path's pipes (see memory_path.hpp): the order of the checks in load() decides the
+// cause of a tie (the latency, then DRAM, the L2, the fill path: the later one wins only when it
+// is strictly later).
+#include "sim/timing/memory_path.hpp"
+
+#include <algorithm>
+
+#include "sim/memory/l2_cache.hpp"
+
+namespace tilesim::sim {
+
+std::int64_t ps_of_bytes(std::int64_t bytes, double ps_per_byte) {
+  return static_cast<std::int64_t>(static_cast<double>(bytes) * ps_per_byte + 0.5);
+}
+
+std::int64_t MemoryPath::to_dram(std::int64_t read_sectors, std::int64_t write_sectors,
+                                 std::int64_t t) {
+  m_reads.traffic(read_sectors * L2Cache::kSectorBytes, write_sectors * L2Cache::kSectorBytes);
+  const std::int64_t bytes = (read_sectors + write_sectors) * L2Cache::kSectorBytes;
+  if (bytes <= 0) return t;
+  return m_dram.hold(t, ps_of_bytes(bytes, m_c->dram_ps_per_byte));
+}
+
+Arrival MemoryPath::load(const AccessResult& r, std::int64_t issue, Pipe* fill,
+                         std::int64_t* filled) {
+  const StepCosts& c = *m_c;
+  const std::int64_t bytes = (std::int64_t{r.hit_sectors} + r.miss_sectors) * L2Cache::kSectorBytes;
+  Arrival a{issue + (r.miss_sectors > 0 ? c.dram_latency_ps : c.l2_hit_latency_ps),
+            TimeCause::latency};
+  const auto later = [&](std::int64_t t, TimeCause cause) {
+    if (t > a.at) a = {t, cause};
+  };
+  const std::int64_t dram = to_dram(r.miss_sectors, r.writeback_sectors, issue);
+  if (r.miss_sectors > 0) later(dram + c.l2_hit_latency_ps, TimeCause::dram);
+  if (r.hit_sectors > 0) later(*filled, TimeCause::dram);
+  later(m_l2.hold(issue, ps_of_bytes(bytes, c.l2_ps_per_byte)), TimeCause::l2);
+  later(fill->hold(issue, ps_of_bytes(bytes, c.fill_ps_per_byte)), TimeCause::sm_load);
+  if (r.miss_sectors > 0) *filled = std::max(*filled, a.at);
+  return a;
+}
+
+// The program retires once its bytes are out of the SM; the kernel ends when the last store
+// reaches the L2 (write-backs queue on DRAM).
+StoreDone MemoryPath::store(const AccessResult& r, std::int64_t t, Pipe* fill) {
+  const StepCosts& c = *m_c;
+  const std::int64_t bytes = (std::int64_t{r.hit_sectors} + r.miss_sectors) * L2Cache::kSectorBytes;
+  StoreDone s;
+  s.out = fill->hold(t, ps_of_bytes(bytes, c.fill_ps_per_byte));
+  const std::int64_t l2 = ps_of_bytes(bytes, c.l2_ps_per_byte);
+  s.done = std::max(s.out, m_l2.hold(t, l2)) + c.l2_hit_latency_ps;
+  s.cause = s.out - t >= l2 ? TimeCause::sm_load : TimeCause::l2;
+  const std::int64_t dram = to_dram(0, r.writeback_sectors, t);
+  if (r.writeback_sectors > 0 && dram > s.done) s.done = dram, s.cause = TimeCause::dram;
+  return s;
+}
+
+std::int64_t smem_write_ps(const StepCosts& c, StepOp op) {
+  return op == StepOp::load_a ? c.load_a_smem_ps : op == StepOp::load_b ? c.load_b_smem_ps : 0;
+}
+
+std::int64_t smem_write_free_ps(const StepCosts& c, StepOp op) {
+  return op == StepOp::load_a   ? c.load_a_smem_free_ps
+         : op == StepOp::load_b ? c.load_b_smem_free_ps
+                                : 0;
+}
+
+}  // namespace tilesim::sim
