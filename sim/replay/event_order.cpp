@@ -239,8 +239,9 @@ std::int64_t TimedOrder::next_program_end(std::int64_t pos, int direction) const
   return 0;
 }
 
-std::int64_t timed_order_bytes(std::int64_t events) {
-  return events * static_cast<std::int64_t>(sizeof(TimedEvent) + 2 * sizeof(std::int64_t));
+std::int64_t timed_order_bytes(std::int64_t events, std::int64_t programs) {
+  return events * static_cast<std::int64_t>(sizeof(TimedEvent) + 2 * sizeof(std::int64_t)) +
+         programs * static_cast<std::int64_t>(sizeof(ProgramSpan));
 }
 
 }  // namespace tilesim::sim

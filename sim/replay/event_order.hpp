@@ -121,7 +121,8 @@ class TimedOrder final : public EventOrder {
   std::int64_t m_kernel_ps = 0;
 };
 
-// Bytes an order of `events` events holds beyond the records (for the timeline's budget).
-std::int64_t timed_order_bytes(std::int64_t events);
+// Bytes a timed order of `events` events over `programs` programs holds beyond the records (for
+// the timeline's budget): per event its TimedEvent and two times, per program its ProgramSpan.
+std::int64_t timed_order_bytes(std::int64_t events, std::int64_t programs);
 
 }  // namespace tilesim::sim
