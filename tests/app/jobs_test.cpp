@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <future>
 #include <set>
 #include <stop_token>
@@ -18,6 +19,7 @@
 #include "app/core/commands.hpp"
 #include "app/core/soak_plan.hpp"
 #include "app/core/sweep.hpp"
+#include "scenario/lesson.hpp"
 
 using namespace tilesim;
 using namespace tilesim::app;
@@ -180,6 +182,28 @@ TEST(SoakPlan, TwoThousandActionsVisitEveryKindAndEveryField) {
   }
   EXPECT_EQ(kinds.size(), std::size_t(SoakKind::count));
   EXPECT_EQ(fields.size(), soak_fields().size());
+}
+
+// The sanitizer builds run seed 1 for 250 actions (tests/app/CMakeLists.txt): still every kind of
+// action, and enough file opens to reach each bundled scenario and lesson in turn.
+TEST(SoakPlan, Seed1In250ActionsVisitsEveryKindAndOpensEveryBundledFile) {
+  const std::filesystem::path assets(TILESIM_ASSETS_DIR);
+  int bundled_scenarios = 0;
+  for (const auto& e : std::filesystem::directory_iterator(assets / "scenarios"))
+    bundled_scenarios += e.path().extension() == ".json";
+  const auto bundled_lessons = scenario::list_lessons(assets / "lessons").size();
+  SoakPlan p(1);
+  std::set<int> kinds;
+  int scenarios = 0, lessons = 0;
+  for (int i = 0; i < 250; ++i) {
+    const auto a = p.next();
+    kinds.insert(int(a.kind));
+    scenarios += a.kind == SoakKind::open_scenario;
+    lessons += a.kind == SoakKind::open_lesson;
+  }
+  EXPECT_EQ(kinds.size(), std::size_t(SoakKind::count));
+  EXPECT_GE(scenarios, bundled_scenarios);
+  EXPECT_GE(lessons, int(bundled_lessons));
 }
 
 TEST(SoakPlan, OutOfRangeEditsAreRefusedByTheProblemNotByACrash) {
