@@ -30,14 +30,10 @@
 #include "scenario/lesson.hpp"
 #include "scenario/scenario.hpp"
 
-// Quitting with jobs in flight must take under a second. ThreadSanitizer runs the jobs' replays
-// and Mesa's JIT 10-50x slower, so its build gets a looser bound (the plain and ASan builds, and
-// jobs_test, hold the 1 s).
-#if defined(__SANITIZE_THREAD__)
-constexpr double kQuitBoundS = 60;
-#else
-constexpr double kQuitBoundS = 1;
-#endif
+// Quitting with jobs in flight must stop and join every worker. How soon a replay sees the stop is
+// counted in events (tests/sim/cancel_test.cpp), not timed here: the watchdog gives the quit this
+// long before calling it a hang (sanitizers and a shared CI machine make seconds meaningless).
+constexpr double kQuitHangS = 300;
 
 namespace tilesim::app {
 namespace {
@@ -118,6 +114,10 @@ class Soak {
   void check_png(const std::filesystem::path& p);
   void check_scenario_save(const std::filesystem::path& p);
   double quit_mid_job();
+  void watch(double limit_s) {
+    watch_limit_s = limit_s;
+    frame_started_ns = Clock::now().time_since_epoch().count();
+  }
 
   SoakTarget& t;
   const SoakOptions& o;
@@ -134,11 +134,12 @@ class Soak {
   double longest_ms = 0;
   std::string longest_at;
   std::atomic<std::int64_t> frame_started_ns{0};  // 0 between frames (watchdog)
+  std::atomic<double> watch_limit_s{0};            // what the watchdog allows the current frame
 };
 
 void Soak::frame() {
   const auto t0 = Clock::now();
-  frame_started_ns = t0.time_since_epoch().count();
+  watch(o.frame_limit_s);
   t.frame([this](ImGuiIO& io) {
     io.MousePos = in.pos;
     io.MouseDown[0] = in.down;
@@ -326,8 +327,9 @@ void Soak::perform(const SoakAction& a) {
   }
 }
 
-// Starts a big timeline build, a sweep and a GPU run, then stops everything as quitting does.
-// Returns the seconds the stop took.
+// Starts a big timeline build, a sweep and a GPU run, then stops everything as quitting does and
+// checks that every worker was joined. Returns the seconds the stop took (printed, not bounded:
+// the watchdog catches a hang).
 double Soak::quit_mid_job() {
   current = "quit with jobs in flight";
   t.ui.lesson.reset();
@@ -340,9 +342,17 @@ double Soak::quit_mid_job() {
   frames(2);
   if (!t.model.jobs->sweep.pending()) fail("the sweep was not running at quit");
   const auto t0 = Clock::now();
+  watch(kQuitHangS);
   shut_down(t.model);
   t.ui.warps_job.stop_and_join();
-  return std::chrono::duration<double>(Clock::now() - t0).count();
+  frame_started_ns = 0;
+  const double s = std::chrono::duration<double>(Clock::now() - t0).count();
+  const Jobs& j = *t.model.jobs;
+  const std::size_t left = j.sweep.threads() + j.device.threads() + j.gpu.threads() +
+                           j.rungs.threads() + t.ui.warps_job.threads();
+  if (left) fail("quitting left " + std::to_string(left) + " worker threads unjoined");
+  if (t.model.engine || t.model.engine_compare) fail("quitting left an engine session");
+  return s;
 }
 
 int Soak::run() {
@@ -369,9 +379,11 @@ int Soak::run() {
       const double s =
           std::chrono::duration<double>(Clock::now().time_since_epoch() - Clock::duration(started))
               .count();
-      if (s > o.frame_limit_s) {
-        std::fprintf(stderr, "soak: seed %llu: a frame hung for %.0f s at action %d\n",
-                     (unsigned long long)o.seed, s, action.load());
+      if (s > watch_limit_s) {
+        std::fprintf(stderr, "soak: seed %llu: %s hung for %.0f s at action %d\n",
+                     (unsigned long long)o.seed,
+                     action < o.actions ? "a frame" : "quitting with jobs in flight", s,
+                     action.load());
         std::abort();
       }
     }
@@ -394,8 +406,6 @@ int Soak::run() {
   for (const auto& [p, bytes] : saved)
     if (read_bytes(p) != bytes) fail("saved file " + p.string() + " changed or vanished");
   const double total_s = std::chrono::duration<double>(Clock::now() - t0).count();
-  if (quit_s > kQuitBoundS)
-    fail("quitting with jobs in flight took " + std::to_string(quit_s) + " s");
   std::printf(
       "soak: seed %llu: %d actions, %lld frames in %.1f s; peak memory %lld MiB (bound %lld); "
       "longest frame %.0f ms (%s); %zu saves checked; opened %zu scenarios (of %zu), %zu "

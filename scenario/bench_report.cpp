@@ -1,6 +1,8 @@
 // BenchReport <-> JSON (nlohmann_json). Field names are those listed in kernels/README.md.
 #include "scenario/bench_report.hpp"
 
+#include <cstdint>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
@@ -10,6 +12,29 @@
 namespace tilesim::scenario {
 
 using nlohmann::json;
+
+namespace {
+
+// The integer `key` of object `o`, or `fallback` when absent. A fraction or a number past T's
+// range is refused with the range: converting one to an integer is undefined behaviour (the fuzzer
+// found l2_bytes = 6e47, which json::value() would have cast).
+template <class T>
+T integer_or(const json& o, const char* key, T fallback, const std::string& where) {
+  const json v = o.value(key, json());  // a non-object throws json's type_error, as value() did
+  if (v.is_null()) return fallback;
+  constexpr auto lo = std::numeric_limits<T>::min(), hi = std::numeric_limits<T>::max();
+  const bool fits = v.is_number_integer() &&
+                    (v.is_number_unsigned() ? v.get<std::uint64_t>() <= std::uint64_t(hi)
+                                            : v.get<std::int64_t>() >= lo &&
+                                                  v.get<std::int64_t>() <= hi);
+  if (!fits)
+    throw std::runtime_error(where + ": " + key + " must be an integer from " +
+                             std::to_string(lo) + " to " + std::to_string(hi) + ", got " +
+                             v.dump());
+  return static_cast<T>(v.get<std::int64_t>());
+}
+
+}  // namespace
 
 std::string to_json(const BenchReport& r, int indent) {
   json j;
@@ -75,7 +100,8 @@ BenchReport parse_bench_json(std::string_view text) {
   BenchReport r;
   std::string where = "top level";
   try {
-    r.format_version = j.at("format_version").get<int>();
+    (void)j.at("format_version");  // required
+    r.format_version = integer_or(j, "format_version", 0, where);
     if (r.format_version != 1)
       throw std::runtime_error("format_version " + std::to_string(r.format_version) + " is not 1");
     r.tool = j.value("tool", "");
@@ -90,15 +116,15 @@ BenchReport parse_bench_json(std::string_view text) {
     r.device.cc_major = std::atoi(cc.c_str());
     r.device.cc_minor =
         cc.find('.') == std::string::npos ? 0 : std::atoi(cc.c_str() + cc.find('.') + 1);
-    r.device.sm_count = d.value("sm_count", 0);
-    r.device.l2_bytes = d.value("l2_bytes", std::int64_t{0});
-    r.device.global_mem_bytes = d.value("global_mem_bytes", std::int64_t{0});
-    r.device.sm_clock_mhz = d.value("sm_clock_mhz", 0);
-    r.device.mem_clock_mhz = d.value("mem_clock_mhz", 0);
-    r.device.mem_bus_bits = d.value("mem_bus_bits", 0);
+    r.device.sm_count = integer_or(d, "sm_count", 0, where);
+    r.device.l2_bytes = integer_or(d, "l2_bytes", std::int64_t{0}, where);
+    r.device.global_mem_bytes = integer_or(d, "global_mem_bytes", std::int64_t{0}, where);
+    r.device.sm_clock_mhz = integer_or(d, "sm_clock_mhz", 0, where);
+    r.device.mem_clock_mhz = integer_or(d, "mem_clock_mhz", 0, where);
+    r.device.mem_bus_bits = integer_or(d, "mem_bus_bits", 0, where);
     r.device.peak_dram_gbs = d.value("peak_dram_gbs", 0.0);
-    r.device.driver_version = d.value("driver_version", 0);
-    r.device.runtime_version = d.value("runtime_version", 0);
+    r.device.driver_version = integer_or(d, "driver_version", 0, where);
+    r.device.runtime_version = integer_or(d, "runtime_version", 0, where);
     const json& recs = j.at("records");
     for (std::size_t i = 0; i < recs.size(); ++i) {
       where = "records[" + std::to_string(i) + "]";
@@ -112,20 +138,20 @@ BenchReport parse_bench_json(std::string_view text) {
         throw std::runtime_error(where + ".problem: " + e.what());
       }
       res.device = r.device.name;
-      res.programs = x.value("programs", std::int64_t{0});
+      res.programs = integer_or(x, "programs", std::int64_t{0}, where);
       res.ok = x.at("ok").get<bool>();
       res.error = x.value("error", "");
       res.median_ms = x.at("median_ms").get<double>();
       res.min_ms = x.value("min_ms", 0.0);
       res.max_ms = x.value("max_ms", 0.0);
-      res.timed_runs = x.value("timed_runs", 0);
+      res.timed_runs = integer_or(x, "timed_runs", 0, where);
       res.throughput = x.at("throughput").get<double>();
       res.throughput_unit = x.value("throughput_unit", "");
       res.checked = x.value("checked", false);
       res.correct = x.value("correct", false);
       res.rel_error = x.value("rel_error", 0.0);
       res.tolerance = x.value("tolerance", 0.0);
-      res.unwritten = x.value("unwritten", std::int64_t{0});
+      res.unwritten = integer_or(x, "unwritten", std::int64_t{0}, where);
       res.reference = x.value("reference", "");
       res.note = x.value("note", "");
       b.baseline = x.value("baseline", "");

@@ -268,6 +268,32 @@ def repeats_section(slug, by_id):
     return lines
 
 
+STAMP = ("commit", "predicted_on")  # where and when a set was predicted, not what
+
+
+def keep_stamp_if_unchanged(new, slug):
+    """A re-prediction whose figures are all the same keeps the earlier commit and date, so that
+    neither the JSON nor FIDELITY.md changes: a report whose numbers did not change needs no
+    commit (issue 23)."""
+    path = os.path.join(repo, "assets", "measured", slug + ".json")
+    if not os.path.exists(path):
+        return new
+    old = json.load(open(path))
+    if {k: v for k, v in old.items() if k not in STAMP} == \
+            {k: v for k, v in new.items() if k not in STAMP}:
+        return {**new, **{k: old[k] for k in STAMP if k in old}}
+    return new
+
+
+def write_if_changed(path, text):
+    """Writes `text` to `path` unless it holds exactly that already (its time stamp stays too)."""
+    if os.path.exists(path) and open(path).read() == text:
+        print(f"fidelity_report: {os.path.relpath(path, repo)} unchanged", file=sys.stderr)
+        return
+    with open(path, "w") as f:
+        f.write(text)
+
+
 def main():
     args = sys.argv[2:]
     if len(args) % 2:
@@ -279,9 +305,9 @@ def main():
         path = given.get(slug) or os.path.join(repo, "assets", "measured", slug + ".json")
         if not os.path.exists(path):
             continue
-        sets[slug] = predict_set(path, slug)
-        with open(os.path.join(repo, "assets", "measured", slug + ".json"), "w") as f:
-            json.dump(sets[slug], f, indent=1)
+        sets[slug] = keep_stamp_if_unchanged(predict_set(path, slug), slug)
+        write_if_changed(os.path.join(repo, "assets", "measured", slug + ".json"),
+                         json.dumps(sets[slug], indent=1))
 
     lines = ["# Simulator fidelity: predictions vs Nsight Compute", "",
              "Measured with `scripts/calibrate` (ncu `--cache-control all --clock-control none`, "
@@ -313,8 +339,7 @@ def main():
     begin, end = "<!-- timing:begin -->", "<!-- timing:end -->"
     if begin in old and end in old:
         lines += ["", old[old.index(begin):old.index(end) + len(end)], ""]
-    with open(path, "w") as f:
-        f.write("\n".join(lines))
+    write_if_changed(path, "\n".join(lines))
     print("\n".join(lines))
 
 

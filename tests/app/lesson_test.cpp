@@ -183,7 +183,7 @@ TEST(LessonRun, Lesson08ReplaysInTheAppsOrderAndShowsTheDramBytesOfTheCli) {
     std::this_thread::sleep_for(std::chrono::milliseconds(2));
   }
   ASSERT_EQ(run.step, last) << "the lesson never resolved its last step";
-  ASSERT_TRUE(m.engine->wait_settled(120));
+  ASSERT_TRUE(m.engine->wait_settled(300));
   EXPECT_EQ(m.event_order, sim::EventOrderKind::timed);
   EXPECT_TRUE(run.error.empty()) << run.error;
   const auto resolved = scenario::resolve(sc);
