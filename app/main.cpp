@@ -414,6 +414,7 @@ int main(int argc, char** argv) {
   }
   AppModel model = make_model(sc, sc_path, o.event_order.value_or(sim::kDefaultEventOrder));
   UiState ui;
+  ui.sms_by_wait = o.sms_by_wait;
   ui.scale = o.scale;
   ui.focus = o.panel;
   ui.lesson = std::move(lesson);

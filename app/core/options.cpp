@@ -40,7 +40,8 @@ std::string usage() {
          "               [--frames N [--play]]\n"
          "               [--lesson NAME [--lesson-step N] [--export-dir DIR]]\n"
          "               [--record OUT.gif|OUT.mp4 [--from A] [--to B] [--fps N] [--slow X]]\n"
-         "               [--font-scale X] [--theme dark|light] [--soak SEED [--actions N]]\n"
+         "               [--font-scale X] [--theme dark|light] [--sms-colour wave|wait]\n"
+         "               [--soak SEED [--actions N]]\n"
          "  --seek N       a position: the state after N events have run; 0 = nothing run yet.\n"
          "                 The event shown then has 0-based index N-1 (--seek 30 shows event 29)\n"
          "  --event E      the event with 0-based index E shown, as a lesson's {\"event\": E}\n"
@@ -57,6 +58,7 @@ std::string usage() {
          "  --record OUT   record the animation from position --from A to --to B (events\n"
          "                 executed, as --seek) at --fps N (12); --slow X stretches time\n"
          "  --font-scale X grow the fonts for projectors (0.5..4); --theme light for handouts\n"
+         "  --sms-colour C the SMs tab colours programs by wave (default) or by what they waited on\n"
          "  --panel NAME   one panel fills the window: " +
          panel_names() +
          "\n"
@@ -210,6 +212,13 @@ ParsedOptions parse_options(const std::vector<std::string>& args) {
         return r;
       }
       o.light = v == "light";
+    } else if (a == "--sms-colour") {
+      if (!value(v)) return r;
+      if (v != "wave" && v != "wait") {
+        r.error = "--sms-colour wants wave or wait, got '" + v + "'";
+        return r;
+      }
+      o.sms_by_wait = v == "wait";
     } else {
       r.error = "unknown argument '" + a + "'";
       return r;

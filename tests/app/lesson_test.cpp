@@ -249,3 +249,11 @@ TEST(LessonOptions, StepsCountFromOneAndExportNeedsALesson) {
   EXPECT_TRUE(parse_options({"--theme", "light", "--font-scale", "1.5"}).options.light);
   EXPECT_FALSE(parse_options({"--record", "a.gif", "--from", "5", "--to", "5"}).error.empty());
 }
+
+TEST(Options, SmsColourIsWaveByDefaultWaitWhenAskedAndAnythingElseIsNamed) {
+  EXPECT_FALSE(parse_options({}).options.sms_by_wait);
+  EXPECT_TRUE(parse_options({"--sms-colour", "wait"}).options.sms_by_wait);
+  EXPECT_FALSE(parse_options({"--sms-colour", "wave"}).options.sms_by_wait);
+  const std::string error = parse_options({"--sms-colour", "cause"}).error;
+  EXPECT_NE(error.find("--sms-colour wants wave or wait"), std::string::npos) << error;
+}
