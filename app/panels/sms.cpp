@@ -190,8 +190,8 @@ void draw_sms(FrameContext& f, const Rect& r) {
                     format_seconds(hit->end_ps * 1e-12).c_str());
         ImGui::Text("waited mostly on: %s",
                     std::string(sim::to_string(order.waited_on(hit->pid))).c_str());
-        // Its time by cause as the engine attributed it (loads overlap dots: the sum can
-        // exceed the span).
+        // Its time by cause as the engine attributed it (about the span: a dot's K-step noise is
+        // in the span, not in its causes).
         for (const auto& [cause, name] : sim::kTimeCauseNames) {
           const std::int64_t ps = hit->time_by_cause[static_cast<std::size_t>(cause)];
           if (ps > 0)

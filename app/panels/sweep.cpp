@@ -24,8 +24,10 @@ void equal_bars_note(FrameContext& f, const std::vector<SweepBar>& bars) {
   ImGui::PushTextWrapPos(0);
   text_colored(
       palette::highlight,
-      ("Equal bars: A and B together fit in the " + format_bytes(double(f.model.machine.l2_bytes)) +
-       " L2, so every input byte comes from DRAM once whatever the setting. Grouping "
+      ("Equal bars: A and B together fit in the " +
+       format_bytes(double(sim::effective_l2_bytes(f.model.machine))) +
+       " of L2 that shared data sees (the L2 / its partitions), so every input byte comes from "
+       "DRAM once whatever the setting. Grouping "
        "matters when the inputs are larger than the L2 (try 8192^3).")
           .c_str());
   ImGui::PopTextWrapPos();

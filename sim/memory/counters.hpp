@@ -64,7 +64,8 @@ struct Counters {
 
 // Counts one L2 access of `hit` + `miss` sectors as a load or a store (write) into the sector
 // counters that l2_hit_rate() reads: the engine counts every access through it, and a series
-// built from per-event records (sim/replay/hit_rate_series.hpp) does too, so both apply one hit rule.
+// built from per-event records (sim/replay/hit_rate_series.hpp) does too, so both apply one hit
+// rule.
 void count_l2_sectors(Counters& c, bool write, std::int64_t hit, std::int64_t miss);
 
 enum class Bound { dram, compute };

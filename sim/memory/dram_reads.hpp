@@ -1,7 +1,8 @@
 // What the DRAM is doing, as a copy's or transpose's load round sees it when it goes out
-// (Little's law, loaded_round_ps in sim/timing/step_costs.hpp): the read bytes that all such rounds keep
-// in flight, and the reads' share of the recent DRAM traffic, which sets how much of the DRAM's
-// rate the reads get. Deterministic: integer bytes and ps, one exponential average of doubles.
+// (Little's law, loaded_round_ps in sim/timing/step_costs.hpp): the read bytes that all such rounds
+// keep in flight, and the reads' share of the recent DRAM traffic, which sets how much of the
+// DRAM's rate the reads get. Deterministic: integer bytes and ps, one exponential average of
+// doubles.
 #pragma once
 
 #include <cstdint>

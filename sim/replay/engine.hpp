@@ -17,9 +17,9 @@
 #include <functional>
 #include <vector>
 
+#include "sim/machine/machine.hpp"
 #include "sim/memory/counters.hpp"
 #include "sim/memory/l2_cache.hpp"
-#include "sim/machine/machine.hpp"
 #include "sim/program/occupancy.hpp"
 #include "sim/program/problem.hpp"
 #include "sim/program/program_trace.hpp"
@@ -90,8 +90,8 @@ class Engine {
   std::int64_t run(std::int64_t count, AccessResult* records = nullptr);
 
   // Execute step `step` of program `pid` as the next event, whatever the slot schedule says: the
-  // timed engine (sim/timing/timed_engine.hpp) orders events itself and feeds them here. Do not mix with
-  // run(): the round cursor does not follow.
+  // timed engine (sim/timing/timed_engine.hpp) orders events itself and feeds them here. Do not mix
+  // with run(): the round cursor does not follow.
   AccessResult apply(std::int64_t pid, std::int64_t step);
   // The same for a step whose operation, K-iteration and program tile the caller already knows.
   AccessResult apply(StepOp op, std::int64_t k, TileCoord tile);

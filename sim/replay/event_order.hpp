@@ -1,9 +1,9 @@
 // Event order: which program runs which step as the e-th event of a replay, and when. Two orders
-// implement it: the round schedules (sim/program/schedule.hpp: every resident program one step per round,
-// lockstep or staggered; no time) and the timed engine's order (sim/timing/timed_engine.hpp: events in
-// simulated time, each with its start and end in picoseconds).
-// Teaches: the same programs and the same L2, fed in a different order, give different reuse;
-// "what if every program moved in lockstep?" is the round order beside the timed one.
+// implement it: the round schedules (sim/program/schedule.hpp: every resident program one step per
+// round, lockstep or staggered; no time) and the timed engine's order (sim/timing/timed_engine.hpp:
+// events in simulated time, each with its start and end in picoseconds). Teaches: the same programs
+// and the same L2, fed in a different order, give different reuse; "what if every program moved in
+// lockstep?" is the round order beside the timed one.
 #pragma once
 
 #include <cstdint>

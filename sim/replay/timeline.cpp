@@ -122,7 +122,8 @@ TimelineCost estimate_timeline_cost(const Problem& p, const Machine& m, const Oc
       m.l2_bytes / 128, static_cast<std::int64_t>(p.address_space_bytes() / 128));
   const std::int64_t tiles =
       p.kernel() == Kernel::matmul ? p.k_tiles() * (p.tiles_m() + p.tiles_n()) : p.programs();
-  if (opt.order == EventOrderKind::timed) c.record_bytes += timed_order_bytes(c.events, p.programs());
+  if (opt.order == EventOrderKind::timed)
+    c.record_bytes += timed_order_bytes(c.events, p.programs());
   c.checkpoint_bytes = c.checkpoints * (lines * static_cast<std::int64_t>(sizeof(L2LineState)) +
                                         tiles * static_cast<std::int64_t>(sizeof(TileReuse)) +
                                         static_cast<std::int64_t>(sizeof(EngineCheckpoint)));
@@ -227,7 +228,8 @@ void Timeline::advance(std::int64_t target) {
 std::int64_t Timeline::memory_bytes() const {
   std::int64_t b = static_cast<std::int64_t>(m_records.capacity() * sizeof(AccessResult));
   for (const auto& c : m_checkpoints) b += c.bytes();
-  if (m_order && m_order->timed()) b += timed_order_bytes(events(), static_cast<std::int64_t>(m_order->programs().size()));
+  if (m_order && m_order->timed())
+    b += timed_order_bytes(events(), static_cast<std::int64_t>(m_order->programs().size()));
   return b;
 }
 

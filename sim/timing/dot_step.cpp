@@ -52,8 +52,9 @@ namespace timed {
 // A dot whose tiles are in waits for its SM's pipe; when the pipe is free it goes to the ready
 // dot the share by age picks (sim/timing/dot_share.hpp): the older of two always-ready programs
 // gets `older_program_share` of the dots (0.6, measured), so it runs ahead and the younger falls
-// behind, as on the GPU (block_timeline: 211 vs 274 us for a first wave's pair, docs/MODEL.md).
-// That uneven share is what makes row-major waves drift apart.
+// behind, as on the GPU (block_timeline: 211 vs 274 us for a first wave's pair,
+// docs/MODEL_HISTORY.md, *Programs drift apart*). That uneven share is what makes row-major waves
+// drift apart.
 void TimedRun::queue_dot(const Pending& e) {
   SmState& sm = sm_of(e.slot);
   sm.ready_dots.push_back(e);

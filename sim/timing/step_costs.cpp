@@ -1,5 +1,5 @@
-// Step costs: the per-step durations of sim/timing/step_costs.hpp, from the machine's peaks, widths and
-// latencies and the warp model's bank-conflict degrees.
+// Step costs: the per-step durations of sim/timing/step_costs.hpp, from the machine's peaks, widths
+// and latencies and the warp model's bank-conflict degrees.
 #include "sim/timing/step_costs.hpp"
 
 #include <algorithm>
@@ -10,6 +10,9 @@
 
 namespace tilesim::sim {
 namespace {
+
+// wgmma runs on warpgroups of 4 warps (PTX ISA): a warpgroup reads its own B operand.
+constexpr int kWarpsPerWarpgroup = 4;
 
 // Latencies count cycles of the nominal clock; pipelines (issue, shared memory, the fill path)
 // cycles of the clock the kernel's math path runs at (Machine::fma_clock_hz, tensor_clock_hz).
@@ -224,9 +227,10 @@ StepCosts step_costs(const Problem& p, const Machine& m, const TimingOptions& op
       while (mm * mm * 4 <= outputs) mm *= 2;
       wf = static_cast<double>(warps * bk * (mm + outputs / mm));
     } else {
-      const std::int64_t reads = c.path == MathPath::wgmma
-                                     ? (bm * bk + bk * bn * std::max(1, warps / 4)) * e
-                                     : (bm * bk * wn + bk * bn * wm) * e;
+      const std::int64_t reads =
+          c.path == MathPath::wgmma
+              ? (bm * bk + bk * bn * std::max(1, warps / kWarpsPerWarpgroup)) * e
+              : (bm * bk * wn + bk * bn * wm) * e;
       wf = wavefronts(reads, m);
     }
     c.operands_overlap_math = c.path != MathPath::mma_sync || opt.fragments_double_buffered;

@@ -38,8 +38,9 @@ struct TimedEvent {
 // the time breakdown weighs its SM's rest by (launch, issue of a copy's instruction stream,
 // latency, dram, l2, sm_load, smem and bank_conflict of its tiles' writes and transposes); and
 // its ready dots' waits for the pipe while a neighbour's dot held it, by that dot's cause (the
-// breakdown counts those as the pipe's busy time). Loads overlap dots, so the causes can add up
-// to more than the span; never tail (an SM's idle end, no program's).
+// breakdown counts those as the pipe's busy time). The causes add up to about the span, not
+// exactly: a dot's K-step noise lengthens or shortens the span, not its causes; never tail (an
+// SM's idle end, no program's).
 struct ProgramSpan {
   std::int64_t pid = 0;
   int slot = 0, sm = 0;

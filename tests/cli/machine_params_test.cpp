@@ -73,10 +73,15 @@ TEST(CliMachineParams, TheH100DramLatencyIs706CyclesFittedToTheBytesInFlightProb
 TEST(CliMachineParams, TheT4InheritsTheH200sFittedTensorEfficiency) {
   const auto r = run_cli("machine-params --json --machine t4");
   ASSERT_EQ(r.code, 0) << r.out;
-  for (const auto& p : nlohmann::json::parse(r.out)["machine_parameters"])
-    if (p["name"] == "tensor_efficiency") {
-      EXPECT_EQ(p["presets"]["t4"]["kind"], "inherited");
+  // The parsed document must outlive the loop: ranging over a temporary's member reads freed
+  // memory (ASan found it).
+  const nlohmann::json doc = nlohmann::json::parse(r.out);
+  for (const auto& p : doc.at("machine_parameters"))
+    if (p.at("name") == "tensor_efficiency") {
+      EXPECT_EQ(p.at("presets").at("t4").at("kind"), "inherited");
+      return;
     }
+  ADD_FAILURE() << "no tensor_efficiency row";
 }
 
 TEST(CliMachineParams, AnUnknownMachineIsRefusedWithExitCode2) {
