@@ -184,7 +184,9 @@ double lesson_update(AppModel& m, LessonRun& run, PanelId& tab, double dt, bool 
     const auto r = resolve_position(m.problem, frame ? frame->order.get() : nullptr, s.position);
     run.expected = r.cursor;
     run.error = r.error;
-    if (r.error.empty()) {
+    // A failed build has no timeline: say why it failed, not that the problem has none.
+    if (phase == EnginePhase::failed) run.error = "the replay failed: " + m.engine->message();
+    if (run.error.empty()) {
       const auto bad = check_highlights(s.highlight, m.problem, r.cursor.value_or(CursorPos{}));
       for (const auto& b : bad) run.error += (run.error.empty() ? "" : "; ") + b;
     }

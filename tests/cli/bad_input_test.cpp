@@ -9,16 +9,14 @@
 #include <fstream>
 #include <string>
 
+#include "tests/cli/run_cli.hpp"
+
 namespace {
 
 int run_status(const std::string& args, std::string* out) {
-  const std::string cmd = std::string(TILESIM_CLI) + " " + args + " 2>&1";
-  FILE* f = popen(cmd.c_str(), "r");
-  if (!f) return -1;
-  std::array<char, 4096> buf{};
-  while (std::fgets(buf.data(), buf.size(), f)) *out += buf.data();
-  const int status = pclose(f);
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  const auto r = tilesim::test::run_cli(args);
+  *out += r.out;
+  return r.code;
 }
 
 std::filesystem::path write_temp(const std::string& name, const std::string& text) {

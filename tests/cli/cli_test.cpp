@@ -7,24 +7,11 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "tests/cli/run_cli.hpp"
+
 namespace {
 
-struct Result {
-  int code = -1;
-  std::string out;  // stdout and stderr together
-};
-
-Result run_cli(const std::string& args) {
-  const std::string cmd = std::string(TILESIM_CLI) + " " + args + " 2>&1";
-  Result r;
-  FILE* f = popen(cmd.c_str(), "r");
-  if (!f) return r;
-  std::array<char, 4096> buf{};
-  while (std::fgets(buf.data(), buf.size(), f)) r.out += buf.data();
-  const int status = pclose(f);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
-}
+using tilesim::test::run_cli;
 
 const std::string kTriton = "--m 576 --n 576 --k 576 --block-m 64 --block-n 64 --block-k 64 ";
 

@@ -12,23 +12,13 @@
 #include <sstream>
 #include <string>
 
+#include "tests/cli/run_cli.hpp"
+
 namespace {
 
-struct Result {
-  int code = -1;
-  std::string out;  // stdout only: the table
-};
-
-Result run_cli(const std::string& args) {
-  const std::string cmd = std::string(TILESIM_CLI) + " " + args + " 2>/dev/null";
-  Result r;
-  FILE* f = popen(cmd.c_str(), "r");
-  if (!f) return r;
-  std::array<char, 4096> buf{};
-  while (std::fgets(buf.data(), buf.size(), f)) r.out += buf.data();
-  const int status = pclose(f);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
+// stdout only: the table
+tilesim::test::CliResult run_cli(const std::string& args) {
+  return tilesim::test::run_cli(args, tilesim::test::Stderr::drop);
 }
 
 const std::set<std::string> kKinds{"datasheet", "measured", "fitted", "inherited", "assumed"};

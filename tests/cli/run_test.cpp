@@ -14,17 +14,14 @@
 #include <string>
 #include <vector>
 
+#include "tests/cli/run_cli.hpp"
+
 namespace {
 
 nlohmann::json run_json(const std::string& args) {
-  const std::string cmd = std::string(TILESIM_CLI) + " " + args + " --json 2>/dev/null";
-  std::string out;
-  FILE* f = popen(cmd.c_str(), "r");
-  std::array<char, 4096> buf{};
-  while (f && std::fgets(buf.data(), buf.size(), f)) out += buf.data();
-  const int status = f ? pclose(f) : -1;
-  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << args << "\n" << out;
-  return nlohmann::json::parse(out, nullptr, false);
+  const auto r = tilesim::test::run_cli(args + " --json", tilesim::test::Stderr::drop);
+  EXPECT_EQ(r.code, 0) << args << "\n" << r.out;
+  return nlohmann::json::parse(r.out, nullptr, false);
 }
 
 double dram_read(const std::string& args) {

@@ -8,17 +8,14 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "tests/cli/run_cli.hpp"
+
 namespace {
 
 nlohmann::json variants_json() {
-  const std::string cmd = std::string(TILESIM_CLI) + " variants --json 2>/dev/null";
-  std::string out;
-  FILE* f = popen(cmd.c_str(), "r");
-  std::array<char, 4096> buf{};
-  while (f && std::fgets(buf.data(), buf.size(), f)) out += buf.data();
-  const int status = f ? pclose(f) : -1;
-  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << out;
-  return nlohmann::json::parse(out, nullptr, false);
+  const auto r = tilesim::test::run_cli("variants --json", tilesim::test::Stderr::drop);
+  EXPECT_EQ(r.code, 0) << r.out;
+  return nlohmann::json::parse(r.out, nullptr, false);
 }
 
 const nlohmann::json* find(const nlohmann::json& j, const std::string& name) {
