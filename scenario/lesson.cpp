@@ -286,7 +286,8 @@ class Parser {
   }
 
   LessonStep step(const json& j, const Where& w) const {
-    keys(j, w, {"title", "scenario", "view", "position", "highlight", "narration", "question"});
+    keys(j, w,
+         {"title", "scenario", "view", "position", "highlight", "narration", "question", "hide_rows"});
     LessonStep s;
     s.line = line(w);
     for (const char* required : {"view", "position", "narration"})
@@ -312,6 +313,9 @@ class Parser {
       } else if (key == "narration") {
         s.narration = text(v, at);
         if (s.narration.size() > 600) fail(at, "is longer than 600 characters (1-3 sentences)");
+      } else if (key == "hide_rows") {
+        const json& a = array(v, at);
+        for (std::size_t i = 0; i < a.size(); ++i) s.hide_rows.push_back(text(a[i], at[i]));
       } else if (key == "question") {
         keys(v, at, {"text", "answer"});
         if (!v.contains("text") || !v.contains("answer"))

@@ -71,6 +71,9 @@ struct LessonStep {
   LessonHighlight highlight;
   std::string narration;  // 1-3 sentences in the curriculum's words
   std::optional<LessonQuestion> question;
+  // Rows of the view's table (first cells, as highlight.table_rows) whose figures show "?" here:
+  // the step asks before a later one answers.
+  std::vector<std::string> hide_rows;
   int line = 0;  // where the step's object opens
   bool operator==(const LessonStep&) const = default;
 };

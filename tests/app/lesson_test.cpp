@@ -257,3 +257,14 @@ TEST(Options, SmsColourIsWaveByDefaultWaitWhenAskedAndAnythingElseIsNamed) {
   const std::string error = parse_options({"--sms-colour", "cause"}).error;
   EXPECT_NE(error.find("--sms-colour wants wave or wait"), std::string::npos) << error;
 }
+
+TEST(LessonFiles, HideRowsParsesAndAWrongTypeNamesTheItem) {
+  std::string t = kGood;
+  const std::string from = "\"narration\": \"m\"";
+  t.replace(t.find(from), from.size(), from + ", \"hide_rows\": [\"DRAM bytes, whole run\"]");
+  const auto l = scenario::parse_lesson(t);
+  ASSERT_EQ(l.steps[1].hide_rows.size(), 1u);
+  EXPECT_EQ(l.steps[1].hide_rows[0], "DRAM bytes, whole run");
+  const auto msg = refusal_with(from, from + ", \"hide_rows\": [3]");
+  EXPECT_NE(msg.find("steps[1].hide_rows[0]"), std::string::npos) << msg;
+}
