@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <functional>
 #include <iostream>
 #include <numeric>
@@ -263,6 +265,20 @@ int record(Session& s, const Options& o) {
   return 0;
 }
 
+// The text of the help pages and lessons, whose characters beyond Latin and Cyrillic (the seeds'
+// Chinese words) the fonts must draw.
+std::string glyph_text() {
+  std::string all;
+  for (const char* dir : {"help", "lessons"}) {
+    std::error_code ec;
+    for (const auto& e : std::filesystem::directory_iterator(scenario::assets_dir() / dir, ec)) {
+      std::ifstream in(e.path(), std::ios::binary);
+      all.append(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    }
+  }
+  return all;
+}
+
 double thread_cpu_ms() {
   timespec t{};
   clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
@@ -407,7 +423,8 @@ int main(int argc, char** argv) {
 
   Platform plat;
   if (const auto err =
-          plat.open(o.width, o.height, o.scale, headless, PlatformStyle{o.font_scale, o.light});
+          plat.open(o.width, o.height, o.scale, headless,
+                    PlatformStyle{o.font_scale, o.light, glyph_text()});
       !err.empty()) {
     std::fprintf(stderr, "tilesim: %s\n", err.c_str());
     return 1;

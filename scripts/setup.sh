@@ -12,7 +12,7 @@ tilesim_packages=(
   build-essential cmake ninja-build pkg-config git
   libimgui-dev libglfw3-dev libgl-dev libgl1-mesa-dri libstb-dev
   nlohmann-json3-dev libcli11-dev libgtest-dev googletest
-  xvfb xauth fonts-dejavu-core libgif-dev ccache
+  xvfb xauth fonts-dejavu-core fonts-wqy-microhei libgif-dev ccache
 )
 
 install_missing_packages() {

@@ -80,24 +80,47 @@ std::string Platform::open(int width, int height, float scale, bool headless, Pl
   st.Colors[ImGuiCol_Text] = col(palette::text);
   st.Colors[ImGuiCol_TextDisabled] = col(palette::text_dim);
   st.ScaleAllSizes(scale);
-  load_fonts(scale * std::clamp(style.font_scale, 0.5f, 4.0f));
+  load_fonts(scale * std::clamp(style.font_scale, 0.5f, 4.0f), style.glyph_text);
   ImGui_ImplGlfw_InitForOpenGL(m_window, true);
   ImGui_ImplOpenGL3_Init("#version 330 core");
   m_imgui = true;
   return {};
 }
 
-void Platform::load_fonts(float scale) {
+void Platform::load_fonts(float scale, const std::string& glyph_text) {
   ImGuiIO& io = ImGui::GetIO();
+  // Latin, Cyrillic (the Russian seed's words: DejaVu has them) and the symbols panels draw.
   static ImVector<ImWchar> ranges;
   if (ranges.empty()) {
     ImFontGlyphRangesBuilder b;
     b.AddRanges(io.Fonts->GetGlyphRangesDefault());
+    b.AddRanges(io.Fonts->GetGlyphRangesCyrillic());
     for (ImWchar c : {0x2026, 0x2190, 0x2192, 0x2193, 0x2264, 0x2265, 0x22EE, 0x22EF, 0x22F1,
-                      0x25B6, 0x23F8, 0x2016, 0x00D7, 0x2014, 0x2013, 0x2022})
+                      0x25B6, 0x23F8, 0x2016, 0x00D7, 0x2014, 0x2013, 0x2022, 0x00B2, 0x00B3,
+                      0x00B7, 0x00A0, 0x2212})
       b.AddChar(c);
     b.BuildRanges(&ranges);
   }
+  // The CJK characters of `glyph_text` only (a few hundred at most), merged into the UI font.
+  static ImVector<ImWchar> cjk;
+  if (cjk.empty()) {
+    ImFontGlyphRangesBuilder b;
+    ImVector<ImWchar> all;
+    ImFontGlyphRangesBuilder every;
+    every.AddText(glyph_text.c_str());
+    every.BuildRanges(&all);
+    for (int i = 0; i + 1 < all.Size && all[i] != 0; i += 2)
+      for (unsigned c = all[i]; c <= static_cast<unsigned>(all[i + 1]); ++c)
+        if (c >= 0x2E80) b.AddChar(static_cast<ImWchar>(c));
+    b.BuildRanges(&cjk);
+  }
+  const char* cjk_font = "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc";
+  const auto merge_cjk = [&](float px) {
+    if (cjk.Size <= 1 || !std::filesystem::exists(cjk_font)) return;
+    ImFontConfig cfg;
+    cfg.MergeMode = true;
+    io.Fonts->AddFontFromFileTTF(cjk_font, px * scale, &cfg, cjk.Data);
+  };
   const char* sans = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf";
   const char* bold = "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf";
   const char* mono = "/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf";
@@ -106,6 +129,7 @@ void Platform::load_fonts(float scale) {
     return io.Fonts->AddFontFromFileTTF(path, px * scale, nullptr, ranges.Data);
   };
   m_fonts.ui = load(sans, 16.0f);
+  if (m_fonts.ui) merge_cjk(16.0f);
   if (!m_fonts.ui) {  // fonts-dejavu-core missing: ImGui's built-in font, scaled
     ImFontConfig cfg;
     cfg.SizePixels = 13.0f * scale;
@@ -114,6 +138,7 @@ void Platform::load_fonts(float scale) {
   m_fonts.mono = load(mono, 15.0f);
   if (!m_fonts.mono) m_fonts.mono = m_fonts.ui;
   m_fonts.title = load(bold, 17.0f);
+  if (m_fonts.title) merge_cjk(17.0f);
   if (!m_fonts.title) m_fonts.title = m_fonts.ui;
   io.FontDefault = m_fonts.ui;
 }

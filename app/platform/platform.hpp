@@ -27,6 +27,10 @@ struct Fonts {
 struct PlatformStyle {
   float font_scale = 1.0f;
   bool light = false;
+  // UTF-8 text whose characters beyond Latin and Cyrillic (the seeds' Chinese words in the
+  // glossary and the quotes) get glyphs from a CJK font when one is installed; only these
+  // characters, so the atlas stays small.
+  std::string glyph_text;
 };
 
 // Pixels read back from the frame: top row first, RGBA, opaque.
@@ -59,7 +63,7 @@ class Platform {
   GLFWwindow* window() const { return m_window; }
 
  private:
-  void load_fonts(float scale);
+  void load_fonts(float scale, const std::string& glyph_text);
   GLFWwindow* m_window = nullptr;
   bool m_headless = false;
   int m_fb_w = 0, m_fb_h = 0;  // offscreen target size in pixels
