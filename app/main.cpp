@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <functional>
 #include <iostream>
@@ -17,6 +18,7 @@
 
 #include "app/core/commands.hpp"
 #include "app/core/options.hpp"
+#include "app/core/recording_budget.hpp"
 #include "app/panels/panels.hpp"
 #include "app/platform/platform.hpp"
 #include "app/platform/record.hpp"
@@ -73,12 +75,17 @@ void draw_frame(Platform& plat, AppModel& m, UiState& ui, CommandQueue& q, const
   }
 }
 
+// The part of the window a figure shows: the --panel panel, else the requested panel, else all.
+std::optional<Rect> figure_area(const UiState& ui, std::optional<PanelId> panel) {
+  if (ui.focus) panel = ui.focus;
+  if (panel && ui.layout.is_visible(*panel)) return ui.layout.rect(*panel);
+  return std::nullopt;
+}
+
 std::string capture(Platform& plat, const AppModel& m, UiState& ui, const CaptureRequest& c) {
   const std::string path =
       c.path.empty() ? figure_file_name(m.scenario.name, m.position(), c.panel, ui.scale) : c.path;
-  std::optional<Rect> area;
-  if (c.panel && !ui.focus && ui.layout.is_visible(*c.panel)) area = ui.layout.rect(*c.panel);
-  const std::string err = plat.write_png(path, area);
+  const std::string err = plat.write_png(path, figure_area(ui, c.panel));
   ui.last_figure = err.empty() ? path : "error: " + err;
   return err;
 }
@@ -235,31 +242,68 @@ int record(Session& s, const Options& o) {
   } else {
     frames = animation_frames(UniformClock{}, from, to, 0.25 * o.slow, o.fps);
   }
-  Recorder rec;
-  if (auto err = rec.open(*o.record, static_cast<int>(s.plat.width()),
-                          static_cast<int>(s.plat.height()), o.fps);
-      !err.empty()) {
-    std::fprintf(stderr, "tilesim: %s\n", err.c_str());
+  const int n = static_cast<int>(frames.size());
+  const auto area = figure_area(s.ui, std::nullopt);
+  const int w = static_cast<int>(area ? std::ceil(area->x + area->w) - std::floor(area->x)
+                                      : s.plat.width());
+  const int h = static_cast<int>(area ? std::ceil(area->y + area->h) - std::floor(area->y)
+                                      : s.plat.height());
+  const std::string out = o.record->string();
+  std::printf("recording %s: %d frames (%.1f s at %g fps), %dx%d, positions %lld..%lld\n",
+              out.c_str(), n, n / o.fps, o.fps, w, h, (long long)from, (long long)to);
+  const auto fail = [&](const std::string& why) {
+    std::fprintf(stderr, "tilesim: recording %s: %s\n", out.c_str(), why.c_str());
     return 1;
+  };
+  if (auto why = frame_count_refusal(n, o.max_frames, o.fps); !why.empty()) return fail(why);
+  Recorder rec;
+  if (auto err = rec.open(*o.record, w, h, o.fps); !err.empty()) return fail(err);
+  // An MP4's size is modelled before rendering; a GIF's is measured on its first frames, then
+  // every frame is checked against the limit while it is encoded.
+  const auto refuse = [&](double estimate) {
+    const auto why = recording_refusal(estimate, o.max_mb, n, o.fps);
+    if (!why.empty()) rec.abandon();
+    return why;
+  };
+  if (!rec.gif()) {
+    const double estimate = estimate_mp4_bytes(w, h, n);
+    std::printf("estimated size %s (limit %g MB)\n", format_megabytes(estimate).c_str(), o.max_mb);
+    if (auto why = refuse(estimate); !why.empty()) return fail(why);
   }
-  for (const AnimPoint& at : frames) {
-    s.model.engine->seek(at.position);
-    s.ui.anim_fraction = at.fraction;
+  std::int64_t first_bytes = 0;
+  for (int i = 0; i < n; ++i) {
+    s.model.engine->seek(frames[i].position);
+    s.ui.anim_fraction = frames[i].fraction;
     settle(s);
     Pixels px;
-    std::string err = s.plat.read_pixels(std::nullopt, px);
+    std::string err = s.plat.read_pixels(area, px);
     if (err.empty()) err = rec.add(px);
-    if (!err.empty()) {
-      std::fprintf(stderr, "tilesim: recording %s: %s\n", o.record->string().c_str(), err.c_str());
-      return 1;
+    if (!err.empty()) return fail(err);
+    if (!rec.gif()) continue;
+    if (i == 0) first_bytes = rec.encoded_bytes();
+    const int sampled = i + 1;
+    if (sampled == std::min(n, kEstimateFrames)) {
+      const double estimate =
+          estimate_recording_bytes(first_bytes, rec.encoded_bytes() - first_bytes, sampled, n);
+      std::printf("estimated size %s from the first %d frames (limit %g MB)\n",
+                  format_megabytes(estimate).c_str(), sampled, o.max_mb);
+      if (auto why = refuse(estimate); !why.empty()) return fail(why);
+    } else if (sampled > kEstimateFrames) {
+      const double so_far =
+          estimate_recording_bytes(first_bytes, rec.encoded_bytes() - first_bytes, sampled, n);
+      if (auto why = refuse(std::max(so_far, double(rec.encoded_bytes()))); !why.empty())
+        return fail("after " + std::to_string(sampled) + " frames: " + why);
     }
   }
-  if (auto err = rec.close(); !err.empty()) {
-    std::fprintf(stderr, "tilesim: recording %s: %s\n", o.record->string().c_str(), err.c_str());
-    return 1;
+  if (auto err = rec.close(); !err.empty()) return fail(err);
+  if (o.max_mb > 0 && rec.file_bytes() > o.max_mb * 1e6) {
+    std::error_code ec;
+    std::filesystem::remove(*o.record, ec);
+    return fail(recording_refusal(double(rec.file_bytes()), o.max_mb, n, o.fps) +
+                " (the file was removed)");
   }
-  std::printf("wrote %s (%d frames, positions %lld..%lld)\n", o.record->string().c_str(),
-              rec.frames(), (long long)from, (long long)to);
+  std::printf("wrote %s (%d frames, %s, positions %lld..%lld)\n", out.c_str(), rec.frames(),
+              format_megabytes(double(rec.file_bytes())).c_str(), (long long)from, (long long)to);
   return 0;
 }
 
@@ -420,9 +464,7 @@ int main(int argc, char** argv) {
   ui.lesson = std::move(lesson);
   if (o.tab)
     ui.center_tab = *parse_panel(*o.tab);
-  else if (o.panel && (*o.panel == PanelId::compare || *o.panel == PanelId::memory ||
-                       *o.panel == PanelId::sms || *o.panel == PanelId::sweep ||
-                       *o.panel == PanelId::warps || *o.panel == PanelId::gpu))
+  else if (o.panel && is_center_panel(*o.panel))
     ui.center_tab = *o.panel;
   else if (!o.scenario && !ui.lesson)  // --frames: seed 004, grouped beside row-major
     ui.center_tab = PanelId::compare;

@@ -12,6 +12,7 @@
 #include <set>
 #include <string>
 
+#include "app/core/layout.hpp"
 #include "scenario/lesson.hpp"
 
 namespace fs = std::filesystem;
@@ -134,6 +135,62 @@ TEST(Record, GifHasAtLeast24FramesAndIsTheSameEveryRun) {
   // Frames are functions of (position, fraction): a second recording is byte-identical.
   ASSERT_EQ(run_app(args + (dir / "b.gif").string(), dir / "e2.txt"), 0);
   EXPECT_EQ(read(dir / "a.gif"), read(dir / "b.gif"));
+}
+
+// Events 81..89 of one panel (the README's example): cropped to the panel at its natural size,
+// one global palette, later frames only the rectangle that changed, well under 2 MB.
+TEST(Record, OnePanelIsCroppedAndSmall) {
+  if (!have_xvfb()) GTEST_SKIP() << "xvfb-run is not installed";
+  const auto dir = fresh_dir("record_panel");
+  const auto out = dir / "loads.gif";
+  ASSERT_EQ(run_app("--scenario " + std::string(TILESIM_ASSETS_DIR) +
+                        "/scenarios/triton_9x9_grouped.json --panel memory --from 81 --to 89 "
+                        "--fps 12 --record " + out.string(),
+                    dir / "e.txt"),
+            0)
+      << read(dir / "e.txt");
+  EXPECT_LT(fs::file_size(out), 1000000u);
+  int error = 0;
+  GifFileType* gif = DGifOpenFileName(out.c_str(), &error);
+  ASSERT_NE(gif, nullptr);
+  ASSERT_EQ(DGifSlurp(gif), GIF_OK);
+  const auto panel = tilesim::app::compute_layout(1600, 900, tilesim::app::PanelId::memory,
+                                                  tilesim::app::PanelId::memory)
+                         .rect(tilesim::app::PanelId::memory);
+  EXPECT_EQ(gif->SWidth, static_cast<int>(panel.w));
+  EXPECT_EQ(gif->SHeight, static_cast<int>(panel.h));
+  EXPECT_NE(gif->SColorMap, nullptr);
+  ASSERT_GE(gif->ImageCount, 24);
+  int partial = 0;
+  for (int i = 1; i < gif->ImageCount; ++i)
+    partial += gif->SavedImages[i].ImageDesc.Width * gif->SavedImages[i].ImageDesc.Height <
+               gif->SWidth * gif->SHeight;
+  EXPECT_GT(partial, gif->ImageCount / 2) << "later frames hold only what changed";
+  DGifCloseFile(gif, &error);
+}
+
+// A recording past --max-mb is refused with the estimate; one of too many frames before any
+// frame is rendered. Nothing is written either way.
+TEST(Record, PastTheLimitsIsRefusedWithTheEstimateAndNothingWritten) {
+  if (!have_xvfb()) GTEST_SKIP() << "xvfb-run is not installed";
+  const auto dir = fresh_dir("record_limit");
+  const std::string base = "--scenario " + std::string(TILESIM_ASSETS_DIR) +
+                           "/scenarios/triton_9x9_grouped.json --tab memory ";
+  EXPECT_EQ(run_app(base + "--from 81 --to 89 --max-mb 0.05 --record " +
+                        (dir / "a.gif").string(),
+                    dir / "e1.txt"),
+            1);
+  const std::string e1 = read(dir / "e1.txt");
+  EXPECT_NE(e1.find("would be about"), std::string::npos) << e1;
+  EXPECT_NE(e1.find("--max-mb 0.05"), std::string::npos) << e1;
+  EXPECT_FALSE(fs::exists(dir / "a.gif"));
+  EXPECT_EQ(run_app(base + "--from 81 --to 400 --record " + (dir / "b.gif").string(),
+                    dir / "e2.txt"),
+            1);
+  const std::string e2 = read(dir / "e2.txt");
+  EXPECT_NE(e2.find("958 frames"), std::string::npos) << e2;
+  EXPECT_NE(e2.find("--max-frames 600"), std::string::npos) << e2;
+  EXPECT_FALSE(fs::exists(dir / "b.gif"));
 }
 
 TEST(Record, Mp4WhereFfmpegExistsAndAClearMessageWhereNot) {
