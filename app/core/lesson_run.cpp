@@ -104,8 +104,12 @@ std::set<std::string> highlight_marks(const scenario::LessonHighlight& h) {
 std::vector<std::string> missing_marks(const LessonRun& run) {
   std::vector<std::string> out;
   if (run.step < 0) return out;
-  for (const auto& k : highlight_marks(run.lesson.steps[run.step].highlight))
+  const auto& step = run.lesson.steps[run.step];
+  for (const auto& k : highlight_marks(step.highlight))
     if (!run.drawn.count(k)) out.push_back(k);
+  // A hidden row the view has no row for hides nothing: the step would answer its own question.
+  for (const auto& r : step.hide_rows)
+    if (!run.drawn.count("hidden:" + r)) out.push_back("hidden:" + r);
   return out;
 }
 

@@ -59,7 +59,8 @@ std::vector<std::string> check_highlights(const scenario::LessonHighlight& h, co
 std::set<std::string> highlight_marks(const scenario::LessonHighlight& h);
 std::string tile_mark(sim::Operand m, std::int64_t row, std::int64_t col);
 std::string lane_mark(int row, int col);
-// Marks of the current step that no panel drew this frame.
+// Marks of the current step that no panel drew this frame: its highlights, and "hidden:ROW" for
+// each of its hide_rows that no table drew as "?".
 std::vector<std::string> missing_marks(const LessonRun& run);
 
 // The centre tab a step shows.

@@ -268,3 +268,17 @@ TEST(LessonFiles, HideRowsParsesAndAWrongTypeNamesTheItem) {
   const auto msg = refusal_with(from, from + ", \"hide_rows\": [3]");
   EXPECT_NE(msg.find("steps[1].hide_rows[0]"), std::string::npos) << msg;
 }
+
+TEST(LessonHighlights, AHiddenRowNoTableDrewAsQuestionMarkIsMissing) {
+  // hide_rows is checked like a highlight: a name the view's table has no row for (a typo, or
+  // a row of another view) must fail the export rather than leave the answer showing.
+  LessonRun run = open_lesson("08_when_grouping_matters");
+  run.step = 0;
+  run.lesson.steps[0].hide_rows = {"predicted time (timed engine)"};
+  run.drawn = highlight_marks(run.lesson.steps[0].highlight);
+  const auto missing = missing_marks(run);
+  ASSERT_EQ(missing.size(), 1u);
+  EXPECT_EQ(missing[0], "hidden:predicted time (timed engine)");
+  run.drawn.insert("hidden:predicted time (timed engine)");
+  EXPECT_TRUE(missing_marks(run).empty());
+}
