@@ -417,16 +417,9 @@ int main(int argc, char** argv) {
       sc = scenario::load_scenario(*o.scenario);
       sc_path = *o.scenario;
     } else {
-      // The default start: the lesson index beside the curriculum's hook, Triton's 9 x 9 tiles
-      // where the first 9 programs need 90 input tiles in row-major order and 54 grouped, with
-      // the narration saying why that alone does not make grouping faster (a difference between
-      // launch orders that the screen explains). Without it, the first lesson.
       const auto all = scenario::list_lessons(scenario::assets_dir() / "lessons");
-      const auto hook = std::find_if(all.begin(), all.end(), [](const auto& l) {
-        return l.error.empty() && l.path.stem() == "08_when_grouping_matters";
-      });
-      const auto start = hook != all.end() ? hook : all.begin();
-      if (start != all.end() && start->error.empty() && !o.frames) {
+      const auto start = first_screen_lesson(all);
+      if (start != all.end() && !o.frames) {
         lesson = open_lesson(start->path.string());
         lesson->show_index = true;
         sc = lesson->lesson.scenario;

@@ -82,6 +82,15 @@ ResolvedPosition resolve_position(const sim::Problem& p, const sim::EventOrder* 
   return r;
 }
 
+std::vector<scenario::LessonEntry>::const_iterator first_screen_lesson(
+    const std::vector<scenario::LessonEntry>& all) {
+  const auto good = [](const scenario::LessonEntry& l) { return l.error.empty(); };
+  const auto hook = std::find_if(all.begin(), all.end(), [&](const auto& l) {
+    return good(l) && l.path.stem() == kFirstScreenLesson;
+  });
+  return hook != all.end() ? hook : std::find_if(all.begin(), all.end(), good);
+}
+
 std::string tile_mark(sim::Operand m, std::int64_t row, std::int64_t col) {
   return std::string("tile:") + matrix_letter(m) + ":" + std::to_string(row) + ":" +
          std::to_string(col);

@@ -38,6 +38,14 @@ struct LessonRun {
   bool waiting = false;
 };
 
+// The first screen (tilesim with no arguments, scripts/run): the lesson index beside the
+// curriculum's hook, Triton's 9 x 9 tiles where the first 9 programs need 90 input tiles in
+// row-major order and 54 grouped, with a question the next step answers (is grouped then
+// 1.67x faster?). The entry of lesson 08 in `all`, else the first good lesson, else end().
+inline constexpr const char* kFirstScreenLesson = "08_when_grouping_matters";
+std::vector<scenario::LessonEntry>::const_iterator first_screen_lesson(
+    const std::vector<scenario::LessonEntry>& all);
+
 // Opens lesson `name_or_path` (a stem in assets/lessons/ or a file); throws ScenarioError.
 LessonRun open_lesson(const std::string& name_or_path);
 

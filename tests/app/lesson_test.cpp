@@ -282,3 +282,17 @@ TEST(LessonHighlights, AHiddenRowNoTableDrewAsQuestionMarkIsMissing) {
   run.drawn.insert("hidden:predicted time (timed engine)");
   EXPECT_TRUE(missing_marks(run).empty());
 }
+
+TEST(LessonRun, TheFirstScreenIsLesson08AndHelpSaysSo) {
+  // tilesim with no arguments, scripts/run, README and --help all name the same first screen.
+  const auto all = scenario::list_lessons(scenario::assets_dir() / "lessons");
+  const auto start = first_screen_lesson(all);
+  ASSERT_NE(start, all.end());
+  EXPECT_EQ(start->path.stem(), "08_when_grouping_matters");
+  EXPECT_NE(usage().find("lesson 08"), std::string::npos);
+  // Without lesson 08, the first lesson that parses.
+  std::vector<scenario::LessonEntry> rest(all.begin(), all.end());
+  rest.erase(rest.begin() + (start - all.begin()));
+  rest.front().error = "broken";
+  EXPECT_EQ(first_screen_lesson(rest), rest.begin() + 1);
+}
