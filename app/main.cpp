@@ -359,6 +359,10 @@ int main(int argc, char** argv) {
   ui.sms_by_wait = o.sms_by_wait;
   ui.scale = o.scale;
   ui.focus = o.panel;
+  if (o.panel == PanelId::lesson && !lesson) {
+    std::fprintf(stderr, "tilesim: --panel lesson needs a lesson open (--lesson NAME)\n");
+    return 2;
+  }
   ui.lesson = std::move(lesson);
   if (o.tab)
     ui.center_tab = *parse_panel(*o.tab);

@@ -55,6 +55,8 @@ int record(Session& s, const Options& o) {
     return 1;
   };
   if (auto why = frame_count_refusal(n, o.max_frames, o.fps); !why.empty()) return fail(why);
+  const std::string limit =
+      o.max_mb > 0 ? "limit " + format_megabytes(o.max_mb * 1e6) + ", --max-mb" : "no limit";
   Recorder rec;
   if (auto err = rec.open(*o.record, w, h, o.fps); !err.empty()) return fail(err);
   // An MP4's size is modelled before rendering; a GIF's is measured on its first frames, then
@@ -66,7 +68,7 @@ int record(Session& s, const Options& o) {
   };
   if (!rec.gif()) {
     const double estimate = estimate_mp4_bytes(w, h, n);
-    std::printf("estimated size %s (limit %g MB)\n", format_megabytes(estimate).c_str(), o.max_mb);
+    std::printf("estimated size %s (%s)\n", format_megabytes(estimate).c_str(), limit.c_str());
     if (auto why = refuse(estimate); !why.empty()) return fail(why);
   }
   std::int64_t first_bytes = 0;
@@ -84,8 +86,8 @@ int record(Session& s, const Options& o) {
     if (sampled == std::min(n, kEstimateFrames)) {
       const double estimate =
           estimate_recording_bytes(first_bytes, rec.encoded_bytes() - first_bytes, sampled, n);
-      std::printf("estimated size %s from the first %d frames (limit %g MB)\n",
-                  format_megabytes(estimate).c_str(), sampled, o.max_mb);
+      std::printf("estimated size %s from the first %d frames (%s)\n",
+                  format_megabytes(estimate).c_str(), sampled, limit.c_str());
       if (auto why = refuse(estimate); !why.empty()) return fail(why);
     } else if (sampled > kEstimateFrames) {
       const double so_far =

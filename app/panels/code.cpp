@@ -40,10 +40,13 @@ void draw_code(FrameContext& f, const Rect& r) {
     const float w = ImGui::GetContentRegionAvail().x;
     const float code_w =
         w - ImGui::CalcTextSize("000").x - ImGui::GetStyle().ItemSpacing.x;  // after the number
-    // The line kept in view: a lesson step's first highlighted line (an outline scrolled out of
-    // the panel shows nothing), else the step's line. Scrolled to when it changes.
+    // The line kept in view: a lesson step's first highlighted line near the top, so the lines
+    // after it fit too (an outline scrolled out of the panel shows nothing), else the step's
+    // line in the middle. Scrolled to when it changes.
     const auto* h = lesson_highlight(f);
-    const int target = h && !h->code_lines.empty()
+    const bool lesson_lines = h && !h->code_lines.empty();
+    const float target_ratio = lesson_lines ? 0.1f : 0.5f;  // of the listing's visible height
+    const int target = lesson_lines
                            ? *std::min_element(h->code_lines.begin(), h->code_lines.end())
                            : step.line;
     const std::int64_t line_key = std::int64_t(target) << 32 | at.pid;
@@ -113,7 +116,7 @@ void draw_code(FrameContext& f, const Rect& r) {
       if (n == target && scroll_frames > 0) {
         const ImVec2 lo = dl->GetClipRectMin(), hi = dl->GetClipRectMax();
         if (last_line_key != line_key || pos.y < lo.y || pos.y + lh > hi.y + 1)
-          ImGui::SetScrollHereY(0.5f);
+          ImGui::SetScrollHereY(target_ratio);
         else
           scroll_frames = 0;
       }

@@ -92,13 +92,15 @@ TEST(LessonExport, EveryLessonWritesOneNonBlankPngPerStepWithItsHighlightsDrawn)
 TEST(LessonExport, ScaleTwoDoublesTheFigures) {
   if (!have_xvfb()) GTEST_SKIP() << "xvfb-run is not installed";
   const auto dir = fresh_dir("scale2");
-  ASSERT_EQ(run_app("--lesson 02_broadcast_and_mask --size 800x450 --scale 2 --export-dir " +
+  // 1280 x 720 (not smaller): the code panel must show all four lines step 1 highlights.
+  ASSERT_EQ(run_app("--lesson 02_broadcast_and_mask --size 1280x720 --scale 2 --export-dir " +
                         dir.string(),
                     dir / "stderr.txt"),
-            0);
+            0)
+      << read(dir / "stderr.txt");
   int w = 0;
   EXPECT_GT(colours(dir / "02_broadcast_and_mask-step01@2x.png", &w), 20);
-  EXPECT_EQ(w, 1600);
+  EXPECT_EQ(w, 2560);
 }
 
 TEST(LessonExport, BadLessonFileIsRefusedWithKeyAndLine) {
