@@ -2,6 +2,8 @@
 // to --to (a quarter second per event, or simulated time at the app's rate), each settled, read
 // back (the --panel panel only) and encoded; the clip's size is estimated from its first frames
 // and a clip past --max-frames or --max-mb is refused before anything is written.
+#include "app/recording.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -11,7 +13,6 @@
 #include "app/core/animation.hpp"
 #include "app/core/recording_budget.hpp"
 #include "app/platform/record.hpp"
-#include "app/recording.hpp"
 
 namespace tilesim::app {
 
@@ -43,10 +44,10 @@ int record(Session& s, const Options& o) {
   }
   const int n = static_cast<int>(frames.size());
   const auto area = figure_area(s.ui, std::nullopt);
-  const int w = static_cast<int>(area ? std::ceil(area->x + area->w) - std::floor(area->x)
-                                      : s.plat.width());
-  const int h = static_cast<int>(area ? std::ceil(area->y + area->h) - std::floor(area->y)
-                                      : s.plat.height());
+  const int w =
+      static_cast<int>(area ? std::ceil(area->x + area->w) - std::floor(area->x) : s.plat.width());
+  const int h =
+      static_cast<int>(area ? std::ceil(area->y + area->h) - std::floor(area->y) : s.plat.height());
   const std::string out = o.record->string();
   std::printf("recording %s: %d frames (%.1f s at %g fps), %dx%d, positions %lld..%lld\n",
               out.c_str(), n, n / o.fps, o.fps, w, h, (long long)from, (long long)to);

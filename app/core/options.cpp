@@ -64,7 +64,8 @@ std::string usage() {
          "                 is refused before anything is written, as one of more than\n"
          "                 --max-frames N (600) frames\n"
          "  --font-scale X grow the fonts for projectors (0.5..4); --theme light for handouts\n"
-         "  --sms-colour C the SMs tab colours programs by wave (default) or by what they waited on\n"
+         "  --sms-colour C the SMs tab colours programs by wave (default) or by what they waited "
+         "on\n"
          "  --panel NAME   the figure is one panel, cropped at the size the window's layout gives\n"
          "                 it (--size sets the window): " +
          panel_names() +

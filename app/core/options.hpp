@@ -49,7 +49,8 @@ struct Options {
   // Presentation: fonts for projectors, a light theme for printed handouts.
   float font_scale = 1.0f;
   bool light = false;
-  bool sms_by_wait = false;  // --sms-colour wait: the SM timeline coloured by what programs waited on
+  bool sms_by_wait =
+      false;  // --sms-colour wait: the SM timeline coloured by what programs waited on
   // Test: the soak test's seed and its number of actions (soak_plan.hpp).
   std::optional<int> soak;
   std::optional<int> actions;

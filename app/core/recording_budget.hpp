@@ -11,7 +11,7 @@
 namespace tilesim::app {
 
 inline constexpr double kDefaultMaxRecordingMb = 8;  // --max-mb: a few slides' worth of GIF
-inline constexpr int kEstimateFrames = 4;           // frames encoded before the estimate
+inline constexpr int kEstimateFrames = 4;            // frames encoded before the estimate
 // --max-frames: 50 s at 12 fps. A longer clip is rarely what a slide wants (events 81..400 of
 // the timed order are 958 frames, 80 s) and takes minutes to render.
 inline constexpr int kDefaultMaxRecordingFrames = 600;

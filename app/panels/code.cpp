@@ -46,9 +46,8 @@ void draw_code(FrameContext& f, const Rect& r) {
     const auto* h = lesson_highlight(f);
     const bool lesson_lines = h && !h->code_lines.empty();
     const float target_ratio = lesson_lines ? 0.1f : 0.5f;  // of the listing's visible height
-    const int target = lesson_lines
-                           ? *std::min_element(h->code_lines.begin(), h->code_lines.end())
-                           : step.line;
+    const int target =
+        lesson_lines ? *std::min_element(h->code_lines.begin(), h->code_lines.end()) : step.line;
     const std::int64_t line_key = std::int64_t(target) << 32 | at.pid;
     // ImGui clamps a scroll to the previous frame's content height, which is short on the first
     // frames (wrapped lines not measured yet): the scroll is repeated for a few frames until
@@ -85,7 +84,8 @@ void draw_code(FrameContext& f, const Rect& r) {
         lesson_outline(dl, ImVec2(pos.x - 2, pos.y), ImVec2(pos.x + w - 4, pos.y + lh));
         // Drawn only if the whole line is inside the listing's visible part.
         const ImVec2 lo = dl->GetClipRectMin(), hi = dl->GetClipRectMax();
-        if (pos.y >= lo.y - 1 && pos.y + lh <= hi.y + 1) lesson_mark(f, "code:" + std::to_string(n));
+        if (pos.y >= lo.y - 1 && pos.y + lh <= hi.y + 1)
+          lesson_mark(f, "code:" + std::to_string(n));
       }
       if (tag) {
         const Rgba tc = n == step.line       ? palette::highlight

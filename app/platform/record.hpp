@@ -49,13 +49,13 @@ class Recorder {
   int m_w = 0, m_h = 0, m_frames = 0;
   double m_fps = 12;
   std::int64_t m_file_bytes = 0;
-  void* m_gif_file = nullptr;              // GifFileType*, writing into m_bytes
-  std::string m_bytes;                     // the GIF as it is encoded
-  std::vector<unsigned char> m_last;       // the previous frame, RGBA
-  std::vector<std::uint8_t> m_palette;     // the global palette, RGB x 256
+  void* m_gif_file = nullptr;                        // GifFileType*, writing into m_bytes
+  std::string m_bytes;                               // the GIF as it is encoded
+  std::vector<unsigned char> m_last;                 // the previous frame, RGBA
+  std::vector<std::uint8_t> m_palette;               // the global palette, RGB x 256
   std::unordered_map<std::uint32_t, int> m_nearest;  // RGB -> (palette index << 24 | error)
-  std::FILE* m_ffmpeg = nullptr;           // pipe to ffmpeg
-  std::filesystem::path m_tmp;             // ffmpeg writes here, renamed on success
+  std::FILE* m_ffmpeg = nullptr;                     // pipe to ffmpeg
+  std::filesystem::path m_tmp;                       // ffmpeg writes here, renamed on success
 };
 
 // The ffmpeg executable on PATH, or empty.

@@ -192,9 +192,8 @@ TEST(LessonExport, AHighlightedCodeLineBelowTheFoldIsScrolledIntoView) {
   unsigned char* px = stbi_load((dir / "out" / "store-step01.png").c_str(), &w, &h, &n, 3);
   ASSERT_NE(px, nullptr);
   namespace app = tilesim::app;
-  const auto code =
-      app::compute_layout(1280, 720, std::nullopt, app::PanelId::compare, 1, true)
-          .rect(app::PanelId::code);
+  const auto code = app::compute_layout(1280, 720, std::nullopt, app::PanelId::compare, 1, true)
+                        .rect(app::PanelId::code);
   int pink = 0;
   for (int y = int(code.y); y < int(code.y + code.h) && y < h; ++y)
     for (int x = int(code.x); x < int(code.x + code.w) && x < w; ++x) {
@@ -215,7 +214,8 @@ TEST(Record, OnePanelIsCroppedAndSmall) {
   const auto out = dir / "loads.gif";
   ASSERT_EQ(run_app("--scenario " + std::string(TILESIM_ASSETS_DIR) +
                         "/scenarios/triton_9x9_grouped.json --panel memory --from 81 --to 89 "
-                        "--fps 12 --record " + out.string(),
+                        "--fps 12 --record " +
+                        out.string(),
                     dir / "e.txt"),
             0)
       << read(dir / "e.txt");
@@ -246,17 +246,15 @@ TEST(Record, PastTheLimitsIsRefusedWithTheEstimateAndNothingWritten) {
   const auto dir = fresh_dir("record_limit");
   const std::string base = "--scenario " + std::string(TILESIM_ASSETS_DIR) +
                            "/scenarios/triton_9x9_grouped.json --tab memory ";
-  EXPECT_EQ(run_app(base + "--from 81 --to 89 --max-mb 0.05 --record " +
-                        (dir / "a.gif").string(),
+  EXPECT_EQ(run_app(base + "--from 81 --to 89 --max-mb 0.05 --record " + (dir / "a.gif").string(),
                     dir / "e1.txt"),
             1);
   const std::string e1 = read(dir / "e1.txt");
   EXPECT_NE(e1.find("would be about"), std::string::npos) << e1;
   EXPECT_NE(e1.find("--max-mb 0.05"), std::string::npos) << e1;
   EXPECT_FALSE(fs::exists(dir / "a.gif"));
-  EXPECT_EQ(run_app(base + "--from 81 --to 400 --record " + (dir / "b.gif").string(),
-                    dir / "e2.txt"),
-            1);
+  EXPECT_EQ(
+      run_app(base + "--from 81 --to 400 --record " + (dir / "b.gif").string(), dir / "e2.txt"), 1);
   const std::string e2 = read(dir / "e2.txt");
   EXPECT_NE(e2.find("958 frames"), std::string::npos) << e2;
   EXPECT_NE(e2.find("--max-frames 600"), std::string::npos) << e2;

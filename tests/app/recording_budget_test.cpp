@@ -1,9 +1,10 @@
 // The size estimate and limits of recordings (--max-mb, --max-frames): a recording past either
 // is refused with the estimate and the limit, and bad limits name their allowed range.
+#include "app/core/recording_budget.hpp"
+
 #include <gtest/gtest.h>
 
 #include "app/core/options.hpp"
-#include "app/core/recording_budget.hpp"
 
 using namespace tilesim::app;
 
