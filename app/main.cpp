@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -22,6 +23,7 @@
 #include "app/panels/panels.hpp"
 #include "app/platform/platform.hpp"
 #include "app/platform/record.hpp"
+#include "app/recording.hpp"
 #include "app/soak.hpp"
 #include "scenario/resolve.hpp"
 
@@ -78,22 +80,10 @@ void draw_frame(Platform& plat, AppModel& m, UiState& ui, CommandQueue& q, const
 std::string capture(Platform& plat, const AppModel& m, UiState& ui, const CaptureRequest& c) {
   const std::string path =
       c.path.empty() ? figure_file_name(m.scenario.name, m.position(), c.panel, ui.scale) : c.path;
-  std::optional<Rect> area;
-  if (c.panel && !ui.focus && ui.layout.is_visible(*c.panel)) area = ui.layout.rect(*c.panel);
-  const std::string err = plat.write_png(path, area);
+  const std::string err = plat.write_png(path, figure_area(ui, c.panel));
   ui.last_figure = err.empty() ? path : "error: " + err;
   return err;
 }
-
-// Everything one headless frame needs.
-struct Session {
-  Platform& plat;
-  AppModel& model;
-  UiState& ui;
-  CommandQueue& q;
-  const HelpText& help;
-  const std::vector<scenario::MeasuredSet>& measured;
-};
 
 // Applies the job requests of a frame (the sweep panel asks for its sweep) and drops the rest.
 void drop_all_but_jobs(CommandQueue& q, AppModel& m) {
@@ -122,6 +112,17 @@ void window_frame(Session& s, double dt, const std::function<void(ImGuiIO&)>& in
   s.plat.present();
   s.q.push(Advance{dt});
   s.q.apply_all(model);
+}
+
+}  // namespace
+
+namespace tilesim::app {
+
+// The part of the window a figure shows: the --panel panel, else the requested panel, else all.
+std::optional<Rect> figure_area(const UiState& ui, std::optional<PanelId> panel) {
+  if (ui.focus) panel = ui.focus;
+  if (panel && ui.layout.is_visible(*panel)) return ui.layout.rect(*panel);
+  return std::nullopt;
 }
 
 // Draws frames until worker results have arrived and the layout is stable (ImGui sizes table
@@ -158,6 +159,10 @@ void settle(Session& s) {
     if (busy) std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
 }
+
+}  // namespace tilesim::app
+
+namespace {
 
 // Is a figure more than a blank window? (a few distinct colours in a coarse sample)
 bool looks_blank(const Pixels& p) {
@@ -207,62 +212,6 @@ int export_lesson(Session& s, const std::filesystem::path& dir) {
     std::printf("wrote %s\n", path.string().c_str());
   }
   return failures ? 1 : 0;
-}
-
-// --record: the frames of animation_frames() from `from` to `to`, each settled, read back and
-// encoded. Returns the exit code.
-int record(Session& s, const Options& o) {
-  const std::int64_t events = s.model.events();
-  std::int64_t to = o.to.value_or(s.model.position() > 0 ? s.model.position()
-                                                         : std::min<std::int64_t>(events, 8));
-  std::int64_t from = o.from.value_or(std::max<std::int64_t>(0, to - 8));
-  to = std::min(to, events);
-  if (to <= from) {
-    std::fprintf(stderr, "tilesim: nothing to record: --from %lld --to %lld of %lld events\n",
-                 (long long)from, (long long)to, (long long)events);
-    return 2;
-  }
-  // Round orders: a quarter second per event. The timed order plays simulated time at the app's
-  // rate, stretched when the span is shorter than the round recording would be (a few events
-  // can take nanoseconds), so frames stay spaced in simulated time; events all at one time
-  // (the launch) are shown one by one as in a round order.
-  const auto f = s.model.engine->frame();
-  const bool timed = f && f->order && f->order->timed();
-  const double span_ps = timed ? double(f->order->time_ps(to) - f->order->time_ps(from)) : 0.0;
-  std::vector<AnimPoint> frames;
-  if (span_ps > 0) {
-    const double seconds_per_ps =
-        std::max(o.slow / s.model.ps_per_second, 0.25 * o.slow * double(to - from) / span_ps);
-    frames = animation_frames(TimedClock(f->order), from, to, seconds_per_ps, o.fps);
-  } else {
-    frames = animation_frames(UniformClock{}, from, to, 0.25 * o.slow, o.fps);
-  }
-  Recorder rec;
-  if (auto err = rec.open(*o.record, static_cast<int>(s.plat.width()),
-                          static_cast<int>(s.plat.height()), o.fps);
-      !err.empty()) {
-    std::fprintf(stderr, "tilesim: %s\n", err.c_str());
-    return 1;
-  }
-  for (const AnimPoint& at : frames) {
-    s.model.engine->seek(at.position);
-    s.ui.anim_fraction = at.fraction;
-    settle(s);
-    Pixels px;
-    std::string err = s.plat.read_pixels(std::nullopt, px);
-    if (err.empty()) err = rec.add(px);
-    if (!err.empty()) {
-      std::fprintf(stderr, "tilesim: recording %s: %s\n", o.record->string().c_str(), err.c_str());
-      return 1;
-    }
-  }
-  if (auto err = rec.close(); !err.empty()) {
-    std::fprintf(stderr, "tilesim: recording %s: %s\n", o.record->string().c_str(), err.c_str());
-    return 1;
-  }
-  std::printf("wrote %s (%d frames, positions %lld..%lld)\n", o.record->string().c_str(),
-              rec.frames(), (long long)from, (long long)to);
-  return 0;
 }
 
 // The text of the help pages and lessons, whose characters beyond Latin and Cyrillic (the seeds'
@@ -389,16 +338,9 @@ int main(int argc, char** argv) {
       sc = scenario::load_scenario(*o.scenario);
       sc_path = *o.scenario;
     } else {
-      // The default start: the lesson index beside the curriculum's hook, Triton's 9 x 9 tiles
-      // where the first 9 programs need 90 input tiles in row-major order and 54 grouped, with
-      // the narration saying why that alone does not make grouping faster (a difference between
-      // launch orders that the screen explains). Without it, the first lesson.
       const auto all = scenario::list_lessons(scenario::assets_dir() / "lessons");
-      const auto hook = std::find_if(all.begin(), all.end(), [](const auto& l) {
-        return l.error.empty() && l.path.stem() == "08_when_grouping_matters";
-      });
-      const auto start = hook != all.end() ? hook : all.begin();
-      if (start != all.end() && start->error.empty() && !o.frames) {
+      const auto start = first_screen_lesson(all);
+      if (start != all.end() && !o.frames) {
         lesson = open_lesson(start->path.string());
         lesson->show_index = true;
         sc = lesson->lesson.scenario;
@@ -434,12 +376,14 @@ int main(int argc, char** argv) {
   ui.sms_by_wait = o.sms_by_wait;
   ui.scale = o.scale;
   ui.focus = o.panel;
+  if (o.panel == PanelId::lesson && !lesson) {
+    std::fprintf(stderr, "tilesim: --panel lesson needs a lesson open (--lesson NAME)\n");
+    return 2;
+  }
   ui.lesson = std::move(lesson);
   if (o.tab)
     ui.center_tab = *parse_panel(*o.tab);
-  else if (o.panel && (*o.panel == PanelId::compare || *o.panel == PanelId::memory ||
-                       *o.panel == PanelId::sms || *o.panel == PanelId::sweep ||
-                       *o.panel == PanelId::warps || *o.panel == PanelId::gpu))
+  else if (o.panel && is_center_panel(*o.panel))
     ui.center_tab = *o.panel;
   else if (!o.scenario && !ui.lesson)  // --frames: seed 004, grouped beside row-major
     ui.center_tab = PanelId::compare;

@@ -24,6 +24,11 @@ std::optional<PanelId> parse_panel(std::string_view name) {
   return std::nullopt;
 }
 
+bool is_center_panel(PanelId id) {
+  return id == PanelId::launch_grid || id == PanelId::compare || id == PanelId::memory ||
+         id == PanelId::sms || id == PanelId::sweep || id == PanelId::warps || id == PanelId::gpu;
+}
+
 std::string panel_names() {
   std::string out;
   for (auto n : kNames) out += (out.empty() ? "" : " | ") + std::string(n);
@@ -37,9 +42,13 @@ Layout compute_layout(float width, float height, std::optional<PanelId> focus, P
     l.rects[static_cast<int>(id)] = r;
     l.visible[static_cast<int>(id)] = true;
   };
+  // A focused panel is laid out where the normal layout puts it, at its natural size (a figure
+  // of one panel is cropped from the window, never stretched over it): a centre panel takes the
+  // centre tab, the lesson and controls panels the left column.
   if (focus) {
-    set(*focus, {0, 0, width, height});
-    return l;
+    if (is_center_panel(*focus)) center_tab = *focus;
+    if (*focus == PanelId::lesson) lesson = true;
+    if (*focus == PanelId::controls) lesson = false;
   }
   const float left = std::clamp(300.0f * scale, width * 0.16f, width * 0.3f);
   const float right = std::clamp(width * 0.32f, 260.0f * scale, width * 0.4f);

@@ -27,6 +27,8 @@ inline constexpr int kPanelCount = 12;
 std::string_view panel_name(PanelId id);                    // "launch_grid"
 std::optional<PanelId> parse_panel(std::string_view name);  // also accepts "launch-grid"
 std::string panel_names();                                  // "controls | launch_grid | ..."
+// The panels that share the centre-top region (a tab bar picks one).
+bool is_center_panel(PanelId id);
 
 struct Rect {
   float x = 0, y = 0, w = 0, h = 0;
@@ -42,9 +44,11 @@ struct Layout {
   bool is_visible(PanelId id) const { return visible[static_cast<int>(id)]; }
 };
 
-// `focus`: one panel filling the window (figures of one panel). `center_tab`: which of launch
-// grid / compare / memory / sweep holds the shared region. `scale`: UI scale (2 for slides).
-// `lesson`: a lesson is open, its panel takes the controls' column.
+// `focus`: the panel a figure shows (--panel): laid out where and as large as the normal layout
+// at this window size puts it (its centre tab or column is made to show it), so the figure is
+// that rectangle cropped from the window. `center_tab`: which of launch grid / compare / memory
+// / sweep holds the shared region. `scale`: UI scale (2 for slides). `lesson`: a lesson is
+// open, its panel takes the controls' column.
 Layout compute_layout(float width, float height, std::optional<PanelId> focus, PanelId center_tab,
                       float scale = 1.0f, bool lesson = false);
 

@@ -82,6 +82,15 @@ ResolvedPosition resolve_position(const sim::Problem& p, const sim::EventOrder* 
   return r;
 }
 
+std::vector<scenario::LessonEntry>::const_iterator first_screen_lesson(
+    const std::vector<scenario::LessonEntry>& all) {
+  const auto good = [](const scenario::LessonEntry& l) { return l.error.empty(); };
+  const auto hook = std::find_if(all.begin(), all.end(), [&](const auto& l) {
+    return good(l) && l.path.stem() == kFirstScreenLesson;
+  });
+  return hook != all.end() ? hook : std::find_if(all.begin(), all.end(), good);
+}
+
 std::string tile_mark(sim::Operand m, std::int64_t row, std::int64_t col) {
   return std::string("tile:") + matrix_letter(m) + ":" + std::to_string(row) + ":" +
          std::to_string(col);
@@ -104,8 +113,12 @@ std::set<std::string> highlight_marks(const scenario::LessonHighlight& h) {
 std::vector<std::string> missing_marks(const LessonRun& run) {
   std::vector<std::string> out;
   if (run.step < 0) return out;
-  for (const auto& k : highlight_marks(run.lesson.steps[run.step].highlight))
+  const auto& step = run.lesson.steps[run.step];
+  for (const auto& k : highlight_marks(step.highlight))
     if (!run.drawn.count(k)) out.push_back(k);
+  // A hidden row the view has no row for hides nothing: the step would answer its own question.
+  for (const auto& r : step.hide_rows)
+    if (!run.drawn.count("hidden:" + r)) out.push_back("hidden:" + r);
   return out;
 }
 

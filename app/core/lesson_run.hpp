@@ -38,6 +38,14 @@ struct LessonRun {
   bool waiting = false;
 };
 
+// The first screen (tilesim with no arguments, scripts/run): the lesson index beside the
+// curriculum's hook, Triton's 9 x 9 tiles where the first 9 programs need 90 input tiles in
+// row-major order and 54 grouped, with a question the next step answers (is grouped then
+// 1.67x faster?). The entry of lesson 08 in `all`, else the first good lesson, else end().
+inline constexpr const char* kFirstScreenLesson = "08_when_grouping_matters";
+std::vector<scenario::LessonEntry>::const_iterator first_screen_lesson(
+    const std::vector<scenario::LessonEntry>& all);
+
 // Opens lesson `name_or_path` (a stem in assets/lessons/ or a file); throws ScenarioError.
 LessonRun open_lesson(const std::string& name_or_path);
 
@@ -59,7 +67,8 @@ std::vector<std::string> check_highlights(const scenario::LessonHighlight& h, co
 std::set<std::string> highlight_marks(const scenario::LessonHighlight& h);
 std::string tile_mark(sim::Operand m, std::int64_t row, std::int64_t col);
 std::string lane_mark(int row, int col);
-// Marks of the current step that no panel drew this frame.
+// Marks of the current step that no panel drew this frame: its highlights, and "hidden:ROW" for
+// each of its hide_rows that no table drew as "?".
 std::vector<std::string> missing_marks(const LessonRun& run);
 
 // The centre tab a step shows.

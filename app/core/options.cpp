@@ -39,7 +39,8 @@ std::string usage() {
          "               [--size WxH] [--scale 1|2|3] [--screenshot OUT.png]\n"
          "               [--frames N [--play]]\n"
          "               [--lesson NAME [--lesson-step N] [--export-dir DIR]]\n"
-         "               [--record OUT.gif|OUT.mp4 [--from A] [--to B] [--fps N] [--slow X]]\n"
+         "               [--record OUT.gif|OUT.mp4 [--from A] [--to B] [--fps N] [--slow X]\n"
+         "                [--max-mb M] [--max-frames N]]\n"
          "               [--font-scale X] [--theme dark|light] [--sms-colour wave|wait]\n"
          "               [--soak SEED [--actions N]]\n"
          "  --seek N       a position: the state after N events have run; 0 = nothing run yet.\n"
@@ -51,15 +52,22 @@ std::string usage() {
          "                 event\n"
          "  --event-order O  the order events run in: timed (simulated time, the default) or\n"
          "                 the round orders lockstep | staggered (as tilesim-cli run)\n"
+         "  (no arguments) the first screen: lesson 08 (where grouped order matters) at its\n"
+         "                 first step, beside the lesson index\n"
          "  --lesson NAME  open a lesson of assets/lessons/ (or a lesson file) at its first step\n"
-         "                 or at --lesson-step N (1-based); without --scenario or --lesson the\n"
-         "                 app opens the first lesson with the lesson index\n"
+         "                 or at --lesson-step N (1-based)\n"
          "  --export-dir D write one PNG per lesson step into D and exit (--scale 2 for slides)\n"
          "  --record OUT   record the animation from position --from A to --to B (events\n"
-         "                 executed, as --seek) at --fps N (12); --slow X stretches time\n"
+         "                 executed, as --seek) at --fps N (12); --slow X stretches time;\n"
+         "                 with --panel NAME only that panel. The size is estimated from the\n"
+         "                 first frames and a recording past --max-mb M (8 MB; 0: no limit)\n"
+         "                 is refused before anything is written, as one of more than\n"
+         "                 --max-frames N (600) frames\n"
          "  --font-scale X grow the fonts for projectors (0.5..4); --theme light for handouts\n"
-         "  --sms-colour C the SMs tab colours programs by wave (default) or by what they waited on\n"
-         "  --panel NAME   one panel fills the window: " +
+         "  --sms-colour C the SMs tab colours programs by wave (default) or by what they waited "
+         "on\n"
+         "  --panel NAME   the figure is one panel, cropped at the size the window's layout gives\n"
+         "                 it (--size sets the window): " +
          panel_names() +
          "\n"
          "  --tab NAME     centre region shows launch_grid | compare | memory | sms | sweep | "
@@ -187,6 +195,19 @@ ParsedOptions parse_options(const std::vector<std::string>& args) {
       const auto n = non_negative("a position >= 0 (events executed, as --seek)");
       if (!n) return r;
       (a == "--from" ? o.from : o.to) = n;
+    } else if (a == "--max-frames") {
+      const auto n = bounded(1, 100000, "a frame count 1..100000");
+      if (!n) return r;
+      o.max_frames = *n;
+    } else if (a == "--max-mb") {
+      if (!value(v)) return r;
+      char* end = nullptr;
+      const double x = std::strtod(v.c_str(), &end);
+      if (v.empty() || *end || !(x >= 0 && x <= 100000)) {
+        r.error = "--max-mb wants megabytes in 0..100000 (0: no limit), got '" + v + "'";
+        return r;
+      }
+      o.max_mb = x;
     } else if (a == "--fps" || a == "--slow" || a == "--font-scale") {
       if (!value(v)) return r;
       char* end = nullptr;
@@ -230,6 +251,8 @@ ParsedOptions parse_options(const std::vector<std::string>& args) {
   if (o.lesson_step && !o.lesson) r.error = "--lesson-step needs --lesson NAME";
   if (o.export_dir && !o.lesson) r.error = "--export-dir needs --lesson NAME";
   if ((o.from || o.to) && !o.record) r.error = "--from and --to go with --record";
+  if ((count("--max-mb") || count("--max-frames")) && !o.record)
+    r.error = "--max-mb and --max-frames go with --record";
   if (o.play && !o.frames) r.error = "--play goes with --frames N";
   if (o.from && o.to && *o.to <= *o.from) r.error = "--to must be after --from";
   return r;

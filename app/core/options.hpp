@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "app/core/layout.hpp"
+#include "app/core/recording_budget.hpp"
 #include "sim/program/schedule.hpp"
 
 namespace tilesim::app {
@@ -39,13 +40,17 @@ struct Options {
   std::optional<std::filesystem::path> record;
   std::optional<std::int64_t> from, to;
   double fps = 12;
+  // Refuse a recording whose estimated size passes this many megabytes (10^6 bytes); 0: no limit.
+  double max_mb = kDefaultMaxRecordingMb;
+  int max_frames = kDefaultMaxRecordingFrames;  // refuse a longer recording before rendering
   // Slow motion: each event lasts slow x 0.25 s of the recording (round orders); timed: slow x
   // the app's rate (1 us of GPU time per second), at least as long as the round recording.
   double slow = 1;
   // Presentation: fonts for projectors, a light theme for printed handouts.
   float font_scale = 1.0f;
   bool light = false;
-  bool sms_by_wait = false;  // --sms-colour wait: the SM timeline coloured by what programs waited on
+  bool sms_by_wait =
+      false;  // --sms-colour wait: the SM timeline coloured by what programs waited on
   // Test: the soak test's seed and its number of actions (soak_plan.hpp).
   std::optional<int> soak;
   std::optional<int> actions;

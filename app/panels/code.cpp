@@ -40,7 +40,21 @@ void draw_code(FrameContext& f, const Rect& r) {
     const float w = ImGui::GetContentRegionAvail().x;
     const float code_w =
         w - ImGui::CalcTextSize("000").x - ImGui::GetStyle().ItemSpacing.x;  // after the number
+    // The line kept in view: a lesson step's first highlighted line near the top, so the lines
+    // after it fit too (an outline scrolled out of the panel shows nothing), else the step's
+    // line in the middle. Scrolled to when it changes.
+    const auto* h = lesson_highlight(f);
+    const bool lesson_lines = h && !h->code_lines.empty();
+    const float target_ratio = lesson_lines ? 0.1f : 0.5f;  // of the listing's visible height
+    const int target =
+        lesson_lines ? *std::min_element(h->code_lines.begin(), h->code_lines.end()) : step.line;
+    const std::int64_t line_key = std::int64_t(target) << 32 | at.pid;
+    // ImGui clamps a scroll to the previous frame's content height, which is short on the first
+    // frames (wrapped lines not measured yet): the scroll is repeated for a few frames until
+    // the line is in view (then the learner may scroll away).
     static std::int64_t last_line_key = -1;
+    static int scroll_frames = 0;
+    if (last_line_key != line_key) scroll_frames = 8;
     for (std::size_t i = 0; i < listing.lines.size(); ++i) {
       const int n = static_cast<int>(i) + 1;
       const ImVec2 pos = ImGui::GetCursorScreenPos();
@@ -66,10 +80,12 @@ void draw_code(FrameContext& f, const Rect& r) {
           dl->AddRectFilled(ImVec2(pos.x - 4, pos.y - 1), ImVec2(pos.x - 1, pos.y + lh + 1),
                             palette::code_line.packed());
       }
-      if (const auto* h = lesson_highlight(f);
-          h && std::find(h->code_lines.begin(), h->code_lines.end(), n) != h->code_lines.end()) {
+      if (h && std::find(h->code_lines.begin(), h->code_lines.end(), n) != h->code_lines.end()) {
         lesson_outline(dl, ImVec2(pos.x - 2, pos.y), ImVec2(pos.x + w - 4, pos.y + lh));
-        lesson_mark(f, "code:" + std::to_string(n));
+        // Drawn only if the whole line is inside the listing's visible part.
+        const ImVec2 lo = dl->GetClipRectMin(), hi = dl->GetClipRectMax();
+        if (pos.y >= lo.y - 1 && pos.y + lh <= hi.y + 1)
+          lesson_mark(f, "code:" + std::to_string(n));
       }
       if (tag) {
         const Rgba tc = n == step.line       ? palette::highlight
@@ -97,10 +113,16 @@ void draw_code(FrameContext& f, const Rect& r) {
       } else {
         ImGui::TextUnformatted(text.c_str());
       }
-      if (n == step.line && last_line_key != (std::int64_t(step.line) << 32 | at.pid))
-        ImGui::SetScrollHereY(0.5f);
+      if (n == target && scroll_frames > 0) {
+        const ImVec2 lo = dl->GetClipRectMin(), hi = dl->GetClipRectMax();
+        if (last_line_key != line_key || pos.y < lo.y || pos.y + lh > hi.y + 1)
+          ImGui::SetScrollHereY(target_ratio);
+        else
+          scroll_frames = 0;
+      }
     }
-    last_line_key = std::int64_t(step.line) << 32 | at.pid;
+    last_line_key = line_key;
+    scroll_frames = std::max(0, scroll_frames - 1);
     ImGui::PopFont();
     ImGui::EndChild();
   }

@@ -43,6 +43,13 @@ void table(FrameContext& f, const EngineFrame& a, const EngineFrame& b, float wi
     lesson_table_row(f, what);
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(what);
+    if (lesson_row_hidden(f, what)) {  // the step asks before the table answers
+      for (int i = 0; i < 3; ++i) {
+        ImGui::TableNextColumn();
+        hidden_cell();
+      }
+      return;
+    }
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(x.c_str());
     ImGui::TableNextColumn();

@@ -76,6 +76,20 @@ void lesson_table_row(FrameContext& f, const char* label) {
   lesson_mark(f, std::string("row:") + label);
 }
 
+bool lesson_row_hidden(FrameContext& f, const char* label) {
+  const auto& run = f.ui.lesson;
+  if (!run || run->step < 0) return false;
+  const auto& hide = run->lesson.steps[run->step].hide_rows;
+  if (std::find(hide.begin(), hide.end(), label) == hide.end()) return false;
+  lesson_mark(f, std::string("hidden:") + label);
+  return true;
+}
+
+void hidden_cell() {
+  ImGui::TextDisabled("?");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("the next steps answer this");
+}
+
 void draw_lesson(FrameContext& f, const Rect& r) {
   if (begin_panel(f, PanelId::lesson, "Lesson", r) && f.ui.lesson) {
     LessonRun& run = *f.ui.lesson;

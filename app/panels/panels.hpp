@@ -60,6 +60,11 @@ void lesson_mark(FrameContext& f, const std::string& mark);
 void lesson_outline(ImDrawList* dl, const ImVec2& a, const ImVec2& b);
 // Right after ImGui::TableNextRow(): tints the row when the step points at `label`.
 void lesson_table_row(FrameContext& f, const char* label);
+// Does the step hide the figures of row `label` (its hide_rows: the next steps answer them)?
+// Records the mark "hidden:LABEL" when it does; draw the row's values with hidden_cell().
+bool lesson_row_hidden(FrameContext& f, const char* label);
+// A table cell whose figure the step hides: "?" with the tooltip "the next steps answer this".
+void hidden_cell();
 // The current event's tile in motion (motion.cpp), for the memory chart and the lesson panel.
 Motion current_motion(const FrameContext& f);
 // centres: x of DRAM, L2, shared memory, registers; y: the line the tile travels on.

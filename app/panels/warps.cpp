@@ -42,6 +42,13 @@ void rows_table(FrameContext& f, const std::vector<WarpRow>& rows) {
     lesson_table_row(f, r.name.c_str());
     ImGui::TableNextColumn();
     ImGui::Text("%s (%d threads)", r.name.c_str(), r.threads);
+    if (lesson_row_hidden(f, r.name.c_str())) {
+      for (int i = 0; i < 4; ++i) {
+        ImGui::TableNextColumn();
+        hidden_cell();
+      }
+      continue;
+    }
     auto tone = [](bool bad) { return bad ? palette::l2_miss : palette::text; };
     cell(per_request(c.ld_sectors_per_request()), tone(c.ld_sectors_per_request() > 8));
     cell(per_request(c.st_sectors_per_request()), tone(c.st_sectors_per_request() > 8));

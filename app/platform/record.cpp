@@ -1,4 +1,5 @@
-// GIF (giflib) and MP4 (ffmpeg pipe) recordings; see record.hpp.
+// GIF (giflib: one global palette, changed rectangles only) and MP4 (ffmpeg pipe) recordings;
+// see record.hpp.
 #include "app/platform/record.hpp"
 
 #include <unistd.h>
@@ -83,16 +84,8 @@ std::string Recorder::open(const std::filesystem::path& out, int w, int h, doubl
     if (!gif) return std::string("giflib: ") + GifErrorString(err);
     m_gif_file = gif;
     EGifSetGifVersion(gif, true);  // GIF89a: frame delays and looping
-    if (EGifPutScreenDesc(gif, w, h, 8, 0, nullptr) == GIF_ERROR)
-      return std::string("giflib: ") + GifErrorString(gif->Error);
-    // NETSCAPE2.0 application block: loop forever.
-    const GifByteType loop[3] = {1, 0, 0};
-    EGifPutExtensionLeader(gif, APPLICATION_EXT_FUNC_CODE);
-    EGifPutExtensionBlock(gif, 11, "NETSCAPE2.0");
-    EGifPutExtensionBlock(gif, 3, loop);
-    EGifPutExtensionTrailer(gif);
 #endif
-    return {};
+    return {};  // the screen descriptor waits for the first frame's palette
   }
   const auto dir = out.has_parent_path() ? out.parent_path() : std::filesystem::path(".");
   m_tmp = dir / ("." + out.filename().string() + ".tmp-" + std::to_string(::getpid()) + ".mp4");
@@ -109,36 +102,143 @@ std::string Recorder::open(const std::filesystem::path& out, int w, int h, doubl
   return {};
 }
 
-std::string Recorder::add_gif(const Pixels& frame) {
+#ifdef TILESIM_WITH_GIF
+namespace {
+
+// A colour further than this from every global palette entry (squared RGB distance: about 14
+// levels in each channel) sends its rectangle to a palette of its own, so a colour the first
+// frame did not have (a travelling tile, an outline) keeps its hue.
+constexpr int kPaletteTolerance = 3 * 14 * 14;
+
+// (red, green, blue) planes of the rectangle [x0, x1) x [y0, y1) of an RGBA frame.
+void planes(const Pixels& f, int x0, int y0, int x1, int y1, std::vector<GifByteType>& r,
+            std::vector<GifByteType>& g, std::vector<GifByteType>& b) {
+  const std::size_t n = static_cast<std::size_t>(x1 - x0) * (y1 - y0);
+  r.resize(n);
+  g.resize(n);
+  b.resize(n);
+  std::size_t i = 0;
+  for (int y = y0; y < y1; ++y)
+    for (int x = x0; x < x1; ++x, ++i) {
+      const unsigned char* c = f.rgba.data() + (static_cast<std::size_t>(y) * f.w + x) * 4;
+      r[i] = c[0];
+      g[i] = c[1];
+      b[i] = c[2];
+    }
+}
+
+std::string gif_error(GifFileType* gif) {
+  return std::string("giflib: ") + GifErrorString(gif->Error);
+}
+
+}  // namespace
+#endif
+
+// Writes the rectangle [x0, x1) x [y0, y1) of `frame` as one GIF image over the last frame:
+// indices into the global palette where every colour is close to one of it, else a palette of
+// the rectangle's own.
+std::string Recorder::put_gif_rect(const Pixels& frame, int x0, int y0, int x1, int y1) {
 #ifdef TILESIM_WITH_GIF
   auto* gif = static_cast<GifFileType*>(m_gif_file);
-  const std::size_t n = static_cast<std::size_t>(m_w) * m_h;
-  std::vector<GifByteType> r(n), g(n), b(n), index(n);
-  for (std::size_t i = 0; i < n; ++i) {
-    r[i] = frame.rgba[4 * i];
-    g[i] = frame.rgba[4 * i + 1];
-    b[i] = frame.rgba[4 * i + 2];
+  const int w = x1 - x0, h = y1 - y0;
+  std::vector<GifByteType> r, g, b, index(static_cast<std::size_t>(w) * h);
+  planes(frame, x0, y0, x1, y1, r, g, b);
+  bool fits = true;
+  for (std::size_t i = 0; i < index.size() && fits; ++i) {
+    const std::uint32_t key = std::uint32_t(r[i]) << 16 | std::uint32_t(g[i]) << 8 | b[i];
+    auto it = m_nearest.find(key);
+    if (it == m_nearest.end()) {
+      int best = 0, best_d = 1 << 30;
+      for (int k = 0; k < 256; ++k) {
+        const int dr = int(r[i]) - m_palette[3 * k], dg = int(g[i]) - m_palette[3 * k + 1],
+                  db = int(b[i]) - m_palette[3 * k + 2];
+        const int d = dr * dr + dg * dg + db * db;
+        if (d < best_d) best = k, best_d = d;
+      }
+      it = m_nearest.emplace(key, best_d > kPaletteTolerance ? -1 : best).first;
+    }
+    if (it->second < 0)
+      fits = false;
+    else
+      index[i] = static_cast<GifByteType>(it->second);
   }
-  int colours = 256;
-  std::vector<GifColorType> map(256);
-  if (GifQuantizeBuffer(m_w, m_h, &colours, r.data(), g.data(), b.data(), index.data(),
-                        map.data()) == GIF_ERROR)
-    return "giflib could not quantise a frame";
+  std::vector<GifColorType> local(256);
+  if (!fits) {
+    int colours = 256;
+    if (GifQuantizeBuffer(w, h, &colours, r.data(), g.data(), b.data(), index.data(),
+                          local.data()) == GIF_ERROR)
+      return "giflib could not quantise a frame";
+  }
   GraphicsControlBlock gcb{};
-  gcb.DisposalMode = DISPOSE_DO_NOT;
+  gcb.DisposalMode = DISPOSE_DO_NOT;  // the next frame draws over this one
   gcb.DelayTime = static_cast<int>(std::lround(100.0 / m_fps));  // hundredths of a second
   gcb.TransparentColor = NO_TRANSPARENT_COLOR;
   GifByteType ext[4];
   const std::size_t len = EGifGCBToExtension(&gcb, ext);
-  EGifPutExtension(gif, GRAPHICS_EXT_FUNC_CODE, static_cast<int>(len), ext);
-  ColorMapObject* cmap = GifMakeMapObject(256, map.data());
-  const int ok = EGifPutImageDesc(gif, 0, 0, m_w, m_h, false, cmap);
-  GifFreeMapObject(cmap);
-  if (ok == GIF_ERROR) return std::string("giflib: ") + GifErrorString(gif->Error);
-  for (int y = 0; y < m_h; ++y)
-    if (EGifPutLine(gif, index.data() + static_cast<std::size_t>(y) * m_w, m_w) == GIF_ERROR)
-      return std::string("giflib: ") + GifErrorString(gif->Error);
+  if (EGifPutExtension(gif, GRAPHICS_EXT_FUNC_CODE, static_cast<int>(len), ext) == GIF_ERROR)
+    return gif_error(gif);
+  ColorMapObject* cmap = fits ? nullptr : GifMakeMapObject(256, local.data());
+  const int ok = EGifPutImageDesc(gif, x0, y0, w, h, false, cmap);
+  if (cmap) GifFreeMapObject(cmap);
+  if (ok == GIF_ERROR) return gif_error(gif);
+  for (int y = 0; y < h; ++y)
+    if (EGifPutLine(gif, index.data() + static_cast<std::size_t>(y) * w, w) == GIF_ERROR)
+      return gif_error(gif);
   return {};
+#else
+  (void)frame, (void)x0, (void)y0, (void)x1, (void)y1;
+  return "built without giflib";
+#endif
+}
+
+std::string Recorder::add_gif(const Pixels& frame) {
+#ifdef TILESIM_WITH_GIF
+  auto* gif = static_cast<GifFileType*>(m_gif_file);
+  if (m_last.empty()) {
+    // The first frame's 256 colours become the global palette every later frame reuses.
+    std::vector<GifByteType> r, g, b, index(static_cast<std::size_t>(m_w) * m_h);
+    planes(frame, 0, 0, m_w, m_h, r, g, b);
+    int colours = 256;
+    std::vector<GifColorType> map(256);
+    if (GifQuantizeBuffer(m_w, m_h, &colours, r.data(), g.data(), b.data(), index.data(),
+                          map.data()) == GIF_ERROR)
+      return "giflib could not quantise a frame";
+    m_palette.resize(3 * 256);
+    for (int k = 0; k < 256; ++k) {
+      m_palette[3 * k] = map[k].Red;
+      m_palette[3 * k + 1] = map[k].Green;
+      m_palette[3 * k + 2] = map[k].Blue;
+    }
+    ColorMapObject* cmap = GifMakeMapObject(256, map.data());
+    const int ok = EGifPutScreenDesc(gif, m_w, m_h, 8, 0, cmap);
+    GifFreeMapObject(cmap);
+    if (ok == GIF_ERROR) return gif_error(gif);
+    // NETSCAPE2.0 application block: loop forever.
+    const GifByteType loop[3] = {1, 0, 0};
+    EGifPutExtensionLeader(gif, APPLICATION_EXT_FUNC_CODE);
+    EGifPutExtensionBlock(gif, 11, "NETSCAPE2.0");
+    EGifPutExtensionBlock(gif, 3, loop);
+    EGifPutExtensionTrailer(gif);
+    m_last = frame.rgba;
+    return put_gif_rect(frame, 0, 0, m_w, m_h);
+  }
+  // The rectangle that changed since the last frame; an unchanged frame is one pixel (it
+  // still holds the frame's delay).
+  int x0 = m_w, y0 = m_h, x1 = 0, y1 = 0;
+  for (int y = 0; y < m_h; ++y) {
+    const std::size_t row = static_cast<std::size_t>(y) * m_w * 4;
+    for (int x = 0; x < m_w; ++x) {
+      const std::size_t i = row + static_cast<std::size_t>(x) * 4;
+      if (frame.rgba[i] == m_last[i] && frame.rgba[i + 1] == m_last[i + 1] &&
+          frame.rgba[i + 2] == m_last[i + 2])
+        continue;
+      x0 = std::min(x0, x), x1 = std::max(x1, x + 1);
+      y0 = std::min(y0, y), y1 = std::max(y1, y + 1);
+    }
+  }
+  if (x1 <= x0) x0 = 0, y0 = 0, x1 = 1, y1 = 1;
+  m_last = frame.rgba;
+  return put_gif_rect(frame, x0, y0, x1, y1);
 #else
   (void)frame;
   return "built without giflib";
@@ -168,6 +268,7 @@ std::string Recorder::close() {
     } catch (const std::exception& e) {
       return e.what();
     }
+    m_file_bytes = static_cast<std::int64_t>(m_bytes.size());
 #endif
     return {};
   }
@@ -179,23 +280,31 @@ std::string Recorder::close() {
     std::filesystem::remove(m_tmp, ec);
     return "ffmpeg failed (exit status " + std::to_string(rc) + ")";
   }
+  m_file_bytes = static_cast<std::int64_t>(std::filesystem::file_size(m_tmp, ec));
   std::filesystem::rename(m_tmp, m_out, ec);
   if (ec) return m_out.string() + ": " + ec.message();
   return {};
 }
 
-Recorder::~Recorder() {
+void Recorder::abandon() {
 #ifdef TILESIM_WITH_GIF
   if (m_gif_file) {
     int err = 0;
     EGifCloseFile(static_cast<GifFileType*>(m_gif_file), &err);
+    m_gif_file = nullptr;
   }
 #endif
+  m_bytes.clear();
   if (m_ffmpeg) {
     ::pclose(m_ffmpeg);
+    m_ffmpeg = nullptr;
     std::error_code ec;
     std::filesystem::remove(m_tmp, ec);
   }
+}
+
+Recorder::~Recorder() {
+  abandon();
 }
 
 }  // namespace tilesim::app

@@ -208,11 +208,20 @@ TEST(Layout, PanelsTileTheWindowWithoutOverlap) {
   EXPECT_FALSE(l.is_visible(PanelId::compare));  // shares the centre with the launch grid
 }
 
-TEST(Layout, FocusedPanelFillsTheWindowAndFollowsResizes) {
+TEST(Layout, FocusedPanelKeepsItsNaturalPlaceAndSizeAndFollowsResizes) {
+  // --panel crops the panel from the normal layout: never stretched over the window.
   const auto l = compute_layout(800, 600, PanelId::broadcast, PanelId::launch_grid);
+  const auto normal = compute_layout(800, 600, std::nullopt, PanelId::launch_grid);
   EXPECT_TRUE(l.is_visible(PanelId::broadcast));
-  EXPECT_FALSE(l.is_visible(PanelId::controls));
-  EXPECT_EQ(l.rect(PanelId::broadcast).w, 800);
+  EXPECT_LT(l.rect(PanelId::broadcast).w, 800);
+  EXPECT_EQ(l.rect(PanelId::broadcast).w, normal.rect(PanelId::broadcast).w);
+  EXPECT_EQ(l.rect(PanelId::broadcast).h, normal.rect(PanelId::broadcast).h);
+  // A centre panel takes the centre tab, whatever tab was asked.
+  const auto mem = compute_layout(1600, 900, PanelId::memory, PanelId::launch_grid);
+  ASSERT_TRUE(mem.is_visible(PanelId::memory));
+  EXPECT_EQ(mem.rect(PanelId::memory).w,
+            compute_layout(1600, 900, std::nullopt, PanelId::memory).rect(PanelId::memory).w);
+  EXPECT_LT(mem.rect(PanelId::memory).h, 900);
   const auto big = compute_layout(3200, 1800, std::nullopt, PanelId::compare, 2.0f);
   EXPECT_TRUE(big.is_visible(PanelId::compare));
   EXPECT_GT(big.rect(PanelId::controls).w,

@@ -12,6 +12,8 @@
 #include <set>
 #include <string>
 
+#include "app/core/layout.hpp"
+#include "app/core/palette.hpp"
 #include "scenario/lesson.hpp"
 
 namespace fs = std::filesystem;
@@ -90,13 +92,15 @@ TEST(LessonExport, EveryLessonWritesOneNonBlankPngPerStepWithItsHighlightsDrawn)
 TEST(LessonExport, ScaleTwoDoublesTheFigures) {
   if (!have_xvfb()) GTEST_SKIP() << "xvfb-run is not installed";
   const auto dir = fresh_dir("scale2");
-  ASSERT_EQ(run_app("--lesson 02_broadcast_and_mask --size 800x450 --scale 2 --export-dir " +
+  // 1280 x 720 (not smaller): the code panel must show all four lines step 1 highlights.
+  ASSERT_EQ(run_app("--lesson 02_broadcast_and_mask --size 1280x720 --scale 2 --export-dir " +
                         dir.string(),
                     dir / "stderr.txt"),
-            0);
+            0)
+      << read(dir / "stderr.txt");
   int w = 0;
   EXPECT_GT(colours(dir / "02_broadcast_and_mask-step01@2x.png", &w), 20);
-  EXPECT_EQ(w, 1600);
+  EXPECT_EQ(w, 2560);
 }
 
 TEST(LessonExport, BadLessonFileIsRefusedWithKeyAndLine) {
@@ -134,6 +138,127 @@ TEST(Record, GifHasAtLeast24FramesAndIsTheSameEveryRun) {
   // Frames are functions of (position, fraction): a second recording is byte-identical.
   ASSERT_EQ(run_app(args + (dir / "b.gif").string(), dir / "e2.txt"), 0);
   EXPECT_EQ(read(dir / "a.gif"), read(dir / "b.gif"));
+}
+
+// A step's hide_rows draws those rows' figures as "?" (the export checks each was drawn so);
+// a row the view's table does not have fails the export, naming it.
+TEST(LessonExport, HiddenRowsAreDrawnAndAnUnknownOneFailsNamingIt) {
+  if (!have_xvfb()) GTEST_SKIP() << "xvfb-run is not installed";
+  const auto dir = fresh_dir("hide_rows");
+  // Lesson 08's first screen, alone (its later steps replay 8192^3, minutes on two cores).
+  const auto with = [](const std::string& rows) {
+    return "{\"title\": \"t\", \"scenario\": \"triton_9x9_grouped.json\", \"steps\": [{"
+           "\"view\": \"compare\", \"position\": {\"pid\": 8, \"step\": 0}, "
+           "\"narration\": \"n\", \"hide_rows\": [" +
+           rows + "]}]}";
+  };
+  const auto write = [](const fs::path& p, const std::string& s) {
+    std::FILE* f = std::fopen(p.c_str(), "wb");
+    std::fwrite(s.data(), 1, s.size(), f);
+    std::fclose(f);
+  };
+  // The lesson names its scenario relative to assets/scenarios/, wherever the file is.
+  const auto good = dir / "hidden.json", bad = dir / "typo.json";
+  write(good, with("\"predicted time (timed engine)\", \"DRAM bytes, whole run\""));
+  write(bad, with("\"predicted tme\""));
+  const std::string one = " --lesson-step 1 --size 1280x720 --export-dir " + (dir / "out").string();
+  EXPECT_EQ(run_app("--lesson " + good.string() + one, dir / "e1.txt"), 0) << read(dir / "e1.txt");
+  EXPECT_EQ(run_app("--lesson " + bad.string() + one, dir / "e2.txt"), 1);
+  const std::string e2 = read(dir / "e2.txt");
+  EXPECT_NE(e2.find("not drawn: hidden:predicted tme"), std::string::npos) << e2;
+}
+
+// A highlighted code line below the panel's fold is scrolled into view: its pink outline is in
+// the exported figure, not only recorded as drawn (the export passed with it off screen once).
+TEST(LessonExport, AHighlightedCodeLineBelowTheFoldIsScrolledIntoView) {
+  if (!have_xvfb()) GTEST_SKIP() << "xvfb-run is not installed";
+  const auto dir = fresh_dir("code_scroll");
+  const auto lesson = dir / "store.json";
+  {  // pid 8's first step (line 17 of 32) with the last line, the store, highlighted
+    std::FILE* f = std::fopen(lesson.c_str(), "wb");
+    std::fputs(
+        "{\"title\": \"t\", \"scenario\": \"triton_9x9_grouped.json\", \"steps\": [{"
+        "\"view\": \"compare\", \"position\": {\"pid\": 8, \"step\": 0}, "
+        "\"highlight\": {\"code_lines\": [32]}, \"narration\": \"n\"}]}",
+        f);
+    std::fclose(f);
+  }
+  ASSERT_EQ(run_app("--lesson " + lesson.string() + " --size 1280x720 --export-dir " +
+                        (dir / "out").string(),
+                    dir / "e.txt"),
+            0)
+      << read(dir / "e.txt");
+  int w = 0, h = 0, n = 0;
+  unsigned char* px = stbi_load((dir / "out" / "store-step01.png").c_str(), &w, &h, &n, 3);
+  ASSERT_NE(px, nullptr);
+  namespace app = tilesim::app;
+  const auto code = app::compute_layout(1280, 720, std::nullopt, app::PanelId::compare, 1, true)
+                        .rect(app::PanelId::code);
+  int pink = 0;
+  for (int y = int(code.y); y < int(code.y + code.h) && y < h; ++y)
+    for (int x = int(code.x); x < int(code.x + code.w) && x < w; ++x) {
+      const unsigned char* c = px + (std::size_t(y) * w + x) * 3;
+      pink += std::abs(c[0] - app::palette::lesson.r) < 24 &&
+              std::abs(c[1] - app::palette::lesson.g) < 24 &&
+              std::abs(c[2] - app::palette::lesson.b) < 24;
+    }
+  stbi_image_free(px);
+  EXPECT_GT(pink, 200) << "the outline of line 32 is not in the code panel";
+}
+
+// Events 81..89 of one panel (the README's example): cropped to the panel at its natural size,
+// one global palette, later frames only the rectangle that changed, well under 2 MB.
+TEST(Record, OnePanelIsCroppedAndSmall) {
+  if (!have_xvfb()) GTEST_SKIP() << "xvfb-run is not installed";
+  const auto dir = fresh_dir("record_panel");
+  const auto out = dir / "loads.gif";
+  ASSERT_EQ(run_app("--scenario " + std::string(TILESIM_ASSETS_DIR) +
+                        "/scenarios/triton_9x9_grouped.json --panel memory --from 81 --to 89 "
+                        "--fps 12 --record " +
+                        out.string(),
+                    dir / "e.txt"),
+            0)
+      << read(dir / "e.txt");
+  EXPECT_LT(fs::file_size(out), 1000000u);
+  int error = 0;
+  GifFileType* gif = DGifOpenFileName(out.c_str(), &error);
+  ASSERT_NE(gif, nullptr);
+  ASSERT_EQ(DGifSlurp(gif), GIF_OK);
+  const auto panel = tilesim::app::compute_layout(1600, 900, tilesim::app::PanelId::memory,
+                                                  tilesim::app::PanelId::memory)
+                         .rect(tilesim::app::PanelId::memory);
+  EXPECT_EQ(gif->SWidth, static_cast<int>(panel.w));
+  EXPECT_EQ(gif->SHeight, static_cast<int>(panel.h));
+  EXPECT_NE(gif->SColorMap, nullptr);
+  ASSERT_GE(gif->ImageCount, 24);
+  int partial = 0;
+  for (int i = 1; i < gif->ImageCount; ++i)
+    partial += gif->SavedImages[i].ImageDesc.Width * gif->SavedImages[i].ImageDesc.Height <
+               gif->SWidth * gif->SHeight;
+  EXPECT_GT(partial, gif->ImageCount / 2) << "later frames hold only what changed";
+  DGifCloseFile(gif, &error);
+}
+
+// A recording past --max-mb is refused with the estimate; one of too many frames before any
+// frame is rendered. Nothing is written either way.
+TEST(Record, PastTheLimitsIsRefusedWithTheEstimateAndNothingWritten) {
+  if (!have_xvfb()) GTEST_SKIP() << "xvfb-run is not installed";
+  const auto dir = fresh_dir("record_limit");
+  const std::string base = "--scenario " + std::string(TILESIM_ASSETS_DIR) +
+                           "/scenarios/triton_9x9_grouped.json --tab memory ";
+  EXPECT_EQ(run_app(base + "--from 81 --to 89 --max-mb 0.05 --record " + (dir / "a.gif").string(),
+                    dir / "e1.txt"),
+            1);
+  const std::string e1 = read(dir / "e1.txt");
+  EXPECT_NE(e1.find("would be about"), std::string::npos) << e1;
+  EXPECT_NE(e1.find("--max-mb 0.05"), std::string::npos) << e1;
+  EXPECT_FALSE(fs::exists(dir / "a.gif"));
+  EXPECT_EQ(
+      run_app(base + "--from 81 --to 400 --record " + (dir / "b.gif").string(), dir / "e2.txt"), 1);
+  const std::string e2 = read(dir / "e2.txt");
+  EXPECT_NE(e2.find("958 frames"), std::string::npos) << e2;
+  EXPECT_NE(e2.find("--max-frames 600"), std::string::npos) << e2;
+  EXPECT_FALSE(fs::exists(dir / "b.gif"));
 }
 
 TEST(Record, Mp4WhereFfmpegExistsAndAClearMessageWhereNot) {

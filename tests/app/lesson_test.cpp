@@ -268,3 +268,31 @@ TEST(LessonFiles, HideRowsParsesAndAWrongTypeNamesTheItem) {
   const auto msg = refusal_with(from, from + ", \"hide_rows\": [3]");
   EXPECT_NE(msg.find("steps[1].hide_rows[0]"), std::string::npos) << msg;
 }
+
+TEST(LessonHighlights, AHiddenRowNoTableDrewAsQuestionMarkIsMissing) {
+  // hide_rows is checked like a highlight: a name the view's table has no row for (a typo, or
+  // a row of another view) must fail the export rather than leave the answer showing.
+  LessonRun run = open_lesson("08_when_grouping_matters");
+  run.step = 0;
+  run.lesson.steps[0].hide_rows = {"predicted time (timed engine)"};
+  run.drawn = highlight_marks(run.lesson.steps[0].highlight);
+  const auto missing = missing_marks(run);
+  ASSERT_EQ(missing.size(), 1u);
+  EXPECT_EQ(missing[0], "hidden:predicted time (timed engine)");
+  run.drawn.insert("hidden:predicted time (timed engine)");
+  EXPECT_TRUE(missing_marks(run).empty());
+}
+
+TEST(LessonRun, TheFirstScreenIsLesson08AndHelpSaysSo) {
+  // tilesim with no arguments, scripts/run, README and --help all name the same first screen.
+  const auto all = scenario::list_lessons(scenario::assets_dir() / "lessons");
+  const auto start = first_screen_lesson(all);
+  ASSERT_NE(start, all.end());
+  EXPECT_EQ(start->path.stem(), "08_when_grouping_matters");
+  EXPECT_NE(usage().find("lesson 08"), std::string::npos);
+  // Without lesson 08, the first lesson that parses.
+  std::vector<scenario::LessonEntry> rest(all.begin(), all.end());
+  rest.erase(rest.begin() + (start - all.begin()));
+  rest.front().error = "broken";
+  EXPECT_EQ(first_screen_lesson(rest), rest.begin() + 1);
+}

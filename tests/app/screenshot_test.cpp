@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <string>
 
+#include "app/core/layout.hpp"
 #include "app/core/palette.hpp"
 
 using namespace tilesim::app;
@@ -131,7 +132,10 @@ TEST(Screenshot, LaunchGridHighlightsPid29InRow5Column0) {
 TEST(Screenshot, PidFlagSpellsOutTheFormulaBesideTheGridWithoutRadioButtons) {
   REQUIRE_XVFB();
   const auto img = shoot("grid_formula", "seed004_574_grouped.json --panel launch_grid --pid 29");
-  ASSERT_EQ(img.w, 1600);
+  // --panel crops the panel where the 1600 x 900 window's layout puts it.
+  ASSERT_EQ(img.w, int(compute_layout(1600, 900, PanelId::launch_grid, PanelId::launch_grid)
+                           .rect(PanelId::launch_grid)
+                           .w));
   // --pid 29 also moves to pid 29's first event: its tile (5, 0) is the highlighted one.
   const Box hl = find_colour(img, palette::highlight);
   ASSERT_GT(hl.count, 400);
@@ -147,7 +151,7 @@ TEST(Screenshot, PidFlagSpellsOutTheFormulaBesideTheGridWithoutRadioButtons) {
       if (std::abs(p[0] - 66) < 12 && std::abs(p[1] - 150) < 12 && std::abs(p[2] - 250) < 12)
         ++radio;
     }
-  EXPECT_GT(text, 2000u);
+  EXPECT_GT(text, 700u);  // about 1100 at 788 x 432
   EXPECT_EQ(radio, 0u);
 }
 
@@ -221,7 +225,8 @@ TEST(Screenshot, CompareShowsBothOrdersCurrentProgram) {
 TEST(Screenshot, WarpsShowOneBankHitByAllLanesAndThePaddedSpread) {
   REQUIRE_XVFB();
   const auto img =
-      shoot("warps", "measured_h200_transpose_8192.json --panel warps --size 1300x560");
+      // A window whose centre region (--panel crops it) is 1300 x 560.
+      shoot("warps", "measured_h200_transpose_8192.json --panel warps --size 2500x1170");
   EXPECT_GT(ink(img), 0.05);
   EXPECT_GT(find_colour(img, palette::l2_hit, 0, 60).count, 32 * 30);  // 32 banks, one lane each
   EXPECT_GT(find_colour(img, palette::l2_miss, 0, 60).count, 30);      // the one conflicted bank
