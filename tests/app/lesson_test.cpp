@@ -167,22 +167,25 @@ TEST(LessonPosition, Event29CountsFromZeroAndShowsPid29) {
 }
 
 TEST(LessonRun, Lesson08ReplaysInTheAppsOrderAndShowsTheDramBytesOfTheCli) {
-  // Its last step opens the 8192^3 scenario, where the order decides the DRAM bytes (timed
-  // 1.9 GB grouped; lockstep rounds 1.6 GB): the lesson must show what the same scenario shows
-  // opened directly (timed by default) and what tilesim-cli run prints.
+  // Its step on big_8192_fp16 opens the 8192^3 scenario where the event order decides the DRAM
+  // bytes (timed 1.9 GB grouped; lockstep rounds 1.6 GB): the lesson must show what the same
+  // scenario shows opened directly (timed by default) and what tilesim-cli run prints.
   LessonRun run = open_lesson("08_when_grouping_matters");
-  const int last = static_cast<int>(run.lesson.steps.size()) - 1;
-  ASSERT_TRUE(run.lesson.steps[last].scenario);
-  const scenario::Scenario sc = *run.lesson.steps[last].scenario;
+  int big = -1;
+  for (std::size_t i = 0; i < run.lesson.steps.size(); ++i)
+    if (run.lesson.steps[i].scenario && run.lesson.steps[i].scenario->name == "big_8192_fp16")
+      big = static_cast<int>(i);
+  ASSERT_GE(big, 0) << "lesson 08 no longer opens big_8192_fp16.json";
+  const scenario::Scenario sc = *run.lesson.steps[big].scenario;
   AppModel m = make_model(default_scenario());
   ASSERT_EQ(m.event_order, sim::EventOrderKind::timed);
   PanelId tab = PanelId::launch_grid;
-  run.requested = last;
-  for (int i = 0; i < 150000 && run.step != last; ++i) {  // a 300 s hang guard
+  run.requested = big;
+  for (int i = 0; i < 150000 && run.step != big; ++i) {  // a 300 s hang guard
     lesson_update(m, run, tab, 0, false, 1);
     std::this_thread::sleep_for(std::chrono::milliseconds(2));
   }
-  ASSERT_EQ(run.step, last) << "the lesson never resolved its last step";
+  ASSERT_EQ(run.step, big) << "the lesson never resolved its 8192^3 step";
   ASSERT_TRUE(m.engine->wait_settled(300));
   EXPECT_EQ(m.event_order, sim::EventOrderKind::timed);
   EXPECT_TRUE(run.error.empty()) << run.error;
