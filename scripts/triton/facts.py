@@ -7,7 +7,7 @@ import re
 from collections import Counter
 
 _LD = re.compile(r"\b(ld|st)\.global((?:\.[a-z0-9:_]+)*)")
-_CPASYNC = re.compile(r"cp\.async\.(?:ca|cg)\.shared\.global[^\[]*\[[^\]]*\],\s*\[[^\]]*\],\s*(\d+)")
+_CPASYNC = re.compile(r"cp\.async\.(?:ca|cg)\.shared\.global[^\[]*\[[^\]]*\],\s*\[[^\]]*\],\s*(0x[0-9a-fA-F]+|\d+)")
 _SHARED = re.compile(r"\b(ld|st)\.shared((?:\.[a-z0-9:_]+)*)")
 _WGMMA = re.compile(r"wgmma\.mma_async\.sync\.aligned\.(m\d+n\d+k\d+)\.([a-z0-9]+)\.([a-z0-9]+)\.([a-z0-9]+)")
 _MMA = re.compile(r"\bmma\.sync\.aligned\.(m\d+n\d+k\d+)(?:\.row\.col)?\.([a-z0-9]+)\.([a-z0-9]+)\.([a-z0-9]+)")
@@ -33,7 +33,7 @@ def ptx_facts(ptx):
         (ld if op == "ld" else st)[str(_width_bytes(mods))] += 1
     for op, mods in _SHARED.findall(ptx):
         (lds if op == "ld" else sts)[str(_width_bytes(mods))] += 1
-    cp = Counter(_CPASYNC.findall(ptx))
+    cp = Counter(str(int(x, 0)) for x in _CPASYNC.findall(ptx))
     wg = Counter(".".join(t) for t in _WGMMA.findall(ptx))
     mma = Counter(".".join(t) for t in _MMA.findall(ptx))
     fma = len(re.findall(r"\bfma\.rn\.f32\b", ptx))
@@ -58,7 +58,7 @@ def ptx_facts(ptx):
 def ttgir_facts(ttgir):
     aliases = {}
     for line in ttgir.splitlines():
-        if line.startswith("#") and " = " in line:
+        if line.startswith("#") and " = " in line and not line.startswith("#loc"):
             name, val = line.split(" = ", 1)
             aliases[name.strip()] = val.strip()
     bufs = [m for m in _MEMDESC.findall(ttgir)]

@@ -22,7 +22,7 @@ DTYPES = [("fp16", ""), ("bf16", ""), ("fp32", "tf32"), ("fp32", "ieee")]
 
 def _cfg(kernel, m, n, k, dtype="fp16", ip="", bm=128, bn=128, bk=64, g=8, order="grouped",
          b_layout="row-major", w=8, s=3, boundary="wrap"):
-    if dtype == "fp32" and not ip:
+    if dtype == "fp32" and not ip and kernel not in ("copy", "transpose"):
         ip = "tf32"  # tl.dot's default for fp32 operands
     if dtype != "fp32":
         ip = ""
