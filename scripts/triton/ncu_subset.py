@@ -30,6 +30,7 @@ def main():
     ap.add_argument("--out", required=True)
     ap.add_argument("--metrics", default=",".join(METRICS))
     ap.add_argument("--select", default="")
+    ap.add_argument("--timeout", type=float, default=1e9, help="stop ncu after S seconds, keep what it printed")
     a = ap.parse_args()
     here = os.path.dirname(os.path.abspath(__file__))
     cmd = ["ncu", "--csv", "--page", "raw", "--metrics", a.metrics, "--cache-control", "all",
@@ -37,14 +38,29 @@ def main():
            sys.executable, os.path.join(here, "measure.py"), "--out", a.out, "--ncu-mode"]
     if a.select:
         cmd += ["--select", a.select]
-    p = subprocess.run(cmd, capture_output=True, text=True)
-    open(os.path.join(a.out, "ncu_log.txt"), "w").write(p.stderr[-20000:] + "\n----\n" +
-                                                        p.stdout[-4000:])
-    order = json.load(open(os.path.join(a.out, "ncu_order.json")))
-    lines = [ln for ln in p.stdout.splitlines() if ln.startswith('"')]
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=a.timeout)
+        stdout, stderr, rc = p.stdout, p.stderr, p.returncode
+    except subprocess.TimeoutExpired as e:
+        def _s(x):
+            return x.decode(errors="replace") if isinstance(x, bytes) else (x or "")
+        stdout, stderr, rc = _s(e.stdout), _s(e.stderr), "timeout"
+    open(os.path.join(a.out, "ncu_log.txt"), "w").write(stderr[-20000:] + "\n----\n" +
+                                                        stdout[-4000:])
+    try:
+        order = json.load(open(os.path.join(a.out, "ncu_order.json")))
+    except OSError:  # stopped before measure.py wrote it: the order is the subset's own
+        sys.path.insert(0, here)
+        import measure
+        import sweep
+        cs = [c for c in sweep.configs() if c["ncu"]]
+        if a.select:
+            cs = [c for c in cs if any(s in c["id"] for s in a.select.split(","))]
+        order = [c["id"] for c in sorted(cs, key=lambda c: (measure.input_key(c), c["id"]))]
+    lines = [ln for ln in stdout.splitlines() if ln.startswith('"')]
     rows = list(csv.reader(io.StringIO("\n".join(lines))))
     if not rows:
-        print("ncu gave no rows; rc", p.returncode, p.stderr[-2000:])
+        print("ncu gave no rows; rc", rc, stderr[-2000:])
         return
     head, body = rows[0], rows[2:]  # rows[1] holds units
     units = dict(zip(head, rows[1]))
@@ -64,7 +80,7 @@ def main():
     json.dump({"units": {m: units.get(m, "") for m in a.metrics.split(",")},
                "profiled": len(body), "launched": len(order), "records": res},
               open(os.path.join(a.out, "ncu.json"), "w"), indent=1)
-    print(f"ncu: {len(body)} kernels profiled of {len(order)} launched; rc {p.returncode}")
+    print(f"ncu: {len(body)} kernels profiled of {len(order)} launched; rc {rc}")
 
 
 if __name__ == "__main__":
