@@ -153,7 +153,7 @@ def class_table(rows, keyf, title, errkey):
         st, sf = stats(te), stats(fi)
         if not st and not sf:
             continue
-        out.append(f"| {k} " + fmt(st)[1:-1] + fmt(sf)[:-1] + "|")
+        out.append(f"| {k} |" + fmt(st)[1:-1] + fmt(sf)[:-1] + "|")
     return out
 
 
@@ -217,14 +217,23 @@ def report(a):
               f"{len(rows)} configurations compared ({sum(r['split'] == 'test' for r in rows)} "
               f"test), {sum('d_err' in r for r in rows)} with DRAM bytes; "
               f"{len(failed)} the CLI refused.", ""]
+        spread = sorted(abs(r["median_ms_rerun"] / r["median_ms"] - 1) for r in data["records"]
+                        if r.get("median_ms_rerun") and r.get("median_ms"))
+        if spread:
+            L += [f"Run-to-run spread of the measurement itself (the sweep run twice on one "
+                  f"machine, |rerun / run − 1| over {len(spread)} configurations): median "
+                  f"{100 * spread[len(spread) // 2]:.1f} %, 90th percentile "
+                  f"{100 * spread[int(0.9 * len(spread))]:.1f} %, max {100 * spread[-1]:.0f} %.", ""]
+        else:
+            L += ["One run of the sweep on this GPU: no run-to-run spread measured here.", ""]
         te = [r for r in rows if r["split"] == "test"]
         fi = [r for r in rows if r["split"] == "fit"]
         st, sf = stats([r["t_err"] for r in te]), stats([r["t_err"] for r in fi])
         dt = stats([r.get("d_err") for r in te if "d_err" in r])
         df = stats([r.get("d_err") for r in fi if "d_err" in r])
         L += ["| | n | MAPE % | bias % | max % | beyond ±25 % |", "|---|---|---|---|---|---|",
-              "| **time, test** " + fmt(st)[1:], "| time, fit " + fmt(sf)[1:],
-              "| **DRAM bytes, test** " + fmt(dt)[1:], "| DRAM bytes, fit " + fmt(df)[1:]]
+              "| **time, test** |" + fmt(st)[1:], "| time, fit |" + fmt(sf)[1:],
+              "| **DRAM bytes, test** |" + fmt(dt)[1:], "| DRAM bytes, fit |" + fmt(df)[1:]]
         for which, title in (("G", "G = 1 vs G = 8 time ratio (tutorial)"),
                              ("B", "B^T vs B time ratio (tutorial)")):
             pr_ = pair_ratios(rows, which)
