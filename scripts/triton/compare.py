@@ -220,8 +220,9 @@ def report(a):
         spread = sorted(abs(r["median_ms_rerun"] / r["median_ms"] - 1) for r in data["records"]
                         if r.get("median_ms_rerun") and r.get("median_ms"))
         if spread:
-            L += [f"Run-to-run spread of the measurement itself (the sweep run twice on one "
-                  f"machine, |rerun / run − 1| over {len(spread)} configurations): median "
+            L += [f"Run-to-run spread of the measurement itself (the sweep run twice: "
+                  f"{data['header'].get('rerun', '')}; |rerun / run − 1| over {len(spread)} "
+                  f"configurations): median "
                   f"{100 * spread[len(spread) // 2]:.1f} %, 90th percentile "
                   f"{100 * spread[int(0.9 * len(spread))]:.1f} %, max {100 * spread[-1]:.0f} %.", ""]
         else:
