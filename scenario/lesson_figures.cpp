@@ -1,0 +1,551 @@
+// A lesson's figures (see lesson_figures.hpp). The names and their kinds have one home here:
+// figure_name_error (the load-time check) and resolve_figure read the same tables.
+#include "scenario/lesson_figures.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+
+#include "scenario/lesson_text.hpp"
+#include "scenario/resolve.hpp"
+#include "scenario/run_report.hpp"
+#include "sim/base/format.hpp"
+#include "sim/machine/parameters.hpp"
+#include "sim/memory/footprint.hpp"
+#include "sim/replay/replay.hpp"
+
+namespace tilesim::scenario {
+namespace {
+
+// run.METRIC: the key of `tilesim-cli run --json` it reads and how it is shown.
+enum class Unit { seconds, bytes, fraction, count, tflops, text };
+struct Metric {
+  const char* name;
+  const char* json_key;  // "" for dram_bytes (read + write)
+  Unit unit;
+};
+const Metric kRunMetrics[] = {
+    {"time", "predicted_time_s", Unit::seconds},
+    {"dram_bytes", "", Unit::bytes},
+    {"dram_read_bytes", "dram_read_bytes", Unit::bytes},
+    {"dram_write_bytes", "dram_write_bytes", Unit::bytes},
+    {"l2_hit_rate", "l2_hit_rate", Unit::fraction},
+    {"tflops", "tflops", Unit::tflops},
+    {"bound", "bound", Unit::text},
+    {"math_path", "math_path", Unit::text},
+    {"smem_layout", "smem_layout", Unit::text},
+    {"occupancy", "occupancy", Unit::text},
+    {"programs_per_sm", "programs_per_sm", Unit::count},
+    {"waves", "waves", Unit::count},
+    {"tile_loads", "tile_loads", Unit::count},
+    {"register_bytes", "register_bytes", Unit::bytes},
+};
+const char* const kNowMetrics[] = {"dram_bytes", "l2_hit_rate", "time", "events"};
+const char* const kProblemFields[] = {
+    "m",        "n",           "k",            "block_m",     "block_n",      "block_k",
+    "tiles_m",  "tiles_n",     "k_tiles",      "programs",    "group_size_m", "num_warps",
+    "stages",   "dtype",       "dtype_bytes",  "input_bytes", "output_bytes", "shape"};
+const char* const kMachineAliases[] = {"name",         "sm_count",         "l2_bytes",
+                                       "l2_effective_bytes", "smem_per_sm", "registers_per_sm",
+                                       "dram_bandwidth"};
+const char* const kMeasuredFields[] = {"ms", "baseline_ms", "tflops"};
+
+template <class Range>
+bool in(const Range& r, std::string_view s) {
+  return std::any_of(std::begin(r), std::end(r), [&](const auto& x) { return s == x; });
+}
+template <class Range>
+std::string list(const Range& r) {
+  std::string out;
+  for (const auto& x : r) out += (out.empty() ? "" : " | ") + std::string(x);
+  return out;
+}
+std::string run_metric_list(bool numeric_only) {
+  std::string out;
+  for (const auto& m : kRunMetrics)
+    if (!numeric_only || m.unit != Unit::text) out += (out.empty() ? "" : " | ") + std::string(m.name);
+  return out;
+}
+const Metric* find_run_metric(std::string_view name) {
+  for (const auto& m : kRunMetrics)
+    if (name == m.name) return &m;
+  return nullptr;
+}
+
+std::vector<std::string> split(std::string_view s, char sep) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  for (std::size_t i = 0; i <= s.size(); ++i)
+    if (i == s.size() || s[i] == sep) {
+      out.emplace_back(s.substr(start, i - start));
+      start = i + 1;
+    }
+  return out;
+}
+
+bool all_digits(std::string_view s) {
+  return !s.empty() && s.find_first_not_of("0123456789") == std::string_view::npos;
+}
+// "8192", "32x32", "128x256x64": the numbers of a size filter; empty when it is not one.
+std::vector<long long> dims(std::string_view s) {
+  std::vector<long long> out;
+  for (const auto& part : split(s, 'x')) {
+    if (!all_digits(part) || part.size() > 12) return {};
+    out.push_back(std::stoll(part));
+  }
+  return out;
+}
+bool known_filter(std::string_view f) {
+  const auto d = dims(f);
+  if (!d.empty() && d.size() <= 3) return true;
+  return sim::parse_dtype(f) || sim::parse_launch_order(f) || f == "b-row-major" ||
+         f == "b-transposed";
+}
+
+std::string fmt(const char* format, double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, format, v);
+  return buf;
+}
+// Machine sizes as the datasheet gives them: 50 MiB, 228 KiB (binary where exact).
+std::string machine_bytes(double b) {
+  const auto n = static_cast<long long>(b);
+  if (n > 0 && n % (1ll << 20) == 0) return std::to_string(n >> 20) + " MiB";
+  if (n > 0 && n % (1ll << 10) == 0) return std::to_string(n >> 10) + " KiB";
+  return sim::format_bytes(b);
+}
+
+Figure numeric(std::string name, double v, Unit u, FigureKind kind, std::string source) {
+  Figure f;
+  f.name = std::move(name);
+  f.value = v;
+  f.kind = kind;
+  f.source = std::move(source);
+  switch (u) {
+    case Unit::seconds:
+      f.text = sim::format_seconds(v), f.unit = "s";
+      break;
+    case Unit::bytes:
+      f.text = sim::format_bytes(v), f.unit = "B";
+      break;
+    case Unit::fraction:
+      f.text = sim::format_percent(v), f.unit = "fraction";
+      break;
+    case Unit::count:
+      f.text = sim::format_count(static_cast<long long>(v)), f.unit = "count";
+      break;
+    case Unit::tflops:
+      f.text = fmt("%.1f TFLOP/s", v), f.unit = "TFLOP/s";
+      break;
+    case Unit::text:
+      break;
+  }
+  return f;
+}
+Figure text_figure(std::string name, std::string text, FigureKind kind, std::string source) {
+  Figure f;
+  f.name = std::move(name);
+  f.text = std::move(text);
+  f.unit = "text";
+  f.kind = kind;
+  f.source = std::move(source);
+  return f;
+}
+
+[[noreturn]] void fail(std::string_view name, const std::string& why) {
+  throw ScenarioError("{" + std::string(name) + "}: " + why);
+}
+
+std::string engine_source(const FigureContext& c, const char* what) {
+  return std::string("timed engine, ") + c.machine->name + " preset, " +
+         std::string(sim::to_string(c.event_order)) + " event order, " + what;
+}
+
+Figure run_figure(std::string_view name, const Metric& metric, const sim::Problem& p,
+                  const sim::Machine& m, const sim::ReplayResult& r, const std::string& source) {
+  const nlohmann::json j = replay_json(p, m, r);
+  if (metric.unit == Unit::text)
+    return text_figure(std::string(name), j.at(metric.json_key).get<std::string>(),
+                       FigureKind::predicted, source);
+  const double v = *metric.json_key ? j.at(metric.json_key).get<double>()
+                                    : j.at("dram_read_bytes").get<double>() +
+                                          j.at("dram_write_bytes").get<double>();
+  return numeric(std::string(name), v, metric.unit, FigureKind::predicted, source);
+}
+
+Figure problem_figure(std::string_view name, const std::string& field, const sim::Problem& p) {
+  const auto& s = p.spec();
+  const std::string src = "from the problem";
+  const double out_bytes = static_cast<double>(p.shape(sim::Operand::c).elements()) * p.elem_bytes();
+  const std::map<std::string, double> ints = {
+      {"m", double(s.m)},           {"n", double(s.n)},
+      {"k", double(s.k)},           {"block_m", s.block_m},
+      {"block_n", s.block_n},       {"block_k", s.block_k},
+      {"tiles_m", double(p.tiles_m())}, {"tiles_n", double(p.tiles_n())},
+      {"k_tiles", double(p.k_tiles())}, {"programs", double(p.programs())},
+      {"group_size_m", s.group_size_m}, {"num_warps", p.num_warps()},
+      {"stages", s.stages},         {"dtype_bytes", p.elem_bytes()}};
+  if (const auto it = ints.find(field); it != ints.end()) {
+    Figure f = numeric(std::string(name), it->second, Unit::count, FigureKind::computed, src);
+    f.text = std::to_string(static_cast<long long>(it->second));  // a size reads 8192, not 8,192
+    return f;
+  }
+  if (field == "input_bytes")
+    return numeric(std::string(name), p.compulsory_bytes() - out_bytes, Unit::bytes,
+                   FigureKind::computed, src);
+  if (field == "output_bytes")
+    return numeric(std::string(name), out_bytes, Unit::bytes, FigureKind::computed, src);
+  if (field == "dtype")
+    return text_figure(std::string(name), std::string(sim::to_string(s.dtype)), FigureKind::computed,
+                       src);
+  // shape: 574³ for a cube, else 8192 × 4096 × 6144 (× 6144 only for matmul).
+  const bool mm = p.kernel() == sim::Kernel::matmul;
+  std::string shape;
+  if (mm && s.m == s.n && s.n == s.k)
+    shape = std::to_string(s.m) + "\u00b3";
+  else
+    shape = std::to_string(s.m) + " \u00d7 " + std::to_string(s.n) +
+            (mm ? " \u00d7 " + std::to_string(s.k) : "");
+  return text_figure(std::string(name), shape, FigureKind::computed, src);
+}
+
+Figure machine_figure(std::string_view name, const std::string& field, const sim::Machine& m) {
+  // Aliases of the README onto the parameter table's fields.
+  static const std::map<std::string, std::string> alias = {
+      {"sm_count", "sms"},
+      {"smem_per_sm", "smem_per_sm_bytes"},
+      {"dram_bandwidth", "dram_bytes_per_s"}};
+  const std::string preset = m.name + " preset";
+  if (field == "name") return text_figure(std::string(name), m.name, FigureKind::datasheet, preset);
+  if (field == "l2_effective_bytes") {
+    Figure f = numeric(std::string(name), double(sim::effective_l2_bytes(m)), Unit::bytes,
+                       FigureKind::datasheet,
+                       preset + ": l2_bytes / l2_partitions (what shared data sees)");
+    f.text = machine_bytes(f.value);
+    return f;
+  }
+  const auto a = alias.find(field);
+  const std::string key = a == alias.end() ? field : a->second;
+  const sim::MachineParameter* row = sim::find_machine_parameter(key);
+  if (!row) fail(name, "no machine field \"" + field + "\" (tilesim-cli machine-params lists them)");
+  const sim::ParameterValue v = row->value(m);
+  const sim::Evidence* e = row->evidence_for(m.key);
+  const std::string src = preset + (e ? ", " + std::string(sim::to_string(e->kind)) + ": " + e->source : "");
+  Figure f;
+  f.name = std::string(name);
+  f.value = v.number;
+  f.unit = row->unit;
+  f.kind = FigureKind::datasheet;
+  f.source = src;
+  if (row->unit == "bytes") {
+    f.text = machine_bytes(v.number), f.unit = "B";
+  } else if (row->unit == "bytes/s") {
+    f.text = fmt("%.2f TB/s", v.number / 1e12), f.unit = "B/s";
+  } else if (v.is_integer) {
+    f.text = std::to_string(static_cast<long long>(v.number)) + (row->unit.empty() ? "" : " " + row->unit);
+  } else {
+    f.text = sim::format_value(v) + (row->unit.empty() ? "" : " " + row->unit);
+  }
+  if (key == "sms") f.text = std::to_string(static_cast<long long>(v.number));  // "132"
+  return f;
+}
+
+std::string record_text(const BenchRecord& r) {
+  const auto& s = r.result.problem;
+  const std::string shape = s.m == s.n && s.n == s.k
+                                ? std::to_string(s.m) + "\u00b3"
+                                : std::to_string(s.m) + "x" + std::to_string(s.n) + "x" +
+                                      std::to_string(s.k);
+  return r.result.variant + " " + shape + " " + std::string(sim::to_string(s.dtype)) + " " +
+         std::string(sim::to_string(s.order)) + ", blocks " + std::to_string(s.block_m) + "x" +
+         std::to_string(s.block_n) + "x" + std::to_string(s.block_k) + ", B " +
+         std::string(sim::to_string(s.b_layout));
+}
+
+bool matches(const BenchRecord& r, const std::string& f) {
+  const auto& s = r.result.problem;
+  const auto d = dims(f);
+  if (d.size() == 1) return s.m == d[0] && s.n == d[0] && s.k == d[0];
+  if (d.size() == 2) return s.block_m == d[0] && s.block_n == d[1];
+  if (d.size() == 3)
+    return (s.m == d[0] && s.n == d[1] && s.k == d[2]) ||
+           (s.block_m == d[0] && s.block_n == d[1] && s.block_k == d[2]);
+  if (const auto t = sim::parse_dtype(f)) return s.dtype == *t;
+  if (const auto o = sim::parse_launch_order(f)) return s.order == *o;
+  if (f == "b-row-major") return s.b_layout == sim::BLayout::row_major;
+  if (f == "b-transposed") return s.b_layout == sim::BLayout::transposed;
+  return false;
+}
+
+Figure measured_figure(std::string_view name, const std::vector<std::string>& parts,
+                       const FigureContext& c) {
+  // parts: measured, GPU, VARIANT, FILTER..., FIELD
+  const std::string& gpu = parts[1];
+  const std::string& variant = parts[2];
+  const std::string& field = parts.back();
+  if (!c.bench) fail(name, "no bench files loaded");
+  const BenchFile* file = nullptr;
+  for (const auto& b : *c.bench)
+    if (b.gpu == gpu) file = &b;
+  if (!file) fail(name, "no bench file for \"" + gpu + "\" (assets/measured/bench_" + gpu + ".json)");
+  std::vector<const BenchRecord*> hits;
+  for (const auto& r : file->report.records) {
+    if (r.result.variant != variant || !r.result.ok || !(r.result.median_ms > 0)) continue;
+    bool all = true;
+    for (std::size_t i = 3; i + 1 < parts.size(); ++i) all = all && matches(r, parts[i]);
+    if (all) hits.push_back(&r);
+  }
+  if (hits.size() != 1) {
+    std::string why = hits.empty() ? "no timed record of " + variant + " matches"
+                                   : std::to_string(hits.size()) +
+                                         " records match (add a filter: shape, dtype, order, "
+                                         "block or b-layout):";
+    for (std::size_t i = 0; i < hits.size() && i < 8; ++i) why += "\n  " + record_text(*hits[i]);
+    if (hits.empty()) {
+      std::vector<std::string> shown;
+      for (const auto& r : file->report.records)
+        if (r.result.variant == variant && r.result.median_ms > 0 && shown.size() < 8)
+          shown.push_back(record_text(r));
+      why += shown.empty() ? " (no timed records of that variant in " + file->path.string() + ")"
+                           : "; its timed records include:";
+      for (const auto& s : shown) why += "\n  " + s;
+    }
+    fail(name, why);
+  }
+  const BenchRecord& r = *hits[0];
+  const auto& s = r.result.problem;
+  const std::string date = file->report.date.substr(0, 10);
+  const std::string source = file->report.device.name + ", " + date + ", assets/measured/" +
+                             file->path.filename().string() + ", " + record_text(r);
+  if (field == "tflops") {
+    const double flops = 2.0 * double(s.m) * double(s.n) * double(s.k);
+    return numeric(std::string(name), flops / (r.result.median_ms * 1e-3) / 1e12, Unit::tflops,
+                   FigureKind::measured, source);
+  }
+  const double ms = field == "ms" ? r.result.median_ms : r.baseline_ms;
+  if (!(ms > 0)) fail(name, "the record has no " + field + ": " + record_text(r));
+  Figure f = numeric(std::string(name), ms * 1e-3, Unit::seconds, FigureKind::measured,
+                     source + (field == "baseline_ms" ? ", baseline " + r.baseline : ""));
+  return f;
+}
+
+Figure side_figure(std::string_view name, const FigureContext& c, std::string_view metric,
+                   std::string_view side) {
+  const Metric* m = find_run_metric(metric);
+  if (!m || m->unit == Unit::text)
+    fail(name, "unknown compare metric \"" + std::string(metric) + "\": " + run_metric_list(true));
+  if (!c.run || !c.problem || !c.machine) fail(name, "the step has no whole-run replay");
+  if (side != "a" && (!c.compare_run || !c.compare_problem))
+    fail(name, "the step's scenario has no compare order (\"compare_order\")");
+  const std::string na(sim::to_string(c.problem->order()));
+  const std::string nb = c.compare_problem ? std::string(sim::to_string(c.compare_problem->order())) : "";
+  if (side == "a")
+    return run_figure(name, *m, *c.problem, *c.machine, *c.run,
+                      engine_source(c, (na + " launch order, whole run").c_str()));
+  if (side == "b")
+    return run_figure(name, *m, *c.compare_problem, *c.machine, *c.compare_run,
+                      engine_source(c, (nb + " launch order, whole run").c_str()));
+  const Figure a = run_figure(name, *m, *c.problem, *c.machine, *c.run, "");
+  const Figure b = run_figure(name, *m, *c.compare_problem, *c.machine, *c.compare_run, "");
+  Figure f;
+  f.name = std::string(name);
+  f.value = a.value > 0 ? b.value / a.value : std::nan("");
+  f.text = sim::format_ratio(f.value);
+  f.unit = "x";
+  f.kind = FigureKind::predicted;
+  f.source = engine_source(c, (nb + " / " + na + ", whole run").c_str());
+  return f;
+}
+
+}  // namespace
+
+std::string_view to_string(FigureKind k) {
+  switch (k) {
+    case FigureKind::predicted: return "predicted";
+    case FigureKind::measured: return "measured";
+    case FigureKind::quoted: return "quoted";
+    case FigureKind::computed: return "computed";
+    case FigureKind::datasheet: return "datasheet";
+  }
+  return "?";
+}
+
+std::string Figure::kind_label() const {
+  std::string s(to_string(kind));
+  if (kind_b && *kind_b != kind) s += " / " + std::string(to_string(*kind_b));
+  return s;
+}
+
+std::optional<std::string> figure_name_error(std::string_view name) {
+  if (const auto slash = name.find(" / "); slash != std::string_view::npos) {
+    if (auto e = figure_name_error(name.substr(0, slash))) return e;
+    return figure_name_error(name.substr(slash + 3));
+  }
+  const auto parts = split(name, '.');
+  const std::string& ns = parts[0];
+  auto need = [&](std::size_t n, const char* form) -> std::optional<std::string> {
+    if (parts.size() != n) return std::string("the form is ") + form;
+    return std::nullopt;
+  };
+  if (ns == "run") {
+    if (auto e = need(2, "run.METRIC")) return e;
+    if (!find_run_metric(parts[1])) return "unknown metric \"" + parts[1] + "\": " + run_metric_list(false);
+  } else if (ns == "compare") {
+    if (auto e = need(3, "compare.METRIC.SIDE")) return e;
+    const Metric* m = find_run_metric(parts[1]);
+    if (!m || m->unit == Unit::text)
+      return "unknown compare metric \"" + parts[1] + "\": " + run_metric_list(true);
+    if (parts[2] != "a" && parts[2] != "b" && parts[2] != "ratio")
+      return "unknown side \"" + parts[2] + "\": a | b | ratio";
+  } else if (ns == "now") {
+    if (auto e = need(2, "now.METRIC")) return e;
+    if (!in(kNowMetrics, parts[1])) return "unknown metric \"" + parts[1] + "\": " + list(kNowMetrics);
+  } else if (ns == "footprint") {
+    if (auto e = need(3, "footprint.SIDE.tiles or footprint.SIDE.bytes")) return e;
+    if (parts[1] != "a" && parts[1] != "b") return "unknown side \"" + parts[1] + "\": a | b";
+    if (parts[2] != "tiles" && parts[2] != "bytes")
+      return "unknown field \"" + parts[2] + "\": tiles | bytes";
+  } else if (ns == "problem") {
+    if (auto e = need(2, "problem.FIELD")) return e;
+    if (!in(kProblemFields, parts[1])) return "unknown field \"" + parts[1] + "\": " + list(kProblemFields);
+  } else if (ns == "machine") {
+    if (auto e = need(2, "machine.FIELD")) return e;
+    if (!in(kMachineAliases, parts[1]) && !sim::find_machine_parameter(parts[1]))
+      return "unknown field \"" + parts[1] + "\": " + list(kMachineAliases) +
+             ", or a field of tilesim-cli machine-params";
+  } else if (ns == "measured") {
+    if (parts.size() < 4) return std::string("the form is measured.GPU.VARIANT.FILTER...FIELD");
+    if (parts[1] != "h100" && parts[1] != "h200") return "unknown GPU \"" + parts[1] + "\": h100 | h200";
+    if (!in(kMeasuredFields, parts.back()))
+      return "unknown field \"" + parts.back() + "\": " + list(kMeasuredFields);
+    for (std::size_t i = 3; i + 1 < parts.size(); ++i)
+      if (!known_filter(parts[i]))
+        return "unknown filter \"" + parts[i] +
+               "\": a shape (4096, 8192x4096x6144), a dtype (fp16, bf16, fp32), a launch order "
+               "(row-major, column-major, grouped), a block (32x32, 128x256x64) or b-row-major | "
+               "b-transposed";
+  } else if (ns == "quote") {
+    if (parts.size() < 3 || !all_digits(parts[1])) return std::string("the form is quote.SEED.ID (quote.003.t4_plain_ms)");
+  } else {
+    return "unknown namespace \"" + ns +
+           "\": run | compare | now | footprint | problem | machine | measured | quote";
+  }
+  for (const auto& p : parts)
+    if (p.empty()) return std::string("an empty part between points");
+  return std::nullopt;
+}
+
+Figure compare_figure(const FigureContext& c, std::string_view metric, std::string_view side) {
+  const std::string name = "compare." + std::string(metric) + "." + std::string(side);
+  return side_figure(name, c, metric, side);
+}
+
+Figure resolve_figure(std::string_view name, const FigureContext& c) {
+  if (auto e = figure_name_error(name)) fail(name, *e);
+  if (const auto slash = name.find(" / "); slash != std::string_view::npos) {
+    const Figure x = resolve_figure(name.substr(0, slash), c);
+    const Figure y = resolve_figure(name.substr(slash + 3), c);
+    if (std::isnan(x.value) || std::isnan(y.value) || x.unit != y.unit)
+      fail(name, "a ratio needs two numbers of one unit (" + x.text + " is " + x.unit + ", " +
+                     y.text + " is " + y.unit + ")");
+    Figure f;
+    f.name = std::string(name);
+    f.value = y.value != 0 ? x.value / y.value : std::nan("");
+    f.text = sim::format_ratio(f.value);
+    f.unit = "x";
+    f.kind = x.kind;
+    f.kind_b = y.kind;
+    f.source = x.source == y.source ? x.source : x.source + "; " + y.source;
+    return f;
+  }
+  const auto parts = split(name, '.');
+  const std::string& ns = parts[0];
+  if (ns == "quote") {
+    const std::string id(name.substr(6));
+    const Quote* q = c.quotes ? c.quotes->find(id) : nullptr;
+    if (!q) fail(name, "no quote \"" + id + "\" in " + (c.quotes ? c.quotes->source : "quotes.json"));
+    Figure f = text_figure(std::string(name), q->text, FigureKind::quoted, "seed " + q->seed);
+    f.unit = q->unit;
+    if (q->value) f.value = *q->value;
+    return f;
+  }
+  if (ns == "measured") return measured_figure(name, parts, c);
+  if (!c.problem || !c.machine) fail(name, "the step has no problem");
+  if (ns == "problem") return problem_figure(name, parts[1], *c.problem);
+  if (ns == "machine") return machine_figure(name, parts[1], *c.machine);
+  if (ns == "run") {
+    if (!c.run) fail(name, "the step has no whole-run replay");
+    return run_figure(name, *find_run_metric(parts[1]), *c.problem, *c.machine, *c.run,
+                      engine_source(c, "whole run"));
+  }
+  if (ns == "compare") return side_figure(name, c, parts[1], parts[2]);
+  if (ns == "footprint") {
+    const sim::Problem* p = parts[1] == "a" ? c.problem : c.compare_problem;
+    if (!p) fail(name, "the step's scenario has no compare order (\"compare_order\")");
+    const auto fp = sim::footprint(*p, std::max<std::int64_t>(0, c.programs_started));
+    const std::string src = "from the problem: the distinct input tiles of pids 0.." +
+                            std::to_string(c.programs_started - 1) + ", " +
+                            std::string(sim::to_string(p->order())) + " launch order";
+    if (parts[2] == "tiles")
+      return numeric(std::string(name), double(fp.tiles), Unit::count, FigureKind::computed, src);
+    return numeric(std::string(name), double(fp.bytes), Unit::bytes, FigureKind::computed, src);
+  }
+  // now.*
+  if (!c.now) fail(name, "the step has no timeline position (a problem too large to step)");
+  const std::string src = engine_source(c, "so far");
+  const auto& k = c.now->counters;
+  if (parts[1] == "dram_bytes")
+    return numeric(std::string(name), double(k.dram_bytes()), Unit::bytes, FigureKind::predicted, src);
+  if (parts[1] == "l2_hit_rate")
+    return numeric(std::string(name), k.l2_hit_rate(), Unit::fraction, FigureKind::predicted, src);
+  if (parts[1] == "time")
+    return numeric(std::string(name), double(c.now->time_ps) * 1e-12, Unit::seconds,
+                   FigureKind::predicted, src);
+  return numeric(std::string(name), double(c.now->position), Unit::count, FigureKind::predicted, src);
+}
+
+const std::vector<BenchFile>& bundled_bench_files() {
+  static const std::vector<BenchFile> files = [] {
+    std::vector<BenchFile> out;
+    for (const char* gpu : {"h100", "h200"}) {
+      const auto path = assets_dir() / "measured" / ("bench_" + std::string(gpu) + ".json");
+      std::error_code ec;
+      if (std::filesystem::is_regular_file(path, ec))
+        out.push_back({gpu, path, load_bench_file(path)});
+    }
+    return out;
+  }();
+  return files;
+}
+
+FigureContext StepReplays::context(const std::vector<BenchFile>* bench, const Quotes* quotes) const {
+  FigureContext c;
+  c.problem = &problem;
+  c.machine = &machine;
+  c.event_order = order;
+  c.run = &run;
+  c.compare_problem = compare_problem ? &*compare_problem : nullptr;
+  c.compare_run = compare_run ? &*compare_run : nullptr;
+  c.programs_started = problem.programs();
+  c.bench = bench;
+  c.quotes = quotes;
+  return c;
+}
+
+StepReplays replay_step(const Scenario& s, sim::EventOrderKind order) {
+  const Resolved r = resolve(s);
+  if (r.launch_error) throw *r.launch_error;
+  StepReplays out{r.problem, std::nullopt, r.machine, {}, std::nullopt, order};
+  sim::ReplayOptions opt;
+  opt.order = order;
+  out.run = sim::replay(r.problem, r.machine, r.occupancy, opt);
+  if (s.compare_order) {
+    sim::ProblemSpec spec = r.problem.spec();
+    spec.order = *s.compare_order;
+    out.compare_problem.emplace(spec);
+    out.compare_run = sim::replay(*out.compare_problem, r.machine, r.occupancy, opt);
+  }
+  return out;
+}
+
+}  // namespace tilesim::scenario
