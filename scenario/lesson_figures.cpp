@@ -156,9 +156,13 @@ Figure text_figure(std::string name, std::string text, FigureKind kind, std::str
   throw ScenarioError("{" + std::string(name) + "}: " + why);
 }
 
-std::string engine_source(const FigureContext& c, const char* what) {
+std::string engine_source(const FigureContext& c) {
   return std::string("timed engine, ") + c.machine->name + " preset, " +
-         std::string(sim::to_string(c.event_order)) + " event order, " + what;
+         std::string(sim::to_string(c.event_order)) + " event order";
+}
+Figure with_detail(Figure f, std::string detail) {
+  f.detail = std::move(detail);
+  return f;
 }
 
 Figure run_figure(std::string_view name, const Metric& metric, const sim::Problem& p,
@@ -340,11 +344,12 @@ Figure side_figure(std::string_view name, const FigureContext& c, std::string_vi
   const std::string na(sim::to_string(c.problem->order()));
   const std::string nb = c.compare_problem ? std::string(sim::to_string(c.compare_problem->order())) : "";
   if (side == "a")
-    return run_figure(name, *m, *c.problem, *c.machine, *c.run,
-                      engine_source(c, (na + " launch order, whole run").c_str()));
+    return with_detail(run_figure(name, *m, *c.problem, *c.machine, *c.run, engine_source(c)),
+                       na + " launch order, whole run");
   if (side == "b")
-    return run_figure(name, *m, *c.compare_problem, *c.machine, *c.compare_run,
-                      engine_source(c, (nb + " launch order, whole run").c_str()));
+    return with_detail(
+        run_figure(name, *m, *c.compare_problem, *c.machine, *c.compare_run, engine_source(c)),
+        nb + " launch order, whole run");
   const Figure a = run_figure(name, *m, *c.problem, *c.machine, *c.run, "");
   const Figure b = run_figure(name, *m, *c.compare_problem, *c.machine, *c.compare_run, "");
   Figure f;
@@ -353,7 +358,8 @@ Figure side_figure(std::string_view name, const FigureContext& c, std::string_vi
   f.text = sim::format_ratio(f.value);
   f.unit = "x";
   f.kind = FigureKind::predicted;
-  f.source = engine_source(c, (nb + " / " + na + ", whole run").c_str());
+  f.source = engine_source(c);
+  f.detail = nb + " / " + na + ", whole run";
   return f;
 }
 
@@ -369,6 +375,8 @@ std::string_view to_string(FigureKind k) {
   }
   return "?";
 }
+
+std::string Figure::full_source() const { return detail.empty() ? source : source + ", " + detail; }
 
 std::string Figure::kind_label() const {
   std::string s(to_string(kind));
@@ -456,6 +464,7 @@ Figure resolve_figure(std::string_view name, const FigureContext& c) {
     f.kind = x.kind;
     f.kind_b = y.kind;
     f.source = x.source == y.source ? x.source : x.source + "; " + y.source;
+    f.detail = x.detail == y.detail ? x.detail : x.detail + " / " + y.detail;
     return f;
   }
   const auto parts = split(name, '.');
@@ -475,33 +484,42 @@ Figure resolve_figure(std::string_view name, const FigureContext& c) {
   if (ns == "machine") return machine_figure(name, parts[1], *c.machine);
   if (ns == "run") {
     if (!c.run) fail(name, "the step has no whole-run replay");
-    return run_figure(name, *find_run_metric(parts[1]), *c.problem, *c.machine, *c.run,
-                      engine_source(c, "whole run"));
+    return with_detail(run_figure(name, *find_run_metric(parts[1]), *c.problem, *c.machine,
+                                  *c.run, engine_source(c)),
+                       std::string(sim::to_string(c.problem->order())) + " launch order, whole run");
   }
   if (ns == "compare") return side_figure(name, c, parts[1], parts[2]);
   if (ns == "footprint") {
     const sim::Problem* p = parts[1] == "a" ? c.problem : c.compare_problem;
     if (!p) fail(name, "the step's scenario has no compare order (\"compare_order\")");
     const auto fp = sim::footprint(*p, std::max<std::int64_t>(0, c.programs_started));
-    const std::string src = "from the problem: the distinct input tiles of pids 0.." +
-                            std::to_string(c.programs_started - 1) + ", " +
-                            std::string(sim::to_string(p->order())) + " launch order";
+    const std::string detail = "the distinct input tiles of pids 0.." +
+                               std::to_string(c.programs_started - 1) + ", " +
+                               std::string(sim::to_string(p->order())) + " launch order";
     if (parts[2] == "tiles")
-      return numeric(std::string(name), double(fp.tiles), Unit::count, FigureKind::computed, src);
-    return numeric(std::string(name), double(fp.bytes), Unit::bytes, FigureKind::computed, src);
+      return with_detail(numeric(std::string(name), double(fp.tiles), Unit::count,
+                                 FigureKind::computed, "from the problem"), detail);
+    return with_detail(numeric(std::string(name), double(fp.bytes), Unit::bytes,
+                               FigureKind::computed, "from the problem"), detail);
   }
   // now.*
   if (!c.now) fail(name, "the step has no timeline position (a problem too large to step)");
-  const std::string src = engine_source(c, "so far");
+  const std::string src = engine_source(c);
+  const std::string so_far = std::string(sim::to_string(c.problem->order())) +
+                             " launch order, so far (at the step's position)";
   const auto& k = c.now->counters;
   if (parts[1] == "dram_bytes")
-    return numeric(std::string(name), double(k.dram_bytes()), Unit::bytes, FigureKind::predicted, src);
+    return with_detail(numeric(std::string(name), double(k.dram_bytes()), Unit::bytes,
+                               FigureKind::predicted, src), so_far);
   if (parts[1] == "l2_hit_rate")
-    return numeric(std::string(name), k.l2_hit_rate(), Unit::fraction, FigureKind::predicted, src);
+    return with_detail(
+        numeric(std::string(name), k.l2_hit_rate(), Unit::fraction, FigureKind::predicted, src),
+        so_far);
   if (parts[1] == "time")
-    return numeric(std::string(name), double(c.now->time_ps) * 1e-12, Unit::seconds,
-                   FigureKind::predicted, src);
-  return numeric(std::string(name), double(c.now->position), Unit::count, FigureKind::predicted, src);
+    return with_detail(numeric(std::string(name), double(c.now->time_ps) * 1e-12, Unit::seconds,
+                               FigureKind::predicted, src), so_far);
+  return with_detail(numeric(std::string(name), double(c.now->position), Unit::count,
+                             FigureKind::predicted, src), so_far);
 }
 
 const std::vector<BenchFile>& bundled_bench_files() {

@@ -33,7 +33,9 @@ struct Figure {
   FigureKind kind = FigureKind::predicted;
   std::optional<FigureKind> kind_b;  // X / Y of two kinds: Y's
   std::string source;  // "timed engine, H100-SXM preset, timed event order", "seed 003", ...
+  std::string detail;  // what sets it apart from others of that source: "grouped launch order, whole run"
   std::string kind_label() const;  // "predicted", or "predicted / measured"
+  std::string full_source() const;  // source, then detail
 };
 
 // A bench file (tilesim-bench --json) and the GPU key it answers to in measured.GPU.*.

@@ -48,7 +48,7 @@ void expect_compare_equals_cli(const std::string& scenario_file) {
     EXPECT_DOUBLE_EQ(t.value, time[i]) << scenario_file << " " << orders[i];
     EXPECT_DOUBLE_EQ(d.value, bytes[i]) << scenario_file << " " << orders[i];
     EXPECT_EQ(t.kind, FigureKind::predicted);
-    EXPECT_NE(t.source.find(orders[i]), std::string::npos) << t.source;
+    EXPECT_NE(t.full_source().find(orders[i]), std::string::npos) << t.full_source();
     // run.* is side a: the scenario as the CLI runs it.
     if (i == 0) EXPECT_DOUBLE_EQ(resolve_figure("run.time", c).value, time[0]);
   }
