@@ -410,7 +410,8 @@ std::vector<LessonEntry> list_lessons(const std::filesystem::path& dir) {
   std::vector<LessonEntry> out;
   std::error_code ec;
   for (const auto& f : std::filesystem::directory_iterator(dir, ec)) {
-    if (f.path().extension() != ".json") continue;
+    // quotes.json beside the lessons holds the seed quotes they cite (quotes.hpp), not a lesson.
+    if (f.path().extension() != ".json" || f.path().filename() == "quotes.json") continue;
     LessonEntry& e = out.emplace_back(LessonEntry{f.path().stem().string(), {}, {}, f.path(), {}});
     try {
       const Lesson l = load_lesson(f.path());
