@@ -320,17 +320,19 @@ Figure measured_figure(std::string_view name, const std::vector<std::string>& pa
   const auto& s = r.result.problem;
   const std::string date = file->report.date.substr(0, 10);
   const std::string source = file->report.device.name + ", " + date + ", assets/measured/" +
-                             file->path.filename().string() + ", " + record_text(r);
+                             file->path.filename().string();
+  const std::string detail = record_text(r);
   if (field == "tflops") {
     const double flops = 2.0 * double(s.m) * double(s.n) * double(s.k);
-    return numeric(std::string(name), flops / (r.result.median_ms * 1e-3) / 1e12, Unit::tflops,
-                   FigureKind::measured, source);
+    return with_detail(numeric(std::string(name), flops / (r.result.median_ms * 1e-3) / 1e12,
+                               Unit::tflops, FigureKind::measured, source),
+                       detail + ", 2mnk / median");
   }
   const double ms = field == "ms" ? r.result.median_ms : r.baseline_ms;
   if (!(ms > 0)) fail(name, "the record has no " + field + ": " + record_text(r));
-  Figure f = numeric(std::string(name), ms * 1e-3, Unit::seconds, FigureKind::measured,
-                     source + (field == "baseline_ms" ? ", baseline " + r.baseline : ""));
-  return f;
+  return with_detail(numeric(std::string(name), ms * 1e-3, Unit::seconds, FigureKind::measured,
+                             source),
+                     detail + (field == "baseline_ms" ? ", baseline " + r.baseline : ", median"));
 }
 
 Figure side_figure(std::string_view name, const FigureContext& c, std::string_view metric,
@@ -474,6 +476,7 @@ Figure resolve_figure(std::string_view name, const FigureContext& c) {
     const Quote* q = c.quotes ? c.quotes->find(id) : nullptr;
     if (!q) fail(name, "no quote \"" + id + "\" in " + (c.quotes ? c.quotes->source : "quotes.json"));
     Figure f = text_figure(std::string(name), q->text, FigureKind::quoted, "seed " + q->seed);
+    f.detail = "the seed's words: " + q->excerpt;
     f.unit = q->unit;
     if (q->value) f.value = *q->value;
     return f;

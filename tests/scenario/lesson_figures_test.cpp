@@ -117,6 +117,7 @@ TEST(LessonFigures, QuotesResolveToTheSeed) {
   EXPECT_EQ(f.text, "130.7831 ms");
   EXPECT_EQ(f.kind, FigureKind::quoted);
   EXPECT_EQ(f.source, "seed 003");
+  EXPECT_NE(f.full_source().find("Median Latency: 130.7831"), std::string::npos);
   EXPECT_THROW(resolve_figure("quote.003.nope", c), ScenarioError);
 }
 
