@@ -42,12 +42,12 @@ const Metric kRunMetrics[] = {
 };
 const char* const kNowMetrics[] = {"dram_bytes", "l2_hit_rate", "time", "events"};
 const char* const kProblemFields[] = {
-    "m",        "n",           "k",            "block_m",     "block_n",      "block_k",
-    "tiles_m",  "tiles_n",     "k_tiles",      "programs",    "group_size_m", "num_warps",
-    "stages",   "dtype",       "dtype_bytes",  "input_bytes", "output_bytes", "shape"};
-const char* const kMachineAliases[] = {"name",         "sm_count",         "l2_bytes",
-                                       "l2_effective_bytes", "smem_per_sm", "registers_per_sm",
-                                       "dram_bandwidth"};
+    "m",       "n",       "k",           "block_m",     "block_n",      "block_k",
+    "tiles_m", "tiles_n", "k_tiles",     "programs",    "group_size_m", "num_warps",
+    "stages",  "dtype",   "dtype_bytes", "input_bytes", "output_bytes", "shape"};
+const char* const kMachineAliases[] = {
+    "name",        "sm_count",         "l2_bytes",      "l2_effective_bytes",
+    "smem_per_sm", "registers_per_sm", "dram_bandwidth"};
 const char* const kMeasuredFields[] = {"ms", "baseline_ms", "tflops"};
 
 template <class Range>
@@ -63,7 +63,8 @@ std::string list(const Range& r) {
 std::string run_metric_list(bool numeric_only) {
   std::string out;
   for (const auto& m : kRunMetrics)
-    if (!numeric_only || m.unit != Unit::text) out += (out.empty() ? "" : " | ") + std::string(m.name);
+    if (!numeric_only || m.unit != Unit::text)
+      out += (out.empty() ? "" : " | ") + std::string(m.name);
   return out;
 }
 const Metric* find_run_metric(std::string_view name) {
@@ -180,15 +181,22 @@ Figure run_figure(std::string_view name, const Metric& metric, const sim::Proble
 Figure problem_figure(std::string_view name, const std::string& field, const sim::Problem& p) {
   const auto& s = p.spec();
   const std::string src = "from the problem";
-  const double out_bytes = static_cast<double>(p.shape(sim::Operand::c).elements()) * p.elem_bytes();
-  const std::map<std::string, double> ints = {
-      {"m", double(s.m)},           {"n", double(s.n)},
-      {"k", double(s.k)},           {"block_m", s.block_m},
-      {"block_n", s.block_n},       {"block_k", s.block_k},
-      {"tiles_m", double(p.tiles_m())}, {"tiles_n", double(p.tiles_n())},
-      {"k_tiles", double(p.k_tiles())}, {"programs", double(p.programs())},
-      {"group_size_m", s.group_size_m}, {"num_warps", p.num_warps()},
-      {"stages", s.stages},         {"dtype_bytes", p.elem_bytes()}};
+  const double out_bytes =
+      static_cast<double>(p.shape(sim::Operand::c).elements()) * p.elem_bytes();
+  const std::map<std::string, double> ints = {{"m", double(s.m)},
+                                              {"n", double(s.n)},
+                                              {"k", double(s.k)},
+                                              {"block_m", s.block_m},
+                                              {"block_n", s.block_n},
+                                              {"block_k", s.block_k},
+                                              {"tiles_m", double(p.tiles_m())},
+                                              {"tiles_n", double(p.tiles_n())},
+                                              {"k_tiles", double(p.k_tiles())},
+                                              {"programs", double(p.programs())},
+                                              {"group_size_m", s.group_size_m},
+                                              {"num_warps", p.num_warps()},
+                                              {"stages", s.stages},
+                                              {"dtype_bytes", p.elem_bytes()}};
   if (const auto it = ints.find(field); it != ints.end()) {
     Figure f = numeric(std::string(name), it->second, Unit::count, FigureKind::computed, src);
     f.text = std::to_string(static_cast<long long>(it->second));  // a size reads 8192, not 8,192
@@ -200,8 +208,8 @@ Figure problem_figure(std::string_view name, const std::string& field, const sim
   if (field == "output_bytes")
     return numeric(std::string(name), out_bytes, Unit::bytes, FigureKind::computed, src);
   if (field == "dtype")
-    return text_figure(std::string(name), std::string(sim::to_string(s.dtype)), FigureKind::computed,
-                       src);
+    return text_figure(std::string(name), std::string(sim::to_string(s.dtype)),
+                       FigureKind::computed, src);
   // shape: 574³ for a cube, else 8192 × 4096 × 6144 (× 6144 only for matmul).
   const bool mm = p.kernel() == sim::Kernel::matmul;
   std::string shape;
@@ -215,10 +223,9 @@ Figure problem_figure(std::string_view name, const std::string& field, const sim
 
 Figure machine_figure(std::string_view name, const std::string& field, const sim::Machine& m) {
   // Aliases of the README onto the parameter table's fields.
-  static const std::map<std::string, std::string> alias = {
-      {"sm_count", "sms"},
-      {"smem_per_sm", "smem_per_sm_bytes"},
-      {"dram_bandwidth", "dram_bytes_per_s"}};
+  static const std::map<std::string, std::string> alias = {{"sm_count", "sms"},
+                                                           {"smem_per_sm", "smem_per_sm_bytes"},
+                                                           {"dram_bandwidth", "dram_bytes_per_s"}};
   const std::string preset = m.name + " preset";
   if (field == "name") return text_figure(std::string(name), m.name, FigureKind::datasheet, preset);
   if (field == "l2_effective_bytes") {
@@ -231,10 +238,12 @@ Figure machine_figure(std::string_view name, const std::string& field, const sim
   const auto a = alias.find(field);
   const std::string key = a == alias.end() ? field : a->second;
   const sim::MachineParameter* row = sim::find_machine_parameter(key);
-  if (!row) fail(name, "no machine field \"" + field + "\" (tilesim-cli machine-params lists them)");
+  if (!row)
+    fail(name, "no machine field \"" + field + "\" (tilesim-cli machine-params lists them)");
   const sim::ParameterValue v = row->value(m);
   const sim::Evidence* e = row->evidence_for(m.key);
-  const std::string src = preset + (e ? ", " + std::string(sim::to_string(e->kind)) + ": " + e->source : "");
+  const std::string src =
+      preset + (e ? ", " + std::string(sim::to_string(e->kind)) + ": " + e->source : "");
   Figure f;
   f.name = std::string(name);
   f.value = v.number;
@@ -246,7 +255,8 @@ Figure machine_figure(std::string_view name, const std::string& field, const sim
   } else if (row->unit == "bytes/s") {
     f.text = fmt("%.2f TB/s", v.number / 1e12), f.unit = "B/s";
   } else if (v.is_integer) {
-    f.text = std::to_string(static_cast<long long>(v.number)) + (row->unit.empty() ? "" : " " + row->unit);
+    f.text = std::to_string(static_cast<long long>(v.number)) +
+             (row->unit.empty() ? "" : " " + row->unit);
   } else {
     f.text = sim::format_value(v) + (row->unit.empty() ? "" : " " + row->unit);
   }
@@ -256,10 +266,10 @@ Figure machine_figure(std::string_view name, const std::string& field, const sim
 
 std::string record_text(const BenchRecord& r) {
   const auto& s = r.result.problem;
-  const std::string shape = s.m == s.n && s.n == s.k
-                                ? std::to_string(s.m) + "\u00b3"
-                                : std::to_string(s.m) + "x" + std::to_string(s.n) + "x" +
-                                      std::to_string(s.k);
+  const std::string shape =
+      s.m == s.n && s.n == s.k
+          ? std::to_string(s.m) + "\u00b3"
+          : std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
   return r.result.variant + " " + shape + " " + std::string(sim::to_string(s.dtype)) + " " +
          std::string(sim::to_string(s.order)) + ", blocks " + std::to_string(s.block_m) + "x" +
          std::to_string(s.block_n) + "x" + std::to_string(s.block_k) + ", B " +
@@ -291,7 +301,8 @@ Figure measured_figure(std::string_view name, const std::vector<std::string>& pa
   const BenchFile* file = nullptr;
   for (const auto& b : *c.bench)
     if (b.gpu == gpu) file = &b;
-  if (!file) fail(name, "no bench file for \"" + gpu + "\" (assets/measured/bench_" + gpu + ".json)");
+  if (!file)
+    fail(name, "no bench file for \"" + gpu + "\" (assets/measured/bench_" + gpu + ".json)");
   std::vector<const BenchRecord*> hits;
   for (const auto& r : file->report.records) {
     if (r.result.variant != variant || !r.result.ok || !(r.result.median_ms > 0)) continue;
@@ -330,9 +341,9 @@ Figure measured_figure(std::string_view name, const std::vector<std::string>& pa
   }
   const double ms = field == "ms" ? r.result.median_ms : r.baseline_ms;
   if (!(ms > 0)) fail(name, "the record has no " + field + ": " + record_text(r));
-  return with_detail(numeric(std::string(name), ms * 1e-3, Unit::seconds, FigureKind::measured,
-                             source),
-                     detail + (field == "baseline_ms" ? ", baseline " + r.baseline : ", median"));
+  return with_detail(
+      numeric(std::string(name), ms * 1e-3, Unit::seconds, FigureKind::measured, source),
+      detail + (field == "baseline_ms" ? ", baseline " + r.baseline : ", median"));
 }
 
 Figure side_figure(std::string_view name, const FigureContext& c, std::string_view metric,
@@ -344,7 +355,8 @@ Figure side_figure(std::string_view name, const FigureContext& c, std::string_vi
   if (side != "a" && (!c.compare_run || !c.compare_problem))
     fail(name, "the step's scenario has no compare order (\"compare_order\")");
   const std::string na(sim::to_string(c.problem->order()));
-  const std::string nb = c.compare_problem ? std::string(sim::to_string(c.compare_problem->order())) : "";
+  const std::string nb =
+      c.compare_problem ? std::string(sim::to_string(c.compare_problem->order())) : "";
   if (side == "a")
     return with_detail(run_figure(name, *m, *c.problem, *c.machine, *c.run, engine_source(c)),
                        na + " launch order, whole run");
@@ -369,16 +381,23 @@ Figure side_figure(std::string_view name, const FigureContext& c, std::string_vi
 
 std::string_view to_string(FigureKind k) {
   switch (k) {
-    case FigureKind::predicted: return "predicted";
-    case FigureKind::measured: return "measured";
-    case FigureKind::quoted: return "quoted";
-    case FigureKind::computed: return "computed";
-    case FigureKind::datasheet: return "datasheet";
+    case FigureKind::predicted:
+      return "predicted";
+    case FigureKind::measured:
+      return "measured";
+    case FigureKind::quoted:
+      return "quoted";
+    case FigureKind::computed:
+      return "computed";
+    case FigureKind::datasheet:
+      return "datasheet";
   }
   return "?";
 }
 
-std::string Figure::full_source() const { return detail.empty() ? source : source + ", " + detail; }
+std::string Figure::full_source() const {
+  return detail.empty() ? source : source + ", " + detail;
+}
 
 std::string Figure::kind_label() const {
   std::string s(to_string(kind));
@@ -399,7 +418,8 @@ std::optional<std::string> figure_name_error(std::string_view name) {
   };
   if (ns == "run") {
     if (auto e = need(2, "run.METRIC")) return e;
-    if (!find_run_metric(parts[1])) return "unknown metric \"" + parts[1] + "\": " + run_metric_list(false);
+    if (!find_run_metric(parts[1]))
+      return "unknown metric \"" + parts[1] + "\": " + run_metric_list(false);
   } else if (ns == "compare") {
     if (auto e = need(3, "compare.METRIC.SIDE")) return e;
     const Metric* m = find_run_metric(parts[1]);
@@ -409,7 +429,8 @@ std::optional<std::string> figure_name_error(std::string_view name) {
       return "unknown side \"" + parts[2] + "\": a | b | ratio";
   } else if (ns == "now") {
     if (auto e = need(2, "now.METRIC")) return e;
-    if (!in(kNowMetrics, parts[1])) return "unknown metric \"" + parts[1] + "\": " + list(kNowMetrics);
+    if (!in(kNowMetrics, parts[1]))
+      return "unknown metric \"" + parts[1] + "\": " + list(kNowMetrics);
   } else if (ns == "footprint") {
     if (auto e = need(3, "footprint.SIDE.tiles or footprint.SIDE.bytes")) return e;
     if (parts[1] != "a" && parts[1] != "b") return "unknown side \"" + parts[1] + "\": a | b";
@@ -417,7 +438,8 @@ std::optional<std::string> figure_name_error(std::string_view name) {
       return "unknown field \"" + parts[2] + "\": tiles | bytes";
   } else if (ns == "problem") {
     if (auto e = need(2, "problem.FIELD")) return e;
-    if (!in(kProblemFields, parts[1])) return "unknown field \"" + parts[1] + "\": " + list(kProblemFields);
+    if (!in(kProblemFields, parts[1]))
+      return "unknown field \"" + parts[1] + "\": " + list(kProblemFields);
   } else if (ns == "machine") {
     if (auto e = need(2, "machine.FIELD")) return e;
     if (!in(kMachineAliases, parts[1]) && !sim::find_machine_parameter(parts[1]))
@@ -425,7 +447,8 @@ std::optional<std::string> figure_name_error(std::string_view name) {
              ", or a field of tilesim-cli machine-params";
   } else if (ns == "measured") {
     if (parts.size() < 4) return std::string("the form is measured.GPU.VARIANT.FILTER...FIELD");
-    if (parts[1] != "h100" && parts[1] != "h200") return "unknown GPU \"" + parts[1] + "\": h100 | h200";
+    if (parts[1] != "h100" && parts[1] != "h200")
+      return "unknown GPU \"" + parts[1] + "\": h100 | h200";
     if (!in(kMeasuredFields, parts.back()))
       return "unknown field \"" + parts.back() + "\": " + list(kMeasuredFields);
     for (std::size_t i = 3; i + 1 < parts.size(); ++i)
@@ -435,7 +458,8 @@ std::optional<std::string> figure_name_error(std::string_view name) {
                "(row-major, column-major, grouped), a block (32x32, 128x256x64) or b-row-major | "
                "b-transposed";
   } else if (ns == "quote") {
-    if (parts.size() < 3 || !all_digits(parts[1])) return std::string("the form is quote.SEED.ID (quote.003.t4_plain_ms)");
+    if (parts.size() < 3 || !all_digits(parts[1]))
+      return std::string("the form is quote.SEED.ID (quote.003.t4_plain_ms)");
   } else {
     return "unknown namespace \"" + ns +
            "\": run | compare | now | footprint | problem | machine | measured | quote";
@@ -474,7 +498,8 @@ Figure resolve_figure(std::string_view name, const FigureContext& c) {
   if (ns == "quote") {
     const std::string id(name.substr(6));
     const Quote* q = c.quotes ? c.quotes->find(id) : nullptr;
-    if (!q) fail(name, "no quote \"" + id + "\" in " + (c.quotes ? c.quotes->source : "quotes.json"));
+    if (!q)
+      fail(name, "no quote \"" + id + "\" in " + (c.quotes ? c.quotes->source : "quotes.json"));
     Figure f = text_figure(std::string(name), q->text, FigureKind::quoted, "seed " + q->seed);
     f.detail = "the seed's words: " + q->excerpt;
     f.unit = q->unit;
@@ -487,9 +512,10 @@ Figure resolve_figure(std::string_view name, const FigureContext& c) {
   if (ns == "machine") return machine_figure(name, parts[1], *c.machine);
   if (ns == "run") {
     if (!c.run) fail(name, "the step has no whole-run replay");
-    return with_detail(run_figure(name, *find_run_metric(parts[1]), *c.problem, *c.machine,
-                                  *c.run, engine_source(c)),
-                       std::string(sim::to_string(c.problem->order())) + " launch order, whole run");
+    return with_detail(
+        run_figure(name, *find_run_metric(parts[1]), *c.problem, *c.machine, *c.run,
+                   engine_source(c)),
+        std::string(sim::to_string(c.problem->order())) + " launch order, whole run");
   }
   if (ns == "compare") return side_figure(name, c, parts[1], parts[2]);
   if (ns == "footprint") {
@@ -501,9 +527,11 @@ Figure resolve_figure(std::string_view name, const FigureContext& c) {
                                std::string(sim::to_string(p->order())) + " launch order";
     if (parts[2] == "tiles")
       return with_detail(numeric(std::string(name), double(fp.tiles), Unit::count,
-                                 FigureKind::computed, "from the problem"), detail);
+                                 FigureKind::computed, "from the problem"),
+                         detail);
     return with_detail(numeric(std::string(name), double(fp.bytes), Unit::bytes,
-                               FigureKind::computed, "from the problem"), detail);
+                               FigureKind::computed, "from the problem"),
+                       detail);
   }
   // now.*
   if (!c.now) fail(name, "the step has no timeline position (a problem too large to step)");
@@ -512,17 +540,20 @@ Figure resolve_figure(std::string_view name, const FigureContext& c) {
                              " launch order, so far (at the step's position)";
   const auto& k = c.now->counters;
   if (parts[1] == "dram_bytes")
-    return with_detail(numeric(std::string(name), double(k.dram_bytes()), Unit::bytes,
-                               FigureKind::predicted, src), so_far);
+    return with_detail(
+        numeric(std::string(name), double(k.dram_bytes()), Unit::bytes, FigureKind::predicted, src),
+        so_far);
   if (parts[1] == "l2_hit_rate")
     return with_detail(
         numeric(std::string(name), k.l2_hit_rate(), Unit::fraction, FigureKind::predicted, src),
         so_far);
   if (parts[1] == "time")
     return with_detail(numeric(std::string(name), double(c.now->time_ps) * 1e-12, Unit::seconds,
-                               FigureKind::predicted, src), so_far);
-  return with_detail(numeric(std::string(name), double(c.now->position), Unit::count,
-                             FigureKind::predicted, src), so_far);
+                               FigureKind::predicted, src),
+                       so_far);
+  return with_detail(
+      numeric(std::string(name), double(c.now->position), Unit::count, FigureKind::predicted, src),
+      so_far);
 }
 
 const std::vector<BenchFile>& bundled_bench_files() {
@@ -539,7 +570,8 @@ const std::vector<BenchFile>& bundled_bench_files() {
   return files;
 }
 
-FigureContext StepReplays::context(const std::vector<BenchFile>* bench, const Quotes* quotes) const {
+FigureContext StepReplays::context(const std::vector<BenchFile>* bench,
+                                   const Quotes* quotes) const {
   FigureContext c;
   c.problem = &problem;
   c.machine = &machine;

@@ -26,15 +26,16 @@ enum class FigureKind { predicted, measured, quoted, computed, datasheet };
 std::string_view to_string(FigureKind k);
 
 struct Figure {
-  std::string name;  // as written, without braces: "compare.dram_bytes.ratio"
-  std::string text;  // as shown: "1.08x", "1.62 ms", "50 MiB"
+  std::string name;             // as written, without braces: "compare.dram_bytes.ratio"
+  std::string text;             // as shown: "1.08x", "1.62 ms", "50 MiB"
   double value = std::nan("");  // NaN for a text figure (bound, machine name)
   std::string unit;             // s, B, fraction, x, count, TFLOP/s, B/s, text, or a quote's unit
   FigureKind kind = FigureKind::predicted;
   std::optional<FigureKind> kind_b;  // X / Y of two kinds: Y's
   std::string source;  // "timed engine, H100-SXM preset, timed event order", "seed 003", ...
-  std::string detail;  // what sets it apart from others of that source: "grouped launch order, whole run"
-  std::string kind_label() const;  // "predicted", or "predicted / measured"
+  std::string
+      detail;  // what sets it apart from others of that source: "grouped launch order, whole run"
+  std::string kind_label() const;   // "predicted", or "predicted / measured"
   std::string full_source() const;  // source, then detail
 };
 

@@ -11,13 +11,17 @@
 namespace tilesim::scenario {
 namespace {
 
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
+bool is_digit(char c) {
+  return c >= '0' && c <= '9';
+}
 // Bytes of UTF-8 sequences count as letters: a Cyrillic word, or "8192³" (a number with a unit).
 bool is_letter(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' ||
          static_cast<unsigned char>(c) >= 0x80;
 }
-bool is_word(char c) { return is_letter(c) || is_digit(c); }
+bool is_word(char c) {
+  return is_letter(c) || is_digit(c);
+}
 
 std::string lower(std::string_view s) {
   std::string out(s);
@@ -220,7 +224,8 @@ std::vector<TextSegment> split_lesson_text(std::string_view s) {
       const std::string inner(s.substr(i + 1, end - i - 1));
       if (c == '{' && trim(inner).empty())
         throw ScenarioError("empty figure {} at character " + std::to_string(i + 1));
-      out.push_back({c == '{' ? TextPart::figure : TextPart::formula, c == '{' ? trim(inner) : inner});
+      out.push_back(
+          {c == '{' ? TextPart::figure : TextPart::formula, c == '{' ? trim(inner) : inner});
       i = end;
     } else if (c == '}') {
       throw ScenarioError("unbalanced '}' at character " + std::to_string(i + 1));
@@ -249,7 +254,8 @@ std::vector<std::string> bare_numbers(std::string_view s) {
     const std::string word(s.substr(i, j - i));
     const bool has_digit = word.find_first_of("0123456789") != std::string::npos;
     const bool all_digits = word.find_first_not_of("0123456789") == std::string::npos;
-    const bool seed = all_digits && (lower(previous_word) == "seed" || lower(previous_word) == "seeds");
+    const bool seed =
+        all_digits && (lower(previous_word) == "seed" || lower(previous_word) == "seeds");
     // A word that starts with a letter is a name (H100, fp16, L2); one that starts with a digit
     // is a number, with or without a unit glued on (1.67x, 50MB, 8192³).
     if (has_digit && !is_letter(word[0]) && !seed) {
@@ -269,9 +275,10 @@ std::optional<std::string> formula_error(std::string_view formula) {
   std::string cur;
   for (std::size_t i = 0; i < formula.size(); ++i) {
     const char c = formula[i];
-    const bool lone = c == '=' && (i == 0 || std::string_view("=<>!").find(formula[i - 1]) ==
-                                                 std::string_view::npos) &&
-                      (i + 1 >= formula.size() || formula[i + 1] != '=');
+    const bool lone =
+        c == '=' &&
+        (i == 0 || std::string_view("=<>!").find(formula[i - 1]) == std::string_view::npos) &&
+        (i + 1 >= formula.size() || formula[i + 1] != '=');
     if (lone) {
       sides.push_back(trim(cur));
       cur.clear();

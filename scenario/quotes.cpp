@@ -14,7 +14,7 @@ namespace {
 
 using nlohmann::json;
 
-const char* const kUnits[] = {"ms", "us", "s",  "TFLOPS", "GB/s", "B",    "KB",
+const char* const kUnits[] = {"ms", "us", "s", "TFLOPS", "GB/s",  "B",   "KB",
                               "MB", "GB", "%", "x",      "count", "text"};
 
 std::string normalise(std::string_view s) {
@@ -86,9 +86,10 @@ Quotes parse_quotes(std::string_view text, const std::string& source) {
     };
     Quote q{str("id"), str("seed"), str("text"), std::nullopt, str("unit"), str("excerpt")};
     if (q.id.rfind(q.seed + ".", 0) != 0 || q.id.size() <= q.seed.size() + 1)
-      fail(at + ".id", "\"" + q.id + "\" must be the seed, a point and a name (\"" + q.seed +
-                           ".name\")");
-    if (std::none_of(std::begin(kUnits), std::end(kUnits), [&](const char* u) { return q.unit == u; }))
+      fail(at + ".id",
+           "\"" + q.id + "\" must be the seed, a point and a name (\"" + q.seed + ".name\")");
+    if (std::none_of(std::begin(kUnits), std::end(kUnits),
+                     [&](const char* u) { return q.unit == u; }))
       fail(at + ".unit", "\"" + q.unit +
                              "\" is unknown: ms | us | s | TFLOPS | GB/s | B | KB | MB | GB | % | "
                              "x | count | text");
@@ -96,7 +97,8 @@ Quotes parse_quotes(std::string_view text, const std::string& source) {
       q.value = e["value"].get<double>();
     else if (e.contains("value") && !e["value"].is_null())
       fail(at + ".value", "must be a number or null");
-    if (q.unit != "text" && !q.value) fail(at + ".value", "a figure (unit " + q.unit + ") needs a value");
+    if (q.unit != "text" && !q.value)
+      fail(at + ".value", "a figure (unit " + q.unit + ") needs a value");
     if (out.find(q.id)) fail(at + ".id", "\"" + q.id + "\" is given twice");
     out.quotes.push_back(std::move(q));
   }

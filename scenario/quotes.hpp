@@ -12,12 +12,12 @@
 namespace tilesim::scenario {
 
 struct Quote {
-  std::string id;    // "003.t4_plain_ms": the seed's number, a point, a name
-  std::string seed;  // "003"
-  std::string text;  // shown on screen: "130.8 ms"
+  std::string id;               // "003.t4_plain_ms": the seed's number, a point, a name
+  std::string seed;             // "003"
+  std::string text;             // shown on screen: "130.8 ms"
   std::optional<double> value;  // null for a quoted statement (unit "text")
-  std::string unit;  // ms, us, s, TFLOPS, GB/s, B, KB, MB, GB, %, x, count, text
-  std::string excerpt;  // the seed's own words around the figure, verbatim
+  std::string unit;             // ms, us, s, TFLOPS, GB/s, B, KB, MB, GB, %, x, count, text
+  std::string excerpt;          // the seed's own words around the figure, verbatim
 };
 
 struct Quotes {

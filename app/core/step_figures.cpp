@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "scenario/lesson_text.hpp"
+#include "sim/base/format.hpp"
 #include "sim/memory/counters.hpp"
 
 namespace tilesim::app {
@@ -43,6 +44,44 @@ void make_figure_context(const AppModel& m, const EngineFrame* a, const EngineFr
       c.compare_run = &out.compare_run;
     }
   }
+}
+
+scenario::Figure engine_figure(const AppModel& m, std::string name, double value, Shown how,
+                               std::string detail) {
+  scenario::Figure f;
+  f.name = std::move(name);
+  f.value = value;
+  f.kind = scenario::FigureKind::predicted;
+  f.source = "timed engine, " + m.machine.name + " preset, " +
+             std::string(sim::to_string(m.event_order)) + " event order";
+  f.detail = std::move(detail);
+  switch (how) {
+    case Shown::bytes:
+      f.text = sim::format_bytes(value), f.unit = "B";
+      break;
+    case Shown::fraction:
+      f.text = sim::format_percent(value), f.unit = "fraction";
+      break;
+    case Shown::count:
+      f.text = sim::format_count(static_cast<long long>(value)), f.unit = "count";
+      break;
+    case Shown::seconds:
+      f.text = sim::format_seconds(value), f.unit = "s";
+      break;
+  }
+  return f;
+}
+
+scenario::Figure measured_run_figure(const kernels::RunResult& r, const std::string& where) {
+  scenario::Figure f;
+  f.name = "gpu." + r.variant + ".ms";
+  f.value = r.median_ms * 1e-3;
+  f.text = sim::format_seconds(f.value);
+  f.unit = "s";
+  f.kind = scenario::FigureKind::measured;
+  f.source = where;
+  f.detail = r.variant + ", median of " + std::to_string(r.timed_runs) + " timed runs";
+  return f;
 }
 
 int StepText::footnote(const std::string& name) const {

@@ -28,11 +28,19 @@ void make_figure_context(const AppModel& m, const EngineFrame* a, const EngineFr
 // frame carries; the roofline from the counters): what replay_json reads.
 sim::ReplayResult whole_run(const AppModel& m, const sim::Problem& p, const EngineFrame& f);
 
+// A figure a panel draws from the model's own session (a counter so far, a whole-run value), for
+// the registry of figures on screen: kind predicted, source the timed engine on the preset.
+enum class Shown { bytes, fraction, count, seconds };
+scenario::Figure engine_figure(const AppModel& m, std::string name, double value, Shown how,
+                               std::string detail);
+// A GPU measurement or the engine's prediction for it, as the GPU panel's table shows them.
+scenario::Figure measured_run_figure(const kernels::RunResult& r, const std::string& where);
+
 // A step's text resolved: each figure once, numbered in order of first use (its footnote), and
 // the errors of figures that did not resolve.
 struct StepText {
-  std::vector<scenario::Figure> figures;  // footnote i + 1 is figures[i]
-  std::vector<std::string> errors;        // "{run.speed}: unknown metric ..."
+  std::vector<scenario::Figure> figures;        // footnote i + 1 is figures[i]
+  std::vector<std::string> errors;              // "{run.speed}: unknown metric ..."
   int footnote(const std::string& name) const;  // 1-based; 0 when not resolved
   const scenario::Figure* find(const std::string& name) const;
   // `text` with its figures filled in and formulas without backticks: what the screen shows.

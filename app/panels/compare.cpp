@@ -6,8 +6,8 @@
 
 #include <string>
 
-#include "app/panels/panels.hpp"
 #include "app/core/step_figures.hpp"
+#include "app/panels/panels.hpp"
 #include "sim/base/format.hpp"
 #include "sim/memory/footprint.hpp"
 
@@ -92,10 +92,14 @@ void table(FrameContext& f, const EngineFrame& a, const EngineFrame& b, float wi
   const std::string src = "timed engine, " + f.model.machine.name + " preset, " +
                           std::string(sim::to_string(f.model.event_order)) + " event order, so far";
   const double da = double(ca.dram_bytes()), db = double(cb.dram_bytes());
-  row("DRAM bytes so far (read + write)", cell(f, so_far("now.dram_bytes", da, true, src + " (" + na + ")")),
-      cell(f, so_far("now.dram_bytes.b", db, true, src + " (" + nb + ")")), ratio_text(db, da), true);
-  row("L2 hit rate so far", cell(f, so_far("now.l2_hit_rate", ca.l2_hit_rate(), false, src + " (" + na + ")")),
-      cell(f, so_far("now.l2_hit_rate.b", cb.l2_hit_rate(), false, src + " (" + nb + ")")), "", false);
+  row("DRAM bytes so far (read + write)",
+      cell(f, so_far("now.dram_bytes", da, true, src + " (" + na + ")")),
+      cell(f, so_far("now.dram_bytes.b", db, true, src + " (" + nb + ")")), ratio_text(db, da),
+      true);
+  row("L2 hit rate so far",
+      cell(f, so_far("now.l2_hit_rate", ca.l2_hit_rate(), false, src + " (" + na + ")")),
+      cell(f, so_far("now.l2_hit_rate.b", cb.l2_hit_rate(), false, src + " (" + nb + ")")), "",
+      false);
   // Whole run: the figures a lesson names (compare.METRIC.SIDE), so narration and table agree.
   auto whole = [&](const char* metric, const char* side) {
     return cell(f, scenario::compare_figure(c, metric, side));

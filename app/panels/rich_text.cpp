@@ -66,8 +66,8 @@ std::vector<Token> tokens(const std::string& text, Rgba color, const StepText& s
         add_words(out, (space ? " " : "") + seg.text, palette::formula, false);
     } else {
       const scenario::Figure* fig = st.find(seg.text);
-      out.push_back({fig ? fig->text : "{" + seg.text + "?}", fig ? figure_color(fig->kind) : palette::l2_miss,
-                     space, false, fig});
+      out.push_back({fig ? fig->text : "{" + seg.text + "?}",
+                     fig ? figure_color(fig->kind) : palette::l2_miss, space, false, fig});
       if (fig)
         out.push_back({"[" + std::to_string(st.footnote(seg.text)) + "]", palette::text_dim, false,
                        true, nullptr});
@@ -126,11 +126,16 @@ void flow(const std::vector<Token>& toks) {
 
 Rgba figure_color(scenario::FigureKind k) {
   switch (k) {
-    case scenario::FigureKind::predicted: return palette::figure_predicted;
-    case scenario::FigureKind::measured: return palette::figure_measured;
-    case scenario::FigureKind::quoted: return palette::figure_quoted;
-    case scenario::FigureKind::computed: return palette::figure_computed;
-    case scenario::FigureKind::datasheet: return palette::figure_datasheet;
+    case scenario::FigureKind::predicted:
+      return palette::figure_predicted;
+    case scenario::FigureKind::measured:
+      return palette::figure_measured;
+    case scenario::FigureKind::quoted:
+      return palette::figure_quoted;
+    case scenario::FigureKind::computed:
+      return palette::figure_computed;
+    case scenario::FigureKind::datasheet:
+      return palette::figure_datasheet;
   }
   return palette::text;
 }

@@ -3,6 +3,8 @@
 // step's scenario replayed for real, at the step's position where it has a timeline); formulas
 // hold (refused at load otherwise). The same checks pass on a fixture lesson and fail, naming
 // the lesson, step, field and number, on a broken one.
+#include "scenario/lesson_figures.hpp"
+
 #include <gtest/gtest.h>
 
 #include <map>
@@ -10,7 +12,6 @@
 #include "app/core/glossary.hpp"
 #include "app/core/lesson_run.hpp"
 #include "app/core/step_figures.hpp"
-#include "scenario/lesson_figures.hpp"
 #include "scenario/lesson_text.hpp"
 #include "scenario/resolve.hpp"
 #include "sim/replay/timeline.hpp"
@@ -32,7 +33,8 @@ struct Checker {
   // Problems of one lesson, each naming the lesson, step, field and what is wrong.
   std::vector<std::string> check(const scenario::Lesson& l) {
     std::vector<std::string> out;
-    for (const auto& b : scenario::lesson_bare_numbers(l)) out.push_back(l.name + ": " + b.message());
+    for (const auto& b : scenario::lesson_bare_numbers(l))
+      out.push_back(l.name + ": " + b.message());
     const scenario::Scenario* sc = &l.scenario;
     for (std::size_t i = 0; i < l.steps.size(); ++i) {
       const auto& step = l.steps[i];
@@ -40,16 +42,18 @@ struct Checker {
       const std::string key = scenario::to_json(*sc);
       if (!runs.count(key)) runs.emplace(key, scenario::replay_step(*sc));
       const auto& r = runs.at(key);
-      scenario::FigureContext c = r.context(&scenario::bundled_bench_files(), &scenario::bundled_quotes());
+      scenario::FigureContext c =
+          r.context(&scenario::bundled_bench_files(), &scenario::bundled_quotes());
       // The step's position on a timeline of its problem, where one fits.
       const auto resolved = scenario::resolve(*sc);
       if (!timelines.count(key)) {
         sim::TimelineOptions opt;
-        const auto cost = sim::estimate_timeline_cost(r.problem, r.machine, resolved.occupancy, opt);
-        timelines[key] = cost.total_bytes() <= kTimelineBytes
-                             ? std::make_unique<sim::Timeline>(r.problem, r.machine,
-                                                               resolved.occupancy, opt)
-                             : nullptr;
+        const auto cost =
+            sim::estimate_timeline_cost(r.problem, r.machine, resolved.occupancy, opt);
+        timelines[key] =
+            cost.total_bytes() <= kTimelineBytes
+                ? std::make_unique<sim::Timeline>(r.problem, r.machine, resolved.occupancy, opt)
+                : nullptr;
       }
       sim::Timeline* tl = timelines[key].get();
       const auto pos = resolve_position(r.problem, tl ? &tl->order() : nullptr, step.position);
@@ -108,7 +112,8 @@ TEST(LessonFigures, BrokenLessonIsNamedByStepFieldAndNumber) {
   Checker checker;
   const auto problems = checker.check(l);
   ASSERT_EQ(problems.size(), 2u) << join(problems);
-  EXPECT_NE(problems[0].find("steps[1].narration (line 3): bare number \"1.67\""), std::string::npos)
+  EXPECT_NE(problems[0].find("steps[1].narration (line 3): bare number \"1.67\""),
+            std::string::npos)
       << problems[0];
   EXPECT_NE(problems[1].find("{measured.h100.matmul_wgmma_tma.8192.ms}: 3 records match"),
             std::string::npos)
@@ -124,7 +129,8 @@ TEST(LessonFigures, StepTextFillsFiguresAndNumbersFootnotesInOrder) {
   EXPECT_TRUE(t.errors.empty()) << join(t.errors);
   EXPECT_EQ(t.footnote("problem.tiles_m"), 1);
   EXPECT_EQ(t.footnote("footprint.b.tiles"), 3);
-  EXPECT_EQ(t.shown("{footprint.b.tiles} or {footprint.a.tiles}: `27 + 27 = 54`"), "90 or 54: 27 + 27 = 54");
+  EXPECT_EQ(t.shown("{footprint.b.tiles} or {footprint.a.tiles}: `27 + 27 = 54`"),
+            "90 or 54: 27 + 27 = 54");
   const std::string json = step_figures_json(l, 0, t, {});
   EXPECT_NE(json.find("\"narration\": \"With 9 x 9 tiles"), std::string::npos) << json;
   EXPECT_NE(json.find("\"kind\": \"computed\""), std::string::npos) << json;

@@ -1,6 +1,8 @@
 // A lesson's figures: resolution against a step's scenario (scenario/lesson_figures.hpp), lesson
 // 08's compare figures equal to what `tilesim-cli run --json` prints for the same scenario, and
 // the seed quotes (scenario/quotes.hpp) checked against the seeds' own words.
+#include "scenario/lesson_figures.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -9,7 +11,6 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "scenario/lesson_figures.hpp"
 #include "scenario/lesson_text.hpp"
 #include "tests/cli/run_cli.hpp"
 
@@ -50,7 +51,9 @@ void expect_compare_equals_cli(const std::string& scenario_file) {
     EXPECT_EQ(t.kind, FigureKind::predicted);
     EXPECT_NE(t.full_source().find(orders[i]), std::string::npos) << t.full_source();
     // run.* is side a: the scenario as the CLI runs it.
-    if (i == 0) EXPECT_DOUBLE_EQ(resolve_figure("run.time", c).value, time[0]);
+    if (i == 0) {
+      EXPECT_DOUBLE_EQ(resolve_figure("run.time", c).value, time[0]);
+    }
   }
   EXPECT_DOUBLE_EQ(resolve_figure("compare.time.ratio", c).value, time[1] / time[0]);
   EXPECT_DOUBLE_EQ(resolve_figure("compare.dram_bytes.ratio", c).value, bytes[1] / bytes[0]);
@@ -65,7 +68,8 @@ TEST(LessonFigures, Lesson08At8192CompareEqualsCliRun) {
 }
 
 TEST(LessonFigures, ProblemMachineAndRatioFiguresHaveKindsAndSources) {
-  const StepReplays r = replay_step(load_scenario(kAssets / "scenarios" / "triton_9x9_grouped.json"));
+  const StepReplays r =
+      replay_step(load_scenario(kAssets / "scenarios" / "triton_9x9_grouped.json"));
   const FigureContext c = r.context(nullptr, nullptr);
   EXPECT_EQ(resolve_figure("problem.programs", c).text, "81");
   EXPECT_EQ(resolve_figure("problem.shape", c).text, "576\u00b3");
@@ -123,11 +127,14 @@ TEST(LessonFigures, QuotesResolveToTheSeed) {
 
 TEST(LessonFigures, QuoteFileIsStrict) {
   EXPECT_THROW(parse_quotes(R"({"quotes": [{"id": "003.x", "seed": "003", "text": "1 ms",
-    "value": 1, "unit": "hours", "excerpt": "1 ms"}]})"), ScenarioError);
+    "value": 1, "unit": "hours", "excerpt": "1 ms"}]})"),
+               ScenarioError);
   EXPECT_THROW(parse_quotes(R"({"quotes": [{"id": "004.x", "seed": "003", "text": "1 ms",
-    "value": 1, "unit": "ms", "excerpt": "1 ms"}]})"), ScenarioError);
+    "value": 1, "unit": "ms", "excerpt": "1 ms"}]})"),
+               ScenarioError);
   EXPECT_THROW(parse_quotes(R"({"quotes": [{"id": "003.x", "seed": "003", "text": "1 ms",
-    "unit": "ms", "excerpt": "1 ms"}]})"), ScenarioError);
+    "unit": "ms", "excerpt": "1 ms"}]})"),
+               ScenarioError);
 }
 
 // Every quote file in the tree (the bundled one and the fixture): the numbers shown are in the

@@ -1,9 +1,10 @@
 // The lesson text model: segments, bare numbers, figure names and worked formulas
 // (scenario/lesson_text.hpp).
+#include "scenario/lesson_text.hpp"
+
 #include <gtest/gtest.h>
 
 #include "scenario/lesson.hpp"
-#include "scenario/lesson_text.hpp"
 
 namespace tilesim::scenario {
 namespace {
@@ -52,9 +53,9 @@ TEST(LessonText, FigureNamesAreCheckedByNamespaceMetricAndSide) {
 TEST(LessonText, TrueFormulasHold) {
   for (const char* f :
        {"pid_m = 3 + (29 % 27) % 3 = 5", "29 // 27 = 1", "9 x 9 = 81", "574 / 64 = 8.97",
-        "cdiv(574, 64) = 9", "min(3, 9 - 6) = 3", "max(1, 2) = 2", "2 ^ 10 = 1024",
-        "27 + 27 = 54", "offs_m[:, None] + offs_n[None, :]", "90 / 54 = 1.67", "x = 3",
-        "rows_[:, None] < 3", "a == b", "-7 % 3 = 2", "(1 + 2) * 3 = 9 = 3 x 3"})
+        "cdiv(574, 64) = 9", "min(3, 9 - 6) = 3", "max(1, 2) = 2", "2 ^ 10 = 1024", "27 + 27 = 54",
+        "offs_m[:, None] + offs_n[None, :]", "90 / 54 = 1.67", "x = 3", "rows_[:, None] < 3",
+        "a == b", "-7 % 3 = 2", "(1 + 2) * 3 = 9 = 3 x 3"})
     EXPECT_FALSE(formula_error(f)) << f << ": " << formula_error(f).value_or("");
 }
 
@@ -71,7 +72,8 @@ TEST(LessonText, LoadRefusesBadFiguresAndFalseFormulasWithTheField) {
   auto lesson = [](const std::string& narration) {
     return R"({"title": "t", "scenario": "triton_9x9_grouped.json", "steps": [
       {"view": "compare", "position": {"end": true},
-       "narration": ")" + narration + R"("}]})";
+       "narration": ")" +
+           narration + R"("}]})";
   };
   EXPECT_NO_THROW(parse_lesson(lesson("ratio {compare.dram_bytes.ratio}, `9 x 9 = 81`")));
   try {
