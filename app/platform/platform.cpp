@@ -11,12 +11,16 @@
 #include <imgui.h>
 #include <imgui_impl_glfw.h>
 #include <imgui_impl_opengl3.h>
+#include <imgui_internal.h>  // ImTextCharFromUtf8
 
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 
 #include "app/core/palette.hpp"
+#include "scenario/scenario.hpp"
 
 namespace tilesim::app {
 
@@ -93,6 +97,7 @@ void Platform::load_fonts(float scale) {
   if (ranges.empty()) {
     ImFontGlyphRangesBuilder b;
     b.AddRanges(io.Fonts->GetGlyphRangesDefault());
+    b.AddRanges(io.Fonts->GetGlyphRangesCyrillic());  // seed 003's words (glossary, quotes)
     for (ImWchar c : {0x2026, 0x2190, 0x2192, 0x2193, 0x2264, 0x2265, 0x22EE, 0x22EF, 0x22F1,
                       0x25B6, 0x23F8, 0x2016, 0x00D7, 0x2014, 0x2013, 0x2022})
       b.AddChar(c);
@@ -110,6 +115,38 @@ void Platform::load_fonts(float scale) {
     ImFontConfig cfg;
     cfg.SizePixels = 13.0f * scale;
     m_fonts.ui = io.Fonts->AddFontDefault(&cfg);
+  } else {
+    // Seeds 000, 001 and 004 are Chinese: the glossary and quotes cite their words. DejaVu has
+    // no CJK glyphs, so those the help and lesson files use are merged in from WenQuanYi
+    // (fonts-wqy-microhei) when it is installed; all of CJK would make the atlas huge.
+    static ImVector<ImWchar> cjk;
+    const char* wqy = "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc";
+    if (cjk.empty() && std::filesystem::exists(wqy)) {
+      ImFontGlyphRangesBuilder b;
+      const auto assets = scenario::assets_dir();
+      for (const auto& dir : {assets / "help", assets / "lessons"}) {
+        std::error_code ec;
+        for (const auto& e : std::filesystem::directory_iterator(dir, ec)) {
+          std::ifstream in(e.path(), std::ios::binary);
+          std::stringstream ss;
+          ss << in.rdbuf();
+          const std::string text = ss.str();
+          for (const char* p = text.c_str(); *p;) {
+            unsigned int c = 0;
+            const int n = ImTextCharFromUtf8(&c, p, nullptr);
+            if (n <= 0) break;
+            p += n;
+            if (c >= 0x2E80 && c < 0x10000) b.AddChar(static_cast<ImWchar>(c));
+          }
+        }
+      }
+      b.BuildRanges(&cjk);
+    }
+    if (cjk.Size > 1) {
+      ImFontConfig cfg;
+      cfg.MergeMode = true;
+      io.Fonts->AddFontFromFileTTF(wqy, 16.0f * scale, &cfg, cjk.Data);
+    }
   }
   m_fonts.mono = load(mono, 15.0f);
   if (!m_fonts.mono) m_fonts.mono = m_fonts.ui;
