@@ -25,6 +25,7 @@
 #include "app/platform/record.hpp"
 #include "app/recording.hpp"
 #include "app/soak.hpp"
+#include "scenario/file_io.hpp"
 #include "scenario/resolve.hpp"
 
 using namespace tilesim;
@@ -55,6 +56,7 @@ void draw_frame(Platform& plat, AppModel& m, UiState& ui, CommandQueue& q, const
   ui.layout = compute_layout(plat.width(), plat.height(), ui.focus, ui.center_tab, ui.scale,
                              ui.lesson.has_value());
   if (ui.lesson) ui.lesson->drawn.clear();  // the panels record the highlights they draw
+  ui.figures_drawn.clear();                 // and the figures they show
   // The compare timeline follows only while it is on screen: its snapshots cost a core.
   if (ui.center_tab == PanelId::compare || ui.focus == PanelId::compare) sync_sessions(m);
   const auto frame = m.engine->frame();
@@ -204,6 +206,17 @@ int export_lesson(Session& s, const std::filesystem::path& dir) {
     if (err.empty() && looks_blank(px)) err = "the figure is blank";
     if (err.empty()) err = capture(s.plat, s.model, s.ui, CaptureRequest{std::nullopt, path});
     if (!err.empty()) problem += (problem.empty() ? "" : "; ") + err;
+    // Beside the PNG, the step's figures with their sources (the frame just drawn registered
+    // them): NAME-stepNN.json.
+    for (const auto& e : run.text.errors) problem += (problem.empty() ? "" : "; ") + e;
+    auto json_path = path;
+    json_path.replace_extension(".json");
+    try {
+      scenario::write_file_atomic(json_path,
+                                  step_figures_json(run.lesson, i, run.text, s.ui.figures_drawn));
+    } catch (const std::exception& e) {
+      problem += (problem.empty() ? "" : "; ") + std::string(e.what());
+    }
     if (!problem.empty()) {
       ++failures;
       std::fprintf(stderr, "tilesim: lesson %s, step %d of %d: %s\n", run.lesson.name.c_str(),

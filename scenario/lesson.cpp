@@ -10,6 +10,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "scenario/lesson_text.hpp"
+
 namespace tilesim::scenario {
 namespace {
 
@@ -146,6 +148,14 @@ class Parser {
     if (!v.is_string()) fail(w, std::string("must be a string, got ") + v.type_name());
     auto s = v.get<std::string>();
     if (required_non_empty && s.empty()) fail(w, "must not be empty");
+    return s;
+  }
+  // Text a learner reads: its figures must be well formed and its formulas hold (bare numbers
+  // are reported by lesson_bare_numbers, not refused: see lesson_text.hpp).
+  std::string shown_text(const json& v, const Where& w) const {
+    auto s = text(v, w);
+    const auto errors = text_errors(s);
+    if (!errors.empty()) fail(w, errors.front());
     return s;
   }
   std::int64_t integer(const json& v, const Where& w, std::int64_t lo, std::int64_t hi) const {
@@ -295,7 +305,7 @@ class Parser {
     for (const auto& [key, v] : j.items()) {
       const Where at = w / key;
       if (key == "title") {
-        s.title = text(v, at);
+        s.title = shown_text(v, at);
       } else if (key == "scenario") {
         s.scenario = scenario(v, at);
       } else if (key == "view") {
@@ -311,7 +321,7 @@ class Parser {
       } else if (key == "highlight") {
         s.highlight = highlight(v, at);
       } else if (key == "narration") {
-        s.narration = text(v, at);
+        s.narration = shown_text(v, at);
         if (s.narration.size() > 600) fail(at, "is longer than 600 characters (1-3 sentences)");
       } else if (key == "hide_rows") {
         const json& a = array(v, at);
@@ -320,7 +330,8 @@ class Parser {
         keys(v, at, {"text", "answer"});
         if (!v.contains("text") || !v.contains("answer"))
           fail(at, "a question needs text and answer");
-        s.question = LessonQuestion{text(v["text"], at / "text"), text(v["answer"], at / "answer")};
+        s.question = LessonQuestion{shown_text(v["text"], at / "text"),
+                                    shown_text(v["answer"], at / "answer")};
       }
     }
     return s;
@@ -332,7 +343,7 @@ class Parser {
     for (const char* required : {"title", "scenario", "steps"})
       if (!j.contains(required)) fail(top, std::string("missing key \"") + required + "\"");
     Lesson l;
-    l.title = text(j["title"], top / "title");
+    l.title = shown_text(j["title"], top / "title");
     if (j.contains("summary")) l.summary = text(j["summary"], top / "summary");
     l.scenario = scenario(j["scenario"], top / "scenario");
     const json& steps = array(j["steps"], top / "steps");
@@ -399,7 +410,8 @@ std::vector<LessonEntry> list_lessons(const std::filesystem::path& dir) {
   std::vector<LessonEntry> out;
   std::error_code ec;
   for (const auto& f : std::filesystem::directory_iterator(dir, ec)) {
-    if (f.path().extension() != ".json") continue;
+    // quotes.json beside the lessons holds the seed quotes they cite (quotes.hpp), not a lesson.
+    if (f.path().extension() != ".json" || f.path().filename() == "quotes.json") continue;
     LessonEntry& e = out.emplace_back(LessonEntry{f.path().stem().string(), {}, {}, f.path(), {}});
     try {
       const Lesson l = load_lesson(f.path());

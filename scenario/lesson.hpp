@@ -100,7 +100,7 @@ struct LessonEntry {
   std::filesystem::path path;
   std::string error;  // non-empty: the file is broken (the index says why)
 };
-// assets/lessons/*.json in file-name order (the teaching order).
+// assets/lessons/*.json in file-name order (the teaching order), quotes.json left out.
 std::vector<LessonEntry> list_lessons(const std::filesystem::path& dir);
 // NAME (a stem in assets/lessons/) or a path to a lesson file.
 std::filesystem::path find_lesson(const std::string& name_or_path);

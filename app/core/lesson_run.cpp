@@ -23,6 +23,7 @@ const char* matrix_letter(sim::Operand m) {
 LessonRun open_lesson(const std::string& name_or_path) {
   LessonRun run;
   run.lesson = scenario::load_lesson(scenario::find_lesson(name_or_path));
+  run.bare_numbers = scenario::lesson_bare_numbers(run.lesson);
   run.index = scenario::list_lessons(scenario::assets_dir() / "lessons");
   return run;
 }

@@ -13,7 +13,9 @@
 #include "app/core/app_model.hpp"
 #include "app/core/layout.hpp"
 #include "app/core/playback.hpp"
+#include "app/core/step_figures.hpp"
 #include "scenario/lesson.hpp"
+#include "scenario/lesson_text.hpp"
 
 namespace tilesim::app {
 
@@ -36,6 +38,10 @@ struct LessonRun {
   // The requested step's problem is open and its timeline still being built: its position is
   // resolved (in the model's event order) once the timeline exists.
   bool waiting = false;
+  // The shown step's figures, resolved this frame by the lesson panel (its footnotes, and the
+  // JSON --export-dir writes); bare numbers of the lesson's texts (lesson_bare_numbers).
+  StepText text;
+  std::vector<scenario::BareNumber> bare_numbers;
 };
 
 // The first screen (tilesim with no arguments, scripts/run): the lesson index beside the

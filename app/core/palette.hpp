@@ -53,6 +53,15 @@ inline constexpr Rgba classes[] = {{68, 90, 140}, {120, 80, 140}, {140, 100, 60}
                                    {140, 70, 95}, {70, 110, 150}, {125, 95, 125}, {95, 85, 70}};
 inline constexpr int class_count = sizeof(classes) / sizeof(classes[0]);
 inline constexpr Rgba lesson{236, 72, 153};  // what a lesson step points at (pink outline)
+// A lesson's figures by kind (text on the panel background, so they follow the theme): predicted
+// by the engine, measured on a GPU, quoted from a seed, computed from the problem, a datasheet
+// figure of the machine preset; and worked formulas in backticks.
+inline Rgba figure_predicted{125, 211, 252};
+inline Rgba figure_measured{134, 239, 172};
+inline Rgba figure_quoted{253, 186, 116};
+inline Rgba figure_computed{216, 180, 254};
+inline Rgba figure_datasheet{203, 213, 225};
+inline Rgba formula{250, 232, 140};
 
 // dark: the screen; light: printed handouts (dark text on white).
 enum class Theme { dark, light };
@@ -67,6 +76,14 @@ inline void set_theme(Theme t) {
   header_bg = light ? Rgba{208, 213, 224} : Rgba{58, 63, 76};
   cell_dim = light ? Rgba{232, 234, 240} : Rgba{40, 43, 52};
   box_bg = light ? Rgba{244, 246, 250} : Rgba{44, 48, 58};
+  // Figures: the dark theme's pastels on black, the light theme's deep tones on white (each
+  // at least 4.5:1 against its panel).
+  figure_predicted = light ? Rgba{3, 105, 161} : Rgba{125, 211, 252};
+  figure_measured = light ? Rgba{21, 128, 61} : Rgba{134, 239, 172};
+  figure_quoted = light ? Rgba{180, 83, 9} : Rgba{253, 186, 116};
+  figure_computed = light ? Rgba{109, 40, 217} : Rgba{216, 180, 254};
+  figure_datasheet = light ? Rgba{51, 65, 85} : Rgba{203, 213, 225};
+  formula = light ? Rgba{120, 53, 15} : Rgba{250, 232, 140};
 }
 }  // namespace palette
 

@@ -16,6 +16,7 @@
 #include "app/core/matrix_view.hpp"
 #include "app/core/sweep.hpp"
 #include "app/core/warps_view.hpp"
+#include "scenario/lesson_figures.hpp"
 
 namespace tilesim::app {
 
@@ -66,6 +67,12 @@ struct UiState {
   std::optional<LessonRun> lesson;
   double anim_fraction = 1.0;
   double slow_motion = 1.0;  // 1 = a quarter second per event; 4 = four times slower
+  // Every figure a panel drew this frame (the compare table's cells, the memory counters, the
+  // GPU panel's measured and predicted numbers), with its kind and source: --export-dir writes
+  // them beside each PNG. Cleared at the start of each frame, like LessonRun::drawn.
+  std::vector<scenario::Figure> figures_drawn;
+  bool show_glossary = false;
+  std::string glossary_filter;
 };
 
 }  // namespace tilesim::app

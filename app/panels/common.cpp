@@ -154,28 +154,10 @@ bool engine_status_line(FrameContext& f) {
   }
 }
 
-std::string format_percent(double fraction) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f %%", 100.0 * fraction);
-  return buf;
-}
-
-std::string format_seconds(double s) {
-  char buf[32];
-  if (s < 1e-3)
-    std::snprintf(buf, sizeof buf, "%.1f us", s * 1e6);
-  else if (s < 1)
-    std::snprintf(buf, sizeof buf, "%.2f ms", s * 1e3);
-  else
-    std::snprintf(buf, sizeof buf, "%.2f s", s);
-  return buf;
-}
-
-std::string format_count(std::int64_t n) {
-  std::string s = std::to_string(n < 0 ? -n : n);
-  for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3) s.insert(i, ",");
-  return n < 0 ? "-" + s : s;
-}
+// One text per figure kind for the app, the CLI and lesson figures (sim/base/format.hpp).
+std::string format_percent(double fraction) { return sim::format_percent(fraction); }
+std::string format_seconds(double s) { return sim::format_seconds(s); }
+std::string format_count(std::int64_t n) { return sim::format_count(n); }
 
 std::string format_bytes(double bytes) {
   return sim::format_bytes(bytes);

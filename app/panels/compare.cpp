@@ -6,7 +6,9 @@
 
 #include <string>
 
+#include "app/core/step_figures.hpp"
 #include "app/panels/panels.hpp"
+#include "sim/base/format.hpp"
 #include "sim/memory/footprint.hpp"
 
 namespace tilesim::app {
@@ -16,9 +18,23 @@ constexpr int kCompareRows = 6;  // rows table() draws below its header
 
 std::string ratio_text(double a, double b) {
   if (a <= 0 || b <= 0) return "-";
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.2f x", a / b);
-  return buf;
+  return sim::format_ratio(a / b);
+}
+
+// A cell's figure, registered as drawn (for --export-dir's JSON); its text is the cell's.
+std::string cell(FrameContext& f, scenario::Figure fig) {
+  figure_drawn(f, fig);
+  return fig.text;
+}
+scenario::Figure so_far(std::string name, double v, bool bytes, const std::string& source) {
+  scenario::Figure fig;
+  fig.name = std::move(name);
+  fig.value = v;
+  fig.text = bytes ? format_bytes(v) : format_percent(v);
+  fig.unit = bytes ? "B" : "fraction";
+  fig.kind = scenario::FigureKind::predicted;
+  fig.source = source;
+  return fig;
 }
 
 void table(FrameContext& f, const EngineFrame& a, const EngineFrame& b, float width) {
@@ -62,35 +78,58 @@ void table(FrameContext& f, const EngineFrame& a, const EngineFrame& b, float wi
   };
   // Triton's tutorial figure: the distinct input tiles the programs started so far need
   // (9 x 9 tiles, first 9 programs: 90 row-major, 54 grouped with GROUP_SIZE_M = 3).
-  const std::int64_t started = a.order ? a.order->programs_started(a.position) : p.programs();
+  AppFigureContext figs;
+  make_figure_context(f.model, &a, &b, figs);
+  const auto& c = figs.ctx;
+  const std::int64_t started = c.programs_started;
   if (started > 0) {
-    const auto fa = sim::footprint(p, started), fb = sim::footprint(q, started);
+    auto tiles = [&](const char* side) {
+      const auto t = scenario::resolve_figure(std::string("footprint.") + side + ".tiles", c);
+      const auto by = scenario::resolve_figure(std::string("footprint.") + side + ".bytes", c);
+      return cell(f, t) + " (" + cell(f, by) + ")";
+    };
     const std::string what = "input tiles pids 0.." + format_count(started - 1) + " need";
-    row(what.c_str(), format_count(fa.tiles) + " (" + format_bytes(double(fa.bytes)) + ")",
-        format_count(fb.tiles) + " (" + format_bytes(double(fb.bytes)) + ")",
-        ratio_text(double(fb.tiles), double(fa.tiles)), true);
+    const std::string x = tiles("a"), y = tiles("b");
+    row(what.c_str(), x, y,
+        cell(f, scenario::resolve_figure("footprint.b.tiles / footprint.a.tiles", c)), true);
   }
+  // So far: the snapshots of both sessions at the same moment.
   const auto& ca = a.snapshot.counters;
   const auto& cb = b.snapshot.counters;
+  const std::string src = "timed engine, " + f.model.machine.name + " preset, " +
+                          std::string(sim::to_string(f.model.event_order)) + " event order, so far";
   const double da = double(ca.dram_bytes()), db = double(cb.dram_bytes());
-  row("DRAM bytes so far (read + write)", format_bytes(da), format_bytes(db), ratio_text(db, da),
+  row("DRAM bytes so far (read + write)",
+      cell(f, so_far("now.dram_bytes", da, true, src + " (" + na + ")")),
+      cell(f, so_far("now.dram_bytes.b", db, true, src + " (" + nb + ")")), ratio_text(db, da),
       true);
-  row("L2 hit rate so far", format_percent(ca.l2_hit_rate()), format_percent(cb.l2_hit_rate()), "",
+  row("L2 hit rate so far",
+      cell(f, so_far("now.l2_hit_rate", ca.l2_hit_rate(), false, src + " (" + na + ")")),
+      cell(f, so_far("now.l2_hit_rate.b", cb.l2_hit_rate(), false, src + " (" + nb + ")")), "",
       false);
-  const auto& fa = a.final_counters;
-  const auto& fb = b.final_counters;
-  const double ta = double(fa.dram_bytes()), tb = double(fb.dram_bytes());
-  row("DRAM bytes, whole run", format_bytes(ta), format_bytes(tb), ratio_text(tb, ta), true);
-  row("L2 hit rate, whole run", format_percent(fa.l2_hit_rate()), format_percent(fb.l2_hit_rate()),
-      "", false);
-  auto time = [](const sim::TimingSummary& t) {
-    if (t.kernel_ps <= 0) return std::string("-");
-    return format_seconds(t.time_s()) + " (" + std::string(sim::to_string(t.breakdown.bound())) +
+  // Whole run: the figures a lesson names (compare.METRIC.SIDE), so narration and table agree.
+  auto whole = [&](const char* metric, const char* side) {
+    return cell(f, scenario::compare_figure(c, metric, side));
+  };
+  row("DRAM bytes, whole run", whole("dram_bytes", "a"), whole("dram_bytes", "b"),
+      whole("dram_bytes", "ratio"), true);
+  row("L2 hit rate, whole run", whole("l2_hit_rate", "a"), whole("l2_hit_rate", "b"), "", false);
+  auto time = [&](const char* side, const EngineFrame& e) {
+    if (e.timing.kernel_ps <= 0) return std::string("-");
+    return whole("time", side) + " (" + std::string(sim::to_string(e.timing.breakdown.bound())) +
            " bound)";
   };
-  row("predicted time (timed engine)", time(a.timing), time(b.timing),
-      ratio_text(b.timing.time_s(), a.timing.time_s()), true);
+  row("predicted time (timed engine)", time("a", a), time("b", b), whole("time", "ratio"), true);
   ImGui::EndTable();
+  // What kind of figure each row is (the first row is computed from the problem, the others are
+  // the engine's prediction): the rows keep their names, which lessons refer to.
+  text_colored(palette::figure_computed, "computed");
+  ImGui::SameLine();
+  ImGui::TextDisabled("first row, from the problem;");
+  ImGui::SameLine();
+  text_colored(palette::figure_predicted, "predicted");
+  ImGui::SameLine();
+  ImGui::TextDisabled("the others: timed engine, %s preset", f.model.machine.name.c_str());
 }
 
 }  // namespace
@@ -117,7 +156,8 @@ void draw_compare(FrameContext& f, const Rect& r) {
     // The table: a header and kCompareRows rows, each a text line plus cell padding and border.
     const float table_row = ImGui::GetTextLineHeight() + 2 * ImGui::GetStyle().CellPadding.y + 1;
     const float table_h = table_row * (kCompareRows + 1) + 8;
-    const float w = (avail.x - 20) / 2, h = avail.y - table_h - lh;
+    // Below the table, one line says which rows are computed and which predicted.
+    const float w = (avail.x - 20) / 2, h = avail.y - table_h - 2 * lh;
     const sim::Problem* probs[2] = {&p, &q};
     const GridView* grids[2] = {&f.grid, &gq};
     const EngineFrame* frames[2] = {f.frame, f.frame_compare};

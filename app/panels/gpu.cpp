@@ -30,11 +30,10 @@ std::string described_as(const RungPrediction& p) {
   // round trips" (the latency-bound ones, docs/MODEL.md).
   const auto& c = p.timing.costs;
   const std::string in_flight =
-      c.load_rounds > 0
-          ? ", " + std::to_string(c.load_round_bytes / (32 * s.num_warps)) +
-                " B in flight per thread, " + std::to_string(c.load_rounds) +
-                (c.load_rounds == 1 ? " round trip" : " round trips")
-          : "";
+      c.load_rounds > 0 ? ", " + std::to_string(c.load_round_bytes / (32 * s.num_warps)) +
+                              " B in flight per thread, " + std::to_string(c.load_rounds) +
+                              (c.load_rounds == 1 ? " round trip" : " round trips")
+                        : "";
   const std::string stream =
       c.stream_warp_instructions > 0
           ? " (" + std::to_string(std::lround(c.stream_warp_instructions)) + " instr)"
@@ -70,7 +69,8 @@ std::string code_of(const RungPrediction& p) {
     return "Each warp issues " + std::to_string(std::lround(c.stream_warp_instructions)) +
            " instructions per program (Nsight Compute's count: index arithmetic, then per\n"
            "global load its address steps, the store and the loop test), about 5 cycles each\n"
-           "outside its memory waits: " + std::string(us) +
+           "outside its memory waits: " +
+           std::string(us) +
            " us in series with its loads, and the program\n"
            "goes on when its slowest warp's loads are back.";
   }
@@ -97,7 +97,7 @@ void description_cell(const PredictionCell& cell) {
   if (!code.empty() && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", code.c_str());
 }
 
-void prediction_cell(const kernels::RunResult& r, const PredictionCell& cell) {
+void prediction_cell(FrameContext& f, const kernels::RunResult& r, const PredictionCell& cell) {
   if (!cell.p) {
     ImGui::TextDisabled(cell.pending ? "predicting..." : "-");
     return;
@@ -116,6 +116,9 @@ void prediction_cell(const kernels::RunResult& r, const PredictionCell& cell) {
     return;
   }
   const double predicted_s = p.timing.time_s();
+  auto fig = engine_figure(f.model, "gpu." + r.variant + ".predicted", predicted_s, Shown::seconds,
+                           r.variant + " as its own rung runs it, whole run");
+  figure_drawn(f, fig);
   // measured / predicted: 1.00 x is a perfect prediction, above 1 the GPU was slower.
   char b[96];
   std::snprintf(b, sizeof b, "%s  (measured %.2f x)", format_seconds(predicted_s).c_str(),
@@ -127,8 +130,9 @@ void prediction_cell(const kernels::RunResult& r, const PredictionCell& cell) {
                       std::string(sim::to_string(p.timing.breakdown.bound())).c_str());
 }
 
-void result_row(const char* source, const kernels::RunResult& r, double pct,
-                const PredictionCell& cell) {
+// `where`: the registered figure's source (device, date and file for a bench record).
+void result_row(FrameContext& f, const char* source, const std::string& where,
+                const kernels::RunResult& r, double pct, const PredictionCell& cell) {
   ImGui::TableNextRow();
   ImGui::TableNextColumn();
   ImGui::TextUnformatted(source);
@@ -140,6 +144,7 @@ void result_row(const char* source, const kernels::RunResult& r, double pct,
     return;
   }
   text_colored(palette::highlight, format_seconds(r.median_ms * 1e-3).c_str());
+  figure_drawn(f, measured_run_figure(r, where));
   ImGui::TableNextColumn();
   ImGui::Text("%.1f %s", r.throughput, r.throughput_unit.c_str());
   ImGui::TableNextColumn();
@@ -158,7 +163,7 @@ void result_row(const char* source, const kernels::RunResult& r, double pct,
   ImGui::TableNextColumn();
   description_cell(cell);
   ImGui::TableNextColumn();
-  prediction_cell(r, cell);
+  prediction_cell(f, r, cell);
 }
 
 }  // namespace
@@ -270,12 +275,20 @@ void draw_gpu(FrameContext& f, const Rect& r) {
         ImGui::TableSetupColumn(h);
       ImGui::TableHeadersRow();
       if (live)
-        result_row(("live: " + live->result.device).c_str(), live->result, live->pct_of_baseline(),
+        result_row(f, ("live: " + live->result.device).c_str(),
+                   "live run on " + live->result.device, live->result, live->pct_of_baseline(),
                    cell(live->result));
       if (f.ui.bench_report) {
-        const std::string& label = f.ui.bench_report->device.name;  // date, commit: above
+        // date, commit: above the table (and in the registered figure's source)
+        const std::string label = f.ui.bench_report->device.name;
+        const std::string file =
+            f.ui.bench_bundled
+                ? "assets/measured/" + std::filesystem::path(f.ui.bench_path).filename().string()
+                : f.ui.bench_path;
+        const std::string where =
+            label + ", " + f.ui.bench_report->date.substr(0, 10) + ", " + file;
         for (const auto* rec : matches)
-          result_row(label.c_str(), rec->result, rec->pct_of_baseline, cell(rec->result));
+          result_row(f, label.c_str(), where, rec->result, rec->pct_of_baseline, cell(rec->result));
       }
       ImGui::EndTable();
     }

@@ -18,6 +18,36 @@ void wrapped(const std::string& s, Rgba c) {
   ImGui::PopTextWrapPos();
 }
 
+// The answer to the previous step's question, the narration and the question, each as tokens
+// whose figures carry footnotes; the lesson-file errors of this step; the glossary button; the
+// sources footer.
+void draw_step_text(FrameContext& f, LessonRun& run, int i) {
+  const auto& l = run.lesson;
+  const auto& s = l.steps[static_cast<std::size_t>(i)];
+  if (i > 0 && l.steps[i - 1].question)
+    draw_rich_text("Answer:", l.steps[i - 1].question->answer, palette::c, run.text);
+  draw_rich_text("", s.narration, palette::text, run.text);
+  if (s.question) {
+    ImGui::Spacing();
+    draw_rich_text("Question:", s.question->text, palette::b, run.text);
+    ImGui::TextDisabled("(the next step answers it)");
+  }
+  if (!run.error.empty()) wrapped("Lesson file: " + run.error, palette::l2_miss);
+  for (const auto& e : run.text.errors) wrapped("Lesson file: " + e, palette::l2_miss);
+  // Bare numbers of the texts on screen, in one line (the test names each with its field).
+  std::string bare;
+  for (const auto& b : run.bare_numbers)
+    if (b.step == i || (b.step == i - 1 && b.field == "question.answer"))
+      bare += (bare.empty() ? "" : ", ") + b.field + " \"" + b.number + "\"";
+  if (!bare.empty())
+    wrapped("Lesson file: bare numbers at this step (" + bare +
+                "): write figures {NAME}, formulas `...` or seed quotes (assets/lessons/README.md)",
+            palette::l2_miss);
+  if (!f.ui.figure || !run.text.figures.empty()) ImGui::Spacing();
+  if (!f.ui.figure && ImGui::SmallButton("Glossary")) f.ui.show_glossary = !f.ui.show_glossary;
+  draw_sources(f, run.text);
+}
+
 void draw_index(FrameContext& f, LessonRun& run) {
   for (const auto& e : run.index) {
     const bool current = e.name == run.lesson.name;
@@ -97,15 +127,19 @@ void draw_lesson(FrameContext& f, const Rect& r) {
     const int n = static_cast<int>(l.steps.size());
     const int i = std::clamp(run.step, 0, n - 1);
     const auto& s = l.steps[i];
+    // The step's figures, from the sessions the panels draw (so the narration equals the table).
+    AppFigureContext figures;
+    make_figure_context(f.model, f.frame, f.frame_compare, figures);
+    run.text = resolve_step_text(l, i, figures.ctx);
     ImGui::PushFont(f.fonts.title);
     ImGui::PushTextWrapPos(0);
-    ImGui::TextUnformatted(l.title.c_str());
+    ImGui::TextUnformatted(run.text.shown(l.title).c_str());
     ImGui::PopTextWrapPos();
     ImGui::PopFont();
     ImGui::TextDisabled("step %d of %d", i + 1, n);
     if (!s.title.empty()) {
       ImGui::SameLine();
-      text_colored(palette::highlight, s.title.c_str());
+      text_colored(palette::highlight, run.text.shown(s.title).c_str());
     }
     // Back / Next, and PageUp / PageDown anywhere in the window.
     const bool typing = ImGui::GetIO().WantTextInput;
@@ -121,15 +155,7 @@ void draw_lesson(FrameContext& f, const Rect& r) {
     ImGui::SameLine();
     ImGui::TextDisabled("PgUp / PgDn");
     ImGui::Separator();
-    if (i > 0 && l.steps[i - 1].question)
-      wrapped("Answer: " + l.steps[i - 1].question->answer, palette::c);
-    wrapped(s.narration, palette::text);
-    if (s.question) {
-      ImGui::Spacing();
-      wrapped("Question: " + s.question->text, palette::b);
-      ImGui::TextDisabled("(the next step answers it)");
-    }
-    if (!run.error.empty()) wrapped("Lesson file: " + run.error, palette::l2_miss);
+    draw_step_text(f, run, i);
     ImGui::Spacing();
     ImGui::Separator();
     wrapped("The event now, through the memory hierarchy:", palette::text_dim);
@@ -148,6 +174,7 @@ void draw_lesson(FrameContext& f, const Rect& r) {
     if (f.ui.lesson && ImGui::Button("Leave the lesson (free play)")) f.ui.lesson.reset();
   }
   end_panel();
+  if (f.ui.lesson) draw_glossary(f);
 }
 
 }  // namespace tilesim::app

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdio>
 #include <string>
+#include <tuple>
 
 #include "app/core/memory_view.hpp"
 #include "app/panels/memory_parts.hpp"
@@ -97,6 +98,20 @@ void draw_memory(FrameContext& f, const Rect& r) {
     const ImVec2 pos = ImGui::GetCursorScreenPos();
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     chart(f, fr, pos.x, pos.y + ImGui::GetTextLineHeight() + 2, avail.x);
+    // The counters drawn above, registered with their source (--export-dir's JSON).
+    const std::string so_far = "so far (event " + format_count(fr.position) + ")";
+    for (const auto& [name, v, how] :
+         {std::tuple{"now.dram_read_bytes", double(c.dram_read_bytes), Shown::bytes},
+          {"now.dram_write_bytes", double(c.dram_write_bytes), Shown::bytes},
+          {"now.l2_read_bytes", double(c.l2_read_bytes), Shown::bytes},
+          {"now.l2_hit_rate", c.l2_hit_rate(), Shown::fraction},
+          {"now.smem_read_bytes", double(c.smem_read_bytes), Shown::bytes},
+          {"now.smem_write_bytes", double(c.smem_write_bytes), Shown::bytes},
+          {"now.register_bytes", double(c.register_bytes), Shown::bytes},
+          {"now.tile_loads", double(c.tile_loads), Shown::count}})
+      figure_drawn(f, engine_figure(f.model, name, v, how, so_far));
+    figure_drawn(f, engine_figure(f.model, "run.l2_hit_rate", fr.final_counters.l2_hit_rate(),
+                                  Shown::fraction, "whole run"));
     measured_line(f);
     const ImVec2 low = ImGui::GetCursorScreenPos();
     const float low_h = r.y + r.h - low.y - ImGui::GetStyle().WindowPadding.y;

@@ -65,6 +65,15 @@ void lesson_table_row(FrameContext& f, const char* label);
 bool lesson_row_hidden(FrameContext& f, const char* label);
 // A table cell whose figure the step hides: "?" with the tooltip "the next steps answer this".
 void hidden_cell();
+// A lesson's figures (rich_text.cpp): the colour of a kind; a figure a panel draws, registered
+// for --export-dir's JSON; narration, question or answer as wrapped tokens (figures unbreakable,
+// with footnote marks) after `label`; the step's "Sources" footer; the glossary window.
+Rgba figure_color(scenario::FigureKind k);
+void figure_drawn(FrameContext& f, const scenario::Figure& fig);
+void draw_rich_text(const std::string& label, const std::string& text, Rgba color,
+                    const StepText& st);
+void draw_sources(FrameContext& f, const StepText& st);
+void draw_glossary(FrameContext& f);
 // The current event's tile in motion (motion.cpp), for the memory chart and the lesson panel.
 Motion current_motion(const FrameContext& f);
 // centres: x of DRAM, L2, shared memory, registers; y: the line the tile travels on.

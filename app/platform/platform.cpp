@@ -94,14 +94,16 @@ void Platform::load_fonts(float scale, const std::string& glyph_text) {
   if (ranges.empty()) {
     ImFontGlyphRangesBuilder b;
     b.AddRanges(io.Fonts->GetGlyphRangesDefault());
-    b.AddRanges(io.Fonts->GetGlyphRangesCyrillic());
+    b.AddRanges(io.Fonts->GetGlyphRangesCyrillic());  // seed 003's words (glossary, quotes)
     for (ImWchar c : {0x2026, 0x2190, 0x2192, 0x2193, 0x2264, 0x2265, 0x22EE, 0x22EF, 0x22F1,
                       0x25B6, 0x23F8, 0x2016, 0x00D7, 0x2014, 0x2013, 0x2022, 0x00B2, 0x00B3,
                       0x00B7, 0x00A0, 0x2212})
       b.AddChar(c);
     b.BuildRanges(&ranges);
   }
-  // The CJK characters of `glyph_text` only (a few hundred at most), merged into the UI font.
+  // Seeds 000, 001 and 004 are Chinese: the glossary and quotes cite their words. DejaVu has no
+  // CJK glyphs, so the CJK characters of `glyph_text` only (a few hundred; all of CJK would make
+  // the atlas huge) are merged in from WenQuanYi (fonts-wqy-microhei) when it is installed.
   static ImVector<ImWchar> cjk;
   if (cjk.empty()) {
     ImFontGlyphRangesBuilder b;
