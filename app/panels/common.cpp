@@ -59,15 +59,30 @@ void help_marker(FrameContext& f, const std::string& key) {
   }
 }
 
+void same_line_if_fits(float width) {
+  ImGui::SameLine();
+  if (ImGui::GetContentRegionAvail().x < width) ImGui::NewLine();
+}
+
+float text_width(const char* text) {
+  return ImGui::CalcTextSize(text).x;
+}
+
+bool slide_layout(const FrameContext& f) {
+  return uses_slide_layout(ImGui::GetIO().DisplaySize.x, f.ui.scale, f.ui.font_scale);
+}
+
 void center_tabs(FrameContext& f) {
-  if (f.ui.focus) return;
+  // A slide shows the tab's panel, not the buttons that switch it.
+  if (f.ui.focus || (f.ui.figure && slide_layout(f))) return;
   static constexpr PanelId tabs[] = {PanelId::launch_grid, PanelId::compare, PanelId::memory,
                                      PanelId::sms,         PanelId::sweep,   PanelId::warps,
                                      PanelId::gpu};
   static constexpr const char* names[] = {"Launch grid", "Compare orders", "Memory", "SMs",
                                           "Sweep",       "Warps",          "GPU"};
   for (int i = 0; i < 7; ++i) {
-    if (i) ImGui::SameLine();
+    // A tab that does not fit goes to the next line (slides: large text in a narrow panel).
+    if (i) same_line_if_fits(text_width(names[i]) + 2 * ImGui::GetStyle().FramePadding.x);
     const bool on = f.ui.center_tab == tabs[i];
     if (on) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
     if (ImGui::Button(names[i])) f.ui.center_tab = tabs[i];
@@ -86,6 +101,7 @@ void draw_hatch(ImDrawList* dl, const ImVec2& a, const ImVec2& b, Rgba color, fl
 }
 
 void text_colored(Rgba c, const char* text) {
+  c = readable_on(c, palette::panel);
   ImGui::TextColored(ImVec4(c.r / 255.f, c.g / 255.f, c.b / 255.f, c.a / 255.f), "%s", text);
 }
 
@@ -108,22 +124,28 @@ static void swatch(Rgba c, const char* label, bool hatch = false) {
 void draw_legend(FrameContext& f, bool with_l2) {
   const bool mm = f.model.problem.kernel() == sim::Kernel::matmul;
   const float spacing = ImGui::GetStyle().ItemSpacing.x * 2;
-  swatch(palette::a, mm ? "A" : "in");
-  if (mm) {
-    ImGui::SameLine(0, spacing);
-    swatch(palette::b, "B");
-  }
-  ImGui::SameLine(0, spacing);
-  swatch(palette::c, mm ? "C" : "out");
-  ImGui::SameLine(0, spacing);
-  swatch(palette::mask_off, "masked off", true);
-  ImGui::SameLine(0, spacing);
-  swatch(palette::highlight, "now");
-  if (with_l2) {
-    ImGui::SameLine(0, spacing);
-    swatch(palette::l2_hit, "in L2 (a load hits)");
-    ImGui::SameLine(0, spacing);
-    swatch(palette::l2_miss, "not in L2 (misses)");
+  bool first = true;
+  // A swatch and its label; the line wraps before an item rather than cutting it at the edge.
+  auto item = [&](Rgba c, const char* label, bool hatch) {
+    const float need = ImGui::GetTextLineHeight() + ImGui::GetStyle().ItemSpacing.x +
+                       ImGui::CalcTextSize(label).x;
+    if (!first) {
+      ImGui::SameLine(0, spacing);
+      if (ImGui::GetContentRegionAvail().x < need) ImGui::NewLine();
+    }
+    first = false;
+    swatch(c, label, hatch);
+  };
+  item(palette::a, mm ? "A" : "in", false);
+  if (mm) item(palette::b, "B", false);
+  // Stored tiles are filled in C's colour: one swatch says both.
+  item(palette::c, mm ? "C / stored" : "out / stored", false);
+  item(palette::mask_off, "masked off", true);
+  // The tile states, from the one table the panels colour tiles by.
+  for (const palette::TileState s : palette::kTileStates) {
+    if (s == palette::TileState::stored) continue;  // the C swatch above
+    if (!with_l2 && (s == palette::TileState::l2_hit || s == palette::TileState::l2_miss)) continue;
+    item(palette::tile_state_color(s), palette::tile_state_label(s), false);
   }
   help_marker(f, "legend");
 }

@@ -4,6 +4,7 @@
 // engine's predicted time, and their ratios — the figures grouped order improves.
 #include <imgui.h>
 
+#include <cmath>
 #include <string>
 
 #include "app/panels/panels.hpp"
@@ -25,24 +26,27 @@ void table(FrameContext& f, const EngineFrame& a, const EngineFrame& b, float wi
   const auto& p = f.model.problem;
   const auto& q = *f.model.compare;
   const std::string na(sim::to_string(p.order())), nb(sim::to_string(q.order()));
-  const ImGuiTableFlags flags =
-      ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp;
+  // Figures never split or cut: their columns fit their widest figure, and the labels' column
+  // takes the rest, its text wrapping.
+  const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg;
   if (!ImGui::BeginTable("##cmp_table", 4, flags, ImVec2(width, 0))) return;
   // Timed orders are compared at the same simulated time, round orders at the same event.
   const bool timed = a.order && a.order->timed();
   const std::string when = timed ? "so far: t = " + format_seconds(a.snapshot.time_ps * 1e-12)
                                  : "so far: event " + format_count(a.position);
-  ImGui::TableSetupColumn(when.c_str(), ImGuiTableColumnFlags_WidthStretch, 1.6f);
-  ImGui::TableSetupColumn(na.c_str());
-  ImGui::TableSetupColumn(nb.c_str());
-  ImGui::TableSetupColumn((nb + " / " + na).c_str());
+  ImGui::TableSetupColumn(when.c_str(), ImGuiTableColumnFlags_WidthStretch);
+  ImGui::TableSetupColumn(na.c_str(), ImGuiTableColumnFlags_WidthFixed);
+  ImGui::TableSetupColumn(nb.c_str(), ImGuiTableColumnFlags_WidthFixed);
+  ImGui::TableSetupColumn("ratio", ImGuiTableColumnFlags_WidthFixed);
   ImGui::TableHeadersRow();
   auto row = [&](const char* what, const std::string& x, const std::string& y,
                  const std::string& ratio, bool hl) {
     ImGui::TableNextRow();
     lesson_table_row(f, what);
     ImGui::TableNextColumn();
+    ImGui::PushTextWrapPos(0);
     ImGui::TextUnformatted(what);
+    ImGui::PopTextWrapPos();
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(x.c_str());
     ImGui::TableNextColumn();
@@ -84,6 +88,7 @@ void table(FrameContext& f, const EngineFrame& a, const EngineFrame& b, float wi
   row("predicted time (timed engine)", time(a.timing), time(b.timing),
       ratio_text(b.timing.time_s(), a.timing.time_s()), true);
   ImGui::EndTable();
+  ImGui::TextDisabled("ratio: %s / %s", nb.c_str(), na.c_str());
 }
 
 }  // namespace
@@ -102,15 +107,26 @@ void draw_compare(FrameContext& f, const Rect& r) {
     }
     engine_status_line(f);
     const auto& q = *f.model.compare;
-    const GridView gq =
+    GridView gq =
         make_grid_view(q, f.frame_compare, f.ui.coloring, f.model.sms(), f.model.wave_programs());
+    // Both grids mark the same program: the one at the cursor of the left order. (At the same
+    // moment the right order runs other programs; marking those would compare pid 8 with 79.)
+    std::int64_t cursor_pid = -1;
+    for (const GridCell& c : f.grid.cells)
+      if (c.current) cursor_pid = c.pid;
+    for (GridCell& c : gq.cells) c.current = c.pid == cursor_pid;
     const ImVec2 pos = ImGui::GetCursorScreenPos();
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     const float lh = ImGui::GetTextLineHeightWithSpacing();
-    // The table: a header and kCompareRows rows, each a text line plus cell padding and border.
+    // The table: a header, kCompareRows rows (each a text line plus cell padding and border) and
+    // the ratio's line.
     const float table_row = ImGui::GetTextLineHeight() + 2 * ImGui::GetStyle().CellPadding.y + 1;
-    const float table_h = table_row * (kCompareRows + 1) + 8;
-    const float w = (avail.x - 20) / 2, h = avail.y - table_h - lh;
+    const float table_h = table_row * (kCompareRows + 1) + lh + 8;
+    // Below the grids while that leaves them half the panel; else (large text, a short panel)
+    // the grids take the left 45 % at full height and the table sits on their right.
+    const bool beside = avail.y - table_h - lh < 0.5f * avail.y;
+    const float grids_w = beside ? std::floor(avail.x * 0.45f) : avail.x;
+    const float w = (grids_w - 20) / 2, h = beside ? avail.y - lh : avail.y - table_h - lh;
     const sim::Problem* probs[2] = {&p, &q};
     const GridView* grids[2] = {&f.grid, &gq};
     const EngineFrame* frames[2] = {f.frame, f.frame_compare};
@@ -121,17 +137,24 @@ void draw_compare(FrameContext& f, const Rect& r) {
       ImGui::Text("%s", std::string(sim::to_string(probs[i]->order())).c_str());
       ImGui::PopFont();
       if (frames[i]) {
-        ImGui::SameLine();
+        // The grid's own figures where its column has room (the table below has them too).
         const auto& c = frames[i]->snapshot.counters;
-        ImGui::TextDisabled("DRAM %s, L2 hit %s", format_bytes(double(c.dram_bytes())).c_str(),
-                            format_percent(c.l2_hit_rate()).c_str());
+        const std::string figures = "DRAM " + format_bytes(double(c.dram_bytes())) + ", L2 hit " +
+                                    format_percent(c.l2_hit_rate());
+        ImGui::SameLine();
+        if (ImGui::GetCursorScreenPos().x + ImGui::CalcTextSize(figures.c_str()).x <= x + w)
+          ImGui::TextDisabled("%s", figures.c_str());
+        else
+          ImGui::NewLine();
       }
       draw_grid_canvas(f, *probs[i], *grids[i], x, pos.y + lh, w, h, i == 0,
                        i == 0 ? "##cmp0" : "##cmp1");
     }
-    ImGui::SetCursorScreenPos(ImVec2(pos.x, pos.y + lh + h + 6));
+    const ImVec2 table_at = beside ? ImVec2(pos.x + grids_w + 12, pos.y)
+                                   : ImVec2(pos.x, pos.y + lh + h + 6);
+    ImGui::SetCursorScreenPos(table_at);
     if (f.frame && f.frame_compare) {
-      table(f, *f.frame, *f.frame_compare, avail.x);
+      table(f, *f.frame, *f.frame_compare, beside ? avail.x - grids_w - 12 : avail.x);
     } else if (f.model.engine_compare) {
       ImGui::ProgressBar(static_cast<float>(f.model.engine_compare->progress()), ImVec2(200, 0),
                          "replaying the compare order");

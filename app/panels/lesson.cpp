@@ -88,11 +88,9 @@ void draw_lesson(FrameContext& f, const Rect& r) {
     ImGui::TextUnformatted(l.title.c_str());
     ImGui::PopTextWrapPos();
     ImGui::PopFont();
+    // The step's title on its own line, wrapped: at slide size it is wider than the column.
     ImGui::TextDisabled("step %d of %d", i + 1, n);
-    if (!s.title.empty()) {
-      ImGui::SameLine();
-      text_colored(palette::highlight, s.title.c_str());
-    }
+    if (!s.title.empty()) wrapped(s.title, palette::highlight);
     // Back / Next, and PageUp / PageDown anywhere in the window.
     const bool typing = ImGui::GetIO().WantTextInput;
     if (ImGui::Button("< Back") ||
@@ -102,9 +100,10 @@ void draw_lesson(FrameContext& f, const Rect& r) {
     if (ImGui::Button("Next >") ||
         (!typing && ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_PageDown))))
       run.requested = std::min(n - 1, i + 1);
-    ImGui::SameLine();
+    // Each further control goes to the next line where the column has no room for it.
+    same_line_if_fits(text_width("Replay") + 2 * ImGui::GetStyle().FramePadding.x);
     if (ImGui::Button("Replay")) run.step = -1;  // re-applies the step, animation included
-    ImGui::SameLine();
+    same_line_if_fits(text_width("PgUp / PgDn"));
     ImGui::TextDisabled("PgUp / PgDn");
     ImGui::Separator();
     if (i > 0 && l.steps[i - 1].question)

@@ -69,7 +69,9 @@ void chart(FrameContext& f, const EngineFrame& fr, float x, float y, float w) {
   arrow(dl, x + 3 * bw + 2 * gap, x + 3 * (bw + gap), ay - 7,
         format_bytes(double(c.smem_read_bytes)), palette::a, true, true);
   // The current event's tile travelling along the hierarchy (animation.hpp).
-  const float token = ImGui::GetTextLineHeight() * 0.8f;
+  // At slide size: at least 1.6 lines and 6 % of the panel's height.
+  const float token =
+      std::max(ImGui::GetTextLineHeight() * 1.6f, ImGui::GetWindowHeight() * 0.06f);
   float centres[kMemLevels];
   for (int i = 0; i < kMemLevels; ++i) centres[i] = x + i * (bw + gap) + bw / 2;
   draw_motion_token(current_motion(f), centres, y + bh + 4 + token / 2, token);

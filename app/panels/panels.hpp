@@ -62,6 +62,9 @@ void lesson_outline(ImDrawList* dl, const ImVec2& a, const ImVec2& b);
 void lesson_table_row(FrameContext& f, const char* label);
 // The current event's tile in motion (motion.cpp), for the memory chart and the lesson panel.
 Motion current_motion(const FrameContext& f);
+// The legend state of the access at the cursor: a load's L2 hit or miss (a partial hit counts as
+// a miss: DRAM was read), a store in progress "now", and "stored" once the run has ended.
+palette::TileState current_access_state(const FrameContext& f);
 // centres: x of DRAM, L2, shared memory, registers; y: the line the tile travels on.
 void draw_motion_token(const Motion& m, const float centres[kMemLevels], float y, float size);
 void draw_hierarchy_strip(FrameContext& f, float width);
@@ -70,6 +73,12 @@ void draw_hierarchy_strip(FrameContext& f, float width);
 bool begin_panel(FrameContext& f, PanelId id, const char* title, const Rect& r);
 void end_panel();
 void help_marker(FrameContext& f, const std::string& key);
+// ImGui::SameLine, or a new line where the next item (`width` pixels) would pass the panel's
+// edge: short items of one line that wrap whole at slide size instead of being cut.
+void same_line_if_fits(float width);
+float text_width(const char* text);  // CalcTextSize(text).x
+// The slide layout is on (large text for the window: layout.hpp's uses_slide_layout).
+bool slide_layout(const FrameContext& f);
 void center_tabs(FrameContext& f);  // launch grid | compare | memory | sweep
 void draw_hatch(ImDrawList* dl, const ImVec2& a, const ImVec2& b, Rgba color, float spacing);
 void draw_legend(FrameContext& f, bool with_l2);
