@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <functional>
 #include <iostream>
+#include <map>
 #include <numeric>
 #include <string>
 #include <thread>
@@ -183,8 +184,13 @@ bool looks_blank(const Pixels& p) {
 // clauses (empty when none).
 std::string cut_text_problems() {
   std::string out;
-  for (const CutText& c : find_cut_text(ImGui::GetDrawData()))
-    out += (out.empty() ? "" : "; ") + ("cut text in '" + c.panel + "': \"" + c.text + "\"");
+  std::map<std::string, int> per_panel;  // at most 3 lines named per panel, then a count
+  const auto cuts = find_cut_text(ImGui::GetDrawData());
+  for (const CutText& c : cuts)
+    if (++per_panel[c.panel] <= 3)
+      out += (out.empty() ? "" : "; ") + ("cut text in '" + c.panel + "': \"" + c.text + "\"");
+  for (const auto& [panel, n] : per_panel)
+    if (n > 3) out += "; " + std::to_string(n - 3) + " more cut lines in '" + panel + "'";
   return out;
 }
 

@@ -38,7 +38,12 @@ bool begin_panel(FrameContext& f, PanelId id, const char* title, const Rect& r) 
   const ImGuiWindowFlags flags = ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize |
                                  ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings |
                                  ImGuiWindowFlags_NoBringToFrontOnFocus;
-  return ImGui::Begin(title, nullptr, flags);
+  // A title too wide for a narrow panel (slides) keeps its words before the colon; the window's
+  // identity ("###" and the full title) stays the same either way.
+  std::string shown = title;
+  const float room = r.w - 2 * ImGui::GetStyle().FramePadding.x - 2;
+  if (ImGui::CalcTextSize(title).x > room) shown = shown.substr(0, shown.find(':'));
+  return ImGui::Begin((shown + "###" + title).c_str(), nullptr, flags);
 }
 
 void end_panel() {

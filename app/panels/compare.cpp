@@ -4,8 +4,10 @@
 // engine's predicted time, and their ratios — the figures grouped order improves.
 #include <imgui.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include "app/panels/panels.hpp"
 #include "sim/memory/footprint.hpp"
@@ -22,40 +24,25 @@ std::string ratio_text(double a, double b) {
   return buf;
 }
 
-void table(FrameContext& f, const EngineFrame& a, const EngineFrame& b, float width) {
+// narrow: a figure's parenthesis ("(268.44 MB)", "(math bound)") goes on a line of its own.
+void table(FrameContext& f, const EngineFrame& a, const EngineFrame& b, float width, bool narrow) {
   const auto& p = f.model.problem;
   const auto& q = *f.model.compare;
   const std::string na(sim::to_string(p.order())), nb(sim::to_string(q.order()));
-  // Figures never split or cut: their columns fit their widest figure, and the labels' column
-  // takes the rest, its text wrapping.
-  const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg;
-  if (!ImGui::BeginTable("##cmp_table", 4, flags, ImVec2(width, 0))) return;
   // Timed orders are compared at the same simulated time, round orders at the same event.
   const bool timed = a.order && a.order->timed();
   const std::string when = timed ? "so far: t = " + format_seconds(a.snapshot.time_ps * 1e-12)
                                  : "so far: event " + format_count(a.position);
-  ImGui::TableSetupColumn(when.c_str(), ImGuiTableColumnFlags_WidthStretch);
-  ImGui::TableSetupColumn(na.c_str(), ImGuiTableColumnFlags_WidthFixed);
-  ImGui::TableSetupColumn(nb.c_str(), ImGuiTableColumnFlags_WidthFixed);
-  ImGui::TableSetupColumn("ratio", ImGuiTableColumnFlags_WidthFixed);
-  ImGui::TableHeadersRow();
-  auto row = [&](const char* what, const std::string& x, const std::string& y,
-                 const std::string& ratio, bool hl) {
-    ImGui::TableNextRow();
-    lesson_table_row(f, what);
-    ImGui::TableNextColumn();
-    ImGui::PushTextWrapPos(0);
-    ImGui::TextUnformatted(what);
-    ImGui::PopTextWrapPos();
-    ImGui::TableNextColumn();
-    ImGui::TextUnformatted(x.c_str());
-    ImGui::TableNextColumn();
-    ImGui::TextUnformatted(y.c_str());
-    ImGui::TableNextColumn();
-    if (hl)
-      text_colored(palette::highlight, ratio.c_str());
-    else
-      ImGui::TextUnformatted(ratio.c_str());
+  struct Row {
+    std::string what, x, y, ratio;
+    bool hl;
+  };
+  std::vector<Row> rows;
+  auto row = [&](const char* what, std::string x, std::string y, const std::string& ratio,
+                 bool hl) {
+    for (std::string* s : {&x, &y})
+      if (const auto at = s->find(" ("); narrow && at != std::string::npos) s->replace(at, 1, "\n");
+    rows.push_back({what, x, y, ratio, hl});
   };
   // Triton's tutorial figure: the distinct input tiles the programs started so far need
   // (9 x 9 tiles, first 9 programs: 90 row-major, 54 grouped with GROUP_SIZE_M = 3).
@@ -87,8 +74,46 @@ void table(FrameContext& f, const EngineFrame& a, const EngineFrame& b, float wi
   };
   row("predicted time (timed engine)", time(a.timing), time(b.timing),
       ratio_text(b.timing.time_s(), a.timing.time_s()), true);
+  // Figures never split or cut: each figure column is as wide as its widest text (header
+  // included); the labels' column takes the rest, its text wrapping.
+  const std::string headers[4] = {when, na, nb, "ratio"};
+  float widths[4] = {0, 0, 0, 0};
+  for (int c = 1; c < 4; ++c) widths[c] = ImGui::CalcTextSize(headers[c].c_str()).x;
+  for (const Row& r : rows) {
+    widths[1] = std::max(widths[1], ImGui::CalcTextSize(r.x.c_str()).x);
+    widths[2] = std::max(widths[2], ImGui::CalcTextSize(r.y.c_str()).x);
+    widths[3] = std::max(widths[3], ImGui::CalcTextSize(r.ratio.c_str()).x);
+  }
+  const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg;
+  if (!ImGui::BeginTable("##cmp_table", 4, flags, ImVec2(width, 0))) return;
+  ImGui::TableSetupColumn(when.c_str(), ImGuiTableColumnFlags_WidthStretch);
+  for (int c = 1; c < 4; ++c)
+    ImGui::TableSetupColumn(headers[c].c_str(), ImGuiTableColumnFlags_WidthFixed, widths[c]);
+  ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
+  for (int c = 0; c < 4; ++c) {
+    ImGui::TableSetColumnIndex(c);
+    ImGui::PushTextWrapPos(0);  // the first header wraps with its column
+    ImGui::TextUnformatted(headers[c].c_str());
+    ImGui::PopTextWrapPos();
+  }
+  for (const Row& r : rows) {
+    ImGui::TableNextRow();
+    lesson_table_row(f, r.what.c_str());
+    ImGui::TableNextColumn();
+    ImGui::PushTextWrapPos(0);
+    ImGui::TextUnformatted(r.what.c_str());
+    ImGui::PopTextWrapPos();
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(r.x.c_str());
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(r.y.c_str());
+    ImGui::TableNextColumn();
+    text_colored(r.hl ? palette::highlight : palette::text, r.ratio.c_str());
+  }
   ImGui::EndTable();
+  ImGui::PushTextWrapPos(0);
   ImGui::TextDisabled("ratio: %s / %s", nb.c_str(), na.c_str());
+  ImGui::PopTextWrapPos();
 }
 
 }  // namespace
@@ -124,9 +149,18 @@ void draw_compare(FrameContext& f, const Rect& r) {
     const float table_h = table_row * (kCompareRows + 1) + lh + 8;
     // Below the grids while that leaves them half the panel; else (large text, a short panel)
     // the grids take the left 45 % at full height and the table sits on their right.
-    const bool beside = avail.y - table_h - lh < 0.5f * avail.y;
-    const float grids_w = beside ? std::floor(avail.x * 0.45f) : avail.x;
-    const float w = (grids_w - 20) / 2, h = beside ? avail.y - lh : avail.y - table_h - lh;
+    // Large text in a short panel: the table beside the grids where the panel is wide enough
+    // for both (the table at its natural width: 8 em of wrapped labels, two figures of 7 em
+    // and a ratio of 4 em, with padding); otherwise the grids keep half the height and the
+    // table below scrolls into view.
+    const float em = ImGui::GetFontSize();
+    const bool short_panel = avail.y - table_h - lh < 0.5f * avail.y;
+    const bool beside = short_panel && avail.x >= 48 * em;
+    const float grids_w = beside ? std::floor(avail.x - 28 * em) : avail.x;
+    const float w = (grids_w - 20) / 2;
+    const float h = beside        ? avail.y - lh
+                    : short_panel ? std::floor(avail.y * 0.5f)
+                                  : avail.y - table_h - lh;
     const sim::Problem* probs[2] = {&p, &q};
     const GridView* grids[2] = {&f.grid, &gq};
     const EngineFrame* frames[2] = {f.frame, f.frame_compare};
@@ -154,7 +188,8 @@ void draw_compare(FrameContext& f, const Rect& r) {
                                    : ImVec2(pos.x, pos.y + lh + h + 6);
     ImGui::SetCursorScreenPos(table_at);
     if (f.frame && f.frame_compare) {
-      table(f, *f.frame, *f.frame_compare, beside ? avail.x - grids_w - 12 : avail.x);
+      table(f, *f.frame, *f.frame_compare, beside ? avail.x - grids_w - 12 : avail.x,
+            short_panel);
     } else if (f.model.engine_compare) {
       ImGui::ProgressBar(static_cast<float>(f.model.engine_compare->progress()), ImVec2(200, 0),
                          "replaying the compare order");

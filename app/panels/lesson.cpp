@@ -74,6 +74,8 @@ void lesson_table_row(FrameContext& f, const char* label) {
     return;
   ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, palette::lesson.with_alpha(90).packed());
   lesson_mark(f, std::string("row:") + label);
+  // A figure (a slide) scrolls its panel so the row is in view; the learner scrolls by hand.
+  if (f.ui.figure) ImGui::SetScrollHereY(0.5f);
 }
 
 void draw_lesson(FrameContext& f, const Rect& r) {

@@ -42,10 +42,11 @@ void draw_motion_token(const Motion& m, const float centres[kMemLevels], float y
   };
   if (m.kind == Motion::Kind::dot) {
     // The accumulator in registers fills as K is summed.
+    // As wide as the tile in flight, centred on the registers' box (inside the strip).
     const float x = centres[static_cast<int>(MemLevel::regs)];
-    const ImVec2 a(x - size, y - size / 2), b(x + size, y + size / 2);
+    const ImVec2 a(x - size / 2, y - size / 2), b(x + size / 2, y + size / 2);
     dl->AddRectFilled(a, b, palette::matrix_bg.packed(), 2);
-    dl->AddRectFilled(a, ImVec2(a.x + float(2 * size * m.acc), b.y), c.packed(), 2);
+    dl->AddRectFilled(a, ImVec2(a.x + float(size * m.acc), b.y), c.packed(), 2);
     dl->AddRect(a, b, palette::highlight.packed(), 2, 0, 2.0f);
     return;
   }

@@ -133,7 +133,10 @@ std::vector<CutText> find_cut_text(const ImDrawData* data) {
           if (i && row[i]->x - (row[i - 1]->x + row[i - 1]->w) > 0.33f * row[i]->h) text += ' ';
           text += utf8(row[i]->codepoint);
         }
-        out.push_back({dl->_OwnerName ? dl->_OwnerName : "?", text});
+        // The panel's title as shown ("Lesson###Lesson" -> "Lesson").
+        std::string panel = dl->_OwnerName ? dl->_OwnerName : "?";
+        panel = panel.substr(0, panel.find("###"));
+        out.push_back({panel, text});
       }
     }
   }
