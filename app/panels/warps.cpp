@@ -33,11 +33,13 @@ void rows_table(FrameContext& f, const std::vector<WarpRow>& rows) {
   ImGui::TableSetupColumn("smem ld\nconflicts", ImGuiTableColumnFlags_WidthFixed);
   ImGui::TableSetupColumn("smem st\nconflicts", ImGuiTableColumnFlags_WidthFixed);
   ImGui::TableHeadersRow();
-  auto cell = [](const std::string& text, Rgba colour) {
+  // Figures never wrap (ImGui would break "65,011,712" after a comma); only the first column's
+  // words do.
+  auto cell = [](const std::string& text, Rgba colour, bool wrap = false) {
     ImGui::TableNextColumn();
-    ImGui::PushTextWrapPos(0);
+    if (wrap) ImGui::PushTextWrapPos(0);
     text_colored(colour, text.c_str());
-    ImGui::PopTextWrapPos();
+    if (wrap) ImGui::PopTextWrapPos();
   };
   for (const auto& r : rows) {
     const auto& c = r.counters;
@@ -52,7 +54,7 @@ void rows_table(FrameContext& f, const std::vector<WarpRow>& rows) {
     cell(format_count(c.shared_st_conflicts()), tone(c.shared_st_conflicts() > 0));
     if (const auto& m = r.measured) {
       ImGui::TableNextRow();
-      cell("   measured on " + m->device, palette::highlight);
+      cell("   measured on " + m->device, palette::highlight, true);
       cell(per_request(m->figures.ld_sectors_per_request), palette::highlight);
       cell(per_request(m->figures.st_sectors_per_request), palette::highlight);
       cell(format_count(std::int64_t(m->figures.shared_ld_conflicts)), palette::highlight);
