@@ -54,8 +54,8 @@ void table(FrameContext& f, const EngineFrame& a, const EngineFrame& b, float wi
         format_count(fb.tiles) + " (" + format_bytes(double(fb.bytes)) + ")",
         ratio_text(double(fb.tiles), double(fa.tiles)), true);
   }
-  const auto& ca = a.snapshot.counters;
-  const auto& cb = b.snapshot.counters;
+  const auto& ca = shown_counters(f, a);
+  const auto& cb = shown_counters(f, b);
   const double da = double(ca.dram_bytes()), db = double(cb.dram_bytes());
   row("DRAM bytes so far (read + write)", format_bytes(da), format_bytes(db), ratio_text(db, da),
       true);
@@ -172,7 +172,7 @@ void draw_compare(FrameContext& f, const Rect& r) {
       ImGui::PopFont();
       if (frames[i]) {
         // The grid's own figures where its column has room (the table below has them too).
-        const auto& c = frames[i]->snapshot.counters;
+        const auto& c = shown_counters(f, *frames[i]);
         const std::string figures = "DRAM " + format_bytes(double(c.dram_bytes())) + ", L2 hit " +
                                     format_percent(c.l2_hit_rate());
         ImGui::SameLine();

@@ -38,7 +38,7 @@ void arrow(ImDrawList* dl, float x0, float x1, float y, const std::string& label
 }
 
 void chart(FrameContext& f, const EngineFrame& fr, float x, float y, float w) {
-  const sim::Counters& c = fr.snapshot.counters;
+  const sim::Counters& c = shown_counters(f, fr);
   const auto& p = f.model.problem;
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const float label_w = ImGui::CalcTextSize("000.00 MiB").x + 14;
@@ -82,7 +82,7 @@ void chart(FrameContext& f, const EngineFrame& fr, float x, float y, float w) {
 // box of the column's width, the bytes between two levels written beside a downward arrow.
 // Returns the height used.
 float chart_stacked(FrameContext& f, const EngineFrame& fr, float x, float y, float w) {
-  const sim::Counters& c = fr.snapshot.counters;
+  const sim::Counters& c = shown_counters(f, fr);
   const auto& p = f.model.problem;
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const float lh = ImGui::GetTextLineHeight();
@@ -150,7 +150,7 @@ void draw_memory(FrameContext& f, const Rect& r) {
       return;
     }
     const EngineFrame& fr = *f.frame;
-    const sim::Counters& c = fr.snapshot.counters;
+    const sim::Counters& c = shown_counters(f, fr);
     ImGui::TextWrapped(
         "After %s of %s events: %s tile loads, %s stores; L2 hit rate %s (whole run %s)",
         format_count(fr.position).c_str(), format_count(fr.events).c_str(),

@@ -18,6 +18,11 @@ Motion current_motion(const FrameContext& f) {
   return motion_of(cur.info, cur.l2, f.model.problem.k_tiles(), f.ui.anim_fraction);
 }
 
+const sim::Counters& shown_counters(const FrameContext& f, const EngineFrame& fr) {
+  return f.ui.anim_fraction < 1.0 && fr.snapshot.current ? fr.snapshot.counters_before
+                                                         : fr.snapshot.counters;
+}
+
 palette::TileState current_access_state(const FrameContext& f) {
   using palette::TileState;
   if (!has_current_event(f.frame)) return TileState::now;

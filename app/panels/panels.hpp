@@ -65,6 +65,9 @@ Motion current_motion(const FrameContext& f);
 // The legend state of the access at the cursor: a load's L2 hit or miss (a partial hit counts as
 // a miss: DRAM was read), a store in progress "now", and "stored" once the run has ended.
 palette::TileState current_access_state(const FrameContext& f);
+// The counters a view shows of `fr`: those before its event while the event's tile is still on
+// its way (animation fraction < 1), so figures change when the tile arrives; else the counters.
+const sim::Counters& shown_counters(const FrameContext& f, const EngineFrame& fr);
 // centres: x of DRAM, L2, shared memory, registers; y: the line the tile travels on.
 void draw_motion_token(const Motion& m, const float centres[kMemLevels], float y, float size);
 void draw_hierarchy_strip(FrameContext& f, float width);
