@@ -54,7 +54,8 @@ void draw_frame(Platform& plat, AppModel& m, UiState& ui, CommandQueue& q, const
   SlideNeeds needs;
   if (ui.lesson && !ui.lesson->lesson.steps.empty()) {
     const int n = static_cast<int>(ui.lesson->lesson.steps.size());
-    const int i = std::clamp(ui.lesson->step >= 0 ? ui.lesson->step : ui.lesson->requested, 0, n - 1);
+    const int i =
+        std::clamp(ui.lesson->step >= 0 ? ui.lesson->step : ui.lesson->requested, 0, n - 1);
     const auto& h = ui.lesson->lesson.steps[i].highlight;
     needs = {!h.code_lines.empty(), !h.lanes.empty()};
   }

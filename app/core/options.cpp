@@ -63,7 +63,8 @@ std::string usage() {
          "                 panel cuts (scrollable text is not cut)\n"
          "  --projector    slides: --scale 2 --font-scale 1.5 --theme light (each can be\n"
          "                 overridden); large text switches to the slide layout\n"
-         "  --sms-colour C the SMs tab colours programs by wave (default) or by what they waited on\n"
+         "  --sms-colour C the SMs tab colours programs by wave (default) or by what they waited "
+         "on\n"
          "  --panel NAME   one panel fills the window: " +
          panel_names() +
          "\n"

@@ -47,7 +47,8 @@ struct Options {
   bool light = false;
   // --check-text: figures fail (exit 1) when a text line is cut by its panel (text_check.hpp).
   bool check_text = false;
-  bool sms_by_wait = false;  // --sms-colour wait: the SM timeline coloured by what programs waited on
+  bool sms_by_wait =
+      false;  // --sms-colour wait: the SM timeline coloured by what programs waited on
   // Test: the soak test's seed and its number of actions (soak_plan.hpp).
   std::optional<int> soak;
   std::optional<int> actions;

@@ -80,7 +80,7 @@ inline constexpr Rgba code_mask{190, 70, 80};
 inline constexpr Rgba classes[] = {{68, 90, 140}, {120, 80, 140}, {140, 100, 60}, {110, 110, 125},
                                    {140, 70, 95}, {70, 110, 150}, {125, 95, 125}, {95, 85, 70}};
 inline constexpr int class_count = sizeof(classes) / sizeof(classes[0]);
-inline constexpr Rgba lesson{236, 72, 153};  // what a lesson step points at (pink outline)
+inline constexpr Rgba lesson{236, 72, 153};         // what a lesson step points at (pink outline)
 inline constexpr Rgba code_comment{120, 170, 120};  // `# ...` in the listing
 inline constexpr Rgba code_mask_text{230, 110, 120};
 

@@ -132,8 +132,8 @@ void draw_legend(FrameContext& f, bool with_l2) {
   bool first = true;
   // A swatch and its label; the line wraps before an item rather than cutting it at the edge.
   auto item = [&](Rgba c, const char* label, bool hatch) {
-    const float need = ImGui::GetTextLineHeight() + ImGui::GetStyle().ItemSpacing.x +
-                       ImGui::CalcTextSize(label).x;
+    const float need =
+        ImGui::GetTextLineHeight() + ImGui::GetStyle().ItemSpacing.x + ImGui::CalcTextSize(label).x;
     if (!first) {
       ImGui::SameLine(0, spacing);
       if (ImGui::GetContentRegionAvail().x < need) ImGui::NewLine();

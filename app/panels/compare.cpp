@@ -184,12 +184,11 @@ void draw_compare(FrameContext& f, const Rect& r) {
       draw_grid_canvas(f, *probs[i], *grids[i], x, pos.y + lh, w, h, i == 0,
                        i == 0 ? "##cmp0" : "##cmp1");
     }
-    const ImVec2 table_at = beside ? ImVec2(pos.x + grids_w + 12, pos.y)
-                                   : ImVec2(pos.x, pos.y + lh + h + 6);
+    const ImVec2 table_at =
+        beside ? ImVec2(pos.x + grids_w + 12, pos.y) : ImVec2(pos.x, pos.y + lh + h + 6);
     ImGui::SetCursorScreenPos(table_at);
     if (f.frame && f.frame_compare) {
-      table(f, *f.frame, *f.frame_compare, beside ? avail.x - grids_w - 12 : avail.x,
-            short_panel);
+      table(f, *f.frame, *f.frame_compare, beside ? avail.x - grids_w - 12 : avail.x, short_panel);
     } else if (f.model.engine_compare) {
       ImGui::ProgressBar(static_cast<float>(f.model.engine_compare->progress()), ImVec2(200, 0),
                          "replaying the compare order");

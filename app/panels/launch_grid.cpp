@@ -242,11 +242,11 @@ void draw_launch_grid(FrameContext& f, const Rect& r) {
     const auto& p = f.model.problem;
     const bool grouped =
         p.order() == sim::LaunchOrder::grouped || p.order() == sim::LaunchOrder::grouped_legacy;
-    ImGui::TextWrapped("%lld x %lld tiles = %lld programs, %s order%s", (long long)p.tiles_m(),
-                       (long long)p.tiles_n(), (long long)p.programs(),
-                       std::string(sim::to_string(p.order())).c_str(),
-                       grouped ? (", GROUP_SIZE_M = " + std::to_string(p.group_size_m())).c_str()
-                               : "");
+    ImGui::TextWrapped(
+        "%lld x %lld tiles = %lld programs, %s order%s", (long long)p.tiles_m(),
+        (long long)p.tiles_n(), (long long)p.programs(),
+        std::string(sim::to_string(p.order())).c_str(),
+        grouped ? (", GROUP_SIZE_M = " + std::to_string(p.group_size_m())).c_str() : "");
     help_marker(f, "launch_grid");
     if (p.programs() > kMaxGridPrograms)
       text_colored(palette::l2_miss, ("Too many programs to draw one cell each (more than " +
@@ -259,8 +259,8 @@ void draw_launch_grid(FrameContext& f, const Rect& r) {
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     // The legend below wraps to as many lines as the panel's width needs.
     const std::string legend = legend_line(p, f.ui.coloring);
-    const float legend_h =
-        ImGui::CalcTextSize(legend.c_str(), nullptr, false, avail.x).y + ImGui::GetStyle().ItemSpacing.y;
+    const float legend_h = ImGui::CalcTextSize(legend.c_str(), nullptr, false, avail.x).y +
+                           ImGui::GetStyle().ItemSpacing.y;
     const float grid_h = avail.y - legend_h - ImGui::GetStyle().ItemSpacing.y;
     // The formula column takes the room a square grid leaves on the right of a wide panel.
     const float em = ImGui::GetFontSize();

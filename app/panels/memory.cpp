@@ -70,8 +70,7 @@ void chart(FrameContext& f, const EngineFrame& fr, float x, float y, float w) {
         format_bytes(double(c.smem_read_bytes)), palette::a, true, true);
   // The current event's tile travelling along the hierarchy (animation.hpp).
   // At slide size: at least 1.6 lines and 6 % of the panel's height.
-  const float token =
-      std::max(ImGui::GetTextLineHeight() * 1.6f, ImGui::GetWindowHeight() * 0.06f);
+  const float token = std::max(ImGui::GetTextLineHeight() * 1.6f, ImGui::GetWindowHeight() * 0.06f);
   float centres[kMemLevels];
   for (int i = 0; i < kMemLevels; ++i) centres[i] = x + i * (bw + gap) + bw / 2;
   draw_motion_token(current_motion(f), centres, y + bh + 4 + token / 2, token);
@@ -132,7 +131,8 @@ bool chart_fits(const EngineFrame& fr, float w) {
   const float bw = (w - 3 * gap) / 4;
   const sim::Counters& c = fr.snapshot.counters;
   const std::string widest[] = {"shared memory", "read " + format_bytes(double(c.dram_read_bytes)),
-                                "hit rate 100.0 %", "write " + format_bytes(double(c.smem_write_bytes))};
+                                "hit rate 100.0 %",
+                                "write " + format_bytes(double(c.smem_write_bytes))};
   for (const auto& s : widest)
     if (ImGui::CalcTextSize(s.c_str()).x + 16 > bw) return false;
   return true;

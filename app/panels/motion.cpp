@@ -73,10 +73,9 @@ void draw_motion_token(const Motion& m, const float centres[kMemLevels], float y
   const float x = x_at(level_coordinate(m));
   const ImVec2 a(x - size / 2, y - size / 2), b(x + size / 2, y + size / 2);
   dl->AddRectFilled(a, b, c.packed(), 3);
-  const palette::TileState state =
-      m.kind != Motion::Kind::load ? palette::TileState::now
-      : m.l2_hit                   ? palette::TileState::l2_hit
-                                   : palette::TileState::l2_miss;
+  const palette::TileState state = m.kind != Motion::Kind::load ? palette::TileState::now
+                                   : m.l2_hit                   ? palette::TileState::l2_hit
+                                                                : palette::TileState::l2_miss;
   const float edge = std::max(2.0f, size * 0.08f);
   dl->AddRect(ImVec2(a.x - edge / 2, a.y - edge / 2), ImVec2(b.x + edge / 2, b.y + edge / 2),
               palette::tile_state_color(state).packed(), 3, 0, edge);

@@ -87,8 +87,8 @@ std::vector<CutText> find_cut_text(const ImDrawData* data) {
       std::vector<Quad> quads;
       for (unsigned v = lo; v + 3 <= hi;) {
         const ImDrawVert& a = dl->VtxBuffer[static_cast<int>(v)];
-        const GlyphBox* g = (a.uv.x == white.x && a.uv.y == white.y) ? nullptr
-                                                                      : glyph_at(glyphs, a.uv);
+        const GlyphBox* g =
+            (a.uv.x == white.x && a.uv.y == white.y) ? nullptr : glyph_at(glyphs, a.uv);
         if (!g) {
           ++v;
           continue;

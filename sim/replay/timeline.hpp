@@ -131,7 +131,7 @@ class Timeline {
   void build_rounds(const TimelineOptions& opt);
   void build_timed(const TimelineOptions& opt);
   void advance(std::int64_t target);  // replay forward from position() in the event order
-  Counters m_counters_before;          // at position() - 1, set by seek
+  Counters m_counters_before;         // at position() - 1, set by seek
   void maybe_checkpoint(const Engine& e);
 
   Engine m_engine;

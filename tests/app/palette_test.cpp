@@ -1,13 +1,13 @@
 // The palette's text colours against the surfaces they are drawn on: WCAG 2.x contrast of at
 // least 4.5:1 (level AA, body text) in both themes, for the theme's own text colours, for every
 // data colour drawn as text (through readable_on) and for pid labels on launch-grid cells.
+#include "app/core/palette.hpp"
+
 #include <gtest/gtest.h>
 
 #include <string>
 #include <utility>
 #include <vector>
-
-#include "app/core/palette.hpp"
 
 using namespace tilesim::app;
 
@@ -106,13 +106,14 @@ TEST(Contrast, PidLabelsReadOnEveryLaunchGridCell) {
   std::vector<Named> fills;
   for (int i = 0; i < palette::class_count; ++i) {
     fills.push_back({"classes[" + std::to_string(i) + "]", palette::classes[i]});
-    fills.push_back({"stored classes[" + std::to_string(i) + "]",
-                     mix(palette::classes[i], palette::c, 0.6f)});
+    fills.push_back(
+        {"stored classes[" + std::to_string(i) + "]", mix(palette::classes[i], palette::c, 0.6f)});
   }
   for (const auto s : palette::kTileStates)
     fills.push_back({palette::tile_state_label(s), palette::tile_state_color(s)});
   for (const auto& f : fills)
-    EXPECT_GE(contrast_ratio(palette::label_on(f.c), f.c), kMinTextContrast) << "label on " << f.name;
+    EXPECT_GE(contrast_ratio(palette::label_on(f.c), f.c), kMinTextContrast)
+        << "label on " << f.name;
 }
 
 TEST(Legend, MissesAndHitsAreTheL2Colours) {

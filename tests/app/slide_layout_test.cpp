@@ -50,10 +50,10 @@ TEST(Projector, IsScaleTwoFontOneAndAHalfLightThemeAndEachCanBeOverridden) {
 }
 
 TEST(SlideLayout, IsUsedForProjectorTextButNotForTheDefaultWindowOrPlainScaleTwo) {
-  EXPECT_TRUE(uses_slide_layout(3840, 2, 1.5f));   // --projector --size 1920x1080
-  EXPECT_TRUE(uses_slide_layout(2560, 2, 1.5f));   // --projector --size 1280x720
-  EXPECT_FALSE(uses_slide_layout(1600, 1, 1));     // the default window
-  EXPECT_FALSE(uses_slide_layout(3200, 2, 1));     // --scale 2 figures of the gallery
+  EXPECT_TRUE(uses_slide_layout(3840, 2, 1.5f));  // --projector --size 1920x1080
+  EXPECT_TRUE(uses_slide_layout(2560, 2, 1.5f));  // --projector --size 1280x720
+  EXPECT_FALSE(uses_slide_layout(1600, 1, 1));    // the default window
+  EXPECT_FALSE(uses_slide_layout(3200, 2, 1));    // --scale 2 figures of the gallery
 }
 
 TEST(SlideLayout, TilesTheWindowAndShowsCodeAndBroadcastOnlyWhenNeeded) {

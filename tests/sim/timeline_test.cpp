@@ -91,7 +91,8 @@ TEST(Timeline, CountersBeforeAreTheCountersOfTheEventBefore) {
   Timeline t(f.p, f.m, f.occ, many_checkpoints());
   Timeline ref(f.p, f.m, f.occ, many_checkpoints());
   EXPECT_EQ(t.snapshot().counters_before, t.snapshot().counters);  // position 0
-  for (const std::int64_t target : std::initializer_list<std::int64_t>{1, 64, 65, 640, 639, 1500, t.events()}) {
+  for (const std::int64_t target :
+       std::initializer_list<std::int64_t>{1, 64, 65, 640, 639, 1500, t.events()}) {
     t.seek(target);
     ref.seek(target - 1);
     EXPECT_EQ(t.snapshot().counters_before, ref.snapshot().counters) << "position " << target;
