@@ -264,7 +264,9 @@ void draw_matrices(FrameContext& f, const Rect& r) {
       if (!caption.empty() && !fits()) caption.clear();  // never cut: the outline says it
       if (!caption.empty()) {
         ImGui::SameLine();
-        text_colored(palette::tile_state_color(current_access_state(f)), caption.c_str());
+        text_colored(
+            m.current ? palette::tile_state_color(current_access_state(f)) : palette::text_dim,
+            caption.c_str());
       }
       const Rect canvas{x0, pos.y + title_h, w, avail.y - title_h};
       const std::string id = "##matrix" + std::to_string(i);
