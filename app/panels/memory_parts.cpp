@@ -85,8 +85,9 @@ void hit_rate_plot(FrameContext& f, const EngineFrame& fr, const Rect& r) {
               title, nullptr, r.w);
   const auto series = f.model.engine->series();
   const float axis_w = ImGui::CalcTextSize("100%").x + 6;
-  const float x0 = r.x + axis_w, y0 = r.y + title_h + 6, w = r.w - axis_w - 4,
-              h = r.h - title_h - caption_h - 10;
+  // The axis labels (0 %, 100 %) stand half a line above the top and below the bottom.
+  const float x0 = r.x + axis_w, y0 = r.y + title_h + lh / 2 + 4, w = r.w - axis_w - 4,
+              h = r.h - title_h - caption_h - lh - 12;
   if (h < 20 || w < 20) return;
   dl->AddRectFilled(ImVec2(x0, y0), ImVec2(x0 + w, y0 + h), palette::matrix_bg.packed());
   for (int pct : {0, 50, 100}) {
@@ -113,7 +114,7 @@ void hit_rate_plot(FrameContext& f, const EngineFrame& fr, const Rect& r) {
     const float cx = x0 + w * float(double(fr.position) / double(fr.events));
     dl->AddLine(ImVec2(cx, y0 - 2), ImVec2(cx, y0 + h + 2), palette::highlight.packed(), 2.f);
   }
-  dl->AddText(ImGui::GetFont(), ImGui::GetFontSize(), ImVec2(r.x, y0 + h + 3),
+  dl->AddText(ImGui::GetFont(), ImGui::GetFontSize(), ImVec2(r.x, y0 + h + lh / 2 + 3),
               palette::text_dim.packed(), caption, nullptr, r.w);
 }
 
