@@ -2,6 +2,7 @@
 // lanes, the colour legend, number formatting, and the help text loaded from assets/help/.
 #include <imgui.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -71,6 +72,35 @@ void same_line_if_fits(float width) {
 
 float text_width(const char* text) {
   return ImGui::CalcTextSize(text).x;
+}
+
+void text_words(const std::string& text, Rgba colour) {
+  const Rgba c = readable_on(colour, palette::panel);
+  ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(c.r / 255.f, c.g / 255.f, c.b / 255.f, 1.f));
+  const float width = std::max(1.0f, ImGui::GetContentRegionAvail().x);
+  const float space = text_width(" ");
+  std::string line;
+  float line_w = 0;
+  std::size_t at = 0;
+  while (at <= text.size()) {
+    const std::size_t end = std::min(text.find(' ', at), text.size());
+    const std::string word = text.substr(at, end - at);
+    const float w = text_width(word.c_str());
+    if (!line.empty() && line_w + space + w > width) {
+      ImGui::TextUnformatted(line.c_str());
+      line.clear();
+      line_w = 0;
+    }
+    if (!line.empty()) {
+      line += ' ';
+      line_w += space;
+    }
+    line += word;
+    line_w += w;
+    at = end + 1;
+  }
+  if (!line.empty()) ImGui::TextUnformatted(line.c_str());
+  ImGui::PopStyleColor();
 }
 
 bool slide_layout(const FrameContext& f) {
@@ -181,10 +211,21 @@ bool engine_status_line(FrameContext& f) {
   }
 }
 
+// The app's figures join number and unit with a no-break space (U+00A0): no wrapping, ImGui's
+// or text_words', puts "45.7" at the end of one line and "%" at the start of the next.
+namespace {
+constexpr const char* kNbsp = "\u00a0";
+std::string no_break(std::string s) {
+  for (std::size_t at = s.find(' '); at != std::string::npos; at = s.find(' ', at))
+    s.replace(at, 1, kNbsp);
+  return s;
+}
+}  // namespace
+
 std::string format_percent(double fraction) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.1f %%", 100.0 * fraction);
-  return buf;
+  return no_break(buf);
 }
 
 std::string format_seconds(double s) {
@@ -195,7 +236,7 @@ std::string format_seconds(double s) {
     std::snprintf(buf, sizeof buf, "%.2f ms", s * 1e3);
   else
     std::snprintf(buf, sizeof buf, "%.2f s", s);
-  return buf;
+  return no_break(buf);
 }
 
 std::string format_count(std::int64_t n) {
@@ -205,7 +246,7 @@ std::string format_count(std::int64_t n) {
 }
 
 std::string format_bytes(double bytes) {
-  return sim::format_bytes(bytes);
+  return no_break(sim::format_bytes(bytes));
 }
 
 Rgba class_color(std::int64_t cls) {

@@ -100,9 +100,7 @@ void table(FrameContext& f, const EngineFrame& a, const EngineFrame& b, float wi
     ImGui::TableNextRow();
     lesson_table_row(f, r.what.c_str());
     ImGui::TableNextColumn();
-    ImGui::PushTextWrapPos(0);
-    ImGui::TextUnformatted(r.what.c_str());
-    ImGui::PopTextWrapPos();
+    text_words(r.what, palette::text);
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(r.x.c_str());
     ImGui::TableNextColumn();
@@ -111,9 +109,7 @@ void table(FrameContext& f, const EngineFrame& a, const EngineFrame& b, float wi
     text_colored(r.hl ? palette::highlight : palette::text, r.ratio.c_str());
   }
   ImGui::EndTable();
-  ImGui::PushTextWrapPos(0);
-  ImGui::TextDisabled("ratio: %s / %s", nb.c_str(), na.c_str());
-  ImGui::PopTextWrapPos();
+  text_words("ratio: " + nb + " / " + na, palette::text_dim);
 }
 
 }  // namespace

@@ -30,11 +30,10 @@ std::string described_as(const RungPrediction& p) {
   // round trips" (the latency-bound ones, docs/MODEL.md).
   const auto& c = p.timing.costs;
   const std::string in_flight =
-      c.load_rounds > 0
-          ? ", " + std::to_string(c.load_round_bytes / (32 * s.num_warps)) +
-                " B in flight per thread, " + std::to_string(c.load_rounds) +
-                (c.load_rounds == 1 ? " round trip" : " round trips")
-          : "";
+      c.load_rounds > 0 ? ", " + std::to_string(c.load_round_bytes / (32 * s.num_warps)) +
+                              " B in flight per thread, " + std::to_string(c.load_rounds) +
+                              (c.load_rounds == 1 ? " round trip" : " round trips")
+                        : "";
   const std::string stream =
       c.stream_warp_instructions > 0
           ? " (" + std::to_string(std::lround(c.stream_warp_instructions)) + " instr)"
@@ -70,7 +69,8 @@ std::string code_of(const RungPrediction& p) {
     return "Each warp issues " + std::to_string(std::lround(c.stream_warp_instructions)) +
            " instructions per program (Nsight Compute's count: index arithmetic, then per\n"
            "global load its address steps, the store and the loop test), about 5 cycles each\n"
-           "outside its memory waits: " + std::string(us) +
+           "outside its memory waits: " +
+           std::string(us) +
            " us in series with its loads, and the program\n"
            "goes on when its slowest warp's loads are back.";
   }

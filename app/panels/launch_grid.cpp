@@ -242,11 +242,11 @@ void draw_launch_grid(FrameContext& f, const Rect& r) {
     const auto& p = f.model.problem;
     const bool grouped =
         p.order() == sim::LaunchOrder::grouped || p.order() == sim::LaunchOrder::grouped_legacy;
-    ImGui::TextWrapped(
-        "%lld x %lld tiles = %lld programs, %s order%s", (long long)p.tiles_m(),
-        (long long)p.tiles_n(), (long long)p.programs(),
-        std::string(sim::to_string(p.order())).c_str(),
-        grouped ? (", GROUP_SIZE_M = " + std::to_string(p.group_size_m())).c_str() : "");
+    text_words(std::to_string(p.tiles_m()) + " x " + std::to_string(p.tiles_n()) +
+                   " tiles = " + std::to_string(p.programs()) + " programs, " +
+                   std::string(sim::to_string(p.order())) + " order" +
+                   (grouped ? ", GROUP_SIZE_M = " + std::to_string(p.group_size_m()) : ""),
+               palette::text);
     help_marker(f, "launch_grid");
     if (p.programs() > kMaxGridPrograms)
       text_colored(palette::l2_miss, ("Too many programs to draw one cell each (more than " +

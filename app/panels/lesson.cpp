@@ -92,7 +92,7 @@ void draw_lesson(FrameContext& f, const Rect& r) {
     ImGui::PopFont();
     // The step's title on its own line, wrapped: at slide size it is wider than the column.
     ImGui::TextDisabled("step %d of %d", i + 1, n);
-    if (!s.title.empty()) wrapped(s.title, palette::highlight);
+    if (!s.title.empty()) text_words(s.title, palette::highlight);
     // Back / Next, and PageUp / PageDown anywhere in the window.
     const bool typing = ImGui::GetIO().WantTextInput;
     if (ImGui::Button("< Back") ||

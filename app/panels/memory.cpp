@@ -151,12 +151,12 @@ void draw_memory(FrameContext& f, const Rect& r) {
     }
     const EngineFrame& fr = *f.frame;
     const sim::Counters& c = shown_counters(f, fr);
-    ImGui::TextWrapped(
-        "After %s of %s events: %s tile loads, %s stores; L2 hit rate %s (whole run %s)",
-        format_count(fr.position).c_str(), format_count(fr.events).c_str(),
-        format_count(c.tile_loads).c_str(), format_count(c.tile_stores).c_str(),
-        format_percent(c.l2_hit_rate()).c_str(),
-        format_percent(fr.final_counters.l2_hit_rate()).c_str());
+    text_words("After " + format_count(fr.position) + " of " + format_count(fr.events) +
+                   " events: " + format_count(c.tile_loads) + " tile loads, " +
+                   format_count(c.tile_stores) + " stores; L2 hit rate " +
+                   format_percent(c.l2_hit_rate()) + " (whole run " +
+                   format_percent(fr.final_counters.l2_hit_rate()) + ")",
+               palette::text);
     const ImVec2 pos = ImGui::GetCursorScreenPos();
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     if (!chart_fits(fr, avail.x)) {

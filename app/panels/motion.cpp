@@ -63,9 +63,11 @@ void draw_motion_token(const Motion& m, const float centres[kMemLevels], float y
   }
   if (m.l2_hit) {
     const float xl2 = centres[static_cast<int>(MemLevel::l2)];
-    dl->AddCircle(ImVec2(xl2, y), size * 0.9f, palette::l2_hit.packed(), 24, 2.5f);
+    // Ringed at L2, "hit" written left of the ring (the tile leaves to the right).
+    const float ring = size * 0.8f;
+    dl->AddCircle(ImVec2(xl2, y), ring, palette::l2_hit.packed(), 24, 2.5f);
     const ImVec2 ts = ImGui::CalcTextSize("hit");
-    dl->AddText(ImVec2(xl2 + size, y - ts.y / 2),
+    dl->AddText(ImVec2(xl2 - ring - ts.x - 4, y - ts.y / 2),
                 readable_on(palette::l2_hit, palette::panel).packed(), "hit");
   }
   // The tile itself, labelled with its operand and outlined in its legend state: a load's hit
@@ -114,9 +116,7 @@ void draw_hierarchy_strip(FrameContext& f, float width) {
   else if (m.kind == Motion::Kind::dot)
     what = "dot: C's accumulator " + format_percent(m.acc) + " of K";
   ImGui::Dummy(ImVec2(width, lh + bh + token + lh));
-  ImGui::PushTextWrapPos(0);
-  ImGui::TextDisabled("%s", what.c_str());
-  ImGui::PopTextWrapPos();
+  text_words(what, palette::text_dim);
 }
 
 }  // namespace tilesim::app

@@ -80,6 +80,9 @@ void help_marker(FrameContext& f, const std::string& key);
 // edge: short items of one line that wrap whole at slide size instead of being cut.
 void same_line_if_fits(float width);
 float text_width(const char* text);  // CalcTextSize(text).x
+// Text wrapped at spaces only, to the panel's (or table cell's) right edge: ImGui's own wrapping
+// also breaks after '.' and ',', splitting "1.675 ms" or "3,200" across lines.
+void text_words(const std::string& text, Rgba colour);
 // The slide layout is on (large text for the window: layout.hpp's uses_slide_layout).
 bool slide_layout(const FrameContext& f);
 void center_tabs(FrameContext& f);  // launch grid | compare | memory | sweep
