@@ -13,6 +13,7 @@
 #include <fstream>
 #include <functional>
 #include <iostream>
+#include <map>
 #include <numeric>
 #include <string>
 #include <thread>
@@ -23,6 +24,7 @@
 #include "app/panels/panels.hpp"
 #include "app/platform/platform.hpp"
 #include "app/platform/record.hpp"
+#include "app/platform/text_check.hpp"
 #include "app/recording.hpp"
 #include "app/soak.hpp"
 #include "scenario/file_io.hpp"
@@ -53,8 +55,17 @@ void handle_keys(AppModel& m, UiState& ui, CommandQueue& q) {
 void draw_frame(Platform& plat, AppModel& m, UiState& ui, CommandQueue& q, const HelpText& help,
                 const std::vector<scenario::MeasuredSet>& measured) {
   handle_keys(m, ui, q);
+  // A slide keeps the code and broadcast panels only where the lesson step points into them.
+  SlideNeeds needs;
+  if (ui.lesson && !ui.lesson->lesson.steps.empty()) {
+    const int n = static_cast<int>(ui.lesson->lesson.steps.size());
+    const int i =
+        std::clamp(ui.lesson->step >= 0 ? ui.lesson->step : ui.lesson->requested, 0, n - 1);
+    const auto& h = ui.lesson->lesson.steps[i].highlight;
+    needs = {!h.code_lines.empty(), !h.lanes.empty()};
+  }
   ui.layout = compute_layout(plat.width(), plat.height(), ui.focus, ui.center_tab, ui.scale,
-                             ui.lesson.has_value());
+                             ui.lesson.has_value(), ui.font_scale, needs);
   if (ui.lesson) ui.lesson->drawn.clear();  // the panels record the highlights they draw
   ui.figures_drawn.clear();                 // and the figures they show
   // The compare timeline follows only while it is on screen: its snapshots cost a core.
@@ -179,6 +190,20 @@ bool looks_blank(const Pixels& p) {
   return true;
 }
 
+// --check-text: the cut text of the frame last rendered, as "cut text in 'PANEL': \"TEXT\""
+// clauses (empty when none).
+std::string cut_text_problems() {
+  std::string out;
+  std::map<std::string, int> per_panel;  // at most 3 lines named per panel, then a count
+  const auto cuts = find_cut_text(ImGui::GetDrawData());
+  for (const CutText& c : cuts)
+    if (++per_panel[c.panel] <= 3)
+      out += (out.empty() ? "" : "; ") + ("cut text in '" + c.panel + "': \"" + c.text + "\"");
+  for (const auto& [panel, n] : per_panel)
+    if (n > 3) out += "; " + std::to_string(n - 3) + " more cut lines in '" + panel + "'";
+  return out;
+}
+
 // --export-dir: one PNG per lesson step, each checked (its position and highlights resolved,
 // every highlighted item drawn, the figure not blank). Returns the exit code.
 int export_lesson(Session& s, const std::filesystem::path& dir) {
@@ -201,6 +226,8 @@ int export_lesson(Session& s, const std::filesystem::path& dir) {
     char name[64];
     std::snprintf(name, sizeof name, "-step%02d%s.png", i + 1, s.ui.scale != 1.0f ? "@2x" : "");
     const auto path = dir / (run.lesson.name + name);
+    if (const auto cut = s.ui.check_text ? cut_text_problems() : ""; !cut.empty())
+      problem += (problem.empty() ? "" : "; ") + cut;
     Pixels px;
     std::string err = s.plat.read_pixels(std::nullopt, px);
     if (err.empty() && looks_blank(px)) err = "the figure is blank";
@@ -388,6 +415,8 @@ int main(int argc, char** argv) {
   UiState ui;
   ui.sms_by_wait = o.sms_by_wait;
   ui.scale = o.scale;
+  ui.font_scale = o.font_scale;
+  ui.check_text = o.check_text;
   ui.focus = o.panel;
   if (o.panel == PanelId::lesson && !lesson) {
     std::fprintf(stderr, "tilesim: --panel lesson needs a lesson open (--lesson NAME)\n");
@@ -424,6 +453,10 @@ int main(int argc, char** argv) {
     if (o.record) return record(session, o);
     if (o.frames) frame_bench(session, o);
     if (o.screenshot) {
+      if (const auto cut = o.check_text ? cut_text_problems() : ""; !cut.empty()) {
+        std::fprintf(stderr, "tilesim: %s: %s\n", o.screenshot->string().c_str(), cut.c_str());
+        return 1;
+      }
       const auto err =
           capture(plat, model, ui, CaptureRequest{std::nullopt, o.screenshot->string()});
       if (!err.empty()) {

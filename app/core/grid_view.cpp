@@ -27,7 +27,8 @@ GridView make_grid_view(const sim::Problem& p, const EngineFrame* frame, GridCol
     for (const auto& r : s.residents)
       if (r.pid >= 0 && r.pid < g.programs()) resident[static_cast<std::size_t>(r.pid)] = 1;
     all_done = frame->counters_only || frame->position >= frame->events;
-    if (s.current) current = s.current->info.pid;
+    // After the last event nothing runs "now": the last program shows as stored.
+    if (s.current && !all_done) current = s.current->info.pid;
   }
   const auto mapping = sim::launch_mapping(p.order(), g);
   for (std::int64_t pid = 0; pid < g.programs(); ++pid) {

@@ -35,8 +35,12 @@ std::string panel_names() {
   return out;
 }
 
+bool uses_slide_layout(float width, float scale, float font_scale) {
+  return width / std::max(0.25f, scale * font_scale) < kSlideLayoutWidth;
+}
+
 Layout compute_layout(float width, float height, std::optional<PanelId> focus, PanelId center_tab,
-                      float scale, bool lesson) {
+                      float scale, bool lesson, float font_scale, SlideNeeds needs) {
   Layout l;
   auto set = [&](PanelId id, Rect r) {
     l.rects[static_cast<int>(id)] = r;
@@ -49,6 +53,21 @@ Layout compute_layout(float width, float height, std::optional<PanelId> focus, P
     if (is_center_panel(*focus)) center_tab = *focus;
     if (*focus == PanelId::lesson) lesson = true;
     if (*focus == PanelId::controls) lesson = false;
+  }
+  if (uses_slide_layout(width, scale, font_scale)) {
+    const float left = std::floor(width * 0.3f);
+    const float right = needs.code || needs.broadcast ? std::floor(width * 0.27f) : 0.0f;
+    const float mid = width - left - right;
+    const float top = std::floor(height * 0.56f);
+    set(lesson ? PanelId::lesson : PanelId::controls, {0, 0, left, height});
+    set(center_tab, {left, 0, mid, top});
+    set(PanelId::matrices, {left, top, mid, height - top});
+    const float code_h = needs.code && needs.broadcast ? std::floor(height * 0.5f)
+                         : needs.code                  ? height
+                                                       : 0.0f;
+    if (needs.code) set(PanelId::code, {left + mid, 0, right, code_h});
+    if (needs.broadcast) set(PanelId::broadcast, {left + mid, code_h, right, height - code_h});
+    return l;
   }
   const float left = std::clamp(300.0f * scale, width * 0.16f, width * 0.3f);
   const float right = std::clamp(width * 0.32f, 260.0f * scale, width * 0.4f);

@@ -41,7 +41,8 @@ std::string usage() {
          "               [--lesson NAME [--lesson-step N] [--export-dir DIR]]\n"
          "               [--record OUT.gif|OUT.mp4 [--from A] [--to B] [--fps N] [--slow X]\n"
          "                [--max-mb M] [--max-frames N]]\n"
-         "               [--font-scale X] [--theme dark|light] [--sms-colour wave|wait]\n"
+         "               [--projector] [--font-scale X] [--theme dark|light] [--check-text]\n"
+         "               [--sms-colour wave|wait]\n"
          "               [--soak SEED [--actions N]]\n"
          "  --seek N       a position: the state after N events have run; 0 = nothing run yet.\n"
          "                 The event shown then has 0-based index N-1 (--seek 30 shows event 29)\n"
@@ -64,6 +65,10 @@ std::string usage() {
          "                 is refused before anything is written, as one of more than\n"
          "                 --max-frames N (600) frames\n"
          "  --font-scale X grow the fonts for projectors (0.5..4); --theme light for handouts\n"
+         "  --check-text   with --screenshot / --export-dir: fail naming each text line a\n"
+         "                 panel cuts (scrollable text is not cut)\n"
+         "  --projector    slides: --scale 2 --font-scale 1.5 --theme light (each can be\n"
+         "                 overridden); large text switches to the slide layout\n"
          "  --sms-colour C the SMs tab colours programs by wave (default) or by what they waited "
          "on\n"
          "  --panel NAME   the figure is one panel, cropped at the size the window's layout gives\n"
@@ -233,6 +238,10 @@ ParsedOptions parse_options(const std::vector<std::string>& args) {
         return r;
       }
       o.light = v == "light";
+    } else if (a == "--check-text") {
+      o.check_text = true;
+    } else if (a == "--projector") {
+      // Slides: set after the loop, so an explicit --scale / --font-scale / --theme wins.
     } else if (a == "--sms-colour") {
       if (!value(v)) return r;
       if (v != "wave" && v != "wait") {
@@ -247,6 +256,11 @@ ParsedOptions parse_options(const std::vector<std::string>& args) {
   }
   if (o.actions && !o.soak) r.error = "--actions needs --soak SEED";
   const auto count = [&](const char* flag) { return std::count(args.begin(), args.end(), flag); };
+  if (count("--projector")) {
+    if (!count("--scale")) o.scale = 2;
+    if (!count("--font-scale")) o.font_scale = 1.5f;
+    if (!count("--theme")) o.light = true;
+  }
   if (count("--seek") + count("--event") > 1) r.error = "give one of --seek N and --event E";
   if (o.lesson_step && !o.lesson) r.error = "--lesson-step needs --lesson NAME";
   if (o.export_dir && !o.lesson) r.error = "--export-dir needs --lesson NAME";

@@ -49,6 +49,8 @@ struct Options {
   // Presentation: fonts for projectors, a light theme for printed handouts.
   float font_scale = 1.0f;
   bool light = false;
+  // --check-text: figures fail (exit 1) when a text line is cut by its panel (text_check.hpp).
+  bool check_text = false;
   bool sms_by_wait =
       false;  // --sms-colour wait: the SM timeline coloured by what programs waited on
   // Test: the soak test's seed and its number of actions (soak_plan.hpp).

@@ -30,6 +30,7 @@ struct UiState {
   PanelId center_tab = PanelId::launch_grid;
   std::optional<PanelId> focus;  // one panel fills the window
   float scale = 1.0f;
+  float font_scale = 1.0f;  // --font-scale: with scale, picks the slide layout (layout.hpp)
   std::array<Viewport, 3> viewports{};  // matrix views, in make_matrix_models order
   std::optional<std::int64_t> hovered_pid;
   // The pid whose pid -> tile formula the launch grid spells out (--pid N, or a click); unset:
@@ -38,6 +39,7 @@ struct UiState {
   // A headless figure (--screenshot, --export-dir, --record): no "(?)" markers or radio buttons,
   // which mean nothing on a slide.
   bool figure = false;
+  bool check_text = false;  // --check-text: headless figures report text their panel cuts
   SweepAxis sweep_axis = SweepAxis::group_size_m;
   bool sweep_rate = false;   // sweep plots predicted (and measured) throughput, not DRAM bytes
   bool sms_by_wait = false;  // SM timeline: colour programs by what they waited on, not wave

@@ -118,12 +118,16 @@ void draw_broadcast(FrameContext& f, const Rect& r) {
 
     const Rgba opc = operand_color(v.access.span.operand);
     ImGui::PushFont(f.fonts.mono);
+    ImGui::PushTextWrapPos(0);
     text_colored(palette::highlight, v.step_label.c_str());
+    ImGui::PopTextWrapPos();
     ImGui::PopFont();
     help_marker(f, "broadcast");
+    ImGui::PushTextWrapPos(0);
     ImGui::TextDisabled("%s is %d x %d lanes; %lld of %lld on", v.access.matrix_name.c_str(),
                         v.access.rows(), v.access.cols(), (long long)v.lanes_on,
                         (long long)v.lanes);
+    ImGui::PopTextWrapPos();
 
     const auto& a = v.access;
     // The vectors themselves, then how broadcasting makes a tile of them: a column (R, 1) plus
@@ -142,18 +146,26 @@ void draw_broadcast(FrameContext& f, const Rect& r) {
                        a.rows(), a.col_expr.c_str(), a.cols(), a.rows(), a.cols());
     ImGui::PopFont();
     const ImVec2 pos = ImGui::GetCursorScreenPos();
-    auto title = [&](float x, float y, const std::string& s1, const std::string& s2) {
+    // A table's two title lines, wrapped to `w` (slides); returns the height they take.
+    auto title = [&](float x, float y, float w, const std::string& s1, const std::string& s2) {
       ImDrawList* dl = ImGui::GetWindowDrawList();
       ImGui::PushFont(f.fonts.mono);
-      dl->AddText(ImVec2(x, y), palette::text.packed(), s1.c_str());
-      dl->AddText(ImVec2(x, y + text_h), palette::text_dim.packed(), s2.c_str());
+      ImFont* font = ImGui::GetFont();
+      const float size = ImGui::GetFontSize(), gap = text_h - ImGui::GetTextLineHeight();
+      const float h1 = ImGui::CalcTextSize(s1.c_str(), nullptr, false, w).y + gap;
+      const float h2 = ImGui::CalcTextSize(s2.c_str(), nullptr, false, w).y + gap;
+      dl->AddText(font, size, ImVec2(x, y), palette::text.packed(), s1.c_str(), nullptr, w);
+      dl->AddText(font, size, ImVec2(x, y + h1), palette::text_dim.packed(), s2.c_str(), nullptr,
+                  w);
       ImGui::PopFont();
+      return h1 + h2;
     };
     const std::string rows_s = a.row_expr + " * " + std::to_string(a.stride_row);
     const std::string cols_s = a.col_expr + " * " + std::to_string(a.stride_col);
-    title(pos.x, pos.y, v.sum_header, "left: " + rows_s + "    top: " + cols_s);
+    const float titles_h =
+        title(pos.x, pos.y, table_w, v.sum_header, "left: " + rows_s + "    top: " + cols_s);
     ImGui::PushFont(f.fonts.mono);
-    const float table_y = pos.y + 2 * text_h + 2;
+    const float table_y = pos.y + titles_h + 2;
     float y_end = draw_table(v, false, pos.x, table_y, cell_w, head_w, cell_h, opc);
     ImGui::PopFont();
     // Lanes a lesson step points at, outlined in the offsets table where they are shown.
@@ -187,9 +199,9 @@ void draw_broadcast(FrameContext& f, const Rect& r) {
         : terms.empty()    ? "no mask: rows % M and columns % N keep every lane in range"
         : a.span.wrap_rows ? "rows wrap (% M), so only the columns are compared"
                            : "columns wrap (% N), so only the rows are compared";
-    title(mx, my, mask_s, legend);
+    const float mask_titles_h = title(mx, my, table_w, mask_s, legend);
     ImGui::PushFont(f.fonts.mono);
-    y_end = draw_table(v, true, mx, my + 2 * text_h + 2,
+    y_end = draw_table(v, true, mx, my + mask_titles_h + 2,
                        std::max(cell_w * 0.6f, ImGui::CalcTextSize("T").x + 16),
                        std::max(cell_w * 0.6f, ImGui::CalcTextSize("T").x + 20), cell_h, opc);
     ImGui::PopFont();

@@ -20,19 +20,23 @@ void draw_code(FrameContext& f, const Rect& r) {
     const auto& listing = sim::kernel_listing(p);
     ImGui::Text("pid %lld, step %lld of %lld:", (long long)at.pid, (long long)at.step,
                 (long long)sim::steps_per_program(p));
-    ImGui::SameLine();
-    text_colored(palette::highlight, std::string(sim::to_string(step.op)).c_str());
+    const std::string op(sim::to_string(step.op));
+    same_line_if_fits(text_width(op.c_str()));
+    text_colored(palette::highlight, op.c_str());
     if (step.k >= 0) {
-      ImGui::SameLine();
-      ImGui::Text("k = %lld", (long long)step.k);
+      const std::string k = "k = " + std::to_string(step.k);
+      same_line_if_fits(text_width(k.c_str()));
+      ImGui::TextUnformatted(k.c_str());
     }
     help_marker(f, "code");
+    ImGui::PushTextWrapPos(0);
     ImGui::TextDisabled("%s", listing.name.c_str());
+    ImGui::PopTextWrapPos();
     text_colored(palette::highlight, "this step");
-    ImGui::SameLine();
+    same_line_if_fits(text_width("its pointers"));
     text_colored(palette::code_ptr, "its pointers");
-    ImGui::SameLine();
-    text_colored(Rgba{230, 110, 120}, "its mask");
+    same_line_if_fits(text_width("its mask"));
+    text_colored(palette::code_mask_text, "its mask");
     // Long lines wrap under their code (a figure has no scroll bar to reach a cut-off end).
     ImGui::BeginChild("##listing", ImVec2(0, 0), false);
     ImGui::PushFont(f.fonts.mono);
@@ -90,7 +94,7 @@ void draw_code(FrameContext& f, const Rect& r) {
       if (tag) {
         const Rgba tc = n == step.line       ? palette::highlight
                         : n == step.ptr_line ? palette::code_ptr
-                                             : Rgba{230, 110, 120};
+                                             : palette::code_mask_text;
         char num[16];
         std::snprintf(num, sizeof num, "%3d", n);
         text_colored(tc, num);
@@ -106,10 +110,10 @@ void draw_code(FrameContext& f, const Rect& r) {
       } else if (hash != std::string::npos && text.find_first_not_of(' ') < hash) {
         ImGui::TextUnformatted(text.c_str(), text.c_str() + hash);
         ImGui::SameLine(0, 0);
-        text_colored(Rgba{120, 170, 120}, text.c_str() + hash);
+        text_colored(palette::code_comment, text.c_str() + hash);
       } else if (text.find_first_not_of(' ') != std::string::npos &&
                  text[text.find_first_not_of(' ')] == '#') {
-        text_colored(Rgba{120, 170, 120}, text.c_str());
+        text_colored(palette::code_comment, text.c_str());
       } else {
         ImGui::TextUnformatted(text.c_str());
       }

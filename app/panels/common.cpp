@@ -2,6 +2,7 @@
 // lanes, the colour legend, number formatting, and the help text loaded from assets/help/.
 #include <imgui.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -38,7 +39,12 @@ bool begin_panel(FrameContext& f, PanelId id, const char* title, const Rect& r) 
   const ImGuiWindowFlags flags = ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize |
                                  ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings |
                                  ImGuiWindowFlags_NoBringToFrontOnFocus;
-  return ImGui::Begin(title, nullptr, flags);
+  // A title too wide for a narrow panel (slides) keeps its words before the colon; the window's
+  // identity ("###" and the full title) stays the same either way.
+  std::string shown = title;
+  const float room = r.w - 2 * ImGui::GetStyle().FramePadding.x - 2;
+  if (ImGui::CalcTextSize(title).x > room) shown = shown.substr(0, shown.find(':'));
+  return ImGui::Begin((shown + "###" + title).c_str(), nullptr, flags);
 }
 
 void end_panel() {
@@ -59,15 +65,59 @@ void help_marker(FrameContext& f, const std::string& key) {
   }
 }
 
+void same_line_if_fits(float width) {
+  ImGui::SameLine();
+  if (ImGui::GetContentRegionAvail().x < width) ImGui::NewLine();
+}
+
+float text_width(const char* text) {
+  return ImGui::CalcTextSize(text).x;
+}
+
+void text_words(const std::string& text, Rgba colour) {
+  const Rgba c = readable_on(colour, palette::panel);
+  ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(c.r / 255.f, c.g / 255.f, c.b / 255.f, 1.f));
+  const float width = std::max(1.0f, ImGui::GetContentRegionAvail().x);
+  const float space = text_width(" ");
+  std::string line;
+  float line_w = 0;
+  std::size_t at = 0;
+  while (at <= text.size()) {
+    const std::size_t end = std::min(text.find(' ', at), text.size());
+    const std::string word = text.substr(at, end - at);
+    const float w = text_width(word.c_str());
+    if (!line.empty() && line_w + space + w > width) {
+      ImGui::TextUnformatted(line.c_str());
+      line.clear();
+      line_w = 0;
+    }
+    if (!line.empty()) {
+      line += ' ';
+      line_w += space;
+    }
+    line += word;
+    line_w += w;
+    at = end + 1;
+  }
+  if (!line.empty()) ImGui::TextUnformatted(line.c_str());
+  ImGui::PopStyleColor();
+}
+
+bool slide_layout(const FrameContext& f) {
+  return uses_slide_layout(ImGui::GetIO().DisplaySize.x, f.ui.scale, f.ui.font_scale);
+}
+
 void center_tabs(FrameContext& f) {
-  if (f.ui.focus) return;
+  // A slide shows the tab's panel, not the buttons that switch it.
+  if (f.ui.focus || (f.ui.figure && slide_layout(f))) return;
   static constexpr PanelId tabs[] = {PanelId::launch_grid, PanelId::compare, PanelId::memory,
                                      PanelId::sms,         PanelId::sweep,   PanelId::warps,
                                      PanelId::gpu};
   static constexpr const char* names[] = {"Launch grid", "Compare orders", "Memory", "SMs",
                                           "Sweep",       "Warps",          "GPU"};
   for (int i = 0; i < 7; ++i) {
-    if (i) ImGui::SameLine();
+    // A tab that does not fit goes to the next line (slides: large text in a narrow panel).
+    if (i) same_line_if_fits(text_width(names[i]) + 2 * ImGui::GetStyle().FramePadding.x);
     const bool on = f.ui.center_tab == tabs[i];
     if (on) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
     if (ImGui::Button(names[i])) f.ui.center_tab = tabs[i];
@@ -86,6 +136,7 @@ void draw_hatch(ImDrawList* dl, const ImVec2& a, const ImVec2& b, Rgba color, fl
 }
 
 void text_colored(Rgba c, const char* text) {
+  c = readable_on(c, palette::panel);
   ImGui::TextColored(ImVec4(c.r / 255.f, c.g / 255.f, c.b / 255.f, c.a / 255.f), "%s", text);
 }
 
@@ -108,22 +159,28 @@ static void swatch(Rgba c, const char* label, bool hatch = false) {
 void draw_legend(FrameContext& f, bool with_l2) {
   const bool mm = f.model.problem.kernel() == sim::Kernel::matmul;
   const float spacing = ImGui::GetStyle().ItemSpacing.x * 2;
-  swatch(palette::a, mm ? "A" : "in");
-  if (mm) {
-    ImGui::SameLine(0, spacing);
-    swatch(palette::b, "B");
-  }
-  ImGui::SameLine(0, spacing);
-  swatch(palette::c, mm ? "C" : "out");
-  ImGui::SameLine(0, spacing);
-  swatch(palette::mask_off, "masked off", true);
-  ImGui::SameLine(0, spacing);
-  swatch(palette::highlight, "now");
-  if (with_l2) {
-    ImGui::SameLine(0, spacing);
-    swatch(palette::l2_hit, "in L2 (a load hits)");
-    ImGui::SameLine(0, spacing);
-    swatch(palette::l2_miss, "not in L2 (misses)");
+  bool first = true;
+  // A swatch and its label; the line wraps before an item rather than cutting it at the edge.
+  auto item = [&](Rgba c, const char* label, bool hatch) {
+    const float need =
+        ImGui::GetTextLineHeight() + ImGui::GetStyle().ItemSpacing.x + ImGui::CalcTextSize(label).x;
+    if (!first) {
+      ImGui::SameLine(0, spacing);
+      if (ImGui::GetContentRegionAvail().x < need) ImGui::NewLine();
+    }
+    first = false;
+    swatch(c, label, hatch);
+  };
+  item(palette::a, mm ? "A" : "in", false);
+  if (mm) item(palette::b, "B", false);
+  // Stored tiles are filled in C's colour: one swatch says both.
+  item(palette::c, mm ? "C / stored" : "out / stored", false);
+  item(palette::mask_off, "masked off", true);
+  // The tile states, from the one table the panels colour tiles by.
+  for (const palette::TileState s : palette::kTileStates) {
+    if (s == palette::TileState::stored) continue;  // the C swatch above
+    if (!with_l2 && (s == palette::TileState::l2_hit || s == palette::TileState::l2_miss)) continue;
+    item(palette::tile_state_color(s), palette::tile_state_label(s), false);
   }
   help_marker(f, "legend");
 }
@@ -154,13 +211,24 @@ bool engine_status_line(FrameContext& f) {
   }
 }
 
-// One text per figure kind for the app, the CLI and lesson figures (sim/base/format.hpp).
-std::string format_percent(double fraction) { return sim::format_percent(fraction); }
-std::string format_seconds(double s) { return sim::format_seconds(s); }
+// One text per figure kind for the app, the CLI and lesson figures (sim/base/format.hpp); the
+// app's join number and unit with a no-break space (U+00A0): no wrapping, ImGui's or
+// text_words', puts "45.7" at the end of one line and "%" at the start of the next.
+namespace {
+constexpr const char* kNbsp = "\u00a0";
+std::string no_break(std::string s) {
+  for (std::size_t at = s.find(' '); at != std::string::npos; at = s.find(' ', at))
+    s.replace(at, 1, kNbsp);
+  return s;
+}
+}  // namespace
+
+std::string format_percent(double fraction) { return no_break(sim::format_percent(fraction)); }
+std::string format_seconds(double s) { return no_break(sim::format_seconds(s)); }
 std::string format_count(std::int64_t n) { return sim::format_count(n); }
 
 std::string format_bytes(double bytes) {
-  return sim::format_bytes(bytes);
+  return no_break(sim::format_bytes(bytes));
 }
 
 Rgba class_color(std::int64_t cls) {

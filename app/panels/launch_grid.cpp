@@ -155,7 +155,7 @@ void draw_grid_canvas(FrameContext& f, const sim::Problem& p, const GridView& g,
       if (labels) {
         const std::string s = std::to_string(c.pid);
         const ImVec2 ts = font->CalcTextSizeA(label_size, FLT_MAX, 0, s.c_str());
-        const Rgba tc = c.current ? palette::background : palette::text;
+        const Rgba tc = palette::label_on(col);
         dl->AddText(font, label_size, ImVec2((a.x + b.x - ts.x) / 2, (a.y + b.y - ts.y) / 2),
                     tc.packed(), s.c_str());
       }
@@ -242,21 +242,26 @@ void draw_launch_grid(FrameContext& f, const Rect& r) {
     const auto& p = f.model.problem;
     const bool grouped =
         p.order() == sim::LaunchOrder::grouped || p.order() == sim::LaunchOrder::grouped_legacy;
-    ImGui::Text("%lld x %lld tiles = %lld programs, %s order%s", (long long)p.tiles_m(),
-                (long long)p.tiles_n(), (long long)p.programs(),
-                std::string(sim::to_string(p.order())).c_str(),
-                grouped ? (", GROUP_SIZE_M = " + std::to_string(p.group_size_m())).c_str() : "");
+    text_words(std::to_string(p.tiles_m()) + " x " + std::to_string(p.tiles_n()) +
+                   " tiles = " + std::to_string(p.programs()) + " programs, " +
+                   std::string(sim::to_string(p.order())) + " order" +
+                   (grouped ? ", GROUP_SIZE_M = " + std::to_string(p.group_size_m()) : ""),
+               palette::text);
     help_marker(f, "launch_grid");
     if (p.programs() > kMaxGridPrograms)
       text_colored(palette::l2_miss, ("Too many programs to draw one cell each (more than " +
                                       format_count(kMaxGridPrograms) + "): use larger blocks.")
                                          .c_str());
-    draw_coloring_choice(f);
+    // A slide's legend line names the colouring already; its height goes to the grid.
+    if (!(f.ui.figure && slide_layout(f))) draw_coloring_choice(f);
     f.ui.hovered_pid.reset();  // set again below while the mouse is over a tile
     const ImVec2 pos = ImGui::GetCursorScreenPos();
     const ImVec2 avail = ImGui::GetContentRegionAvail();
-    // The legend below may wrap to two lines on a narrow panel or at --scale 2.
-    const float grid_h = avail.y - 2 * ImGui::GetTextLineHeightWithSpacing();
+    // The legend below wraps to as many lines as the panel's width needs.
+    const std::string legend = legend_line(p, f.ui.coloring);
+    const float legend_h = ImGui::CalcTextSize(legend.c_str(), nullptr, false, avail.x).y +
+                           ImGui::GetStyle().ItemSpacing.y;
+    const float grid_h = avail.y - legend_h - ImGui::GetStyle().ItemSpacing.y;
     // The formula column takes the room a square grid leaves on the right of a wide panel.
     const float em = ImGui::GetFontSize();
     draw_grid_canvas(f, p, f.grid, pos.x, pos.y, avail.x, grid_h, true, "##grid");
@@ -265,7 +270,7 @@ void draw_launch_grid(FrameContext& f, const Rect& r) {
       draw_formula(f, p, ImVec2(pos.x + used + em, pos.y), avail.x - used - em);
     ImGui::SetCursorScreenPos(ImVec2(pos.x, pos.y + grid_h + ImGui::GetStyle().ItemSpacing.y));
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
-    ImGui::TextWrapped("%s", legend_line(p, f.ui.coloring).c_str());
+    ImGui::TextWrapped("%s", legend.c_str());
     ImGui::PopStyleColor();
   }
   end_panel();

@@ -104,13 +104,19 @@ void lesson_table_row(FrameContext& f, const char* label) {
     return;
   ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, palette::lesson.with_alpha(90).packed());
   lesson_mark(f, std::string("row:") + label);
+  // A figure (a slide) scrolls its panel so the row is in view; the learner scrolls by hand.
+  if (f.ui.figure) ImGui::SetScrollHereY(0.5f);
 }
 
-bool lesson_row_hidden(FrameContext& f, const char* label) {
+bool lesson_hides_row(const FrameContext& f, const char* label) {
   const auto& run = f.ui.lesson;
   if (!run || run->step < 0) return false;
   const auto& hide = run->lesson.steps[run->step].hide_rows;
-  if (std::find(hide.begin(), hide.end(), label) == hide.end()) return false;
+  return std::find(hide.begin(), hide.end(), label) != hide.end();
+}
+
+bool lesson_row_hidden(FrameContext& f, const char* label) {
+  if (!lesson_hides_row(f, label)) return false;
   lesson_mark(f, std::string("hidden:") + label);
   return true;
 }
@@ -136,11 +142,9 @@ void draw_lesson(FrameContext& f, const Rect& r) {
     ImGui::TextUnformatted(run.text.shown(l.title).c_str());
     ImGui::PopTextWrapPos();
     ImGui::PopFont();
+    // The step's title on its own line, wrapped: at slide size it is wider than the column.
     ImGui::TextDisabled("step %d of %d", i + 1, n);
-    if (!s.title.empty()) {
-      ImGui::SameLine();
-      text_colored(palette::highlight, run.text.shown(s.title).c_str());
-    }
+    if (!s.title.empty()) text_words(run.text.shown(s.title), palette::highlight);
     // Back / Next, and PageUp / PageDown anywhere in the window.
     const bool typing = ImGui::GetIO().WantTextInput;
     if (ImGui::Button("< Back") ||
@@ -150,9 +154,10 @@ void draw_lesson(FrameContext& f, const Rect& r) {
     if (ImGui::Button("Next >") ||
         (!typing && ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_PageDown))))
       run.requested = std::min(n - 1, i + 1);
-    ImGui::SameLine();
+    // Each further control goes to the next line where the column has no room for it.
+    same_line_if_fits(text_width("Replay") + 2 * ImGui::GetStyle().FramePadding.x);
     if (ImGui::Button("Replay")) run.step = -1;  // re-applies the step, animation included
-    ImGui::SameLine();
+    same_line_if_fits(text_width("PgUp / PgDn"));
     ImGui::TextDisabled("PgUp / PgDn");
     ImGui::Separator();
     draw_step_text(f, run, i);

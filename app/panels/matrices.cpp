@@ -170,7 +170,7 @@ void draw_matrix(FrameContext& f, const MatrixPanelModel& m, Viewport& vp, const
                   grow_y = std::max(0.0f, 8.0f - (b.y - a.y)) / 2;
       a = ImVec2(a.x - grow_x, a.y - grow_y);
       b = ImVec2(b.x + grow_x, b.y + grow_y);
-      dl->AddRect(a, b, palette::highlight.packed(), 0, 0, 2.5f);
+      dl->AddRect(a, b, palette::tile_state_color(current_access_state(f)).packed(), 0, 0, 3.0f);
     }
     if (m.current->has_off_lanes)
       dl->AddRect(to_screen(x, t.r0, t.c0), to_screen(x, t.r1, t.c1), palette::mask_off.packed(), 0,
@@ -257,12 +257,16 @@ void draw_matrices(FrameContext& f, const Rect& r) {
                   std::to_string(
                       static_cast<int>(std::lround(m.acc_fraction * f.model.problem.k_tiles()))) +
                   "/" + std::to_string(f.model.problem.k_tiles());
-      if (!caption.empty() &&
-          ImGui::GetItemRectMax().x - x0 + 12 + ImGui::CalcTextSize(caption.c_str()).x > w)
-        caption = caption.substr(0, caption.find(':'));
+      const auto fits = [&] {
+        return ImGui::GetItemRectMax().x - x0 + 12 + ImGui::CalcTextSize(caption.c_str()).x <= w;
+      };
+      if (!caption.empty() && !fits()) caption = caption.substr(0, caption.find(':'));
+      if (!caption.empty() && !fits()) caption.clear();  // never cut: the outline says it
       if (!caption.empty()) {
         ImGui::SameLine();
-        text_colored(palette::highlight, caption.c_str());
+        text_colored(
+            m.current ? palette::tile_state_color(current_access_state(f)) : palette::text_dim,
+            caption.c_str());
       }
       const Rect canvas{x0, pos.y + title_h, w, avail.y - title_h};
       const std::string id = "##matrix" + std::to_string(i);

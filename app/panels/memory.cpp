@@ -39,7 +39,7 @@ void arrow(ImDrawList* dl, float x0, float x1, float y, const std::string& label
 }
 
 void chart(FrameContext& f, const EngineFrame& fr, float x, float y, float w) {
-  const sim::Counters& c = fr.snapshot.counters;
+  const sim::Counters& c = shown_counters(f, fr);
   const auto& p = f.model.problem;
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const float label_w = ImGui::CalcTextSize("000.00 MiB").x + 14;
@@ -70,11 +70,73 @@ void chart(FrameContext& f, const EngineFrame& fr, float x, float y, float w) {
   arrow(dl, x + 3 * bw + 2 * gap, x + 3 * (bw + gap), ay - 7,
         format_bytes(double(c.smem_read_bytes)), palette::a, true, true);
   // The current event's tile travelling along the hierarchy (animation.hpp).
-  const float token = ImGui::GetTextLineHeight() * 0.8f;
+  // At slide size: at least 1.6 lines and 6 % of the panel's height.
+  const float token = std::max(ImGui::GetTextLineHeight() * 1.6f, ImGui::GetWindowHeight() * 0.06f);
   float centres[kMemLevels];
   for (int i = 0; i < kMemLevels; ++i) centres[i] = x + i * (bw + gap) + bw / 2;
   draw_motion_token(current_motion(f), centres, y + bh + 4 + token / 2, token);
   ImGui::SetCursorScreenPos(ImVec2(x, y + bh + 8 + token));
+}
+
+// The chart as a column (slides: boxes too narrow for their figures side by side): each level a
+// box of the column's width, the bytes between two levels written beside a downward arrow.
+// Returns the height used.
+float chart_stacked(FrameContext& f, const EngineFrame& fr, float x, float y, float w) {
+  const sim::Counters& c = shown_counters(f, fr);
+  const auto& p = f.model.problem;
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const float lh = ImGui::GetTextLineHeight();
+  const float bh = lh * 3 + 18, gap = lh + 10;
+  const L2Fill l2 = l2_fill(f.model.machine, fr.snapshot.l2_resident_lines);
+  char cap[32];
+  std::snprintf(cap, sizeof cap, "%.0f MiB", double(l2.capacity_bytes) / (1 << 20));
+  struct Level {
+    const char* name;
+    std::string line1, line2;
+    Rgba accent;
+  };
+  const Level levels[kMemLevels] = {
+      {"DRAM (HBM)", "read " + format_bytes(double(c.dram_read_bytes)),
+       "write " + format_bytes(double(c.dram_write_bytes)), palette::l2_miss},
+      {"L2 cache", "hit rate " + format_percent(c.l2_hit_rate()),
+       format_percent(l2.fraction) + " of " + cap, palette::l2_hit},
+      {"shared memory", "write " + format_bytes(double(c.smem_write_bytes)),
+       "read " + format_bytes(double(c.smem_read_bytes)), palette::a},
+      {"registers", format_bytes(double(c.register_bytes)),
+       p.kernel() == sim::Kernel::matmul ? "fp32 acc." : "one tile", palette::c}};
+  // Bytes down (and back up) between level i and i + 1.
+  const std::string between[kMemLevels - 1] = {
+      "\u2193 " + format_bytes(double(c.dram_read_bytes)) + ", back " +
+          format_bytes(double(c.dram_write_bytes)),
+      "\u2193 " + format_bytes(double(c.l2_read_bytes)) + ", back " +
+          format_bytes(double(c.l2_write_bytes)),
+      "\u2193 " + format_bytes(double(c.smem_read_bytes))};
+  float at = y;
+  for (int i = 0; i < kMemLevels; ++i) {
+    // Name and first figure on one line where they fit, else the box grows a line.
+    box(dl, x, at, w, bh, levels[i].name, levels[i].line1, levels[i].line2, levels[i].accent);
+    at += bh;
+    if (i + 1 < kMemLevels) {
+      dl->AddText(ImVec2(x + 8, at + 5), palette::text.packed(), between[i].c_str());
+      at += gap;
+    }
+  }
+  ImGui::SetCursorScreenPos(ImVec2(x, at + 6));
+  return at + 6 - y;
+}
+
+// Does the side-by-side chart have room for its boxes' text across `w`?
+bool chart_fits(const EngineFrame& fr, float w) {
+  const float label_w = ImGui::CalcTextSize("000.00 MiB").x + 14;
+  const float gap = std::max(label_w, w * 0.08f);
+  const float bw = (w - 3 * gap) / 4;
+  const sim::Counters& c = fr.snapshot.counters;
+  const std::string widest[] = {"shared memory", "read " + format_bytes(double(c.dram_read_bytes)),
+                                "hit rate 100.0 %",
+                                "write " + format_bytes(double(c.smem_write_bytes))};
+  for (const auto& s : widest)
+    if (ImGui::CalcTextSize(s.c_str()).x + 16 > bw) return false;
+  return true;
 }
 
 }  // namespace
@@ -89,14 +151,25 @@ void draw_memory(FrameContext& f, const Rect& r) {
       return;
     }
     const EngineFrame& fr = *f.frame;
-    const sim::Counters& c = fr.snapshot.counters;
-    ImGui::Text("After %s of %s events: %s tile loads, %s stores; L2 hit rate %s (whole run %s)",
-                format_count(fr.position).c_str(), format_count(fr.events).c_str(),
-                format_count(c.tile_loads).c_str(), format_count(c.tile_stores).c_str(),
-                format_percent(c.l2_hit_rate()).c_str(),
-                format_percent(fr.final_counters.l2_hit_rate()).c_str());
+    const sim::Counters& c = shown_counters(f, fr);
+    text_words("After " + format_count(fr.position) + " of " + format_count(fr.events) +
+                   " events: " + format_count(c.tile_loads) + " tile loads, " +
+                   format_count(c.tile_stores) + " stores; L2 hit rate " +
+                   format_percent(c.l2_hit_rate()) + " (whole run " +
+                   format_percent(fr.final_counters.l2_hit_rate()) + ")",
+               palette::text);
     const ImVec2 pos = ImGui::GetCursorScreenPos();
     const ImVec2 avail = ImGui::GetContentRegionAvail();
+    if (!chart_fits(fr, avail.x)) {
+      // Slides: the chart as a column on the left, the hit rate over the run on its right
+      // (the residency view needs more room than a slide's panel has).
+      const float col_w = std::floor(avail.x * 0.5f);
+      const float used = chart_stacked(f, fr, pos.x, pos.y, col_w);
+      hit_rate_plot(f, fr,
+                    Rect{pos.x + col_w + 16, pos.y, avail.x - col_w - 16, std::min(used, avail.y)});
+      end_panel();
+      return;
+    }
     chart(f, fr, pos.x, pos.y + ImGui::GetTextLineHeight() + 2, avail.x);
     // The counters drawn above, registered with their source (--export-dir's JSON).
     const std::string so_far = "so far (event " + format_count(fr.position) + ")";

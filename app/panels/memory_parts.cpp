@@ -75,10 +75,19 @@ void tile_grid(FrameContext& f, const std::vector<sim::TileView>& tiles, std::in
 void hit_rate_plot(FrameContext& f, const EngineFrame& fr, const Rect& r) {
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const float lh = ImGui::GetTextLineHeight();
-  dl->AddText(ImVec2(r.x, r.y), palette::text.packed(), "L2 hit rate over the run");
+  // Title and caption wrap to the plot's width (slides); the plot takes the height left.
+  const char* title = "L2 hit rate over the run";
+  const char* caption = fr.counters_only ? "(counters-only replay: no curve)"
+                                         : "line: so far   teal: per interval   yellow: now";
+  const float title_h = ImGui::CalcTextSize(title, nullptr, false, r.w).y;
+  const float caption_h = ImGui::CalcTextSize(caption, nullptr, false, r.w).y;
+  dl->AddText(ImGui::GetFont(), ImGui::GetFontSize(), ImVec2(r.x, r.y), palette::text.packed(),
+              title, nullptr, r.w);
   const auto series = f.model.engine->series();
   const float axis_w = ImGui::CalcTextSize("100%").x + 6;
-  const float x0 = r.x + axis_w, y0 = r.y + lh + 6, w = r.w - axis_w - 4, h = r.h - 2 * lh - 10;
+  // The axis labels (0 %, 100 %) stand half a line above the top and below the bottom.
+  const float x0 = r.x + axis_w, y0 = r.y + title_h + lh / 2 + 4, w = r.w - axis_w - 4,
+              h = r.h - title_h - caption_h - lh - 12;
   if (h < 20 || w < 20) return;
   dl->AddRectFilled(ImVec2(x0, y0), ImVec2(x0 + w, y0 + h), palette::matrix_bg.packed());
   for (int pct : {0, 50, 100}) {
@@ -105,9 +114,8 @@ void hit_rate_plot(FrameContext& f, const EngineFrame& fr, const Rect& r) {
     const float cx = x0 + w * float(double(fr.position) / double(fr.events));
     dl->AddLine(ImVec2(cx, y0 - 2), ImVec2(cx, y0 + h + 2), palette::highlight.packed(), 2.f);
   }
-  dl->AddText(ImVec2(x0, y0 + h + 3), palette::text_dim.packed(),
-              fr.counters_only ? "(counters-only replay: no curve)"
-                               : "white: so far   teal: per interval   yellow: now");
+  dl->AddText(ImGui::GetFont(), ImGui::GetFontSize(), ImVec2(r.x, y0 + h + lh / 2 + 3),
+              palette::text_dim.packed(), caption, nullptr, r.w);
 }
 
 void residency_view(FrameContext& f, const EngineFrame& fr, const Rect& r) {
@@ -115,10 +123,11 @@ void residency_view(FrameContext& f, const EngineFrame& fr, const Rect& r) {
   const auto& p = f.model.problem;
   const bool mm = p.kernel() == sim::Kernel::matmul;
   ImDrawList* dl = ImGui::GetWindowDrawList();
-  dl->AddText(ImVec2(r.x, r.y), palette::text.packed(),
-              "Input tiles: teal = in L2 now, number = loads so far");
-  const float lh = ImGui::GetTextLineHeight();
-  const Rect g{r.x, r.y + lh + 6, r.w, r.h - lh - 6};
+  const char* title = "Input tiles: teal = in L2 now, number = loads so far";
+  const float title_h = ImGui::CalcTextSize(title, nullptr, false, r.w).y;
+  dl->AddText(ImGui::GetFont(), ImGui::GetFontSize(), ImVec2(r.x, r.y), palette::text.packed(),
+              title, nullptr, r.w);
+  const Rect g{r.x, r.y + title_h + 6, r.w, r.h - title_h - 6};
   std::optional<std::pair<std::int64_t, std::int64_t>> now_a, now_b;
   if (has_current_event(f.frame)) {
     const auto& e = s.current->info;

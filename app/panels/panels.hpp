@@ -63,6 +63,8 @@ void lesson_table_row(FrameContext& f, const char* label);
 // Does the step hide the figures of row `label` (its hide_rows: the next steps answer them)?
 // Records the mark "hidden:LABEL" when it does; draw the row's values with hidden_cell().
 bool lesson_row_hidden(FrameContext& f, const char* label);
+// The same question without recording the mark (for figures elsewhere that repeat the row's).
+bool lesson_hides_row(const FrameContext& f, const char* label);
 // A table cell whose figure the step hides: "?" with the tooltip "the next steps answer this".
 void hidden_cell();
 // A lesson's figures (rich_text.cpp): the colour of a kind; a figure a panel draws, registered
@@ -76,6 +78,12 @@ void draw_sources(FrameContext& f, const StepText& st);
 void draw_glossary(FrameContext& f);
 // The current event's tile in motion (motion.cpp), for the memory chart and the lesson panel.
 Motion current_motion(const FrameContext& f);
+// The legend state of the access at the cursor: a load's L2 hit or miss (a partial hit counts as
+// a miss: DRAM was read), a store in progress "now", and "stored" once the run has ended.
+palette::TileState current_access_state(const FrameContext& f);
+// The counters a view shows of `fr`: those before its event while the event's tile is still on
+// its way (animation fraction < 1), so figures change when the tile arrives; else the counters.
+const sim::Counters& shown_counters(const FrameContext& f, const EngineFrame& fr);
 // centres: x of DRAM, L2, shared memory, registers; y: the line the tile travels on.
 void draw_motion_token(const Motion& m, const float centres[kMemLevels], float y, float size);
 void draw_hierarchy_strip(FrameContext& f, float width);
@@ -84,6 +92,15 @@ void draw_hierarchy_strip(FrameContext& f, float width);
 bool begin_panel(FrameContext& f, PanelId id, const char* title, const Rect& r);
 void end_panel();
 void help_marker(FrameContext& f, const std::string& key);
+// ImGui::SameLine, or a new line where the next item (`width` pixels) would pass the panel's
+// edge: short items of one line that wrap whole at slide size instead of being cut.
+void same_line_if_fits(float width);
+float text_width(const char* text);  // CalcTextSize(text).x
+// Text wrapped at spaces only, to the panel's (or table cell's) right edge: ImGui's own wrapping
+// also breaks after '.' and ',', splitting "1.675 ms" or "3,200" across lines.
+void text_words(const std::string& text, Rgba colour);
+// The slide layout is on (large text for the window: layout.hpp's uses_slide_layout).
+bool slide_layout(const FrameContext& f);
 void center_tabs(FrameContext& f);  // launch grid | compare | memory | sweep
 void draw_hatch(ImDrawList* dl, const ImVec2& a, const ImVec2& b, Rgba color, float spacing);
 void draw_legend(FrameContext& f, bool with_l2);

@@ -23,25 +23,30 @@ std::string per_request(double v) {
 void rows_table(FrameContext& f, const std::vector<WarpRow>& rows) {
   const bool measured = std::any_of(rows.begin(), rows.end(),
                                     [](const WarpRow& r) { return r.measured.has_value(); });
-  const ImGuiTableFlags flags =
-      ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp;
+  // Figures never split or cut: their columns fit the figure and a two-line header; the
+  // variant's name takes the rest and wraps.
+  const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg;
   if (!ImGui::BeginTable("##warps", 5, flags)) return;
-  ImGui::TableSetupColumn("CUDA variant", ImGuiTableColumnFlags_WidthStretch, 1.8f);
-  ImGui::TableSetupColumn("ld sectors/req");
-  ImGui::TableSetupColumn("st sectors/req");
-  ImGui::TableSetupColumn("smem ld conflicts");
-  ImGui::TableSetupColumn("smem st conflicts");
+  ImGui::TableSetupColumn("CUDA variant", ImGuiTableColumnFlags_WidthStretch);
+  ImGui::TableSetupColumn("ld sectors\nper request", ImGuiTableColumnFlags_WidthFixed);
+  ImGui::TableSetupColumn("st sectors\nper request", ImGuiTableColumnFlags_WidthFixed);
+  ImGui::TableSetupColumn("smem ld\nconflicts", ImGuiTableColumnFlags_WidthFixed);
+  ImGui::TableSetupColumn("smem st\nconflicts", ImGuiTableColumnFlags_WidthFixed);
   ImGui::TableHeadersRow();
-  auto cell = [](const std::string& text, Rgba colour) {
+  // Figures never wrap (ImGui would break "65,011,712" after a comma); only the first column's
+  // words do.
+  auto cell = [](const std::string& text, Rgba colour, bool wrap = false) {
     ImGui::TableNextColumn();
+    if (wrap) ImGui::PushTextWrapPos(0);
     text_colored(colour, text.c_str());
+    if (wrap) ImGui::PopTextWrapPos();
   };
   for (const auto& r : rows) {
     const auto& c = r.counters;
     ImGui::TableNextRow();
     lesson_table_row(f, r.name.c_str());
     ImGui::TableNextColumn();
-    ImGui::Text("%s (%d threads)", r.name.c_str(), r.threads);
+    ImGui::TextWrapped("%s (%d threads)", r.name.c_str(), r.threads);
     if (lesson_row_hidden(f, r.name.c_str())) {
       for (int i = 0; i < 4; ++i) {
         ImGui::TableNextColumn();
@@ -56,7 +61,7 @@ void rows_table(FrameContext& f, const std::vector<WarpRow>& rows) {
     cell(format_count(c.shared_st_conflicts()), tone(c.shared_st_conflicts() > 0));
     if (const auto& m = r.measured) {
       ImGui::TableNextRow();
-      cell("   measured on " + m->device, palette::highlight);
+      cell("   measured on " + m->device, palette::highlight, true);
       cell(per_request(m->figures.ld_sectors_per_request), palette::highlight);
       cell(per_request(m->figures.st_sectors_per_request), palette::highlight);
       cell(format_count(std::int64_t(m->figures.shared_ld_conflicts)), palette::highlight);
@@ -67,12 +72,17 @@ void rows_table(FrameContext& f, const std::vector<WarpRow>& rows) {
   if (measured) {
     const auto it = std::find_if(rows.begin(), rows.end(),
                                  [](const WarpRow& r) { return r.measured.has_value(); });
-    ImGui::TextDisabled("yellow: Nsight Compute on %s, %s (assets/measured); white: the model",
-                        it->measured->device.c_str(), it->measured->date.c_str());
+    ImGui::PushTextWrapPos(0);
+    ImGui::TextDisabled(
+        "\"measured on\" rows: Nsight Compute on %s, %s (assets/measured); the others: the model",
+        it->measured->device.c_str(), it->measured->date.c_str());
+    ImGui::PopTextWrapPos();
   } else {
+    ImGui::PushTextWrapPos(0);
     ImGui::TextDisabled(
         "no Nsight Compute measurement of this configuration on %s (open a measured_* scenario)",
         f.model.machine.name.c_str());
+    ImGui::PopTextWrapPos();
   }
 }
 

@@ -237,12 +237,16 @@ void Timeline::seek(std::int64_t target) {
   target = std::clamp<std::int64_t>(target, 0, events());
   if (target == position() && m_snapshot) return;
   m_snapshot.reset();
-  // Latest checkpoint at or before the target.
+  // Replay to the event before the target first (its counters are the snapshot's
+  // counters_before), from the latest checkpoint at or before it, then one event more.
+  const std::int64_t before = std::max<std::int64_t>(0, target - 1);
   auto it =
-      std::upper_bound(m_checkpoints.begin(), m_checkpoints.end(), target,
+      std::upper_bound(m_checkpoints.begin(), m_checkpoints.end(), before,
                        [](std::int64_t t, const EngineCheckpoint& c) { return t < c.position; });
   const EngineCheckpoint& c = *std::prev(it);
-  if (!(position() >= c.position && position() <= target)) m_engine.restore(c);
+  if (!(position() >= c.position && position() <= before)) m_engine.restore(c);
+  advance(before);
+  m_counters_before = m_engine.counters();
   advance(target);
 }
 
@@ -279,6 +283,7 @@ void Timeline::build_snapshot() {
   s.position = position();
   s.events = events();
   s.counters = m_engine.counters();
+  s.counters_before = s.position > 0 ? m_counters_before : s.counters;
   s.l2_resident_lines = m_engine.l2().resident_lines();
   s.time_ps = m_order->time_ps(s.position);
   if (s.position < s.events) {
@@ -304,7 +309,7 @@ Snapshot end_of_run_snapshot(const Problem& p, const ReplayResult& r) {
   Snapshot s;
   s.position = s.events = p.programs() * steps_per_program(p);
   s.wave = r.waves;
-  s.counters = r.counters;
+  s.counters = s.counters_before = r.counters;
   fill_input_tiles(s, p, r.a_reuse, r.b_reuse, [](const TileSpan&) { return 0.f; });
   return s;
 }

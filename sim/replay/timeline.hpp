@@ -46,6 +46,9 @@ struct Snapshot {
   std::int64_t a_rows = 0, a_cols = 0, b_rows = 0, b_cols = 0;
   std::vector<TileView> a_tiles, b_tiles;
   Counters counters;  // so far
+  // Before the event shown (position - 1; equal to `counters` at position 0): what a view shows
+  // while that event's tile is still on its way, so the figures change when it arrives.
+  Counters counters_before;
   std::int64_t l2_resident_lines = 0;
   std::optional<CurrentEvent> current;  // none at position 0
 };
@@ -128,6 +131,7 @@ class Timeline {
   void build_rounds(const TimelineOptions& opt);
   void build_timed(const TimelineOptions& opt);
   void advance(std::int64_t target);  // replay forward from position() in the event order
+  Counters m_counters_before;         // at position() - 1, set by seek
   void maybe_checkpoint(const Engine& e);
 
   Engine m_engine;

@@ -89,6 +89,40 @@ TEST(LessonExport, EveryLessonWritesOneNonBlankPngPerStepWithItsHighlightsDrawn)
   }
 }
 
+// Slides (issue 24): every step of every lesson at --projector (scale 2, 1.5x text, light
+// theme) in a 1920 x 1080 and a 1280 x 720 window; --check-text fails (exit 1) naming the
+// lesson, step, panel and text line of every glyph its panel's clip rectangle cuts.
+TEST(LessonExport, ProjectorSlidesCutNoTextAt1080pAnd720p) {
+  if (!have_xvfb()) GTEST_SKIP() << "xvfb-run is not installed";
+  const auto all = tilesim::scenario::list_lessons(fs::path(TILESIM_ASSETS_DIR) / "lessons");
+  ASSERT_GE(all.size(), 8u);
+  for (const char* size : {"1920x1080", "1280x720"})
+    for (const auto& e : all) {
+      const auto dir = fresh_dir(std::string("projector_") + size + "_" + e.name);
+      const auto err = dir / "stderr.txt";
+      EXPECT_EQ(run_app("--lesson " + e.name + " --size " + size +
+                            " --projector --check-text --export-dir " + dir.string(),
+                        err),
+                0)
+          << e.name << " at " << size << ": " << read(err);
+    }
+}
+
+TEST(LessonExport, CheckTextNamesThePanelAndTextItCuts) {
+  if (!have_xvfb()) GTEST_SKIP() << "xvfb-run is not installed";
+  // Text four times too large for a small window is cut somewhere: the check must say where.
+  const auto dir = fresh_dir("cut_text");
+  const auto err = dir / "stderr.txt";
+  EXPECT_EQ(run_app("--lesson 01_pid_to_tile --size 640x360 --scale 1 --font-scale 4 "
+                    "--check-text --export-dir " +
+                        dir.string(),
+                    err),
+            1);
+  const std::string text = read(err);
+  EXPECT_NE(text.find("lesson 01_pid_to_tile, step 1 of"), std::string::npos) << text;
+  EXPECT_NE(text.find("cut text in '"), std::string::npos) << text;
+}
+
 TEST(LessonExport, ScaleTwoDoublesTheFigures) {
   if (!have_xvfb()) GTEST_SKIP() << "xvfb-run is not installed";
   const auto dir = fresh_dir("scale2");

@@ -155,13 +155,14 @@ TEST(Screenshot, PidFlagSpellsOutTheFormulaBesideTheGridWithoutRadioButtons) {
   EXPECT_EQ(radio, 0u);
 }
 
-TEST(Screenshot, MatricesOutlineTheLoadedTileOfA) {
+TEST(Screenshot, MatricesOutlineTheLoadedTileOfAInTheLegendsMissColour) {
   REQUIRE_XVFB();
-  // Position 82: event 81 is pid 0's load_a of k = 0 (every program mapped its tile in round 0).
+  // Position 82: event 81 is pid 0's load_a of k = 0 (every program mapped its tile in round 0),
+  // the first read of that tile: an L2 miss, outlined in the legend's "not in L2" red.
   const auto img =
       shoot("matrices", "seed004_574_grouped.json --panel matrices --size 1500x600 --seek 82");
   EXPECT_GT(ink(img), 0.1);
-  const Box hl = find_colour(img, palette::highlight, 0, 90);  // below the legend and titles
+  const Box hl = find_colour(img, palette::l2_miss, 0, 90);  // below the legend and titles
   ASSERT_GT(hl.count, 50);
   EXPECT_LT(hl.x1, img.w / 3.0);  // on A, the left matrix
 }

@@ -84,6 +84,21 @@ TEST(Timeline, SeekMatchesAPlainReplayToTheSameEvent) {
   EXPECT_TRUE(t.snapshot().residents.empty());
 }
 
+TEST(Timeline, CountersBeforeAreTheCountersOfTheEventBefore) {
+  // The app shows them while the event's tile travels (issue 24), so they must be exactly the
+  // previous position's, wherever the seek comes from (checkpoints at 0, 64, 128, ...).
+  const auto f = small();
+  Timeline t(f.p, f.m, f.occ, many_checkpoints());
+  Timeline ref(f.p, f.m, f.occ, many_checkpoints());
+  EXPECT_EQ(t.snapshot().counters_before, t.snapshot().counters);  // position 0
+  for (const std::int64_t target :
+       std::initializer_list<std::int64_t>{1, 64, 65, 640, 639, 1500, t.events()}) {
+    t.seek(target);
+    ref.seek(target - 1);
+    EXPECT_EQ(t.snapshot().counters_before, ref.snapshot().counters) << "position " << target;
+  }
+}
+
 TEST(Timeline, GranularitiesStopAtRoundsProgramEndsAndWaves) {
   const auto f = small();
   Timeline t(f.p, f.m, f.occ, lockstep());
