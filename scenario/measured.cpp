@@ -79,12 +79,21 @@ MeasuredSet load_measured(const std::filesystem::path& path) {
   return parse_measured_json(read_file(path), path.string());
 }
 
+MeasuredFileKind measured_file_kind(const std::filesystem::path& path) {
+  const std::string name = path.filename().string();
+  if (name.rfind("bench_", 0) == 0) return MeasuredFileKind::bench;
+  if (name.rfind("triton_", 0) == 0) return MeasuredFileKind::triton;
+  return MeasuredFileKind::nsight;
+}
+
 std::vector<MeasuredSet> load_measured_dir(const std::filesystem::path& dir,
                                            std::vector<std::string>* errors) {
   std::vector<std::filesystem::path> files;
   std::error_code ec;
   for (const auto& e : std::filesystem::directory_iterator(dir, ec))
-    if (e.path().extension() == ".json") files.push_back(e.path());
+    if (e.path().extension() == ".json" &&
+        measured_file_kind(e.path()) == MeasuredFileKind::nsight)
+      files.push_back(e.path());
   std::sort(files.begin(), files.end());
   std::vector<MeasuredSet> out;
   for (const auto& f : files) {

@@ -37,7 +37,15 @@ struct MeasuredSet {
 // Throws std::runtime_error naming the file and the field on malformed input.
 MeasuredSet parse_measured_json(std::string_view text, const std::string& source = "measured");
 MeasuredSet load_measured(const std::filesystem::path& path);
-// Every *.json in `dir` (assets/measured/); unreadable files are skipped and named in `errors`.
+// assets/measured holds three kinds of file, told apart by name: `bench_GPU.json` (tilesim-bench
+// reports, bench_report.hpp), `triton_GPU.json` (Triton's own kernels measured by
+// scripts/triton, their own format) and the rest, Nsight Compute sets of the CUDA rungs (this
+// file's MeasuredSet).
+enum class MeasuredFileKind { nsight, bench, triton };
+MeasuredFileKind measured_file_kind(const std::filesystem::path& path);
+
+// Every Nsight set (*.json of kind nsight) in `dir` (assets/measured/); unreadable files are
+// skipped and named in `errors`.
 std::vector<MeasuredSet> load_measured_dir(const std::filesystem::path& dir,
                                            std::vector<std::string>* errors = nullptr);
 
