@@ -226,7 +226,9 @@ TEST(LessonExport, AHighlightedCodeLineBelowTheFoldIsScrolledIntoView) {
   unsigned char* px = stbi_load((dir / "out" / "store-step01.png").c_str(), &w, &h, &n, 3);
   ASSERT_NE(px, nullptr);
   namespace app = tilesim::app;
-  const auto code = app::compute_layout(1280, 720, std::nullopt, app::PanelId::compare, 1, true)
+  // The app's layout for this step: 1x text, a lesson open, a step that points at code lines.
+  const auto code = app::compute_layout(1280, 720, std::nullopt, app::PanelId::compare, 1, true, 1,
+                                        app::SlideNeeds{true, false})
                         .rect(app::PanelId::code);
   int pink = 0;
   for (int y = int(code.y); y < int(code.y + code.h) && y < h; ++y)

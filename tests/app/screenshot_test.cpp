@@ -170,7 +170,7 @@ TEST(Screenshot, MatricesOutlineTheLoadedTileOfAInTheLegendsMissColour) {
 TEST(Screenshot, BroadcastInspectorShowsTheStepAndMaskedLanes) {
   REQUIRE_XVFB();
   const auto img =
-      shoot("broadcast", "seed000_copy_5x5.json --panel broadcast --size 1200x700 --seek 8");
+      shoot("broadcast", "seed000_copy_5x5.json --panel broadcast --size 2200x1300 --seek 8");
   EXPECT_GT(ink(img), 0.03);
   EXPECT_GT(find_colour(img, palette::highlight, 40).count, 20);    // the step's line of code
   EXPECT_GT(find_colour(img, palette::mask_false, 60).count, 200);  // F lanes of the mask
@@ -206,7 +206,7 @@ TEST(Screenshot, MatricesTintInputTilesThatAreInL2) {
 TEST(Screenshot, MemoryPanelShowsHitRateCursorAndResidency) {
   REQUIRE_XVFB();
   const auto img =
-      shoot("memory", "seed004_574_grouped.json --panel memory --size 1400x700 --seek 400");
+      shoot("memory", "seed004_574_grouped.json --panel memory --size 2000x1100 --seek 400");
   EXPECT_GT(ink(img), 0.1);
   EXPECT_GT(find_colour(img, palette::highlight, 0, 60).count,
             100);                                                   // cursor on the plot, tile now
