@@ -5,6 +5,8 @@
 // they draw (ui.figures_drawn), for the JSON --export-dir writes beside each PNG.
 #include <imgui.h>
 
+#include <cctype>
+
 #include <string>
 #include <vector>
 
@@ -92,10 +94,40 @@ void tooltip(const scenario::Figure& f) {
   ImGui::EndTooltip();
 }
 
+// A token wider than a whole line (a quoted sentence, a long formula) is split into its words so
+// it wraps instead of running past the panel's edge; a number keeps the word after it ("130.8
+// ms"), so a figure still never splits between its number and its unit.
+std::vector<Token> fit_to(const std::vector<Token>& toks, float width) {
+  std::vector<Token> out;
+  const float space = ImGui::CalcTextSize(" ").x;
+  for (std::size_t i = 0; i < toks.size(); ++i) {
+    const Token& t = toks[i];
+    // With the glued tokens after it (its footnote mark, a full stop): they share its line.
+    float run = ImGui::CalcTextSize(t.text.c_str()).x;
+    for (std::size_t j = i + 1; j < toks.size() && toks[j].glue; ++j)
+      run += ImGui::CalcTextSize(toks[j].text.c_str()).x + (toks[j].space_before ? space : 0);
+    if (t.text.find(' ') == std::string::npos || run <= width) {
+      out.push_back(t);
+      continue;
+    }
+    std::vector<Token> words;
+    add_words(words, t.text, t.color, false);
+    for (std::size_t w = 0; w < words.size(); ++w) {
+      words[w].figure = t.figure;
+      words[w].space_before = w == 0 ? t.space_before : true;
+      words[w].glue =
+          w == 0 ? t.glue : std::isdigit(static_cast<unsigned char>(words[w - 1].text.back()));
+      out.push_back(words[w]);
+    }
+  }
+  return out;
+}
+
 // Draws tokens left to right, starting a new line where the next unglued token (with the glued
 // ones after it) would pass the right edge.
-void flow(const std::vector<Token>& toks) {
+void flow(const std::vector<Token>& all) {
   const float width = ImGui::GetContentRegionAvail().x;
+  const std::vector<Token> toks = fit_to(all, width);
   const float space = ImGui::CalcTextSize(" ").x;
   float x = 0;
   bool first = true;
