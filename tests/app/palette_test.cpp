@@ -47,7 +47,13 @@ std::vector<Named> data_colours() {
                           {"code_mask", palette::code_mask},
                           {"code_mask_text", palette::code_mask_text},
                           {"code_comment", palette::code_comment},
-                          {"lesson", palette::lesson}};
+                          {"lesson", palette::lesson},
+                          {"figure_predicted", palette::figure_predicted},
+                          {"figure_measured", palette::figure_measured},
+                          {"figure_quoted", palette::figure_quoted},
+                          {"figure_computed", palette::figure_computed},
+                          {"figure_datasheet", palette::figure_datasheet},
+                          {"formula", palette::formula}};
   for (int i = 0; i < palette::class_count; ++i)
     v.push_back({"classes[" + std::to_string(i) + "]", palette::classes[i]});
   return v;
@@ -85,6 +91,20 @@ TEST(Contrast, EveryDataColourDrawnAsTextReadsOnThePanelsOfBothThemes) {
       for (const auto& d : data_colours())
         EXPECT_GE(contrast_ratio(readable_on(d.c, s.c), s.c), kMinTextContrast)
             << theme_name(t) << ": " << d.name << " as text on " << s.name;
+  }
+  palette::set_theme(palette::Theme::dark);
+}
+
+// A lesson's figures are told apart by their colour (the kind: predicted, measured, quoted,
+// computed, datasheet): each theme's own tone must already read on the panel, not only after
+// readable_on darkens it towards another kind's.
+TEST(Contrast, FigureKindColoursReadOnThePanelAsTheyAre) {
+  for (const auto t : kThemes) {
+    palette::set_theme(t);
+    for (const auto& d : data_colours())
+      if (d.name.rfind("figure_", 0) == 0 || d.name == "formula")
+        EXPECT_GE(contrast_ratio(d.c, palette::panel), kMinTextContrast)
+            << theme_name(t) << ": " << d.name << " on the panel";
   }
   palette::set_theme(palette::Theme::dark);
 }
