@@ -105,6 +105,10 @@ std::int64_t compare_target(const AppModel& m) {
   const std::int64_t pos = m.engine->position();
   if (!m.engine_compare) return pos;
   const auto a = m.engine->frame(), b = m.engine_compare->frame();
+  // At the end of its run the first order is compared with the end of the other's: the slower
+  // order's last stores come after the faster one's kernel time, and "so far" must then equal
+  // "whole run" on both sides.
+  if (a && b && a->order && b->order && pos >= a->order->events()) return b->order->events();
   if (a && b && a->position == pos && a->order && b->order && a->order->timed() &&
       b->order->timed())
     return b->order->position_at(a->snapshot.time_ps);

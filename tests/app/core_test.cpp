@@ -44,6 +44,22 @@ TEST(Commands, StepsFollowTheEnginesEventOrderAcrossResidentPrograms) {
   EXPECT_GT(f->final_counters.dram_read_bytes, 0);
 }
 
+// Lesson 08 / 07's end-of-run steps: "so far" on both sides is the whole run, although the
+// compare order's kernel ends after the first order's (its last stores come later).
+TEST(Commands, AtTheEndTheCompareOrderIsAtItsEndToo) {
+  AppModel m = make_model(default_scenario());  // grouped, compared with row-major
+  ASSERT_TRUE(m.engine_compare);
+  apply_command(m, SeekEnd{});
+  ASSERT_TRUE(m.engine->wait_settled(kHangGuardS));
+  ASSERT_TRUE(m.engine_compare->wait_settled(kHangGuardS));
+  sync_sessions(m);
+  ASSERT_TRUE(m.engine_compare->wait_settled(kHangGuardS));
+  const auto b = m.engine_compare->frame();
+  ASSERT_TRUE(b && b->order);
+  EXPECT_EQ(b->position, b->order->events());
+  EXPECT_EQ(b->snapshot.counters, b->final_counters);
+}
+
 TEST(Commands, SeekPidLandsJustAfterThatProgramsFirstStep) {
   AppModel m = make_model(default_scenario());
   apply_command(m, SeekPid{29});
