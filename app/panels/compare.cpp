@@ -250,7 +250,11 @@ void draw_compare(FrameContext& f, const Rect& r) {
         beside ? ImVec2(pos.x + grids_w + 12, pos.y) : ImVec2(pos.x, pos.y + lh + h + 6);
     ImGui::SetCursorScreenPos(table_at);
     if (f.frame && f.frame_compare) {
+      // A group: the note under the table wraps within the table's column, not back under the
+      // grids when the table stands beside them.
+      ImGui::BeginGroup();
       table(f, *f.frame, *f.frame_compare, beside ? avail.x - grids_w - 12 : avail.x, short_panel);
+      ImGui::EndGroup();
     } else if (f.model.engine_compare) {
       ImGui::ProgressBar(static_cast<float>(f.model.engine_compare->progress()), ImVec2(200, 0),
                          "replaying the compare order");

@@ -183,6 +183,9 @@ void draw_gpu(FrameContext& f, const Rect& r) {
       have_device = true;
       ImGui::Text("Device: %s (%d SMs, %s L2, compute %d.%d)", dev->name.c_str(), dev->sm_count,
                   format_bytes(double(dev->l2_bytes)).c_str(), dev->cc_major, dev->cc_minor);
+    } else if (f.ui.figure) {
+      // A slide is about the measurements, not about the machine that drew it.
+      ImGui::TextDisabled("measured on a GPU: a tilesim-bench --json file");
     } else {
       ImGui::PushTextWrapPos(0);
       text_colored(palette::b, no_device_sentence(*dev).c_str());
@@ -194,24 +197,27 @@ void draw_gpu(FrameContext& f, const Rect& r) {
                           std::none_of(vars.begin(), vars.end(),
                                        [&](auto* v) { return v->name == f.ui.gpu_variant; })))
       f.ui.gpu_variant = vars.front()->name;
-    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 16);
-    if (ImGui::BeginCombo("variant", f.ui.gpu_variant.c_str())) {
-      for (const auto* v : vars)
-        if (ImGui::Selectable(v->name.c_str(), v->name == f.ui.gpu_variant))
-          f.ui.gpu_variant = v->name;
-      ImGui::EndCombo();
-    }
-    if (const auto* v = kernels::find_variant(f.ui.gpu_variant); v && ImGui::IsItemHovered())
-      ImGui::SetTooltip("%s", v->teaches.c_str());
-    ImGui::SameLine();
-    // One run at a time: overlapping runs would time each other and share one cuBLAS handle.
-    const bool can_run = have_device && !jobs.gpu.pending();
-    if (!can_run) ImGui::BeginDisabled();
-    if (ImGui::Button("Run on GPU")) f.cmds.push(RunOnGpu{f.ui.gpu_variant});
-    if (!can_run) ImGui::EndDisabled();
-    if (jobs.gpu.pending()) {
+    // The controls: not on a figure (a slide or recording), where nobody can press them.
+    if (!f.ui.figure) {
+      ImGui::SetNextItemWidth(ImGui::GetFontSize() * 16);
+      if (ImGui::BeginCombo("variant", f.ui.gpu_variant.c_str())) {
+        for (const auto* v : vars)
+          if (ImGui::Selectable(v->name.c_str(), v->name == f.ui.gpu_variant))
+            f.ui.gpu_variant = v->name;
+        ImGui::EndCombo();
+      }
+      if (const auto* v = kernels::find_variant(f.ui.gpu_variant); v && ImGui::IsItemHovered())
+        ImGui::SetTooltip("%s", v->teaches.c_str());
       ImGui::SameLine();
-      ImGui::TextDisabled("running (check, warm-up, timed launches)...");
+      // One run at a time: overlapping runs would time each other and share one cuBLAS handle.
+      const bool can_run = have_device && !jobs.gpu.pending();
+      if (!can_run) ImGui::BeginDisabled();
+      if (ImGui::Button("Run on GPU")) f.cmds.push(RunOnGpu{f.ui.gpu_variant});
+      if (!can_run) ImGui::EndDisabled();
+      if (jobs.gpu.pending()) {
+        ImGui::SameLine();
+        ImGui::TextDisabled("running (check, warm-up, timed launches)...");
+      }
     }
     // A bench file measured elsewhere. Until the user loads one of their own, the panel shows
     // the file shipped for the open machine preset (assets/measured/bench_<preset>.json), so it
@@ -230,20 +236,22 @@ void draw_gpu(FrameContext& f, const Rect& r) {
         }
       }
     }
-    char buf[512];
-    std::snprintf(buf, sizeof buf, "%s", f.ui.bench_path.c_str());
-    ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - ImGui::GetFontSize() * 12);
-    if (ImGui::InputText("##benchpath", buf, sizeof buf)) {
-      f.ui.bench_path = buf;
-      f.ui.bench_bundled = false;
-    }
-    ImGui::SameLine();
-    if (ImGui::Button("Load tilesim-bench --json")) {
-      try {
-        f.ui.bench_report = scenario::load_bench_file(f.ui.bench_path);
-        f.ui.bench_error.clear();
-      } catch (const std::exception& e) {
-        f.ui.bench_error = e.what();
+    if (!f.ui.figure) {
+      char buf[512];
+      std::snprintf(buf, sizeof buf, "%s", f.ui.bench_path.c_str());
+      ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - ImGui::GetFontSize() * 12);
+      if (ImGui::InputText("##benchpath", buf, sizeof buf)) {
+        f.ui.bench_path = buf;
+        f.ui.bench_bundled = false;
+      }
+      ImGui::SameLine();
+      if (ImGui::Button("Load tilesim-bench --json")) {
+        try {
+          f.ui.bench_report = scenario::load_bench_file(f.ui.bench_path);
+          f.ui.bench_error.clear();
+        } catch (const std::exception& e) {
+          f.ui.bench_error = e.what();
+        }
       }
     }
     if (!f.ui.bench_error.empty())

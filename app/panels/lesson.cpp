@@ -145,38 +145,47 @@ void draw_lesson(FrameContext& f, const Rect& r) {
     // The step's title on its own line, wrapped: at slide size it is wider than the column.
     ImGui::TextDisabled("step %d of %d", i + 1, n);
     if (!s.title.empty()) text_words(run.text.shown(s.title), palette::highlight);
-    // Back / Next, and PageUp / PageDown anywhere in the window.
-    const bool typing = ImGui::GetIO().WantTextInput;
-    if (ImGui::Button("< Back") ||
-        (!typing && ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_PageUp))))
-      run.requested = std::max(0, i - 1);
-    ImGui::SameLine();
-    if (ImGui::Button("Next >") ||
-        (!typing && ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_PageDown))))
-      run.requested = std::min(n - 1, i + 1);
-    // Each further control goes to the next line where the column has no room for it.
-    same_line_if_fits(text_width("Replay") + 2 * ImGui::GetStyle().FramePadding.x);
-    if (ImGui::Button("Replay")) run.step = -1;  // re-applies the step, animation included
-    same_line_if_fits(text_width("PgUp / PgDn"));
-    ImGui::TextDisabled("PgUp / PgDn");
+    // Back / Next, and PageUp / PageDown anywhere in the window. A figure (a slide, a recording)
+    // leaves the controls out: nobody can press them on a projected slide.
+    if (!f.ui.figure) {
+      const bool typing = ImGui::GetIO().WantTextInput;
+      if (ImGui::Button("< Back") ||
+          (!typing && ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_PageUp))))
+        run.requested = std::max(0, i - 1);
+      ImGui::SameLine();
+      if (ImGui::Button("Next >") ||
+          (!typing && ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_PageDown))))
+        run.requested = std::min(n - 1, i + 1);
+      // Each further control goes to the next line where the column has no room for it.
+      same_line_if_fits(text_width("Replay") + 2 * ImGui::GetStyle().FramePadding.x);
+      if (ImGui::Button("Replay")) run.step = -1;  // re-applies the step, animation included
+      same_line_if_fits(text_width("PgUp / PgDn"));
+      ImGui::TextDisabled("PgUp / PgDn");
+    }
     ImGui::Separator();
     draw_step_text(f, run, i);
     ImGui::Spacing();
     ImGui::Separator();
     wrapped("The event now, through the memory hierarchy:", palette::text_dim);
     draw_hierarchy_strip(f, ImGui::GetContentRegionAvail().x);
-    float slow = static_cast<float>(f.ui.slow_motion);
-    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
-    if (ImGui::SliderFloat("slow motion", &slow, 1.0f, 8.0f, "x%.1f")) f.ui.slow_motion = slow;
+    if (!f.ui.figure) {
+      float slow = static_cast<float>(f.ui.slow_motion);
+      ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
+      if (ImGui::SliderFloat("slow motion", &slow, 1.0f, 8.0f, "x%.1f")) f.ui.slow_motion = slow;
+    }
     ImGui::Separator();
-    ImGui::Checkbox("All lessons", &run.show_index);
+    if (!f.ui.figure)
+      ImGui::Checkbox("All lessons", &run.show_index);
+    else if (run.show_index)
+      ImGui::TextDisabled("All lessons");
     if (run.show_index) {
       const float button_h = ImGui::GetFrameHeightWithSpacing() + 4;
       ImGui::BeginChild("##lesson_index", ImVec2(0, ImGui::GetContentRegionAvail().y - button_h));
       draw_index(f, run);  // may open another lesson: `run` is not used below
       ImGui::EndChild();
     }
-    if (f.ui.lesson && ImGui::Button("Leave the lesson (free play)")) f.ui.lesson.reset();
+    if (f.ui.lesson && !f.ui.figure && ImGui::Button("Leave the lesson (free play)"))
+      f.ui.lesson.reset();
   }
   end_panel();
   if (f.ui.lesson) draw_glossary(f);

@@ -49,10 +49,8 @@ void chart(FrameContext& f, const EngineFrame& fr, float x, float y, float w) {
   const L2Fill l2 = l2_fill(f.model.machine, fr.snapshot.l2_resident_lines);
   box(dl, x, y, bw, bh, "DRAM (HBM)", "read " + format_bytes(double(c.dram_read_bytes)),
       "write " + format_bytes(double(c.dram_write_bytes)), palette::l2_miss);
-  char cap[32];
-  std::snprintf(cap, sizeof cap, "%.0f MiB", double(l2.capacity_bytes) / (1 << 20));
-  box(dl, x + (bw + gap), y, bw, bh, "L2 cache", "hit rate " + format_percent(c.l2_hit_rate()),
-      format_percent(l2.fraction) + " of " + cap, palette::l2_hit);
+  box(dl, x + (bw + gap), y, bw, bh, l2.title.c_str(), "hit rate " + format_percent(c.l2_hit_rate()),
+      l2.line, palette::l2_hit);
   box(dl, x + 2 * (bw + gap), y, bw, bh, "shared memory",
       "write " + format_bytes(double(c.smem_write_bytes)),
       "read " + format_bytes(double(c.smem_read_bytes)), palette::a);
@@ -88,8 +86,6 @@ float chart_stacked(FrameContext& f, const EngineFrame& fr, float x, float y, fl
   const float lh = ImGui::GetTextLineHeight();
   const float bh = lh * 3 + 18, gap = lh + 10;
   const L2Fill l2 = l2_fill(f.model.machine, fr.snapshot.l2_resident_lines);
-  char cap[32];
-  std::snprintf(cap, sizeof cap, "%.0f MiB", double(l2.capacity_bytes) / (1 << 20));
   struct Level {
     const char* name;
     std::string line1, line2;
@@ -98,8 +94,7 @@ float chart_stacked(FrameContext& f, const EngineFrame& fr, float x, float y, fl
   const Level levels[kMemLevels] = {
       {"DRAM (HBM)", "read " + format_bytes(double(c.dram_read_bytes)),
        "write " + format_bytes(double(c.dram_write_bytes)), palette::l2_miss},
-      {"L2 cache", "hit rate " + format_percent(c.l2_hit_rate()),
-       format_percent(l2.fraction) + " of " + cap, palette::l2_hit},
+      {l2.title.c_str(), "hit rate " + format_percent(c.l2_hit_rate()), l2.line, palette::l2_hit},
       {"shared memory", "write " + format_bytes(double(c.smem_write_bytes)),
        "read " + format_bytes(double(c.smem_read_bytes)), palette::a},
       {"registers", format_bytes(double(c.register_bytes)),
