@@ -183,8 +183,8 @@ void draw_gpu(FrameContext& f, const Rect& r) {
       have_device = true;
       ImGui::Text("Device: %s (%d SMs, %s L2, compute %d.%d)", dev->name.c_str(), dev->sm_count,
                   format_bytes(double(dev->l2_bytes)).c_str(), dev->cc_major, dev->cc_minor);
-    } else if (f.ui.figure) {
-      // A slide is about the measurements, not about the machine that drew it.
+    } else if (f.ui.figure && f.ui.lesson) {
+      // A lesson's slide is about the measurements, not about the machine that drew it.
       ImGui::TextDisabled("measured on a GPU: a tilesim-bench --json file");
     } else {
       ImGui::PushTextWrapPos(0);
@@ -197,8 +197,9 @@ void draw_gpu(FrameContext& f, const Rect& r) {
                           std::none_of(vars.begin(), vars.end(),
                                        [&](auto* v) { return v->name == f.ui.gpu_variant; })))
       f.ui.gpu_variant = vars.front()->name;
-    // The controls: not on a figure (a slide or recording), where nobody can press them.
-    if (!f.ui.figure) {
+    // The controls: not on a lesson's slide, where nobody can press them.
+    const bool slide = f.ui.figure && f.ui.lesson;
+    if (!slide) {
       ImGui::SetNextItemWidth(ImGui::GetFontSize() * 16);
       if (ImGui::BeginCombo("variant", f.ui.gpu_variant.c_str())) {
         for (const auto* v : vars)
@@ -236,7 +237,7 @@ void draw_gpu(FrameContext& f, const Rect& r) {
         }
       }
     }
-    if (!f.ui.figure) {
+    if (!slide) {
       char buf[512];
       std::snprintf(buf, sizeof buf, "%s", f.ui.bench_path.c_str());
       ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - ImGui::GetFontSize() * 12);

@@ -62,6 +62,15 @@ Occupancy occupancy(const Problem& p, const Machine& m, std::optional<int> overr
     o.registers_per_program = p.threads_per_program() * ((std::int64_t{counted} + 7) / 8 * 8);
   }
   o.threads_per_program = p.threads_per_program();
+  // A thread holds at most kMaxRegistersPerThread registers: what it needs beyond that the
+  // compiler spills to local memory (the dot's time pays for it: step_costs), and the program
+  // is allocated that many per thread (in units of 8), not what it needed.
+  const std::int64_t per_thread =
+      (o.registers_per_program + o.threads_per_program - 1) / o.threads_per_program;
+  if (per_thread > kMaxRegistersPerThread) {
+    o.spilled_registers_per_thread = static_cast<int>(per_thread - kMaxRegistersPerThread);
+    o.registers_per_program = o.threads_per_program * ((kMaxRegistersPerThread + 7) / 8 * 8);
+  }
   if (o.smem_per_program > m.smem_per_block_bytes) {
     const bool matmul = p.kernel() == Kernel::matmul;
     const std::string what = matmul
@@ -86,16 +95,15 @@ Occupancy occupancy(const Problem& p, const Machine& m, std::optional<int> overr
                                                    {o.by_programs, OccupancyLimit::programs}};
   for (const auto& [n, lim] : others)
     if (n < o.programs_per_sm) o.programs_per_sm = n, o.limit = lim;
-  const bool spills = o.programs_per_sm < 1;
-  if (spills) {
-    // Registers: the compiler would spill; the model keeps one program resident.
-    o.programs_per_sm = 1;
-  }
+  // Even at the per-thread limit the program's registers exceed the SM's: it could not launch
+  // (Triton's "out of resources"); the model keeps one program resident and says so.
+  const bool too_many = o.programs_per_sm < 1;
+  if (too_many) o.programs_per_sm = 1;
   const std::string n = std::to_string(o.programs_per_sm);
-  if (spills) {
+  if (too_many) {
     o.reason = "one program needs " + std::to_string(o.registers_per_program) +
                " registers, more than the SM's " + std::to_string(m.registers_per_sm) +
-               ": the compiler would spill; 1 per SM";
+               ": it could not launch (modelled as 1 per SM)";
   } else {
     switch (o.limit) {
       case OccupancyLimit::shared_memory:
@@ -115,6 +123,12 @@ Occupancy occupancy(const Problem& p, const Machine& m, std::optional<int> overr
         break;
     }
   }
+  if (o.spilled_registers_per_thread > 0)
+    o.reason += "; each thread needs " +
+                std::to_string(kMaxRegistersPerThread + o.spilled_registers_per_thread) +
+                " registers, more than the " + std::to_string(kMaxRegistersPerThread) +
+                " it may hold: the compiler spills " +
+                std::to_string(o.spilled_registers_per_thread) + " to local memory";
   if (override_pps) {
     check_programs_per_sm(*override_pps);
     o.reason = "set by override: " + std::to_string(*override_pps) +

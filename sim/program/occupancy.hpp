@@ -25,7 +25,9 @@ struct Occupancy {
   OccupancyLimit limit = OccupancyLimit::shared_memory;
   std::int64_t smem_per_program = 0;       // bytes: matmul (BM*BK + BK*BN) * elem * stages,
                                            //        transpose BM*BN*elem, copy 0
-  std::int64_t registers_per_program = 0;  // 32-bit registers (accumulator + per-thread base)
+  std::int64_t registers_per_program = 0;  // 32-bit registers (accumulator + per-thread base),
+                                           // at most kMaxRegistersPerThread per thread
+  int spilled_registers_per_thread = 0;    // what a thread needs beyond that limit
   int threads_per_program = kThreadsPerProgram;
   // Programs per SM each limit alone would allow.
   int by_shared_memory = 0, by_registers = 0, by_threads = 0, by_programs = 0;
