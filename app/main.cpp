@@ -404,9 +404,8 @@ int main(int argc, char** argv) {
   }
 
   Platform plat;
-  if (const auto err =
-          plat.open(o.width, o.height, o.scale, headless,
-                    PlatformStyle{o.font_scale, o.light, glyph_text()});
+  if (const auto err = plat.open(o.width, o.height, o.scale, headless,
+                                 PlatformStyle{o.font_scale, o.light, glyph_text()});
       !err.empty()) {
     std::fprintf(stderr, "tilesim: %s\n", err.c_str());
     return 1;

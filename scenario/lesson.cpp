@@ -297,7 +297,8 @@ class Parser {
 
   LessonStep step(const json& j, const Where& w) const {
     keys(j, w,
-         {"title", "scenario", "view", "position", "highlight", "narration", "question", "hide_rows"});
+         {"title", "scenario", "view", "position", "highlight", "narration", "question",
+          "hide_rows"});
     LessonStep s;
     s.line = line(w);
     for (const char* required : {"view", "position", "narration"})

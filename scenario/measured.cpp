@@ -91,8 +91,7 @@ std::vector<MeasuredSet> load_measured_dir(const std::filesystem::path& dir,
   std::vector<std::filesystem::path> files;
   std::error_code ec;
   for (const auto& e : std::filesystem::directory_iterator(dir, ec))
-    if (e.path().extension() == ".json" &&
-        measured_file_kind(e.path()) == MeasuredFileKind::nsight)
+    if (e.path().extension() == ".json" && measured_file_kind(e.path()) == MeasuredFileKind::nsight)
       files.push_back(e.path());
   std::sort(files.begin(), files.end());
   std::vector<MeasuredSet> out;

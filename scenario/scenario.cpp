@@ -127,11 +127,17 @@ std::filesystem::path assets_dir() {
 
 std::vector<std::filesystem::path> list_scenarios(const std::filesystem::path& dir) {
   // The teaching order of assets/scenarios/README.md.
-  static const char* const kCurriculum[] = {
-      "seed000_copy_5x5",     "seed000_transpose_3x4",        "seed000_transpose_4x4_blocks",
-      "triton_9x9_grouped",   "seed004_574_grouped",          "wrap_574_triton_tutorial",
-      "seed003_b_transposed", "measured_h200_transpose_8192", "measured_h200_matmul_4096_fp16",
-      "measured_h100_wgmma_8192_fp16", "big_8192_fp16"};
+  static const char* const kCurriculum[] = {"seed000_copy_5x5",
+                                            "seed000_transpose_3x4",
+                                            "seed000_transpose_4x4_blocks",
+                                            "triton_9x9_grouped",
+                                            "seed004_574_grouped",
+                                            "wrap_574_triton_tutorial",
+                                            "seed003_b_transposed",
+                                            "measured_h200_transpose_8192",
+                                            "measured_h200_matmul_4096_fp16",
+                                            "measured_h100_wgmma_8192_fp16",
+                                            "big_8192_fp16"};
   const auto rank = [](const std::filesystem::path& p) {
     const auto* end = std::end(kCurriculum);
     return std::find(std::begin(kCurriculum), end, p.stem().string()) - std::begin(kCurriculum);

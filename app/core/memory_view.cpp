@@ -19,10 +19,11 @@ L2Fill l2_fill(const sim::Machine& m, std::int64_t resident_lines) {
     return std::string(buf);
   };
   char pct[32];
-  std::snprintf(pct, sizeof pct, "%.1f\u00a0%%", 100.0 * f.fraction);  // no-break: "1.3 %" never splits
+  std::snprintf(pct, sizeof pct, "%.1f\u00a0%%",
+                100.0 * f.fraction);  // no-break: "1.3 %" never splits
   f.title = "L2 cache, " + mib(m.l2_bytes);
-  const std::string part = m.l2_partitions == 2 ? "a " + mib(f.capacity_bytes) + " half"
-                                                : mib(f.capacity_bytes);
+  const std::string part =
+      m.l2_partitions == 2 ? "a " + mib(f.capacity_bytes) + " half" : mib(f.capacity_bytes);
   f.line = std::string(pct) + " of " + (m.l2_partitions > 2 ? "a part, " : "") + part;
   return f;
 }

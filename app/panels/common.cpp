@@ -223,9 +223,15 @@ std::string no_break(std::string s) {
 }
 }  // namespace
 
-std::string format_percent(double fraction) { return no_break(sim::format_percent(fraction)); }
-std::string format_seconds(double s) { return no_break(sim::format_seconds(s)); }
-std::string format_count(std::int64_t n) { return sim::format_count(n); }
+std::string format_percent(double fraction) {
+  return no_break(sim::format_percent(fraction));
+}
+std::string format_seconds(double s) {
+  return no_break(sim::format_seconds(s));
+}
+std::string format_count(std::int64_t n) {
+  return sim::format_count(n);
+}
 
 std::string format_bytes(double bytes) {
   return no_break(sim::format_bytes(bytes));

@@ -108,8 +108,7 @@ void table(FrameContext& f, const EngineFrame& a, const EngineFrame& b, float wi
         return cell(f, so_far("now.l2_hit_rate", ca.l2_hit_rate(), false, src + " (" + na + ")"));
       },
       [&] {
-        return cell(f,
-                    so_far("now.l2_hit_rate.b", cb.l2_hit_rate(), false, src + " (" + nb + ")"));
+        return cell(f, so_far("now.l2_hit_rate.b", cb.l2_hit_rate(), false, src + " (" + nb + ")"));
       },
       [] { return std::string(); }, false);
   // Whole run: the figures a lesson names (compare.METRIC.SIDE), so narration and table agree.
@@ -118,7 +117,8 @@ void table(FrameContext& f, const EngineFrame& a, const EngineFrame& b, float wi
   };
   row("DRAM bytes, whole run", whole("dram_bytes", "a"), whole("dram_bytes", "b"),
       whole("dram_bytes", "ratio"), true);
-  row("L2 hit rate, whole run", whole("l2_hit_rate", "a"), whole("l2_hit_rate", "b"),
+  row(
+      "L2 hit rate, whole run", whole("l2_hit_rate", "a"), whole("l2_hit_rate", "b"),
       [] { return std::string(); }, false);
   auto time = [&](const char* side, const EngineFrame& e) {
     return [&, side] {

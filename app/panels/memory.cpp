@@ -49,8 +49,8 @@ void chart(FrameContext& f, const EngineFrame& fr, float x, float y, float w) {
   const L2Fill l2 = l2_fill(f.model.machine, fr.snapshot.l2_resident_lines);
   box(dl, x, y, bw, bh, "DRAM (HBM)", "read " + format_bytes(double(c.dram_read_bytes)),
       "write " + format_bytes(double(c.dram_write_bytes)), palette::l2_miss);
-  box(dl, x + (bw + gap), y, bw, bh, l2.title.c_str(), "hit rate " + format_percent(c.l2_hit_rate()),
-      l2.line, palette::l2_hit);
+  box(dl, x + (bw + gap), y, bw, bh, l2.title.c_str(),
+      "hit rate " + format_percent(c.l2_hit_rate()), l2.line, palette::l2_hit);
   box(dl, x + 2 * (bw + gap), y, bw, bh, "shared memory",
       "write " + format_bytes(double(c.smem_write_bytes)),
       "read " + format_bytes(double(c.smem_read_bytes)), palette::a);

@@ -6,7 +6,6 @@
 #include <imgui.h>
 
 #include <cctype>
-
 #include <string>
 #include <vector>
 

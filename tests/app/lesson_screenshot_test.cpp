@@ -99,7 +99,9 @@ TEST(LessonExport, EveryLessonWritesOneNonBlankPngPerStepWithItsHighlightsDrawn)
 struct Slide {
   std::string lesson, size;
 };
-void PrintTo(const Slide& s, std::ostream* os) { *os << s.lesson << " at " << s.size; }
+void PrintTo(const Slide& s, std::ostream* os) {
+  *os << s.lesson << " at " << s.size;
+}
 std::vector<Slide> every_slide_deck() {
   std::vector<Slide> out;
   for (const char* size : {"1920x1080", "1280x720"})
