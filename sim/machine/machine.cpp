@@ -90,6 +90,7 @@ Machine make(const Sheet& s, const Timing& t) {
           .tensor_clock_hz = t.tensor_clock_hz,
           .tf32_tensor_flops_per_s = t.tf32,
           .has_wgmma = t.wgmma,
+          .has_cp_async = s.key != "t4",  // sm_80+ (PTX ISA, cp.async)
           .mma_sync_fraction = t.mma_sync_fraction,
           .l2_hit_latency_cycles = t.l2_latency,
           .dram_latency_cycles = t.dram_latency,

@@ -45,6 +45,9 @@ struct Machine {
   double tensor_clock_hz = 0;               // tensor-core kernels (mma.sync, wgmma)
   double tf32_tensor_flops_per_s = 494e12;  // dense TF32 tensor peak; 0: none (FMA instead)
   bool has_wgmma = true;            // Hopper: warpgroup MMA reads operands from shared memory
+  // Ampere and later: cp.async copies global memory into shared memory without registers, which
+  // is what lets Triton's pipeliner keep num_stages tiles in flight (sim/compiler).
+  bool has_cp_async = true;
   double mma_sync_fraction = 0.67;  // share of the tensor peak that mma.sync can issue
   int l2_hit_latency_cycles = 260;  // load issued -> data in the SM, L2 hit
   // The same on an L2 miss (unloaded DRAM: no queue). The default is the papers' unloaded ~480;

@@ -32,14 +32,6 @@ double wavefronts(std::int64_t bytes, const Machine& m) {
   return std::ceil(static_cast<double>(bytes) / m.smem_bytes_per_cycle);
 }
 
-MathPath default_path(const Problem& p, const Machine& m) {
-  const bool fp32 = p.spec().dtype == DType::fp32;
-  if (fp32 && (p.spec().input_precision == InputPrecision::ieee || m.tf32_tensor_flops_per_s <= 0))
-    return MathPath::fma;
-  if (m.has_wgmma && p.num_warps() % 4 == 0 && p.block_m() >= 64) return MathPath::wgmma;
-  return MathPath::mma_sync;
-}
-
 ThreadVariant default_variant(Kernel k) {
   return k == Kernel::transpose ? ThreadVariant::transpose_smem_tiled
                                 : ThreadVariant::matmul_smem_tiled;
@@ -47,21 +39,8 @@ ThreadVariant default_variant(Kernel k) {
 
 }  // namespace
 
-constexpr enum_names::Table<MathPath, 3> kMathPathNames{
-    {{MathPath::fma, "fma"}, {MathPath::mma_sync, "mma.sync"}, {MathPath::wgmma, "wgmma"}}};
-
-std::string_view to_string(MathPath p) {
-  return enum_names::name_of(kMathPathNames, p);
-}
-
 std::string_view to_string(SmemLayout l) {
   return l == SmemLayout::swizzled ? "swizzled" : "plain";
-}
-
-std::optional<MathPath> parse_math_path(std::string_view s) {
-  for (const MathPath p : {MathPath::fma, MathPath::mma_sync, MathPath::wgmma})
-    if (s == to_string(p)) return p;
-  return std::nullopt;
 }
 
 std::optional<SmemLayout> parse_smem_layout(std::string_view s) {
@@ -163,7 +142,7 @@ StepCosts step_costs(const Problem& p, const Machine& m, const TimingOptions& op
   c.dram_ps_per_byte = 1e12 / (m.dram_bytes_per_s * m.dram_efficiency);
   c.l2_ps_per_byte = 1e12 / m.l2_bytes_per_s;
 
-  c.path = matmul ? opt.path.value_or(default_path(p, m)) : MathPath::fma;
+  c.path = matmul ? opt.path.value_or(triton_dot_path(p, m)) : MathPath::fma;
   if (c.path == MathPath::wgmma && !m.has_wgmma)
     throw InvalidField("input_precision", m.name + " has no wgmma (Hopper only)");
   c.pipe_clock_hz = pipe_clock_hz(m, c.path);

@@ -13,18 +13,12 @@
 #include <string_view>
 #include <vector>
 
+#include "sim/compiler/triton_choices.hpp"
 #include "sim/machine/machine.hpp"
 #include "sim/program/problem.hpp"
 #include "sim/warps/warp_access.hpp"
 
 namespace tilesim::sim {
-
-// The hardware path of tl.dot. fp16/bf16 (and fp32 with input_precision tf32) use tensor cores:
-// wgmma on Hopper when the program has whole warpgroups (num_warps % 4 == 0, BLOCK_M >= 64),
-// mma.sync otherwise; fp32 ieee (or tf32 where the machine has no TF32 cores) uses FMA.
-enum class MathPath { fma, mma_sync, wgmma };
-std::string_view to_string(MathPath p);
-std::optional<MathPath> parse_math_path(std::string_view s);  // "fma" | "mma.sync" | "wgmma"
 
 // How a program's shared-memory tiles are laid out. swizzled: no bank conflicts (what Triton
 // does for tensor-core operands). plain: the conflicts of the thread-level kernel in

@@ -1,0 +1,334 @@
+// Triton's choices (sim/compiler/triton_choices.hpp): the rules, each with what in Triton 3.6's
+// output shows it (assets/measured/triton_*.json, docs/TRITON_FINDINGS.md).
+#include "sim/compiler/triton_choices.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <map>
+#include <set>
+
+#include "sim/base/enum_names.hpp"
+
+namespace tilesim::sim {
+namespace {
+
+constexpr int kVectorBytes = 16;  // the widest global access a thread makes (128 bits)
+constexpr int kLineBytes = 128;   // an L1/L2 line: the unit a warp access's tag lookups count
+constexpr int kBanks = 32;        // shared memory: 32 banks of 4 bytes
+constexpr int kWarpLanes = 32;
+constexpr int kMaxThreadRegisters = 255;  // CUDA's limit per thread since Kepler
+
+// The register estimate's coefficients (registers a thread; fitted, see triton_choices()).
+constexpr double kRegisterBase = 18.5;
+constexpr double kRegistersPerAccumulator = 1.37;
+constexpr double kRegistersPerFmaAccumulator = 1.16;
+constexpr double kRegistersPerAsyncAccess = 1.95;
+constexpr double kRegistersPerStagedAccess = 2.33;
+
+// Triton's warpsPerCTA for an NVMMA v3 (wgmma) accumulator: a warpgroup of 4 along M first,
+// doubled along M while the tile has 16-row slices left for it, then along N.
+std::pair<int, int> wgmma_warps(int block_m, int num_warps) {
+  int wm = 4;
+  while (wm < num_warps && block_m / 16 > wm) wm *= 2;
+  return {wm, std::max(1, num_warps / wm)};
+}
+
+std::string type_name(DType d, MathPath path) {
+  if (d == DType::fp32) return path == MathPath::fma ? "f32" : "tf32";
+  return d == DType::bf16 ? "bf16" : "f16";
+}
+
+// The NVMMA swizzle (wgmma operands): the 16-byte chunk index within each `swizzle`-byte segment
+// is XORed with the 128-byte row index (address bits [4, 4 + log2(swizzle / 16)) ^= bits [7, ..)),
+// so that a column of 16-byte chunks lands in different banks.
+std::int64_t swizzled(std::int64_t addr, int swizzle) {
+  if (swizzle < 32) return addr;
+  const std::int64_t mask = swizzle / 16 - 1;
+  return addr ^ (((addr >> 7) & mask) << 4);
+}
+
+// The wavefronts one warp access's write into shared memory takes: each bank serves one 4-byte
+// word per cycle (lanes writing the same word share it), and a warp moves at most 128 bytes a
+// cycle. (i, j): the tile element a lane's access starts at, j along the global contiguous
+// dimension; the smem tile keeps j contiguous unless `transposed`.
+double smem_wavefronts(const OperandChoice& o, int elem_bytes) {
+  const std::int64_t ext_i = o.contiguous_cols ? o.rows : o.cols;
+  const std::int64_t ext_j = o.contiguous_cols ? o.cols : o.rows;
+  std::array<std::set<std::int64_t>, kBanks> words;
+  for (int lane = 0; lane < kWarpLanes; ++lane) {
+    std::int64_t i = 0, j = 0;
+    if (o.lanes_along_contiguous) {
+      i = lane / o.threads_along_cols;
+      j = std::int64_t{lane % o.threads_along_cols} * o.vector_elems;
+    } else {
+      i = lane % o.threads_along_rows;
+      j = std::int64_t{lane / o.threads_along_rows} * o.vector_elems;
+    }
+    i %= std::max<std::int64_t>(1, ext_i);
+    j %= std::max<std::int64_t>(1, ext_j);
+    for (int v = 0; v < o.vector_elems; ++v) {
+      const std::int64_t jj = j + v;
+      const std::int64_t addr = o.smem_transposed ? (jj * ext_i + i) * elem_bytes
+                                                  : (i * ext_j + jj) * elem_bytes;
+      const std::int64_t word = swizzled(addr, o.swizzle_bytes) / 4;
+      words[static_cast<std::size_t>(word % kBanks)].insert(word);
+    }
+  }
+  std::size_t worst = 1;
+  for (const auto& w : words) worst = std::max(worst, w.size());
+  const double bytes = static_cast<double>(kWarpLanes) * o.access_bytes;
+  return std::max(static_cast<double>(worst), std::ceil(bytes / (kBanks * 4)));
+}
+
+// 128-byte lines one warp access touches in global memory. Lanes along the contiguous dimension
+// read `threads_along_cols * access_bytes` consecutive bytes in each of their rows; a row that
+// starts unaligned (its stride not a multiple of 16 elements) straddles one more line on
+// average by that row's bytes over a line. Lanes across rows touch a line each.
+double global_lines(const OperandChoice& o) {
+  if (!o.lanes_along_contiguous) return kWarpLanes;
+  const double row_bytes = static_cast<double>(o.threads_along_cols) * o.access_bytes;
+  const double per_row = o.divisible_by_16 ? std::ceil(row_bytes / kLineBytes)
+                                           : 1.0 + (row_bytes - o.access_bytes) / kLineBytes;
+  return o.threads_along_rows * std::max(1.0, per_row);
+}
+
+// Triton's default blocked layout for a tile access of `vec` elements a thread: threads of a
+// warp along the contiguous dimension first, as many as its extent takes, the rest across.
+void lay_out_threads(OperandChoice* o) {
+  const std::int64_t contig = o->contiguous_cols ? o->cols : o->rows;
+  const std::int64_t other = o->contiguous_cols ? o->rows : o->cols;
+  if (o->lanes_along_contiguous) {
+    const int along = static_cast<int>(
+        std::clamp<std::int64_t>(contig / o->vector_elems, 1, kWarpLanes));
+    o->threads_along_cols = along;
+    o->threads_along_rows = kWarpLanes / along;
+  } else {
+    const int across = static_cast<int>(std::clamp<std::int64_t>(other, 1, kWarpLanes));
+    o->threads_along_rows = across;
+    o->threads_along_cols = kWarpLanes / across;
+  }
+}
+
+std::string stride_name(const Problem& p, Operand op) {
+  if (p.kernel() != Kernel::matmul) return op == Operand::c && p.kernel() == Kernel::transpose
+                                               ? "M"
+                                               : "N";
+  if (op == Operand::a) return "K";
+  if (op == Operand::b) return p.spec().b_layout == BLayout::transposed ? "K" : "N";
+  return "N";
+}
+
+std::int64_t stride_value(const Problem& p, Operand op) {
+  const std::string n = stride_name(p, op);
+  return n == "M" ? p.m() : n == "K" ? p.k() : p.n();
+}
+
+}  // namespace
+
+constexpr enum_names::Table<MathPath, 3> kMathPathNames{
+    {{MathPath::fma, "fma"}, {MathPath::mma_sync, "mma.sync"}, {MathPath::wgmma, "wgmma"}}};
+
+std::string_view to_string(MathPath p) {
+  return enum_names::name_of(kMathPathNames, p);
+}
+
+std::optional<MathPath> parse_math_path(std::string_view s) {
+  for (const MathPath p : {MathPath::fma, MathPath::mma_sync, MathPath::wgmma})
+    if (s == to_string(p)) return p;
+  return std::nullopt;
+}
+
+std::string_view to_string(LoadPath p) {
+  return p == LoadPath::cp_async ? "cp.async" : "ld.global";
+}
+
+MathPath triton_dot_path(const Problem& p, const Machine& m) {
+  if (p.kernel() != Kernel::matmul) return MathPath::fma;
+  const bool fp32 = p.spec().dtype == DType::fp32;
+  if (fp32 && (p.spec().input_precision == InputPrecision::ieee || m.tf32_tensor_flops_per_s <= 0))
+    return MathPath::fma;
+  if (m.has_wgmma && p.num_warps() % 4 == 0 && p.block_m() >= 64) return MathPath::wgmma;
+  return MathPath::mma_sync;
+}
+
+TritonChoices triton_choices(const Problem& p, const Machine& m) {
+  TritonChoices t;
+  t.matmul = p.kernel() == Kernel::matmul;
+  t.dot = triton_dot_path(p, m);
+  const int e = p.elem_bytes();
+  const std::int64_t threads = p.threads_per_program();
+  const int stages = p.spec().stages;
+  const bool b_t = p.spec().b_layout == BLayout::transposed;
+  const bool wrap = p.boundary() == Boundary::wrap;
+
+  const auto make = [&](Operand op, std::int64_t rows, std::int64_t cols, bool contiguous_cols) {
+    OperandChoice o;
+    o.operand = op;
+    o.rows = rows, o.cols = cols;
+    o.contiguous_cols = contiguous_cols;
+    o.leading_stride = stride_value(p, op);
+    o.divisible_by_16 = o.leading_stride % 16 == 0;
+    const std::int64_t contig = contiguous_cols ? cols : rows;
+    const std::int64_t per_thread = std::max<std::int64_t>(1, rows * cols / threads);
+    o.vector_elems =
+        o.divisible_by_16
+            ? static_cast<int>(std::min<std::int64_t>({kVectorBytes / e, contig, per_thread}))
+            : 1;
+    return o;
+  };
+
+  if (t.matmul) {
+    t.a = make(Operand::a, p.block_m(), p.block_k(), true);
+    t.b = make(Operand::b, p.block_k(), p.block_n(), !b_t);
+    t.c = make(Operand::c, p.block_m(), p.block_n(), true);
+  } else {
+    t.a = make(Operand::a, p.block_m(), p.block_n(), true);
+    if (p.kernel() == Kernel::transpose)
+      t.c = make(Operand::c, p.block_n(), p.block_m(), true);
+    else
+      t.c = make(Operand::c, p.block_m(), p.block_n(), true);
+  }
+
+  if (t.matmul) {
+    // A row-major B whose columns wrap (% N, the tutorial and seed 001) with N not a multiple of
+    // 16: Triton cannot prove two neighbouring columns are contiguous (AxisInfo's contiguity of
+    // (x % N) is 1), nor the rows (stride N), and its coalescing pass then orders the lanes along
+    // K: each lane reads its own row (TTGIR #blocked order [0, 1], threadsPerWarp [32, 1]).
+    if (!b_t && wrap && !t.b.divisible_by_16) t.b.lanes_along_contiguous = false;
+    // The tf32 tensor cores take B K-major only: a row-major B tile is stored transposed in
+    // shared memory, and a 16-byte vector along N cannot be written as one: 4-byte copies.
+    const bool tensor = t.dot != MathPath::fma;
+    const bool b_kmajor = b_t || (t.dot == MathPath::wgmma && p.spec().dtype == DType::fp32) ||
+                          (t.dot == MathPath::wgmma && !t.b.lanes_along_contiguous);
+    // (Through registers, num_stages = 1, the global load keeps its width: the transposing
+    // happens in the st.shared that follows.)
+    if (b_kmajor && !b_t) {
+      t.b.smem_transposed = true;
+      if (t.b.lanes_along_contiguous && m.has_cp_async && stages > 1) t.b.vector_elems = 1;
+    }
+    for (OperandChoice* o : {&t.a, &t.b}) {
+      o->access_bytes = o->vector_elems * e;
+      const bool async = m.has_cp_async && stages > 1 && o->access_bytes >= 4;
+      o->path = async ? LoadPath::cp_async : LoadPath::ld_global;
+      // cp.async tiles: num_stages buffers on the wgmma path, one fewer on FMA and mma.sync
+      // (TTGIR shared allocations [s, ...] vs [s - 1, ...]); a register-staged operand: one
+      // buffer, not pipelined.
+      o->buffers = async ? (t.dot == MathPath::wgmma ? stages : std::max(1, stages - 1)) : 1;
+      if (tensor && t.dot == MathPath::wgmma) {
+        const std::int64_t smem_contig =
+            (o->smem_transposed ? (o->contiguous_cols ? o->rows : o->cols)
+                                : (o->contiguous_cols ? o->cols : o->rows)) *
+            e;
+        o->swizzle_bytes = static_cast<int>(std::min<std::int64_t>(128, smem_contig));
+        if (o->swizzle_bytes < 32) o->swizzle_bytes = 0;
+      }
+      lay_out_threads(o);
+      o->lines_per_access = global_lines(*o);
+      o->smem_wavefronts_per_access = smem_wavefronts(*o, e);
+      o->warp_accesses =
+          std::max<std::int64_t>(1, o->rows * o->cols / (kWarpLanes * o->vector_elems));
+      if (o->path == LoadPath::cp_async)
+        t.pipeline_buffers = std::max(t.pipeline_buffers, o->buffers);
+    }
+  } else {
+    t.a.access_bytes = t.a.vector_elems * e;
+    lay_out_threads(&t.a);
+    t.a.lines_per_access = global_lines(t.a);
+    t.a.warp_accesses =
+        std::max<std::int64_t>(1, t.a.rows * t.a.cols / (kWarpLanes * t.a.vector_elems));
+  }
+  t.c.access_bytes = t.c.vector_elems * e;
+  lay_out_threads(&t.c);
+  t.c.lines_per_access = global_lines(t.c);
+  t.c.warp_accesses =
+      std::max<std::int64_t>(1, t.c.rows * t.c.cols / (kWarpLanes * t.c.vector_elems));
+
+  // The dot instruction.
+  if (t.matmul) {
+    const std::string ty = type_name(p.spec().dtype, t.dot);
+    if (t.dot == MathPath::wgmma) {
+      const auto [wm, wn] = wgmma_warps(p.block_m(), p.num_warps());
+      (void)wm;
+      const int n = std::min(256, std::max(8, p.block_n() / wn));
+      t.dot_instruction = "wgmma.m64n" + std::to_string(n) + "k" +
+                          (ty == "tf32" ? "8" : "16") + ".f32." + ty + "." + ty;
+    } else if (t.dot == MathPath::mma_sync) {
+      t.dot_instruction = std::string("mma.sync.m16n8k") + (ty == "tf32" ? "8" : "16") +
+                          ".f32." + ty + "." + ty;
+    } else {
+      t.dot_instruction = "fma.rn.f32";
+    }
+  }
+
+  // Registers a thread needs: its fp32 accumulator (more than one register per value: ptxas
+  // keeps copies across the wgmma's asynchronous issue), and per tile access the pointer, mask
+  // and (ld.global) the values it stages through registers; an FMA dot also holds the operands
+  // of its outer products. Least squares over the fit set's ptxas counts (docs/TRITON_SPLIT.md,
+  // H100; the H200's are the same binaries): mean error 9.9 % (fit), 10.3 % (test).
+  if (t.matmul) {
+    const double acc = static_cast<double>(p.block_m()) * p.block_n() / threads;
+    double need = kRegisterBase + kRegistersPerAccumulator * acc;
+    if (t.dot == MathPath::fma) need += kRegistersPerFmaAccumulator * acc;
+    for (const OperandChoice* o : {&t.a, &t.b}) {
+      const double accesses = static_cast<double>(o->warp_accesses) * kWarpLanes / threads;
+      need += accesses * (o->path == LoadPath::cp_async ? kRegistersPerAsyncAccess
+                                                        : kRegistersPerStagedAccess);
+    }
+    t.registers = static_cast<int>(std::lround(need));
+    t.spilled_registers = std::max(0, t.registers - kMaxThreadRegisters);
+    t.registers = std::min(t.registers, kMaxThreadRegisters);
+  }
+
+  // Notes: every choice off the fast path, with its cause.
+  const auto bytes = [](int b) { return std::to_string(b) + "-byte"; };
+  const std::string where(to_string(m.has_cp_async ? LoadPath::cp_async : LoadPath::ld_global));
+  for (const OperandChoice* o : {&t.a, &t.b}) {
+    if (!t.matmul && o == &t.b) continue;
+    const std::string name = !t.matmul ? "the input" : o->operand == Operand::a ? "A" : "B";
+    const std::string stride = stride_name(p, o->operand);
+    if (!o->divisible_by_16)
+      t.notes.push_back(name + ": " + bytes(o->access_bytes) + " " +
+                        std::string(to_string(o->path)) + " loads" +
+                        (t.matmul && o->path == LoadPath::ld_global ? ", not pipelined" : "") +
+                        ": " + stride + " = " + std::to_string(o->leading_stride) +
+                        " is not a multiple of 16");
+    if (!o->lanes_along_contiguous)
+      t.notes.push_back(name + ": each lane reads its own row (" +
+                        std::to_string(static_cast<int>(o->lines_per_access)) +
+                        " lines per warp access): the columns wrap (% " + stride +
+                        ") and Triton cannot prove them contiguous");
+    if (o->smem_transposed && o->divisible_by_16)
+      t.notes.push_back(name + " is stored K-major (transposed) in shared memory for tf32: " +
+                        bytes(o->access_bytes) + " copies, " +
+                        std::to_string(static_cast<int>(o->smem_wavefronts_per_access)) +
+                        " wavefronts each (bank conflicts)");
+  }
+  if (t.matmul && stages <= 1)
+    t.notes.push_back("num_stages = 1: ld.global through registers, no software pipeline");
+  else if (t.matmul && !m.has_cp_async)
+    t.notes.push_back(m.name + " has no cp.async: no software pipeline (" + where + ")");
+  if (!t.c.divisible_by_16)
+    t.notes.push_back("C: " + bytes(t.c.access_bytes) + " stores: " + stride_name(p, Operand::c) +
+                      " = " + std::to_string(t.c.leading_stride) + " is not a multiple of 16");
+  if (t.spilled_registers > 0)
+    t.notes.push_back("about " + std::to_string(t.registers + t.spilled_registers) +
+                      " registers a thread: " + std::to_string(t.spilled_registers) +
+                      " spill to local memory");
+  return t;
+}
+
+std::string describe(const OperandChoice& o) {
+  std::string s = std::string(to_string(o.path)) + " " + std::to_string(o.access_bytes) + " B";
+  if (o.buffers > 1) s += " x" + std::to_string(o.buffers);
+  if (!o.lanes_along_contiguous) s += ", lanes across rows";
+  if (o.swizzle_bytes > 0)
+    s += ", smem " + std::to_string(o.swizzle_bytes) + " B swizzle" +
+         (o.smem_transposed ? " (transposed)" : "");
+  if (o.smem_wavefronts_per_access > std::ceil(32.0 * o.access_bytes / 128))
+    s += ", " + std::to_string(static_cast<int>(o.smem_wavefronts_per_access)) +
+         " wavefronts a write";
+  return s;
+}
+
+}  // namespace tilesim::sim

@@ -1,0 +1,93 @@
+// Triton's choices: what the compiler (Triton 3.6, read off its TTGIR and PTX on an H100 and an
+// H200, assets/measured/triton_*.json) makes of a problem before anything runs — how wide each
+// tile load is, whether it goes through cp.async into a pipelined shared buffer or through
+// registers, how the tile is laid out in shared memory, which dot instruction runs, and roughly
+// how many registers a thread needs. Teaches: the same Python kernel compiles to different
+// machine code for N = 4096 and N = 4095, because Triton only knows what it can prove about the
+// arguments (divisible by 16, or not), and a row-major B in tf32 is copied into shared memory one
+// 4-byte element at a time because the tf32 tensor cores want B K-major.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "sim/machine/machine.hpp"
+#include "sim/program/problem.hpp"
+
+namespace tilesim::sim {
+
+// The hardware path of tl.dot. fp16/bf16 (and fp32 with input_precision tf32) use tensor cores:
+// wgmma on Hopper when the program has whole warpgroups (num_warps % 4 == 0, BLOCK_M >= 64),
+// mma.sync otherwise; fp32 ieee (or tf32 where the machine has no TF32 cores) uses FMA.
+enum class MathPath { fma, mma_sync, wgmma };
+std::string_view to_string(MathPath p);
+std::optional<MathPath> parse_math_path(std::string_view s);  // "fma" | "mma.sync" | "wgmma"
+
+// The path Triton's tl.dot takes for `p` on `m` (the rule above). Copy and transpose: fma.
+MathPath triton_dot_path(const Problem& p, const Machine& m);
+
+// How a tile load reaches shared memory (or registers, for copy and transpose).
+// cp_async: global -> shared without registers (sm_80+), pipelined `buffers` deep.
+// ld_global: through registers (then st.shared for a matmul operand): narrower than 4 bytes, no
+// cp.async on the machine, or num_stages = 1.
+enum class LoadPath { cp_async, ld_global };
+std::string_view to_string(LoadPath p);  // "cp.async" | "ld.global"
+
+// One operand's tile load (a matmul's A or B, a copy's or transpose's input) or the output store.
+struct OperandChoice {
+  Operand operand = Operand::a;
+  std::int64_t rows = 0, cols = 0;  // the tile as the kernel indexes it (BLOCK_M x BLOCK_K, ...)
+  bool contiguous_cols = true;      // the tile's contiguous dimension in memory is its columns
+  std::int64_t leading_stride = 0;  // elements between rows (or columns) in memory
+  // Triton specializes an integer argument on divisibility by 16 and nothing else: a stride (or
+  // a size the mask or the % compares with) that is not a multiple of 16 leaves the compiler
+  // unable to prove two neighbouring elements share an aligned vector.
+  bool divisible_by_16 = true;
+  LoadPath path = LoadPath::ld_global;
+  int vector_elems = 1;  // elements per thread per access (its width: vector_elems * elem bytes)
+  int access_bytes = 0;
+  // The thread layout (Triton's #blocked): elements per thread along the contiguous dimension,
+  // threads of a warp along the rows and the columns of the tile, and whether the lanes run
+  // along the contiguous dimension (coalesced) or across it (each lane its own row).
+  int threads_along_rows = 1, threads_along_cols = 32;
+  bool lanes_along_contiguous = true;
+  // Shared memory (matmul operands): the buffers its pipeline keeps (0: not in shared memory;
+  // 1: not pipelined), the swizzle in bytes (Hopper's NVMMA layout: 128, 64 or 32; 0 none) and
+  // whether the tile is stored transposed relative to the layout its global rows have.
+  int buffers = 0;
+  int swizzle_bytes = 0;
+  bool smem_transposed = false;
+  // Per warp access (one load instruction of all 32 lanes): the 128-byte lines it touches in
+  // global memory, and the wavefronts its write into shared memory takes (bank conflicts
+  // included; 0 for copy and transpose, which keep the tile in registers).
+  double lines_per_access = 1;
+  double smem_wavefronts_per_access = 0;
+  std::int64_t warp_accesses = 0;  // warp load instructions for the whole tile, per program
+};
+
+struct TritonChoices {
+  bool matmul = false;
+  OperandChoice a, b;  // copy / transpose: a = the input, b unused
+  OperandChoice c;     // the store of the output tile (path ld_global: st.global)
+  MathPath dot = MathPath::fma;
+  std::string dot_instruction;  // "wgmma.m64n128k16.f32.f16.f16" | "mma.sync.m16n8k16" | "fma.rn.f32"
+  int pipeline_buffers = 0;     // the deepest operand's buffers (0: no software pipeline)
+  // Registers a thread needs (an estimate: the accumulator, the pointers and values of its
+  // register-staged loads, the loop's state) and what goes past the 255 a thread may hold.
+  int registers = 0;
+  int spilled_registers = 0;
+  // One sentence per choice that differs from the fast path, naming its cause:
+  // "B: 2-byte ld.global, not pipelined: N = 4100 is not a multiple of 16".
+  std::vector<std::string> notes;
+};
+
+// The choices for `p` on `m`. Deterministic, cheap (no replay).
+TritonChoices triton_choices(const Problem& p, const Machine& m);
+
+// "cp.async 16 B x3" | "ld.global 2 B (lanes across rows)" — one line for a table.
+std::string describe(const OperandChoice& o);
+
+}  // namespace tilesim::sim

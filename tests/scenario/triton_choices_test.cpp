@@ -1,0 +1,136 @@
+// The compiler's choices (sim/compiler/triton_choices) against what Triton 3.6 chose for every
+// configuration measured on the H100 and the H200 (assets/measured/triton_*.json: the TTGIR and
+// PTX facts the harness read off each compiled kernel, scripts/triton/facts.py).
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <string>
+
+#include "sim/compiler/triton_choices.hpp"
+
+namespace {
+
+using namespace tilesim::sim;
+using nlohmann::json;
+
+json load(const std::string& gpu) {
+  std::ifstream in(std::string(TILESIM_ASSETS_DIR) + "/measured/triton_" + gpu + ".json");
+  return json::parse(in);
+}
+
+// The harness's problem as the simulator's (scripts/triton/compare.py's flags_of).
+ProblemSpec spec_of(const json& p) {
+  ProblemSpec s;
+  const std::string kernel = p["kernel"];
+  s.kernel = kernel == "copy" ? Kernel::copy : kernel == "transpose" ? Kernel::transpose
+                                                                     : Kernel::matmul;
+  s.m = p["m"], s.n = p["n"], s.k = s.kernel == Kernel::matmul ? p["k"].get<std::int64_t>() : 1;
+  s.dtype = *parse_dtype(p["dtype"].get<std::string>());
+  s.block_m = p["block_m"], s.block_n = p["block_n"];
+  s.block_k = s.kernel == Kernel::matmul ? p["block_k"].get<int>() : 64;
+  s.num_warps = p["num_warps"];
+  if (s.kernel == Kernel::matmul) {
+    s.group_size_m = p["group_size_m"];
+    s.stages = p["num_stages"];
+    s.boundary = *parse_boundary(p["boundary"].get<std::string>());
+    s.b_layout = *parse_b_layout(p["b_layout"].get<std::string>());
+    s.order = LaunchOrder::grouped;
+    if (s.dtype == DType::fp32)
+      s.input_precision = *parse_input_precision(p["input_precision"].get<std::string>());
+  }
+  return s;
+}
+
+std::string load_path_of(const TritonChoices& t) {
+  std::set<std::string> paths{std::string(to_string(t.a.path))};
+  if (t.matmul) paths.insert(std::string(to_string(t.b.path)));
+  if (paths.size() == 2) return "cp.async+ld.global";
+  return *paths.begin();
+}
+
+struct Tally {
+  int n = 0, bad = 0;
+  std::map<std::string, int> by_fact;
+};
+
+void check_gpu(const std::string& gpu, const Machine& m) {
+  const json d = load(gpu);
+  Tally tally;
+  double reg_abs_err = 0;
+  int reg_n = 0, occupancy_same = 0;
+  for (const json& r : d["records"]) {
+    if (!r.value("ok", false)) continue;
+    const json& s = r["compiler"]["summary"];
+    const Problem p(spec_of(r["problem"]));
+    const TritonChoices t = triton_choices(p, m);
+    ++tally.n;
+    const std::string id = r["id"];
+    const auto fact = [&](const std::string& name, const std::string& want,
+                          const std::string& got) {
+      EXPECT_EQ(want, got) << gpu << " " << id << ": " << name;
+      if (want != got) ++tally.by_fact[name];
+    };
+    fact("load_path", s["load_path"], load_path_of(t));
+    std::set<int> widths{t.a.access_bytes};
+    if (t.matmul) widths.insert(t.b.access_bytes);
+    fact("load_bytes", s["load_bytes"].dump(), json(widths).dump());
+    fact("store_bytes", s["store_bytes"].dump(), json(std::set<int>{t.c.access_bytes}).dump());
+    if (!t.matmul) continue;
+    fact("dot", s["dot"], std::string(to_string(t.dot)));
+    if (t.dot != MathPath::fma) {
+      const std::string shape = s["dot_shapes"][0];
+      const std::string mine = t.dot_instruction.substr(t.dot_instruction.find('.') + 1);
+      fact("dot_shape", shape, t.dot == MathPath::mma_sync ? mine.substr(mine.find('.') + 1)
+                                                           : mine);
+    }
+    const json& buffers = s["pipeline_buffers"];
+    fact("pipeline_buffers", buffers.empty() ? "0" : buffers[0].dump(),
+         std::to_string(t.pipeline_buffers));
+    if (t.dot == MathPath::wgmma) {
+      std::set<std::string> sw;
+      for (const OperandChoice* o : {&t.a, &t.b}) {
+        const bool kmajor = o->operand == Operand::b &&
+                            (p.spec().b_layout == BLayout::transposed || o->smem_transposed);
+        sw.insert("nvmma " + std::to_string(o->swizzle_bytes) + "B" +
+                  (kmajor ? " transposed" : ""));
+      }
+      std::set<std::string> want;
+      for (const auto& x : s["shared_swizzle"]) want.insert(x.get<std::string>());
+      fact("shared_swizzle", json(want).dump(), json(sw).dump());
+    }
+    const int regs = s["n_regs"], spills = s["n_spills"];
+    reg_abs_err += std::abs(t.registers + t.spilled_registers - (regs + spills)) /
+                   static_cast<double>(regs + spills);
+    ++reg_n;
+    const auto progs = [&](int per_thread) {
+      return static_cast<int>(m.registers_per_sm / (std::int64_t{per_thread} * p.threads_per_program()));
+    };
+    occupancy_same += progs(t.registers) == progs(regs);
+  }
+  std::string summary;
+  for (const auto& [k, v] : tally.by_fact) summary += " " + k + ":" + std::to_string(v);
+  std::printf("%s: %d configurations checked; mismatches by fact:%s\n", gpu.c_str(), tally.n,
+              summary.empty() ? " none" : summary.c_str());
+  std::printf("%s: registers (estimate) mean |error| %.1f %% over %d matmuls; programs per SM "
+              "by registers the same in %d\n",
+              gpu.c_str(), 100 * reg_abs_err / std::max(1, reg_n), reg_n, occupancy_same);
+  EXPECT_GT(tally.n, 600);
+  // The register figure is an estimate (a fit, sim/compiler/triton_choices.cpp): it must stay
+  // within its fitted accuracy, and decide the programs an SM holds as ptxas's count does in
+  // most configurations.
+  EXPECT_LT(reg_abs_err / std::max(1, reg_n), 0.12);
+  EXPECT_GT(occupancy_same, reg_n * 8 / 10);
+}
+
+TEST(TritonChoices, MatchTheCompilersFactsOnTheH100) {
+  check_gpu("h100", *find_machine("h100"));
+}
+
+TEST(TritonChoices, MatchTheCompilersFactsOnTheH200) {
+  check_gpu("h200", *find_machine("h200"));
+}
+
+}  // namespace
