@@ -43,6 +43,7 @@ std::vector<Variant> make_variants() {
   const auto described = [](std::optional<MathPath> path, std::optional<SmemLayout> layout,
                             int warps, std::optional<int> stages) {
     TimingDescription d{warps, stages, {}};
+    d.options.triton = false;  // CUDA code: its own loads, pipeline and registers
     d.options.path = path;
     d.options.layout = layout;
     return d;
@@ -92,6 +93,7 @@ std::vector<Variant> make_variants() {
       rung("copy_memcpy_d2d", Kernel::copy, kAll, "", "baseline: cudaMemcpyAsync device to device");
   d2d.kind = VariantKind::baseline;
   d2d.timing = TimingDescription{};  // a pure DRAM stream: what dram_efficiency is fitted to
+  d2d.timing->options.triton = false;
   // transpose: only the shared-memory layout differs between the rungs.
   rung("transpose_naive", Kernel::transpose, kAll, "copy_memcpy_d2d",
        "coalesced reads, but each warp's writes land 32 rows apart (uncoalesced)")

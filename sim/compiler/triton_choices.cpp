@@ -55,30 +55,37 @@ std::int64_t swizzled(std::int64_t addr, int swizzle) {
 double smem_wavefronts(const OperandChoice& o, int elem_bytes) {
   const std::int64_t ext_i = o.contiguous_cols ? o.rows : o.cols;
   const std::int64_t ext_j = o.contiguous_cols ? o.cols : o.rows;
-  std::array<std::set<std::int64_t>, kBanks> words;
-  for (int lane = 0; lane < kWarpLanes; ++lane) {
-    std::int64_t i = 0, j = 0;
-    if (o.lanes_along_contiguous) {
-      i = lane / o.threads_along_cols;
-      j = std::int64_t{lane % o.threads_along_cols} * o.vector_elems;
-    } else {
-      i = lane % o.threads_along_rows;
-      j = std::int64_t{lane / o.threads_along_rows} * o.vector_elems;
-    }
-    i %= std::max<std::int64_t>(1, ext_i);
-    j %= std::max<std::int64_t>(1, ext_j);
-    for (int v = 0; v < o.vector_elems; ++v) {
-      const std::int64_t jj = j + v;
-      const std::int64_t addr = o.smem_transposed ? (jj * ext_i + i) * elem_bytes
-                                                  : (i * ext_j + jj) * elem_bytes;
-      const std::int64_t word = swizzled(addr, o.swizzle_bytes) / 4;
-      words[static_cast<std::size_t>(word % kBanks)].insert(word);
-    }
-  }
-  std::size_t worst = 1;
-  for (const auto& w : words) worst = std::max(worst, w.size());
+  // A thread's layout_elems consecutive elements go out in copies of vector_elems: average the
+  // wavefronts over those copies (the first element of each, then the rest of its vector).
+  const int copies = std::max(1, o.layout_elems / std::max(1, o.vector_elems));
   const double bytes = static_cast<double>(kWarpLanes) * o.access_bytes;
-  return std::max(static_cast<double>(worst), std::ceil(bytes / (kBanks * 4)));
+  double total = 0;
+  for (int copy = 0; copy < copies; ++copy) {
+    std::array<std::set<std::int64_t>, kBanks> words;
+    for (int lane = 0; lane < kWarpLanes; ++lane) {
+      std::int64_t i = 0, j = 0;
+      if (o.lanes_along_contiguous) {
+        i = lane / o.threads_along_cols;
+        j = std::int64_t{lane % o.threads_along_cols} * o.layout_elems;
+      } else {
+        i = lane % o.threads_along_rows;
+        j = std::int64_t{lane / o.threads_along_rows} * o.layout_elems;
+      }
+      i %= std::max<std::int64_t>(1, ext_i);
+      j = (j + std::int64_t{copy} * o.vector_elems) % std::max<std::int64_t>(1, ext_j);
+      for (int v = 0; v < o.vector_elems; ++v) {
+        const std::int64_t jj = j + v;
+        const std::int64_t addr = o.smem_transposed ? (jj * ext_i + i) * elem_bytes
+                                                    : (i * ext_j + jj) * elem_bytes;
+        const std::int64_t word = swizzled(addr, o.swizzle_bytes) / 4;
+        words[static_cast<std::size_t>(word % kBanks)].insert(word);
+      }
+    }
+    std::size_t worst = 1;
+    for (const auto& w : words) worst = std::max(worst, w.size());
+    total += std::max(static_cast<double>(worst), std::ceil(bytes / (kBanks * 4)));
+  }
+  return total / copies;
 }
 
 // 128-byte lines one warp access touches in global memory. Lanes along the contiguous dimension
@@ -87,7 +94,9 @@ double smem_wavefronts(const OperandChoice& o, int elem_bytes) {
 // average by that row's bytes over a line. Lanes across rows touch a line each.
 double global_lines(const OperandChoice& o) {
   if (!o.lanes_along_contiguous) return kWarpLanes;
-  const double row_bytes = static_cast<double>(o.threads_along_cols) * o.access_bytes;
+  // (Lanes a layout vector apart each read access_bytes of it: the warp spans their vectors.)
+  const double row_bytes = static_cast<double>(o.threads_along_cols) * o.access_bytes *
+                           std::max(1, o.layout_elems / std::max(1, o.vector_elems));
   const double per_row = o.divisible_by_16 ? std::ceil(row_bytes / kLineBytes)
                                            : 1.0 + (row_bytes - o.access_bytes) / kLineBytes;
   return o.threads_along_rows * std::max(1.0, per_row);
@@ -100,7 +109,7 @@ void lay_out_threads(OperandChoice* o) {
   const std::int64_t other = o->contiguous_cols ? o->rows : o->cols;
   if (o->lanes_along_contiguous) {
     const int along = static_cast<int>(
-        std::clamp<std::int64_t>(contig / o->vector_elems, 1, kWarpLanes));
+        std::clamp<std::int64_t>(contig / o->layout_elems, 1, kWarpLanes));
     o->threads_along_cols = along;
     o->threads_along_rows = kWarpLanes / along;
   } else {
@@ -175,6 +184,7 @@ TritonChoices triton_choices(const Problem& p, const Machine& m) {
         o.divisible_by_16
             ? static_cast<int>(std::min<std::int64_t>({kVectorBytes / e, contig, per_thread}))
             : 1;
+    o.layout_elems = o.vector_elems;
     return o;
   };
 

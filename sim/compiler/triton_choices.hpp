@@ -49,6 +49,10 @@ struct OperandChoice {
   LoadPath path = LoadPath::ld_global;
   int vector_elems = 1;  // elements per thread per access (its width: vector_elems * elem bytes)
   int access_bytes = 0;
+  // Consecutive elements a thread holds in the layout (Triton's sizePerThread along the
+  // contiguous dimension): vector_elems unless a K-major destination splits each vector into
+  // element-wide copies (tf32's B: 4 elements a thread, copied 4 bytes at a time).
+  int layout_elems = 1;
   // The thread layout (Triton's #blocked): elements per thread along the contiguous dimension,
   // threads of a warp along the rows and the columns of the tile, and whether the lanes run
   // along the contiguous dimension (coalesced) or across it (each lane its own row).

@@ -1,6 +1,8 @@
 // Occupancy: the smallest of the per-SM limits (shared memory, registers, threads, programs).
 #include "sim/program/occupancy.hpp"
 
+#include "sim/compiler/triton_choices.hpp"
+
 #include <algorithm>
 #include <cstdio>
 
@@ -45,6 +47,15 @@ Occupancy occupancy(const Problem& p, const Machine& m, std::optional<int> overr
     o.smem_per_program = (bm * bk + bk * bn) * e * p.spec().stages;
     // fp32 accumulator (BLOCK_M, BLOCK_N), one register per element, + 32 per thread.
     o.registers_per_program = bm * bn + 32 * p.threads_per_program();
+    if (timing.triton) {
+      // Triton's program (sim/compiler): its shared buffers per operand (num_stages on the wgmma
+      // path, one fewer on FMA and mma.sync, one for a tile staged through registers) and its
+      // registers (an estimate of ptxas's count, spills included).
+      const TritonChoices t = triton_choices(p, m);
+      o.smem_per_program = (bm * bk * std::max(1, t.a.buffers) + bk * bn * std::max(1, t.b.buffers)) * e;
+      o.registers_per_program =
+          p.threads_per_program() * std::int64_t{t.registers + t.spilled_registers};
+    }
   } else {
     // Transpose stages its (BLOCK_M, BLOCK_N) tile once in shared memory; a copy moves it through
     // registers only (tl.load then tl.store: nothing to rearrange).

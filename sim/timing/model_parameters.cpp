@@ -90,6 +90,10 @@ std::span<const ModelParameter> rung_parameters() {
              K::measured,
              "ncu smsp__inst_executed at 2048^3 and 8192^3 on an H100, split per K step and per "
              "warp; predicts 4096^3 to the instruction (assets/measured/instructions_h100.csv)"),
+      option(TILESIM_OPTION(triton), "flag",
+             "the kernel is a Triton program: its compiler's choices (sim/compiler) set the "
+             "loads' widths and costs, the pipeline depth and the registers",
+             K::code, "false for every CUDA rung's description (kernels/variants.cpp)"),
       option(TILESIM_OPTION(fragments_double_buffered), "flag",
              "mma.sync: the next k16 step's ldmatrix is issued before this step's mma, so operand "
              "reads overlap the math",

@@ -234,7 +234,27 @@ StepCosts step_costs(const Problem& p, const Machine& m, const TimingOptions& op
     // shares its width with shared memory (4 bytes per thread each way).
     c.dot_spill_ps = pipe_ps(wavefronts(
         std::int64_t{c.spilled_registers} * kSpillBytesPerRegister * p.threads_per_program(), m));
-    const double a_wf = wavefronts(bm * bk * e, m), b_wf = wavefronts(bk * bn * e, m);
+    double a_wf = wavefronts(bm * bk * e, m), b_wf = wavefronts(bk * bn * e, m);
+    c.pipeline_stages = p.spec().stages;
+    if (opt.triton) {
+      // What Triton compiles (sim/compiler): each tile's copy into shared memory costs its warp
+      // accesses' wavefronts (bank conflicts of a K-major tf32 B included), and a tile staged
+      // through registers (ld.global) also its accesses' L1 lines, on the same L1/shared data
+      // pipe; such a tile is not pipelined, and neither, then, is the loop.
+      const TritonChoices t = triton_choices(p, m);
+      const auto tile_wf = [](const OperandChoice& o) {
+        double wf = static_cast<double>(o.warp_accesses) * o.smem_wavefronts_per_access;
+        if (o.path == LoadPath::ld_global)
+          wf += static_cast<double>(o.warp_accesses) * o.lines_per_access / kL1LinesPerCycle;
+        return wf;
+      };
+      a_wf = tile_wf(t.a), b_wf = tile_wf(t.b);
+      const bool staged = t.a.path == LoadPath::ld_global || t.b.path == LoadPath::ld_global;
+      c.pipeline_stages = staged ? 1 : std::max(1, t.pipeline_buffers);
+      c.spilled_registers = t.spilled_registers;
+      c.dot_spill_ps = pipe_ps(wavefronts(
+          std::int64_t{c.spilled_registers} * kSpillBytesPerRegister * p.threads_per_program(), m));
+    }
     c.load_a_smem_free_ps = pipe_ps(a_wf);
     c.load_b_smem_free_ps = pipe_ps(b_wf);
     c.load_a_smem_ps = pipe_ps(a_wf * c.smem_store_degree);

@@ -39,8 +39,16 @@ inline constexpr int kLoopOverheadCycles = 48;
 // Bytes a spilled register moves per K-iteration through the L1: stored and loaded once, 4 bytes
 // each way.
 inline constexpr int kSpillBytesPerRegister = 8;
+// Global-memory lines the L1 looks up per cycle for a warp load through registers (ld.global):
+// a warp access whose lanes touch L lines takes L / this cycles of the L1/shared data pipe.
+inline constexpr double kL1LinesPerCycle = 4;
 
 struct TimingOptions {
+  // The kernel is a Triton program (the curriculum's kernels as `run` and the app simulate them):
+  // what Triton's compiler makes of the problem (sim/compiler: load widths, pipelining, shared
+  // staging, registers) sets the loads' costs, the pipeline's depth and the occupancy. A CUDA
+  // rung's description (kernels/variants.cpp) sets false: its code fixes those itself.
+  bool triton = true;
   std::optional<MathPath> path;      // default: the path Triton would take (above)
   std::optional<SmemLayout> layout;  // default: swizzled for tensor cores, plain otherwise
   std::optional<ThreadVariant>
@@ -144,6 +152,10 @@ struct StepCosts {
   double round_slowest_warp = 0;
   double dram_bytes_per_ps_per_sm = 0;  // the DRAM's peak (x dram_efficiency), per SM
 
+  // Matmul: the tiles a program keeps in flight (the engine issues load k once dot k - this has
+  // finished). A Triton program: the buffers its compiler gives the cp.async operands, 1 when an
+  // operand goes through registers (ld.global: not pipelined); else ProblemSpec::stages.
+  int pipeline_stages = 1;
   std::int64_t launch_ps = 0;  // block launch to its first step
   // A copy's or transpose's instruction stream, per warp (all its warps' in parallel): its
   // instructions at Machine::stream_issue_cycles each, outside its memory waits.

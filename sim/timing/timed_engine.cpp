@@ -124,7 +124,7 @@ void TimedRun::waited(int slot, TimeCause cause, std::int64_t ps) {
 // Issue time of load_a(k) (load_b(k) goes out with it): after the previous load, once its
 // buffer is free: dot k - stages has finished reading it (stages = 1: no overlap at all).
 std::int64_t TimedRun::load_issue(const SlotState& s, std::int64_t k) const {
-  const int stages = m_p.spec().stages;
+  const int stages = m_costs.pipeline_stages;
   return k >= stages ? std::max(s.load_issue, dot_done(s, k - stages)) : s.load_issue;
 }
 
