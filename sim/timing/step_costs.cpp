@@ -251,6 +251,22 @@ StepCosts step_costs(const Problem& p, const Machine& m, const TimingOptions& op
       a_wf = tile_wf(t.a), b_wf = tile_wf(t.b);
       const bool staged = t.a.path == LoadPath::ld_global || t.b.path == LoadPath::ld_global;
       c.pipeline_stages = staged ? 1 : std::max(1, t.pipeline_buffers);
+      // A tile staged through registers is copied by the warps' own instructions (ld.global,
+      // st.shared, the element pointers' advance and masks), each K step: the dot cannot go
+      // faster than the program's warps issue them (a cp.async tile costs a few instructions a
+      // 16-byte vector, counted in the loop's base).
+      double staged_per_warp = 0;
+      for (const OperandChoice* o : {&t.a, &t.b})
+        if (o->path == LoadPath::ld_global)
+          staged_per_warp += static_cast<double>(o->warp_accesses) / warps;
+      if (staged_per_warp > 0 && opt.warp_instructions <= 0) {
+        c.dot_warp_instructions += staged_per_warp * kStagedAccessInstructions;
+        c.dot_issue_ps_by_residents.clear();
+        for (int r = 1; r <= std::max(1, programs_per_sm); ++r)
+          c.dot_issue_ps_by_residents.push_back(pipe_ps(
+              issue_cycles(c.dot_warp_instructions, warps, warps * r, m, opt.warp_issue_cycles)));
+        c.dot_issue_ps = c.dot_issue_ps_by_residents.back();
+      }
       c.spilled_registers = t.spilled_registers;
       c.dot_spill_ps = pipe_ps(wavefronts(
           std::int64_t{c.spilled_registers} * kSpillBytesPerRegister * p.threads_per_program(), m));

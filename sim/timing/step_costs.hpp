@@ -42,6 +42,10 @@ inline constexpr int kSpillBytesPerRegister = 8;
 // Global-memory lines the L1 looks up per cycle for a warp load through registers (ld.global):
 // a warp access whose lanes touch L lines takes L / this cycles of the L1/shared data pipe.
 inline constexpr double kL1LinesPerCycle = 4;
+// Warp instructions per warp access of a tile staged through registers (Triton, ld.global):
+// the load, its st.shared, the pointer advance and the mask. Fitted on the fit set's
+// register-staged matmuls' times (docs/TRITON_SPLIT.md; docs/PARAMETERS.md).
+inline constexpr double kStagedAccessInstructions = 10;
 
 struct TimingOptions {
   // The kernel is a Triton program (the curriculum's kernels as `run` and the app simulate them):
