@@ -60,6 +60,9 @@ def predict(a):
     if os.path.exists(a.out):
         done = json.load(open(a.out)).get("predictions", {})
     todo = [r for r in todo if r["id"] not in done]
+    if a.max_volume > 0:  # a quick look: only problems up to M*N*K (copy/transpose: M*N) of this
+        todo = [r for r in todo
+                if r["problem"]["m"] * r["problem"]["n"] * max(r["problem"]["k"], 1) <= a.max_volume]
     t0 = time.time()
 
     def one(r):
@@ -354,6 +357,8 @@ def main():
     p.add_argument("--cli", default="build/cli/tilesim-cli")
     p.add_argument("-j", "--jobs", type=int, default=2)
     p.add_argument("--max-memory-gib", type=float, default=8)
+    p.add_argument("--max-volume", type=float, default=0,
+                   help="predict only problems with M*N*K at most this (0: all)")
     p.add_argument("--out", required=True)
     r = sub.add_parser("report")
     r.add_argument("--gpu", action="append", required=True)

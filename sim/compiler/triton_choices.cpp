@@ -19,13 +19,6 @@ constexpr int kBanks = 32;        // shared memory: 32 banks of 4 bytes
 constexpr int kWarpLanes = 32;
 constexpr int kMaxThreadRegisters = 255;  // CUDA's limit per thread since Kepler
 
-// The register estimate's coefficients (registers a thread; fitted, see triton_choices()).
-constexpr double kRegisterBase = 18.5;
-constexpr double kRegistersPerAccumulator = 1.37;
-constexpr double kRegistersPerFmaAccumulator = 1.16;
-constexpr double kRegistersPerAsyncAccess = 1.95;
-constexpr double kRegistersPerStagedAccess = 2.33;
-
 // Triton's warpsPerCTA for an NVMMA v3 (wgmma) accumulator: a warpgroup of 4 along M first,
 // doubled along M while the tile has 16-row slices left for it, then along N.
 std::pair<int, int> wgmma_warps(int block_m, int num_warps) {
@@ -75,8 +68,17 @@ double smem_wavefronts(const OperandChoice& o, int elem_bytes) {
       j = (j + std::int64_t{copy} * o.vector_elems) % std::max<std::int64_t>(1, ext_j);
       for (int v = 0; v < o.vector_elems; ++v) {
         const std::int64_t jj = j + v;
-        const std::int64_t addr = o.smem_transposed ? (jj * ext_i + i) * elem_bytes
-                                                    : (i * ext_j + jj) * elem_bytes;
+        // The element's row in shared memory and its byte in that row; a swizzled tile wider
+        // than its swizzle is stored as column blocks of `swizzle` bytes, each block's rows
+        // one after another (Triton's NVMMA shared layout).
+        const std::int64_t r = o.smem_transposed ? jj : i;
+        const std::int64_t rows = o.smem_transposed ? ext_j : ext_i;
+        const std::int64_t cb = (o.smem_transposed ? i : jj) * elem_bytes;
+        const std::int64_t row_bytes = (o.smem_transposed ? ext_i : ext_j) * elem_bytes;
+        const std::int64_t s = o.swizzle_bytes;
+        const std::int64_t addr = s > 0 && row_bytes > s
+                                      ? (cb / s) * (rows * s) + r * s + cb % s
+                                      : r * row_bytes + cb;
         const std::int64_t word = swizzled(addr, o.swizzle_bytes) / 4;
         words[static_cast<std::size_t>(word % kBanks)].insert(word);
       }

@@ -88,6 +88,15 @@ struct TritonChoices {
   std::vector<std::string> notes;
 };
 
+// The register estimate's coefficients (registers a thread): least squares over ptxas's counts
+// of the fit set's matmuls (docs/TRITON_SPLIT.md; H100 and H200 compile the same), mean error
+// 9.9 % (fit) and 10.3 % (test); the parameter table lists them.
+inline constexpr double kRegisterBase = 18.5;
+inline constexpr double kRegistersPerAccumulator = 1.37;     // per fp32 accumulator value
+inline constexpr double kRegistersPerFmaAccumulator = 1.16;  // more, on the FMA path
+inline constexpr double kRegistersPerAsyncAccess = 1.95;     // per cp.async access a thread
+inline constexpr double kRegistersPerStagedAccess = 2.33;    // per ld.global access a thread
+
 // The choices for `p` on `m`. Deterministic, cheap (no replay).
 TritonChoices triton_choices(const Problem& p, const Machine& m);
 

@@ -35,6 +35,11 @@ std::string shown(const T& v) {
 
 const std::string kVariants = "kernels/variants.cpp";
 const std::string kOptions = "sim/timing/step_costs.hpp";
+const std::string kCompiler = "sim/compiler/triton_choices.hpp";
+const std::string kRegisterFit =
+    "least squares over ptxas's counts of the fit set's 300-odd matmuls (Triton 3.6, "
+    "assets/measured/triton_h100.json; docs/TRITON_SPLIT.md): mean error 9.9 % fit, 10.3 % test; "
+    "tests/scenario/triton_choices_test.cpp";
 
 ModelParameter option(std::string name, std::string value, std::string unit, std::string meaning,
                       K kind, std::string source) {
@@ -133,6 +138,32 @@ std::span<const ModelParameter> model_constants() {
       constant(TILESIM_CONSTANT(kSpillBytesPerRegister), kOptions, "bytes/register/K step",
                G::memory, "a spilled register is stored and loaded once per K-iteration",
                K::assumed, "a modelling choice: 4 bytes each way through the L1"),
+      constant(TILESIM_CONSTANT(kL1LinesPerCycle), kOptions, "lines/cycle", G::memory,
+               "global-memory lines the L1 looks up per cycle for a Triton tile staged through "
+               "registers (a warp access touching L lines takes L / this cycles of the L1/shared "
+               "data pipe)",
+               K::assumed,
+               "an estimate (4 tag lookups a cycle); not fitted: the fit set has no ncu count of "
+               "it"),
+      constant(TILESIM_CONSTANT(kStagedAccessInstructions), kOptions,
+               "warp instructions/warp access", G::timing,
+               "a Triton tile staged through registers: the load, its st.shared, the pointer "
+               "advance and the mask, per warp access",
+               K::fitted,
+               "the fit set's four register-staged fp16 matmuls' times on the H100 "
+               "(docs/TRITON_SPLIT.md): mean error 10 % at 10 (8: 15 %, 12: 13 %)"),
+      constant(TILESIM_CONSTANT(kRegisterBase), kCompiler, "registers", G::timing,
+               "Triton's registers a thread: the constant part", K::fitted, kRegisterFit),
+      constant(TILESIM_CONSTANT(kRegistersPerAccumulator), kCompiler, "registers/value",
+               G::timing, "per fp32 accumulator value a thread", K::fitted, kRegisterFit),
+      constant(TILESIM_CONSTANT(kRegistersPerFmaAccumulator), kCompiler, "registers/value",
+               G::timing, "more per accumulator value on the FMA path (the outer products' operands)",
+               K::fitted, kRegisterFit),
+      constant(TILESIM_CONSTANT(kRegistersPerAsyncAccess), kCompiler, "registers/access",
+               G::timing, "per cp.async access a thread (pointer, mask)", K::fitted, kRegisterFit),
+      constant(TILESIM_CONSTANT(kRegistersPerStagedAccess), kCompiler, "registers/access",
+               G::timing, "per ld.global access a thread (pointer, mask, the values)", K::fitted,
+               kRegisterFit),
       constant(TILESIM_CONSTANT(kMinReadShare), "sim/memory/dram_reads.hpp", "of the DRAM rate",
                G::memory,
                "the least share of the DRAM's rate the reads get (a copy in flow writes what it "

@@ -28,6 +28,9 @@ std::int64_t ps(const ProgramSpan& s, TimeCause c) {
 TimedResult timed(const ProblemSpec& s, const Machine& m, std::vector<TimedEvent>* ev = nullptr) {
   const Problem p(s);
   TimedOptions opt;
+  // The engine's own accounting, without Triton's compiler choices (a one-stage Triton program
+  // would stage its tiles through registers: tests/sim/triton_timing_test.cpp).
+  opt.timing.triton = false;
   opt.events = ev;
   return run_timed(p, m, occupancy(p, m), opt);
 }

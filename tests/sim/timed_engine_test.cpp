@@ -35,6 +35,8 @@ ProblemSpec matmul(std::int64_t m, std::int64_t n, std::int64_t k, int bm, int b
 TimedResult timed(const ProblemSpec& s, const Machine& m, std::vector<TimedEvent>* events = {}) {
   const Problem p(s);
   TimedOptions opt;
+  // The engine's mechanics, without Triton's compiler choices (tests/sim/triton_timing_test.cpp).
+  opt.timing.triton = false;
   opt.events = events;
   return run_timed(p, m, occupancy(p, m), opt);
 }
@@ -78,6 +80,7 @@ TEST(TimedEngine, AnMmaSyncDotTakesItsOperandReadsPlusItsMath) {
     std::vector<TimedEvent> ev;
     TimedOptions opt;
     opt.timing.path = path;
+    opt.timing.triton = false;  // one stage: Triton would stage the tiles through registers
     opt.events = &ev;
     const StepCosts& c = run_timed(p, m, occupancy(p, m), opt).timing.costs;
     ASSERT_EQ(ev.size(), 8u);
@@ -449,6 +452,7 @@ TEST(TimedEngine, AnIssueBoundDotGetsNoTimeNoise) {
             run_timed(p, noisy, occupancy(p, noisy), opt).timing.kernel_ps);
   ProblemSpec tensor = s;  // an FP16 tensor-core dot, not issue-bound: now it varies
   tensor.dtype = DType::fp16;
+  tensor.stages = 3;  // (one stage: Triton stages the tiles through registers, issue-bound)
   const Problem q(tensor);
   EXPECT_NE(run_timed(q, quiet, occupancy(q, quiet)).timing.kernel_ps,
             run_timed(q, noisy, occupancy(q, noisy)).timing.kernel_ps);

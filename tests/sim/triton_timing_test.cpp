@@ -1,0 +1,64 @@
+// What Triton's compiler choices (sim/compiler) do to a Triton program's predicted time: a tile
+// staged through registers leaves the loop unpipelined and costs instructions; a row-major B in
+// tf32 is copied into a K-major tile 4 bytes at a time, with bank conflicts.
+#include <gtest/gtest.h>
+
+#include "sim/sim.hpp"
+
+namespace {
+
+using namespace tilesim::sim;
+
+ProblemSpec tutorial(std::int64_t m, std::int64_t n, std::int64_t k, DType d) {
+  ProblemSpec s;
+  s.m = m, s.n = n, s.k = k;
+  s.dtype = d;
+  s.block_m = s.block_n = 128;
+  s.block_k = d == DType::fp32 ? 32 : 64;
+  s.num_warps = 8;
+  s.stages = 3;
+  s.group_size_m = 8;
+  s.boundary = Boundary::wrap;
+  s.input_precision = InputPrecision::tf32;
+  return s;
+}
+
+StepCosts costs(const ProblemSpec& s, bool triton = true) {
+  const Problem p(s);
+  const Machine m = *find_machine("h100");
+  TimingOptions t;
+  t.triton = triton;
+  return step_costs(p, m, t, occupancy(p, m, std::nullopt, t).programs_per_sm);
+}
+
+double seconds(const ProblemSpec& s) {
+  const Problem p(s);
+  const Machine m = *find_machine("h100");
+  return run_timed(p, m, occupancy(p, m)).time_s();
+}
+
+TEST(TritonTiming, AnOperandStagedThroughRegistersLeavesTheLoopUnpipelined) {
+  // K = 2052 is not a multiple of 16: A (stride K) is loaded 2 bytes at a time with ld.global.
+  const StepCosts aligned = costs(tutorial(1024, 1024, 2048, DType::fp16));
+  const StepCosts odd = costs(tutorial(1024, 1024, 2052, DType::fp16));
+  EXPECT_EQ(aligned.pipeline_stages, 3);
+  EXPECT_EQ(odd.pipeline_stages, 1);
+  EXPECT_EQ(aligned.dot_warp_instructions, 0);  // a tensor-core dot: no issue limit
+  EXPECT_GT(odd.dot_warp_instructions, 0);      // the staged copies' instructions
+  EXPECT_GT(odd.load_a_smem_ps, aligned.load_a_smem_ps);
+  // Without Triton's choices (a CUDA rung's description) the odd size changes nothing.
+  EXPECT_EQ(costs(tutorial(1024, 1024, 2052, DType::fp16), false).pipeline_stages, 3);
+  EXPECT_GT(seconds(tutorial(1024, 1024, 2052, DType::fp16)),
+            1.5 * seconds(tutorial(1024, 1024, 2048, DType::fp16)));
+}
+
+TEST(TritonTiming, ARowMajorBInTf32PaysItsBankConflicts) {
+  ProblemSpec rm = tutorial(2048, 2048, 2048, DType::fp32), bt = rm;
+  bt.b_layout = BLayout::transposed;
+  const StepCosts r = costs(rm), t = costs(bt);
+  // 128 4-byte copies of 16 wavefronts each against 32 16-byte copies of 4.
+  EXPECT_NEAR(static_cast<double>(r.load_b_smem_ps), 16.0 * t.load_b_smem_ps, 16);  // (ps rounding)
+  EXPECT_GT(seconds(rm), 2.0 * seconds(bt));
+}
+
+}  // namespace
