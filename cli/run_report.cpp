@@ -4,6 +4,8 @@
 #include <cstdio>
 
 #include "cli/problem_flags.hpp"
+#include "scenario/triton_choices_report.hpp"
+#include "sim/compiler/triton_choices.hpp"
 
 namespace tilesim::cli {
 
@@ -77,7 +79,21 @@ std::string replay_text(const sim::Problem& p, const sim::Machine& m, const sim:
       std::string(sim::to_string(r.timing.breakdown.bound())).c_str(),
       std::string(sim::to_string(r.timing.costs.path)).c_str(), p.num_warps(),
       breakdown_text(r.timing).c_str());
-  return buf;
+  return buf + triton_choices_text(p, m);
+}
+
+std::string triton_choices_text(const sim::Problem& p, const sim::Machine& m) {
+  const sim::TritonChoices t = sim::triton_choices(p, m);
+  std::string out = std::string(scenario::kTritonChoicesTitle) + "\n";
+  // The labels in the column of the replay's lines above (2 + 16 characters).
+  const auto line = [&out](const std::string& label, const std::string& text) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "  %-16s", label.c_str());
+    out += buf + text + "\n";
+  };
+  for (const auto& l : scenario::triton_choice_lines(p, t)) line(l.label, l.text);
+  for (std::size_t i = 0; i < t.notes.size(); ++i) line(i == 0 ? "notes" : "", t.notes[i]);
+  return out;
 }
 
 }  // namespace tilesim::cli

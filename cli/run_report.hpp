@@ -19,7 +19,10 @@ using scenario::tflops;
 std::string breakdown_text(const sim::TimingSummary& t);
 // "transpose 3x4 fp16, blocks 2x2, row-major order": the fields this kernel and order use.
 std::string problem_line(const sim::ProblemSpec& s);
-// A multi-line human-readable report.
+// A multi-line human-readable report: the replay's counters and time, then Triton's choices.
 std::string replay_text(const sim::Problem& p, const sim::Machine& m, const sim::ReplayResult& r);
+// "what Triton does here (...)": the dot, the pipeline, each operand's loads, the store, the
+// register estimate, then every note (off the fast path, with its cause), one a line.
+std::string triton_choices_text(const sim::Problem& p, const sim::Machine& m);
 
 }  // namespace tilesim::cli

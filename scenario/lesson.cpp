@@ -366,8 +366,8 @@ class Parser {
 }  // namespace
 
 const std::vector<std::string>& lesson_views() {
-  static const std::vector<std::string> v = {"launch_grid", "compare", "memory",
-                                             "sweep",       "warps",   "gpu"};
+  static const std::vector<std::string> v = {"launch_grid", "compare", "memory",  "sweep",
+                                             "warps",       "gpu",     "compiler"};
   return v;
 }
 

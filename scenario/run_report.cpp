@@ -1,6 +1,8 @@
 // `tilesim-cli run --json`'s object (see run_report.hpp).
 #include "scenario/run_report.hpp"
 
+#include "scenario/triton_choices_report.hpp"
+#include "sim/compiler/triton_choices.hpp"
 #include "sim/memory/counters.hpp"
 
 namespace tilesim::scenario {
@@ -48,6 +50,8 @@ nlohmann::json replay_json(const sim::Problem& p, const sim::Machine& m,
                               {"dot", r.timing.dot_busy}}},
       {"roofline_time_s", r.roofline.time_s},
       {"roofline_bound", sim::to_string(r.roofline.bound)},
+      // What Triton's compiler makes of the problem (rules, no replay): why a shape is slow.
+      {"triton", triton_choices_json(sim::triton_choices(p, m))},
   };
 }
 

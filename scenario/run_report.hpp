@@ -13,7 +13,8 @@ namespace tilesim::scenario {
 // Keys of `run --json` (fixed by issue 3): dram_read_bytes, dram_write_bytes, l2_read_bytes,
 // l2_hit_rate, flops, events, waves, programs_per_sm, store_lanes, valid_store_lanes,
 // predicted_time_s (the timed engine's), bound (its largest cause); plus time_breakdown, tflops,
-// roofline_time_s and more (l2_load_hit_rate, arithmetic_intensity, ...).
+// roofline_time_s and more (l2_load_hit_rate, arithmetic_intensity, ...), and "triton": the
+// compiler's choices for the problem (triton_choices_report.hpp).
 nlohmann::json replay_json(const sim::Problem& p, const sim::Machine& m,
                            const sim::ReplayResult& r);
 // The timed engine's figures: seconds per cause, TFLOP/s and DRAM bytes/s at the predicted time.

@@ -4,6 +4,7 @@
 #include "sim/base/fixed_random.hpp"
 #include "sim/base/format.hpp"
 #include "sim/base/limits.hpp"
+#include "sim/compiler/triton_choices.hpp"
 #include "sim/machine/machine.hpp"
 #include "sim/machine/parameters.hpp"
 #include "sim/memory/counters.hpp"

@@ -8,8 +8,8 @@
 namespace tilesim::app {
 namespace {
 constexpr std::array<std::string_view, kPanelCount> kNames = {
-    "controls", "launch_grid", "matrices", "broadcast", "code",   "memory",
-    "compare",  "sweep",       "warps",    "gpu",       "lesson", "sms"};
+    "controls", "launch_grid", "matrices", "broadcast", "code", "memory",  "compare",
+    "sweep",    "warps",       "gpu",      "lesson",    "sms",  "compiler"};
 }
 
 std::string_view panel_name(PanelId id) {
@@ -26,7 +26,8 @@ std::optional<PanelId> parse_panel(std::string_view name) {
 
 bool is_center_panel(PanelId id) {
   return id == PanelId::launch_grid || id == PanelId::compare || id == PanelId::memory ||
-         id == PanelId::sms || id == PanelId::sweep || id == PanelId::warps || id == PanelId::gpu;
+         id == PanelId::sms || id == PanelId::sweep || id == PanelId::warps || id == PanelId::gpu ||
+         id == PanelId::compiler;
 }
 
 std::string panel_names() {

@@ -21,9 +21,10 @@ enum class PanelId {
   warps,
   gpu,
   lesson,
-  sms  // the SM timeline (Gantt strip over simulated time)
+  sms,      // the SM timeline (Gantt strip over simulated time)
+  compiler  // what Triton's compiler makes of the problem (sim/compiler's rules)
 };
-inline constexpr int kPanelCount = 12;
+inline constexpr int kPanelCount = 13;
 std::string_view panel_name(PanelId id);                    // "launch_grid"
 std::optional<PanelId> parse_panel(std::string_view name);  // also accepts "launch-grid"
 std::string panel_names();                                  // "controls | launch_grid | ..."
@@ -35,8 +36,8 @@ struct Rect {
   bool contains(float px, float py) const { return px >= x && py >= y && px < x + w && py < y + h; }
 };
 
-// Where each panel goes. The centre-top region is shared by launch grid, compare, memory,
-// sweep, warps and GPU (a tab bar picks one); `visible` says which are drawn.
+// Where each panel goes. The centre-top region is shared by launch grid, compare, memory, SMs,
+// sweep, warps, GPU and compiler (a tab bar picks one); `visible` says which are drawn.
 struct Layout {
   std::array<Rect, kPanelCount> rects{};
   std::array<bool, kPanelCount> visible{};

@@ -76,8 +76,8 @@ std::string usage() {
          panel_names() +
          "\n"
          "  --tab NAME     centre region shows launch_grid | compare | memory | sms | sweep | "
-         "warps | "
-         "gpu\n"
+         "warps |\n"
+         "                 gpu | compiler\n"
          "  --screenshot   render one frame to OUT.png and exit (works under xvfb-run)\n"
          "  --frames N     render N frames and print milliseconds per frame (each frame steps\n"
          "                 one event); --play: while playing, frames paced at 60 Hz\n"
@@ -154,9 +154,10 @@ ParsedOptions parse_options(const std::vector<std::string>& args) {
       const auto p = parse_panel(v);
       if (!p || !(*p == PanelId::launch_grid || *p == PanelId::compare || *p == PanelId::memory ||
                   *p == PanelId::sms || *p == PanelId::sweep || *p == PanelId::warps ||
-                  *p == PanelId::gpu)) {
+                  *p == PanelId::gpu || *p == PanelId::compiler)) {
         r.error = "--tab '" + v +
-                  "' is not one of: launch_grid | compare | memory | sms | sweep | warps | gpu";
+                  "' is not one of: launch_grid | compare | memory | sms | sweep | warps | gpu | "
+                  "compiler";
         return r;
       }
       o.tab = v;

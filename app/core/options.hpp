@@ -29,7 +29,7 @@ struct Options {
   std::optional<std::filesystem::path> screenshot;
   std::optional<int> frames;       // render N frames and report CPU ms per frame
   bool play = false;               // --frames while playing (60 Hz, simulated time advancing)
-  std::optional<std::string> tab;  // centre tab: launch_grid | compare | memory | sweep
+  std::optional<std::string> tab;  // centre tab: launch_grid | compare | memory | ... | compiler
   bool help = false;
   // Lessons (assets/lessons/): open one at a step (1-based, as "step 3 of 9" reads); write one
   // PNG per step into a folder.

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 
 #include "app/panels/panels.hpp"
@@ -74,11 +75,9 @@ float text_width(const char* text) {
   return ImGui::CalcTextSize(text).x;
 }
 
-void text_words(const std::string& text, Rgba colour) {
-  const Rgba c = readable_on(colour, palette::panel);
-  ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(c.r / 255.f, c.g / 255.f, c.b / 255.f, 1.f));
-  const float width = std::max(1.0f, ImGui::GetContentRegionAvail().x);
+std::vector<std::string> wrap_words(const std::string& text, float width) {
   const float space = text_width(" ");
+  std::vector<std::string> lines;
   std::string line;
   float line_w = 0;
   std::size_t at = 0;
@@ -87,7 +86,7 @@ void text_words(const std::string& text, Rgba colour) {
     const std::string word = text.substr(at, end - at);
     const float w = text_width(word.c_str());
     if (!line.empty() && line_w + space + w > width) {
-      ImGui::TextUnformatted(line.c_str());
+      lines.push_back(line);
       line.clear();
       line_w = 0;
     }
@@ -99,7 +98,15 @@ void text_words(const std::string& text, Rgba colour) {
     line_w += w;
     at = end + 1;
   }
-  if (!line.empty()) ImGui::TextUnformatted(line.c_str());
+  if (!line.empty()) lines.push_back(line);
+  return lines;
+}
+
+void text_words(const std::string& text, Rgba colour) {
+  const Rgba c = readable_on(colour, palette::panel);
+  ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(c.r / 255.f, c.g / 255.f, c.b / 255.f, 1.f));
+  for (const auto& line : wrap_words(text, std::max(1.0f, ImGui::GetContentRegionAvail().x)))
+    ImGui::TextUnformatted(line.c_str());
   ImGui::PopStyleColor();
 }
 
@@ -112,10 +119,11 @@ void center_tabs(FrameContext& f) {
   if (f.ui.focus || (f.ui.figure && slide_layout(f))) return;
   static constexpr PanelId tabs[] = {PanelId::launch_grid, PanelId::compare, PanelId::memory,
                                      PanelId::sms,         PanelId::sweep,   PanelId::warps,
-                                     PanelId::gpu};
+                                     PanelId::gpu,         PanelId::compiler};
   static constexpr const char* names[] = {"Launch grid", "Compare orders", "Memory", "SMs",
-                                          "Sweep",       "Warps",          "GPU"};
-  for (int i = 0; i < 7; ++i) {
+                                          "Sweep",       "Warps",          "GPU",    "Compiler"};
+  static_assert(std::size(tabs) == std::size(names));
+  for (int i = 0; i < static_cast<int>(std::size(tabs)); ++i) {
     // A tab that does not fit goes to the next line (slides: large text in a narrow panel).
     if (i) same_line_if_fits(text_width(names[i]) + 2 * ImGui::GetStyle().FramePadding.x);
     const bool on = f.ui.center_tab == tabs[i];
@@ -288,6 +296,9 @@ void draw_panel(FrameContext& f, PanelId id, const Rect& r) {
       break;
     case PanelId::gpu:
       draw_gpu(f, r);
+      break;
+    case PanelId::compiler:
+      draw_compiler(f, r);
       break;
     case PanelId::lesson:
       draw_lesson(f, r);

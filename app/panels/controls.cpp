@@ -60,8 +60,10 @@ void field_error(const FrameContext& f, const char* field) {
 // per wall second for the timed order, events per second for rounds.
 static void draw_event_order(FrameContext& f) {
   const AppModel& m = f.model;
+  // Room for the widest label of the three ("event order" was cut at 1600 x 900).
   const float label_w =
-      ImGui::CalcTextSize("GPU ns/s").x + ImGui::GetStyle().ItemInnerSpacing.x * 2;
+      std::max({text_width("event order"), text_width("GPU ns/s"), text_width("events/s")}) +
+      ImGui::GetStyle().ItemInnerSpacing.x * 2;
   ImGui::SetNextItemWidth(-label_w);
   // The choices are sim's name table, as --event-order spells them.
   const std::string current(sim::to_string(m.event_order));

@@ -4,6 +4,7 @@
 
 #include <map>
 #include <string>
+#include <vector>
 
 #include "app/core/animation.hpp"
 #include "app/core/commands.hpp"
@@ -49,6 +50,7 @@ void draw_compare(FrameContext& f, const Rect& r);
 void draw_sweep(FrameContext& f, const Rect& r);
 void draw_warps(FrameContext& f, const Rect& r);
 void draw_gpu(FrameContext& f, const Rect& r);
+void draw_compiler(FrameContext& f, const Rect& r);
 void draw_lesson(FrameContext& f, const Rect& r);
 void draw_panel(FrameContext& f, PanelId id, const Rect& r);
 
@@ -99,9 +101,11 @@ float text_width(const char* text);  // CalcTextSize(text).x
 // Text wrapped at spaces only, to the panel's (or table cell's) right edge: ImGui's own wrapping
 // also breaks after '.' and ',', splitting "1.675 ms" or "3,200" across lines.
 void text_words(const std::string& text, Rgba colour);
+// The lines text_words draws `text` in at `width` pixels (a word wider than that: a line alone).
+std::vector<std::string> wrap_words(const std::string& text, float width);
 // The slide layout is on (large text for the window: layout.hpp's uses_slide_layout).
 bool slide_layout(const FrameContext& f);
-void center_tabs(FrameContext& f);  // launch grid | compare | memory | sweep
+void center_tabs(FrameContext& f);  // launch grid | compare | memory | ... | compiler
 void draw_hatch(ImDrawList* dl, const ImVec2& a, const ImVec2& b, Rgba color, float spacing);
 void draw_legend(FrameContext& f, bool with_l2);
 // One line saying the timeline is being built (progress bar + Cancel) or why it fell back.

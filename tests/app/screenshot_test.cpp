@@ -240,3 +240,13 @@ TEST(Screenshot, GpuPanelSaysWhyThereIsNoDevice) {
   EXPECT_GT(ink(img), 0.03);
   EXPECT_GT(find_colour(img, palette::b, 60, 30).count, 200);  // the orange no-device sentence
 }
+
+// The compiler tab: Triton's choices for the tutorial's % N wrap at 574 (not a multiple of 16),
+// under the header in highlight yellow, B's label in B's orange, and the notes saying why.
+TEST(Screenshot, CompilerPanelShowsTritonsChoicesAndWhy) {
+  REQUIRE_XVFB();
+  const auto img = shoot("compiler", "wrap_574_triton_tutorial.json --panel compiler");
+  EXPECT_GT(ink(img), 0.02);
+  EXPECT_GT(find_colour(img, palette::highlight, 40, 30).count, 100);  // the header
+  EXPECT_GT(find_colour(img, palette::b, 40, 30).count, 50);           // "B loads"
+}
