@@ -68,17 +68,14 @@ double smem_wavefronts(const OperandChoice& o, int elem_bytes) {
       j = (j + std::int64_t{copy} * o.vector_elems) % std::max<std::int64_t>(1, ext_j);
       for (int v = 0; v < o.vector_elems; ++v) {
         const std::int64_t jj = j + v;
-        // The element's row in shared memory and its byte in that row; a swizzled tile wider
-        // than its swizzle is stored as column blocks of `swizzle` bytes, each block's rows
-        // one after another (Triton's NVMMA shared layout).
+        // The element's row in shared memory and its byte in that row, the whole row
+        // contiguous, swizzled on its address bits. (Stored as column blocks of `swizzle`
+        // bytes instead, seed 003's 64-wide K-major tf32 B would write with 8 wavefronts an
+        // access; ncu counts about 16, as this gives: assets/measured/triton_h100.json.)
         const std::int64_t r = o.smem_transposed ? jj : i;
-        const std::int64_t rows = o.smem_transposed ? ext_j : ext_i;
         const std::int64_t cb = (o.smem_transposed ? i : jj) * elem_bytes;
         const std::int64_t row_bytes = (o.smem_transposed ? ext_i : ext_j) * elem_bytes;
-        const std::int64_t s = o.swizzle_bytes;
-        const std::int64_t addr = s > 0 && row_bytes > s
-                                      ? (cb / s) * (rows * s) + r * s + cb % s
-                                      : r * row_bytes + cb;
+        const std::int64_t addr = r * row_bytes + cb;
         const std::int64_t word = swizzled(addr, o.swizzle_bytes) / 4;
         words[static_cast<std::size_t>(word % kBanks)].insert(word);
       }

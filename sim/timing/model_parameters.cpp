@@ -138,6 +138,12 @@ std::span<const ModelParameter> model_constants() {
       constant(TILESIM_CONSTANT(kSpillBytesPerRegister), kOptions, "bytes/register/K step",
                G::memory, "a spilled register is stored and loaded once per K-iteration",
                K::assumed, "a modelling choice: 4 bytes each way through the L1"),
+      constant(TILESIM_CONSTANT(kTritonLaunchOverheadS), kOptions, "s", G::timing,
+               "a Triton program as do_bench times it: events around one launch, to the first "
+               "program",
+               K::fitted,
+               "median of measured - predicted over the fit set's 12 configurations predicted "
+               "under 20 us (H100, docs/TRITON_SPLIT.md)"),
       constant(TILESIM_CONSTANT(kL1LinesPerCycle), kOptions, "lines/cycle", G::memory,
                "global-memory lines the L1 looks up per cycle for a Triton tile staged through "
                "registers (a warp access touching L lines takes L / this cycles of the L1/shared "

@@ -148,8 +148,12 @@ StepCosts step_costs(const Problem& p, const Machine& m, const TimingOptions& op
   c.pipe_clock_hz = pipe_clock_hz(m, c.path);
   const auto pipe_ps = [&](double cycles) { return ps_of_cycles(cycles, c.pipe_clock_hz); };
   c.fill_ps_per_byte = 1e12 / (m.sm_l2_bytes_per_cycle * c.pipe_clock_hz);
-  c.layout = opt.layout.value_or(matmul && c.path != MathPath::fma ? SmemLayout::swizzled
-                                                                   : SmemLayout::plain);
+  // Triton lays out the shared tile of a transpose's layout conversion (and of its tensor-core
+  // operands) swizzled: no bank conflicts (a CUDA rung's plain tile conflicts).
+  const bool swizzled_default =
+      (matmul && c.path != MathPath::fma) || (opt.triton && p.kernel() == Kernel::transpose);
+  c.layout = opt.layout.value_or(swizzled_default ? SmemLayout::swizzled : SmemLayout::plain);
+  if (opt.triton) c.start_ps = std::llround(kTritonLaunchOverheadS * 1e12);
   // The warp model of one whole program (pid 0): a plain layout's wavefronts per request of its
   // shared loads/stores, and an FMA rung's own count of shared-load instructions.
   const bool plain = c.layout == SmemLayout::plain && p.kernel() != Kernel::copy;

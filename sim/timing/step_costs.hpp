@@ -42,6 +42,11 @@ inline constexpr int kSpillBytesPerRegister = 8;
 // Global-memory lines the L1 looks up per cycle for a warp load through registers (ld.global):
 // a warp access whose lanes touch L lines takes L / this cycles of the L1/shared data pipe.
 inline constexpr double kL1LinesPerCycle = 4;
+// A Triton program timed as triton.testing.do_bench times it (events around one launch, after
+// the L2 flush): the time from the first event to the kernel's first program. Fitted: the
+// median of measured - predicted over the fit set's 12 configurations predicted under 20 us
+// (docs/TRITON_SPLIT.md; 0.9 ... 5.8 us).
+inline constexpr double kTritonLaunchOverheadS = 4.6e-6;
 // Warp instructions per warp access of a tile staged through registers (Triton, ld.global):
 // the load, its st.shared, the pointer advance and the mask. Fitted on the fit set's
 // register-staged matmuls' times (docs/TRITON_SPLIT.md; docs/PARAMETERS.md).
@@ -160,6 +165,9 @@ struct StepCosts {
   // finished). A Triton program: the buffers its compiler gives the cp.async operands, 1 when an
   // operand goes through registers (ld.global: not pipelined); else ProblemSpec::stages.
   int pipeline_stages = 1;
+  // From the start of the timed interval to the first program (kTritonLaunchOverheadS; 0 for a
+  // CUDA rung's description).
+  std::int64_t start_ps = 0;
   std::int64_t launch_ps = 0;  // block launch to its first step
   // A copy's or transpose's instruction stream, per warp (all its warps' in parallel): its
   // instructions at Machine::stream_issue_cycles each, outside its memory waits.

@@ -49,7 +49,10 @@ TimedRun::TimedRun(const Problem& p, const Machine& m, const Occupancy& occ,
 }
 
 TimedResult TimedRun::run() {
-  for (std::int64_t s = 0; s < m_slots; ++s) launch(static_cast<int>(s), 0);
+  // The launch overhead before the first programs: every SM waits it (time by cause: launch).
+  if (m_costs.start_ps > 0)
+    for (SmState& sm : m_sm) add_time(&sm.totals.wait, TimeCause::launch, m_costs.start_ps);
+  for (std::int64_t s = 0; s < m_slots; ++s) launch(static_cast<int>(s), m_costs.start_ps);
   const std::int64_t total = m_engine.total_events();
   // Progress every 1/256 of the events; a cancel check at least every 4,096 events, so that a
   // large replay (tens of millions of events) stops within milliseconds, sanitizers included.

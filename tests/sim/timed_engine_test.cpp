@@ -164,7 +164,9 @@ TEST(TimedEngine, TheOlderProgramGetsItsShareOfTheDotPipe) {
     Machine one_sm = steady("h100");
     one_sm.sms = 1;
     one_sm.older_program_share = share;
-    const TimedResult r = run_timed(p, one_sm, occupancy(p, one_sm, 2));
+    TimedOptions engine_only;  // (no launch overhead: the ratio is of times from 0)
+    engine_only.timing.triton = false;
+    const TimedResult r = run_timed(p, one_sm, occupancy(p, one_sm, 2), engine_only);
     ASSERT_EQ(r.programs.size(), 2u);
     const double older = static_cast<double>(r.programs[0].end_ps);
     const double younger = static_cast<double>(r.programs[1].end_ps);
@@ -228,7 +230,9 @@ TEST(TimedEngine, SharedMemoryTimeScalesWithTheBankConflictDegree) {
     s.m = s.n = 1024;
     s.dtype = dt;
     s.block_m = s.block_n = 32;
-    const StepCosts c = step_costs(Problem(s), preset("h100"));
+    TimingOptions cuda;  // a CUDA rung's plain tile (Triton's conversion tile is swizzled)
+    cuda.triton = false;
+    const StepCosts c = step_costs(Problem(s), preset("h100"), cuda);
     EXPECT_EQ(c.smem_load_degree, dt == DType::fp32 ? 32 : 16);
     EXPECT_NEAR(static_cast<double>(c.transpose_smem_ps) / c.transpose_smem_free_ps,
                 c.smem_load_degree, 0.01);
@@ -299,10 +303,11 @@ TEST(TimedEngine, ALoadRoundWaitsOneTurnPerTransposeReadingOnItsSm) {
   s.dtype = DType::fp32;
   s.block_m = s.block_n = 32;
   s.num_warps = 8;
-  TimingOptions padded;
+  TimingOptions cuda, padded;  // CUDA rungs' tiles: plain, and padded
+  cuda.triton = padded.triton = false;
   padded.layout = SmemLayout::swizzled;
   const Machine m = steady("h100");
-  const StepCosts tiled = step_costs(Problem(s), m), free = step_costs(Problem(s), m, padded);
+  const StepCosts tiled = step_costs(Problem(s), m, cuda), free = step_costs(Problem(s), m, padded);
   EXPECT_EQ(tiled.smem_turn_ps, tiled.transpose_smem_ps / 4);
   EXPECT_NEAR(static_cast<double>(tiled.smem_turn_ps) / free.smem_turn_ps, 32.0, 0.1);
   // Each reader adds its turn to a round; none: the DRAM's loaded latency alone.
