@@ -247,8 +247,15 @@ StepCosts step_costs(const Problem& p, const Machine& m, const TimingOptions& op
       // pipe; such a tile is not pipelined, and neither, then, is the loop.
       const TritonChoices t = triton_choices(p, m);
       const auto tile_wf = [](const OperandChoice& o) {
-        double wf = static_cast<double>(o.warp_accesses) * o.smem_wavefronts_per_access;
-        if (o.path == LoadPath::ld_global)
+        // A cp.async moves a warp's lanes kCpAsyncLanesPerCycle a cycle, whatever their width.
+        const double per_access =
+            o.path == LoadPath::cp_async
+                ? std::max(o.smem_wavefronts_per_access, 32.0 / kCpAsyncLanesPerCycle)
+                : o.smem_wavefronts_per_access;
+        double wf = static_cast<double>(o.warp_accesses) * per_access;
+        // Through the L1 (ld.global, and a cp.async narrower than 16 bytes, which only the
+        // caching .ca form copies): its lines' lookups too.
+        if (o.path == LoadPath::ld_global || o.access_bytes < 16)
           wf += static_cast<double>(o.warp_accesses) * o.lines_per_access / kL1LinesPerCycle;
         return wf;
       };
@@ -259,9 +266,11 @@ StepCosts step_costs(const Problem& p, const Machine& m, const TimingOptions& op
       // st.shared, the element pointers' advance and masks), each K step: the dot cannot go
       // faster than the program's warps issue them (a cp.async tile costs a few instructions a
       // 16-byte vector, counted in the loop's base).
+      // An element-wise cp.async (a 4-byte copy of an fp32 tile Triton could not vectorize:
+      // one pointer and mask per element, as a staged load has) costs the same instructions.
       double staged_per_warp = 0;
       for (const OperandChoice* o : {&t.a, &t.b})
-        if (o->path == LoadPath::ld_global)
+        if (o->path == LoadPath::ld_global || o->layout_elems == 1)
           staged_per_warp += static_cast<double>(o->warp_accesses) / warps;
       if (staged_per_warp > 0 && opt.warp_instructions <= 0) {
         c.dot_warp_instructions += staged_per_warp * kStagedAccessInstructions;

@@ -42,6 +42,9 @@ inline constexpr int kSpillBytesPerRegister = 8;
 // Global-memory lines the L1 looks up per cycle for a warp load through registers (ld.global):
 // a warp access whose lanes touch L lines takes L / this cycles of the L1/shared data pipe.
 inline constexpr double kL1LinesPerCycle = 4;
+// Lanes of a warp's cp.async the L1/shared data pipe moves per cycle, whatever the access width:
+// 8 lanes of 16 bytes is its 128 bytes a cycle; narrower copies do not go faster per lane.
+inline constexpr double kCpAsyncLanesPerCycle = 8;
 // A Triton program timed as triton.testing.do_bench times it (events around one launch, after
 // the L2 flush): the time from the first event to the kernel's first program. Fitted: the
 // median of measured - predicted over the fit set's 12 configurations predicted under 20 us
