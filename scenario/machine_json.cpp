@@ -101,6 +101,9 @@ void for_each_machine_field(sim::Machine& m, F&& f) {
   f("warp_load_cv", m.warp_load_cv);
   f("stream_issue_cycles", m.stream_issue_cycles);
   f("older_program_share", m.older_program_share);
+  f("tensor_sustained_fraction", m.tensor_sustained_fraction);
+  f("tensor_throttle_after_s", m.tensor_throttle_after_s);
+  f("tensor_throttle_tau_s", m.tensor_throttle_tau_s);
   f("l2_hit_latency_cycles", m.l2_hit_latency_cycles);
   f("dram_latency_cycles", m.dram_latency_cycles);
   f("sm_l2_bytes_per_cycle", m.sm_l2_bytes_per_cycle);

@@ -100,6 +100,14 @@ Machine make(const Sheet& s, const Timing& t) {
 }
 
 const std::array<Machine, 4>& presets() {
+  // The tensor clock's fall under sustained load (Machine::tensor_sustained_fraction): fitted on
+  // the fit set of Triton's math-bound wgmma kernels (docs/TRITON_SPLIT.md), per GPU.
+  const auto throttled = [](Machine m, double fraction, double after_s, double tau_s) {
+    m.tensor_sustained_fraction = fraction;
+    m.tensor_throttle_after_s = after_s;
+    m.tensor_throttle_tau_s = tau_s;
+    return m;
+  };
   static const std::array<Machine, 4> kPresets{
       make({"t4", "T4", 40, 4 * MiB, 320e9, 8.1e12, 65e12, 64 * KiB, 64 * KiB, 1024, 16,
             "NVIDIA T4 datasheet; Turing TU104 whitepaper; Turing tuning guide"},
@@ -107,13 +115,18 @@ const std::array<Machine, 4>& presets() {
       make({"a100", "A100-80GB", 108, 40 * MiB, 2039e9, 19.5e12, 312e12, 164 * KiB, 163 * KiB, 2048,
             32, "NVIDIA A100 datasheet (SXM 80GB); A100 whitepaper; Ampere tuning guide"},
            {1.41e9, 0, 0, 156e12, false, 1.0, 200, 470, 4.8e12, 64}),
-      make({"h100", "H100-SXM", 132, 50 * MiB, 3.35e12, 67e12, 989e12, 228 * KiB, 227 * KiB, 2048,
-            32, "NVIDIA H100 datasheet (SXM5); Hopper whitepaper; Hopper tuning guide"},
-           {1.83e9, 1.98e9, 1.76e9, 494e12, true, 0.67, 260, 706, 10e12, 64}),
-      make({"h200", "H200", 132, 60 * MiB, 4.8e12, 67e12, 989e12, 228 * KiB, 227 * KiB, 2048, 32,
-            "NVIDIA H200 datasheet (SXM); SMs and L2 read off a real H200 "
-            "(cudaGetDeviceProperties); per-SM limits as H100"},
-           {1.83e9, 1.98e9, 1.76e9, 494e12, true, 0.67, 260, 721, 10e12, 64}),
+      throttled(
+          make({"h100", "H100-SXM", 132, 50 * MiB, 3.35e12, 67e12, 989e12, 228 * KiB, 227 * KiB,
+                2048, 32, "NVIDIA H100 datasheet (SXM5); Hopper whitepaper; Hopper tuning guide"},
+               {1.83e9, 1.98e9, 1.76e9, 494e12, true, 0.67, 260, 706, 10e12, 64}),
+          0.78, 0.2e-3, 0.2e-3),
+      throttled(
+          make({"h200", "H200", 132, 60 * MiB, 4.8e12, 67e12, 989e12, 228 * KiB, 227 * KiB, 2048,
+                32,
+                "NVIDIA H200 datasheet (SXM); SMs and L2 read off a real H200 "
+                "(cudaGetDeviceProperties); per-SM limits as H100"},
+               {1.83e9, 1.98e9, 1.76e9, 494e12, true, 0.67, 260, 721, 10e12, 64}),
+          0.88, 0.4e-3, 0.2e-3),
   };
   return kPresets;
 }

@@ -112,6 +112,14 @@ struct Machine {
   // programs per SM (kernels/probes/block_timeline.cu): 0.60 for FP16 mma.sync, 0.59 for FP32
   // FMA (docs/MODEL_HISTORY.md). 1: the older always first.
   double older_program_share = 0.6;
+  // The tensor cores' clock under sustained load (power): a kernel's dots run at the full rate
+  // for `tensor_throttle_after_s`, then the rate falls towards `tensor_sustained_fraction` of it
+  // with time constant `tensor_throttle_tau_s`: r(t) = f + (1 - f) exp(-(t - after) / tau).
+  // Applied to Triton programs' tensor-core dots (the CUDA rungs' fitted tensor_efficiency has
+  // it folded in). 1: no throttling.
+  double tensor_sustained_fraction = 1.0;
+  double tensor_throttle_after_s = 0;
+  double tensor_throttle_tau_s = 0;
   // What a tiled kernel sustains of each peak, used by every preset. dram_efficiency and
   // tensor_efficiency are fitted on the H200 (scripts/fit_timing.py, one tilesim-bench row each,
   // docs/FIDELITY.md); fma_efficiency is 1 by assumption (issue, not the FMA pipe, limits).

@@ -10,12 +10,16 @@
 
 namespace tilesim::sim {
 
-DotTime dot_time(const StepCosts& c, int residents, double diffusion_ps, double noise) {
+DotTime dot_time(const StepCosts& c, int residents, double diffusion_ps, double noise,
+                 double math_scale) {
   DotTime d;
+  const std::int64_t math_ps = math_scale == 1.0
+                                   ? c.dot_math_ps
+                                   : std::llround(static_cast<double>(c.dot_math_ps) * math_scale);
   // Operand reads beside the math (the slower one sets the pace) or before it (they add up).
   const bool overlap = c.operands_overlap_math;
   const std::int64_t core =
-      overlap ? std::max(c.dot_math_ps, c.dot_smem_ps) : c.dot_math_ps + c.dot_smem_ps;
+      overlap ? std::max(math_ps, c.dot_smem_ps) : math_ps + c.dot_smem_ps;
   // The warps cannot go faster than they issue their instructions: when that takes longer than
   // the pipes, the whole dot is the instruction stream's time (the math hides inside it).
   const std::int64_t paced = core + c.dot_overhead_ps;
@@ -35,13 +39,13 @@ DotTime dot_time(const StepCosts& c, int residents, double diffusion_ps, double 
   }
   // Busy time by cause: math, then the part of the operand reads the math did not cover, split
   // into conflict-free wavefronts and the extra ones of bank conflicts.
-  const std::int64_t covered = overlap ? c.dot_math_ps : 0;
+  const std::int64_t covered = overlap ? math_ps : 0;
   const std::int64_t free_part = std::max<std::int64_t>(0, c.dot_smem_free_ps - covered);
   const std::int64_t smem_part = std::max<std::int64_t>(0, c.dot_smem_ps - covered);
-  add_time(&d.busy, TimeCause::math, c.dot_math_ps + c.dot_overhead_ps);
+  add_time(&d.busy, TimeCause::math, math_ps + c.dot_overhead_ps);
   add_time(&d.busy, TimeCause::smem, free_part);
   add_time(&d.busy, TimeCause::bank_conflict, smem_part - free_part);
-  d.cause = c.dot_math_ps >= c.dot_smem_ps       ? TimeCause::math
+  d.cause = math_ps >= c.dot_smem_ps       ? TimeCause::math
             : c.dot_smem_ps > c.dot_smem_free_ps ? TimeCause::bank_conflict
                                                  : TimeCause::smem;
   return d;
@@ -105,7 +109,8 @@ void TimedRun::dot(SlotState& s, SmState& sm, int slot, std::int64_t k, std::int
   if (data > prev) waited(slot, a_last ? s.load_a_cause : s.load_b_cause, data - prev);
   const std::int64_t start = std::max({t, sm.dot_free, sm.smem_free});
   const double diffusion = m_diffusion_ps + m_recent_miss * m_diffusion_miss_ps;
-  const DotTime d = dot_time(m_costs, m_share.residents(slot), diffusion, fixed_noise(s.pid, k));
+  const DotTime d = dot_time(m_costs, m_share.residents(slot), diffusion, fixed_noise(s.pid, k),
+                             1.0 / m_costs.math_rate(start));
   sm.dot_free = start + d.ps;
   sm.smem_free = start + d.smem_ps;
   sm.totals.dot_ps += d.ps;

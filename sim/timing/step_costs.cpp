@@ -154,6 +154,11 @@ StepCosts step_costs(const Problem& p, const Machine& m, const TimingOptions& op
       (matmul && c.path != MathPath::fma) || (opt.triton && p.kernel() == Kernel::transpose);
   c.layout = opt.layout.value_or(swizzled_default ? SmemLayout::swizzled : SmemLayout::plain);
   if (opt.triton) c.start_ps = std::llround(kTritonLaunchOverheadS * 1e12);
+  if (opt.triton && matmul && c.path != MathPath::fma) {
+    c.sustained_fraction = m.tensor_sustained_fraction;
+    c.throttle_after_ps = std::llround(m.tensor_throttle_after_s * 1e12);
+    c.throttle_tau_ps = std::llround(m.tensor_throttle_tau_s * 1e12);
+  }
   // The warp model of one whole program (pid 0): a plain layout's wavefronts per request of its
   // shared loads/stores, and an FMA rung's own count of shared-load instructions.
   const bool plain = c.layout == SmemLayout::plain && p.kernel() != Kernel::copy;

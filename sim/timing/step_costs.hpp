@@ -8,6 +8,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <optional>
 #include <string_view>
@@ -171,6 +172,15 @@ struct StepCosts {
   // From the start of the timed interval to the first program (kTritonLaunchOverheadS; 0 for a
   // CUDA rung's description).
   std::int64_t start_ps = 0;
+  // The tensor clock's fall under sustained load (Machine::tensor_sustained_fraction), for a
+  // Triton program's tensor-core dots: a dot starting at t runs its math at rate r(t).
+  double sustained_fraction = 1.0;
+  std::int64_t throttle_after_ps = 0, throttle_tau_ps = 0;
+  double math_rate(std::int64_t t) const {
+    if (sustained_fraction >= 1.0 || t <= throttle_after_ps || throttle_tau_ps <= 0) return 1.0;
+    const double u = static_cast<double>(t - throttle_after_ps) / static_cast<double>(throttle_tau_ps);
+    return sustained_fraction + (1.0 - sustained_fraction) * std::exp(-u);
+  }
   std::int64_t launch_ps = 0;  // block launch to its first step
   // A copy's or transpose's instruction stream, per warp (all its warps' in parallel): its
   // instructions at Machine::stream_issue_cycles each, outside its memory waits.

@@ -56,8 +56,10 @@ TEST(TritonTiming, ARowMajorBInTf32PaysItsBankConflicts) {
   ProblemSpec rm = tutorial(2048, 2048, 2048, DType::fp32), bt = rm;
   bt.b_layout = BLayout::transposed;
   const StepCosts r = costs(rm), t = costs(bt);
-  // 128 4-byte copies of 16 wavefronts each against 32 16-byte copies of 4.
-  EXPECT_NEAR(static_cast<double>(r.load_b_smem_ps), 16.0 * t.load_b_smem_ps, 16);  // (ps rounding)
+  // 128 4-byte copies of 16 wavefronts each against 32 16-byte copies of 4 (and the 4-byte
+  // copies' L1 lookups: 4 lines each, 4 a cycle: 1/16 more).
+  EXPECT_GE(r.load_b_smem_ps + 16, 16 * t.load_b_smem_ps);
+  EXPECT_LE(r.load_b_smem_ps, 17 * t.load_b_smem_ps + 16);
   EXPECT_GT(seconds(rm), 2.0 * seconds(bt));
 }
 
