@@ -336,9 +336,12 @@ def main():
         lines += device_section(slug, data)
     path = os.path.join(repo, "docs", "FIDELITY.md")
     old = open(path).read() if os.path.exists(path) else ""
-    begin, end = "<!-- timing:begin -->", "<!-- timing:end -->"
-    if begin in old and end in old:
-        lines += ["", old[old.index(begin):old.index(end) + len(end)], ""]
+    # Kept as they are: the Triton section (scripts/triton/compare.py report --fidelity) and the
+    # time section (scripts/fit_timing.py).
+    for begin, end in (("<!-- triton:begin -->", "<!-- triton:end -->"),
+                       ("<!-- timing:begin -->", "<!-- timing:end -->")):
+        if begin in old and end in old:
+            lines += ["", old[old.index(begin):old.index(end) + len(end)], ""]
     write_if_changed(path, "\n".join(lines))
     print("\n".join(lines))
 
