@@ -213,7 +213,13 @@ StepCosts step_costs(const Problem& p, const Machine& m, const TimingOptions& op
       const std::int64_t outputs = std::max<std::int64_t>(1, bm * bn / (32 * warps));
       std::int64_t mm = 1;
       while (mm * mm * 4 <= outputs) mm *= 2;
-      wf = static_cast<double>(warps * bk * (mm + outputs / mm));
+      // Triton reads a row-major B's mn contiguous values with 16-byte ld.shared (4 floats an
+      // instruction); A's mm values, a column of its K-contiguous tile, one at a time. (ncu:
+      // 2,298 warp instructions a warp per K step for the tutorial's 128 x 128 x 32 at 8 warps;
+      // scalar reads would make it 2,560, these 2,368: assets/measured/triton_h100.json, fit set.)
+      const std::int64_t mn = outputs / mm;
+      const bool b_vectors = opt.triton && p.spec().b_layout == BLayout::row_major;
+      wf = static_cast<double>(warps * bk * (mm + (b_vectors ? (mn + 3) / 4 : mn)));
     } else {
       const std::int64_t reads =
           c.path == MathPath::wgmma
