@@ -62,8 +62,8 @@ void read(const json& v, const std::string& key, T& out) {
     out = text(v, key);
 }
 
-// Every key a custom machine may set, with the field it sets (sim/machine/machine.hpp). The line and
-// sector sizes are not among them: the L2 model needs 128 and 32.
+// Every key a custom machine may set, with the field it sets (sim/machine/machine.hpp). The line
+// and sector sizes are not among them: the L2 model needs 128 and 32.
 template <class F>
 void for_each_machine_field(sim::Machine& m, F&& f) {
   f("name", m.name);

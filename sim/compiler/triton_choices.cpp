@@ -107,8 +107,8 @@ void lay_out_threads(OperandChoice* o) {
   const std::int64_t contig = o->contiguous_cols ? o->cols : o->rows;
   const std::int64_t other = o->contiguous_cols ? o->rows : o->cols;
   if (o->lanes_along_contiguous) {
-    const int along = static_cast<int>(
-        std::clamp<std::int64_t>(contig / o->layout_elems, 1, kWarpLanes));
+    const int along =
+        static_cast<int>(std::clamp<std::int64_t>(contig / o->layout_elems, 1, kWarpLanes));
     o->threads_along_cols = along;
     o->threads_along_rows = kWarpLanes / along;
   } else {
@@ -119,9 +119,8 @@ void lay_out_threads(OperandChoice* o) {
 }
 
 std::string stride_name(const Problem& p, Operand op) {
-  if (p.kernel() != Kernel::matmul) return op == Operand::c && p.kernel() == Kernel::transpose
-                                               ? "M"
-                                               : "N";
+  if (p.kernel() != Kernel::matmul)
+    return op == Operand::c && p.kernel() == Kernel::transpose ? "M" : "N";
   if (op == Operand::a) return "K";
   if (op == Operand::b) return p.spec().b_layout == BLayout::transposed ? "K" : "N";
   return "N";
@@ -260,11 +259,11 @@ TritonChoices triton_choices(const Problem& p, const Machine& m) {
       const auto [wm, wn] = wgmma_warps(p.block_m(), p.num_warps());
       (void)wm;
       const int n = std::min(256, std::max(8, p.block_n() / wn));
-      t.dot_instruction = "wgmma.m64n" + std::to_string(n) + "k" +
-                          (ty == "tf32" ? "8" : "16") + ".f32." + ty + "." + ty;
-    } else if (t.dot == MathPath::mma_sync) {
-      t.dot_instruction = std::string("mma.sync.m16n8k") + (ty == "tf32" ? "8" : "16") +
+      t.dot_instruction = "wgmma.m64n" + std::to_string(n) + "k" + (ty == "tf32" ? "8" : "16") +
                           ".f32." + ty + "." + ty;
+    } else if (t.dot == MathPath::mma_sync) {
+      t.dot_instruction =
+          std::string("mma.sync.m16n8k") + (ty == "tf32" ? "8" : "16") + ".f32." + ty + "." + ty;
     } else {
       t.dot_instruction = "fma.rn.f32";
     }
@@ -297,11 +296,10 @@ TritonChoices triton_choices(const Problem& p, const Machine& m) {
     const std::string name = !t.matmul ? "the input" : o->operand == Operand::a ? "A" : "B";
     const std::string stride = stride_name(p, o->operand);
     if (!o->divisible_by_16)
-      t.notes.push_back(name + ": " + bytes(o->access_bytes) + " " +
-                        std::string(to_string(o->path)) + " loads" +
-                        (t.matmul && o->path == LoadPath::ld_global ? ", not pipelined" : "") +
-                        ": " + stride + " = " + std::to_string(o->leading_stride) +
-                        " is not a multiple of 16");
+      t.notes.push_back(
+          name + ": " + bytes(o->access_bytes) + " " + std::string(to_string(o->path)) + " loads" +
+          (t.matmul && o->path == LoadPath::ld_global ? ", not pipelined" : "") + ": " + stride +
+          " = " + std::to_string(o->leading_stride) + " is not a multiple of 16");
     if (!o->lanes_along_contiguous)
       t.notes.push_back(name + ": each lane reads its own row (" +
                         std::to_string(static_cast<int>(o->lines_per_access)) +

@@ -77,8 +77,9 @@ struct TritonChoices {
   OperandChoice a, b;  // copy / transpose: a = the input, b unused
   OperandChoice c;     // the store of the output tile (path ld_global: st.global)
   MathPath dot = MathPath::fma;
-  std::string dot_instruction;  // "wgmma.m64n128k16.f32.f16.f16" | "mma.sync.m16n8k16" | "fma.rn.f32"
-  int pipeline_buffers = 0;     // the deepest operand's buffers (0: no software pipeline)
+  std::string
+      dot_instruction;       // "wgmma.m64n128k16.f32.f16.f16" | "mma.sync.m16n8k16" | "fma.rn.f32"
+  int pipeline_buffers = 0;  // the deepest operand's buffers (0: no software pipeline)
   // Registers a thread needs (an estimate: the accumulator, the pointers and values of its
   // register-staged loads, the loop's state) and what goes past the 255 a thread may hold.
   int registers = 0;

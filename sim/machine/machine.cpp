@@ -120,13 +120,12 @@ const std::array<Machine, 4>& presets() {
                 2048, 32, "NVIDIA H100 datasheet (SXM5); Hopper whitepaper; Hopper tuning guide"},
                {1.83e9, 1.98e9, 1.76e9, 494e12, true, 0.67, 260, 706, 10e12, 64}),
           0.78, 0.2e-3, 0.2e-3),
-      throttled(
-          make({"h200", "H200", 132, 60 * MiB, 4.8e12, 67e12, 989e12, 228 * KiB, 227 * KiB, 2048,
-                32,
-                "NVIDIA H200 datasheet (SXM); SMs and L2 read off a real H200 "
-                "(cudaGetDeviceProperties); per-SM limits as H100"},
-               {1.83e9, 1.98e9, 1.76e9, 494e12, true, 0.67, 260, 721, 10e12, 64}),
-          0.88, 0.4e-3, 0.2e-3),
+      throttled(make({"h200", "H200", 132, 60 * MiB, 4.8e12, 67e12, 989e12, 228 * KiB, 227 * KiB,
+                      2048, 32,
+                      "NVIDIA H200 datasheet (SXM); SMs and L2 read off a real H200 "
+                      "(cudaGetDeviceProperties); per-SM limits as H100"},
+                     {1.83e9, 1.98e9, 1.76e9, 494e12, true, 0.67, 260, 721, 10e12, 64}),
+                0.88, 0.4e-3, 0.2e-3),
   };
   return kPresets;
 }

@@ -44,7 +44,7 @@ struct Machine {
   double fma_clock_hz = 0;                  // FP32 FMA kernels, copies, transposes
   double tensor_clock_hz = 0;               // tensor-core kernels (mma.sync, wgmma)
   double tf32_tensor_flops_per_s = 494e12;  // dense TF32 tensor peak; 0: none (FMA instead)
-  bool has_wgmma = true;            // Hopper: warpgroup MMA reads operands from shared memory
+  bool has_wgmma = true;  // Hopper: warpgroup MMA reads operands from shared memory
   // Ampere and later: cp.async copies global memory into shared memory without registers, which
   // is what lets Triton's pipeliner keep num_stages tiles in flight (sim/compiler).
   bool has_cp_async = true;

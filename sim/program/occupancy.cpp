@@ -1,12 +1,11 @@
 // Occupancy: the smallest of the per-SM limits (shared memory, registers, threads, programs).
 #include "sim/program/occupancy.hpp"
 
-#include "sim/compiler/triton_choices.hpp"
-
 #include <algorithm>
 #include <cstdio>
 
 #include "sim/base/enum_names.hpp"
+#include "sim/compiler/triton_choices.hpp"
 
 namespace tilesim::sim {
 namespace {
@@ -52,7 +51,8 @@ Occupancy occupancy(const Problem& p, const Machine& m, std::optional<int> overr
       // path, one fewer on FMA and mma.sync, one for a tile staged through registers) and its
       // registers (an estimate of ptxas's count, spills included).
       const TritonChoices t = triton_choices(p, m);
-      o.smem_per_program = (bm * bk * std::max(1, t.a.buffers) + bk * bn * std::max(1, t.b.buffers)) * e;
+      o.smem_per_program =
+          (bm * bk * std::max(1, t.a.buffers) + bk * bn * std::max(1, t.b.buffers)) * e;
       o.registers_per_program =
           p.threads_per_program() * std::int64_t{t.registers + t.spilled_registers};
     }

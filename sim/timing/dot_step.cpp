@@ -18,8 +18,7 @@ DotTime dot_time(const StepCosts& c, int residents, double diffusion_ps, double 
                                    : std::llround(static_cast<double>(c.dot_math_ps) * math_scale);
   // Operand reads beside the math (the slower one sets the pace) or before it (they add up).
   const bool overlap = c.operands_overlap_math;
-  const std::int64_t core =
-      overlap ? std::max(math_ps, c.dot_smem_ps) : math_ps + c.dot_smem_ps;
+  const std::int64_t core = overlap ? std::max(math_ps, c.dot_smem_ps) : math_ps + c.dot_smem_ps;
   // The warps cannot go faster than they issue their instructions: when that takes longer than
   // the pipes, the whole dot is the instruction stream's time (the math hides inside it).
   const std::int64_t paced = core + c.dot_overhead_ps;
@@ -45,7 +44,7 @@ DotTime dot_time(const StepCosts& c, int residents, double diffusion_ps, double 
   add_time(&d.busy, TimeCause::math, math_ps + c.dot_overhead_ps);
   add_time(&d.busy, TimeCause::smem, free_part);
   add_time(&d.busy, TimeCause::bank_conflict, smem_part - free_part);
-  d.cause = math_ps >= c.dot_smem_ps       ? TimeCause::math
+  d.cause = math_ps >= c.dot_smem_ps             ? TimeCause::math
             : c.dot_smem_ps > c.dot_smem_free_ps ? TimeCause::bank_conflict
                                                  : TimeCause::smem;
   return d;

@@ -178,7 +178,8 @@ struct StepCosts {
   std::int64_t throttle_after_ps = 0, throttle_tau_ps = 0;
   double math_rate(std::int64_t t) const {
     if (sustained_fraction >= 1.0 || t <= throttle_after_ps || throttle_tau_ps <= 0) return 1.0;
-    const double u = static_cast<double>(t - throttle_after_ps) / static_cast<double>(throttle_tau_ps);
+    const double u =
+        static_cast<double>(t - throttle_after_ps) / static_cast<double>(throttle_tau_ps);
     return sustained_fraction + (1.0 - sustained_fraction) * std::exp(-u);
   }
   std::int64_t launch_ps = 0;  // block launch to its first step

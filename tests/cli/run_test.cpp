@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "tests/cli/run_cli.hpp"
 #include "sim/timing/step_costs.hpp"
+#include "tests/cli/run_cli.hpp"
 
 namespace {
 

@@ -1,6 +1,8 @@
 // The compiler's choices (sim/compiler/triton_choices) against what Triton 3.6 chose for every
 // configuration measured on the H100 and the H200 (assets/measured/triton_*.json: the TTGIR and
 // PTX facts the harness read off each compiled kernel, scripts/triton/facts.py).
+#include "sim/compiler/triton_choices.hpp"
+
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -8,8 +10,6 @@
 #include <nlohmann/json.hpp>
 #include <set>
 #include <string>
-
-#include "sim/compiler/triton_choices.hpp"
 
 namespace {
 
@@ -25,8 +25,9 @@ json load(const std::string& gpu) {
 ProblemSpec spec_of(const json& p) {
   ProblemSpec s;
   const std::string kernel = p["kernel"];
-  s.kernel = kernel == "copy" ? Kernel::copy : kernel == "transpose" ? Kernel::transpose
-                                                                     : Kernel::matmul;
+  s.kernel = kernel == "copy"        ? Kernel::copy
+             : kernel == "transpose" ? Kernel::transpose
+                                     : Kernel::matmul;
   s.m = p["m"], s.n = p["n"], s.k = s.kernel == Kernel::matmul ? p["k"].get<std::int64_t>() : 1;
   s.dtype = *parse_dtype(p["dtype"].get<std::string>());
   s.block_m = p["block_m"], s.block_n = p["block_n"];
@@ -83,8 +84,8 @@ void check_gpu(const std::string& gpu, const Machine& m) {
     if (t.dot != MathPath::fma) {
       const std::string shape = s["dot_shapes"][0];
       const std::string mine = t.dot_instruction.substr(t.dot_instruction.find('.') + 1);
-      fact("dot_shape", shape, t.dot == MathPath::mma_sync ? mine.substr(mine.find('.') + 1)
-                                                           : mine);
+      fact("dot_shape", shape,
+           t.dot == MathPath::mma_sync ? mine.substr(mine.find('.') + 1) : mine);
     }
     const json& buffers = s["pipeline_buffers"];
     fact("pipeline_buffers", buffers.empty() ? "0" : buffers[0].dump(),
@@ -106,7 +107,8 @@ void check_gpu(const std::string& gpu, const Machine& m) {
                    static_cast<double>(regs + spills);
     ++reg_n;
     const auto progs = [&](int per_thread) {
-      return static_cast<int>(m.registers_per_sm / (std::int64_t{per_thread} * p.threads_per_program()));
+      return static_cast<int>(m.registers_per_sm /
+                              (std::int64_t{per_thread} * p.threads_per_program()));
     };
     occupancy_same += progs(t.registers) == progs(regs);
   }
@@ -114,9 +116,10 @@ void check_gpu(const std::string& gpu, const Machine& m) {
   for (const auto& [k, v] : tally.by_fact) summary += " " + k + ":" + std::to_string(v);
   std::printf("%s: %d configurations checked; mismatches by fact:%s\n", gpu.c_str(), tally.n,
               summary.empty() ? " none" : summary.c_str());
-  std::printf("%s: registers (estimate) mean |error| %.1f %% over %d matmuls; programs per SM "
-              "by registers the same in %d\n",
-              gpu.c_str(), 100 * reg_abs_err / std::max(1, reg_n), reg_n, occupancy_same);
+  std::printf(
+      "%s: registers (estimate) mean |error| %.1f %% over %d matmuls; programs per SM "
+      "by registers the same in %d\n",
+      gpu.c_str(), 100 * reg_abs_err / std::max(1, reg_n), reg_n, occupancy_same);
   EXPECT_GT(tally.n, 600);
   // The register figure is an estimate (a fit, sim/compiler/triton_choices.cpp): it must stay
   // within its fitted accuracy, and decide the programs an SM holds as ptxas's count does in

@@ -104,11 +104,11 @@ TEST(ParameterTable, TheTwoBenchFitsAreTheOnlyFittedRowsBesidesTheSpreadsAndTheD
   for (const auto& p : machine_parameters())
     if (p.evidence_for("h100")->kind == ParameterKind::fitted) fitted.insert(p.name);
   // (And the tensor clock's fall under load, fitted on the Triton fit set: issue 25.)
-  EXPECT_EQ(fitted, (std::set<std::string>{"dram_efficiency", "tensor_efficiency",
-                                           "dot_time_diffusion_s", "dot_time_diffusion_miss_s",
-                                           "load_round_cv", "dram_latency_cycles",
-                                           "tensor_sustained_fraction", "tensor_throttle_after_s",
-                                           "tensor_throttle_tau_s"}));
+  EXPECT_EQ(fitted,
+            (std::set<std::string>{"dram_efficiency", "tensor_efficiency", "dot_time_diffusion_s",
+                                   "dot_time_diffusion_miss_s", "load_round_cv",
+                                   "dram_latency_cycles", "tensor_sustained_fraction",
+                                   "tensor_throttle_after_s", "tensor_throttle_tau_s"}));
 }
 
 TEST(ParameterTable, EveryTimingOptionsFieldHasARow) {

@@ -29,8 +29,11 @@ ProblemSpec fp32_matmul(int bm, int bn, int bk, int warps) {
   return s;
 }
 
+// The generic formula's scalar shared loads (a Triton program reads a row-major B 4 floats at a
+// time: IssueCosts.TritonsFmaDotReadsARowMajorBFourFloatsALoad).
 TimingOptions fma(SmemLayout layout, std::optional<ThreadVariant> variant) {
   TimingOptions t;
+  t.triton = false;
   t.path = MathPath::fma;
   t.layout = layout;
   t.variant = variant;
@@ -102,6 +105,19 @@ TEST(IssueCosts, AWarpIssuesOncePerIntervalAndASchedulerOncePerCycle) {
   // One program alone: 2 warps a scheduler issue 2 / 2.74 = 0.73 a cycle (register_blocked
   // alone on an H200 SM: 873 us for 1,024 K steps of 613 instructions at 1.97 GHz).
   EXPECT_DOUBLE_EQ(issue_cycles(215, 8, 8, h), 8 * 215 / (4 * (2 / 2.74)));
+}
+
+TEST(IssueCosts, TritonsFmaDotReadsARowMajorBFourFloatsALoad) {
+  const Machine m = h200();
+  const Problem p(fp32_matmul(64, 64, 16, 8));
+  // The 4 x 4 micro-tile's 4 B values a k are contiguous: one 16-byte ld.shared, so 16 x (4 + 1)
+  // = 80 shared loads beside the 256 FFMA.
+  TimingOptions triton = fma(SmemLayout::swizzled, std::nullopt);
+  triton.triton = true;
+  EXPECT_DOUBLE_EQ(step_costs(p, m, triton).dot_warp_instructions, 336);
+  ProblemSpec bt = fp32_matmul(64, 64, 16, 8);  // B^T: its n values are a column, one a load
+  bt.b_layout = BLayout::transposed;
+  EXPECT_DOUBLE_EQ(step_costs(Problem(bt), m, triton).dot_warp_instructions, 384);
 }
 
 TEST(IssueCosts, AGenericFmaDotIssuesItsFfmaAndSharedLoadsARungItsCountedLoop) {

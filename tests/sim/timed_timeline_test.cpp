@@ -6,8 +6,8 @@
 #include <string>
 
 #include "scenario/machine_json.hpp"
-#include "sim/timing/timed_engine.hpp"
 #include "sim/replay/timeline.hpp"
+#include "sim/timing/timed_engine.hpp"
 
 using namespace tilesim::sim;
 
