@@ -43,6 +43,12 @@ constexpr const char* kTuringGuide = "Turing tuning guide";
 constexpr const char* kAmpereGuide = "Ampere tuning guide";
 constexpr const char* kHopperGuide = "Hopper tuning guide (the H200 has the H100's SM)";
 const std::string kInherited = "copied from the H100/H200 figure (no T4 or A100 measurement)";
+// The tensor clock's fall under load: its three figures were fitted together.
+const std::string kThrottleFit =
+    "the fit set of Triton's math-bound wgmma kernels (tutorial, seeds 001 and 003; "
+    "docs/TRITON_SPLIT.md): a grid over (fraction, after, tau), least mean |error|: H100 11.2 -> "
+    "6.3 % (fit), H200 7.8 -> 6.7 %; TFLOP/s fall with a kernel's duration, 585 at 0.2 ms to 458 "
+    "at 19 ms on the H100 (assets/measured/triton_h100.json)";
 
 const std::vector<MachineParameter>& rows() {
   static const std::vector<MachineParameter> kRows{
@@ -253,29 +259,14 @@ const std::vector<MachineParameter>& rows() {
       row(TILESIM_FIELD(tensor_sustained_fraction), "of the tensor rate", G::timing,
           "what the tensor cores sustain under long load (power-limited clock; Triton programs)",
           {{"t4 a100", K::assumed, "1: not measured on these chips"},
-           {"", K::fitted,
-            "the fit set of Triton's math-bound wgmma kernels (tutorial, seeds 001 and 003; "
-            "docs/TRITON_SPLIT.md): a grid over (fraction, after, tau), least mean |error|: "
-            "H100 11.2 -> 6.3 % (fit), H200 7.8 -> 6.7 %; TFLOP/s fall with a kernel's "
-            "duration, 585 at 0.2 ms to 458 at 19 ms on the H100 "
-            "(assets/measured/triton_h100.json)"}}),
+           {"", K::fitted, kThrottleFit}}),
       row(TILESIM_FIELD(tensor_throttle_after_s), "s", G::timing,
           "how long a kernel's dots run at the full rate before the clock falls",
           {{"t4 a100", K::assumed, "0: no throttling"},
-           {"", K::fitted,
-            "the fit set of Triton's math-bound wgmma kernels (tutorial, seeds 001 and 003; "
-            "docs/TRITON_SPLIT.md): a grid over (fraction, after, tau), least mean |error|: "
-            "H100 11.2 -> 6.3 % (fit), H200 7.8 -> 6.7 %; TFLOP/s fall with a kernel's "
-            "duration, 585 at 0.2 ms to 458 at 19 ms on the H100 "
-            "(assets/measured/triton_h100.json)"}}),
+           {"", K::fitted, kThrottleFit}}),
       row(TILESIM_FIELD(tensor_throttle_tau_s), "s", G::timing, "the time constant of the fall",
           {{"t4 a100", K::assumed, "0: no throttling"},
-           {"", K::fitted,
-            "the fit set of Triton's math-bound wgmma kernels (tutorial, seeds 001 and 003; "
-            "docs/TRITON_SPLIT.md): a grid over (fraction, after, tau), least mean |error|: "
-            "H100 11.2 -> 6.3 % (fit), H200 7.8 -> 6.7 %; TFLOP/s fall with a kernel's "
-            "duration, 585 at 0.2 ms to 458 at 19 ms on the H100 "
-            "(assets/measured/triton_h100.json)"}}),
+           {"", K::fitted, kThrottleFit}}),
       row(TILESIM_FIELD(older_program_share), "of the dots", G::timing,
           "the older of two programs with a dot ready gets this share of the SM's dot pipe",
           {{"t4 a100", K::inherited, kInherited},
