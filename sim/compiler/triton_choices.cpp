@@ -87,6 +87,71 @@ double smem_wavefronts(const OperandChoice& o, int elem_bytes) {
   return total / copies;
 }
 
+// Wavefronts of one shared-memory load of `bytes` a lane at the warp's byte `addresses`: lanes
+// reading the same word share it, distinct words in one bank are served one per wavefront, and a
+// wavefront moves at most 128 bytes. (Unlike a phase-by-phase count, 32 lanes reading the same
+// 16 bytes take one wavefront: the tutorial's FMA dot reads its A rows so, and ncu's totals
+// leave room for no more.)
+double shared_read_wavefronts(const std::vector<std::int64_t>& addresses, int bytes) {
+  std::array<std::set<std::int64_t>, kBanks> words;
+  std::set<std::int64_t> distinct;
+  for (const std::int64_t a : addresses)
+    for (int b = 0; b < bytes; b += 4) {
+      words[static_cast<std::size_t>((a + b) / 4 % kBanks)].insert((a + b) / 4);
+      distinct.insert((a + b) / 4);
+    }
+  std::size_t worst = 1;
+  for (const auto& w : words) worst = std::max(worst, w.size());
+  return std::max(static_cast<double>(worst),
+                  std::ceil(static_cast<double>(distinct.size()) * 4 / (kBanks * 4)));
+}
+
+// The FMA dot's reads (FmaDotReads): the micro-tile from Triton's accumulator layout
+// (sizePerThread [4, 4], threadsPerWarp [32 / lanes_n, lanes_n], warpsPerCTA [num_warps, 1] in
+// every FMA configuration measured), each operand's loads and the wavefronts of one of them.
+FmaDotReads fma_dot_reads(const Problem& p, bool b_k_major) {
+  constexpr int kMicro = 4;  // sizePerThread along each dimension
+  const std::int64_t bm = p.block_m(), bn = p.block_n(), bk = p.block_k();
+  const int warps = p.num_warps();
+  FmaDotReads f;
+  f.b_k_major = b_k_major;
+  f.lanes_n = static_cast<int>(std::clamp<std::int64_t>(bn / kMicro, 1, kWarpLanes));
+  f.lanes_m = kWarpLanes / f.lanes_n;
+  const std::int64_t span_m = std::int64_t{kMicro} * f.lanes_m * warps;
+  const std::int64_t span_n = std::int64_t{kMicro} * f.lanes_n;
+  f.rows_per_thread = static_cast<int>(kMicro * std::max<std::int64_t>(1, bm / span_m));
+  f.cols_per_thread = static_cast<int>(kMicro * std::max<std::int64_t>(1, bn / span_n));
+  const std::int64_t vec = std::min<std::int64_t>(kMicro, bk);  // floats a 16-byte load
+  const int bytes = static_cast<int>(vec * 4);
+  // One load of each kind, at k = 0 and the thread's first row / column (the others shift
+  // every lane's address alike): lane l holds rows 4 (l / lanes_n) + i, columns 4 (l % lanes_n) +
+  // j.
+  std::vector<std::int64_t> a_addr, b_addr;
+  for (int lane = 0; lane < kWarpLanes; ++lane) {
+    const std::int64_t row =
+        std::int64_t{kMicro} * (lane / f.lanes_n) % std::max<std::int64_t>(1, bm);
+    const std::int64_t col =
+        std::int64_t{kMicro} * (lane % f.lanes_n) % std::max<std::int64_t>(1, bn);
+    a_addr.push_back(row * bk * 4);            // A[row, 0:4], K-contiguous rows of bk
+    b_addr.push_back(b_k_major ? col * bk * 4  // B[0:4, col], K-contiguous columns
+                               : col * 4);     // B[0, col:col+4], rows of bn
+  }
+  f.a_loads = static_cast<double>(f.rows_per_thread) * cdiv(bk, vec);
+  f.b_loads = b_k_major ? static_cast<double>(f.cols_per_thread) * cdiv(bk, vec)
+                        : static_cast<double>(bk) * cdiv(f.cols_per_thread, vec);
+  const double a_wf = shared_read_wavefronts(a_addr, bytes);
+  const double b_wf = shared_read_wavefronts(b_addr, bytes);
+  f.a_wavefronts = f.a_loads * a_wf;
+  f.b_wavefronts = f.b_loads * b_wf;
+  // Without conflicts each load takes its distinct bytes over 128 a wavefront.
+  const auto free_wf = [&](const std::vector<std::int64_t>& addr) {
+    std::set<std::int64_t> d(addr.begin(), addr.end());
+    return std::max(1.0, std::ceil(static_cast<double>(d.size()) * bytes / (kBanks * 4)));
+  };
+  f.conflict_free_wavefronts = f.a_loads * free_wf(a_addr) + f.b_loads * free_wf(b_addr);
+  return f;
+}
+
 // 128-byte lines one warp access touches in global memory. Lanes along the contiguous dimension
 // read `threads_along_cols * access_bytes` consecutive bytes in each of their rows; a row that
 // starts unaligned (its stride not a multiple of 16 elements) straddles one more line on
@@ -251,6 +316,12 @@ TritonChoices triton_choices(const Problem& p, const Machine& m) {
   t.c.lines_per_access = global_lines(t.c);
   t.c.warp_accesses =
       std::max<std::int64_t>(1, t.c.rows * t.c.cols / (kWarpLanes * t.c.vector_elems));
+
+  // An FMA dot's reads. B's tile is K-major in shared memory when B is stored transposed, or when
+  // its lanes run across rows (TTGIR #shared order [0, 1] in both cases).
+  if (t.matmul && t.dot == MathPath::fma)
+    t.fma =
+        fma_dot_reads(p, p.spec().b_layout == BLayout::transposed || !t.b.lanes_along_contiguous);
 
   // The dot instruction.
   if (t.matmul) {

@@ -72,6 +72,24 @@ struct OperandChoice {
   std::int64_t warp_accesses = 0;  // warp load instructions for the whole tile, per program
 };
 
+// The FMA dot's operand reads from shared memory (tl.dot on the CUDA cores), per warp per K step.
+// Triton's #blocked layout of the accumulator gives each thread 4 x 4 outputs a repeat, the lanes
+// along N first (as many as BLOCK_N / 4 takes, the rest along M) and the warps along M; per k a
+// thread reads its rows of A and its columns of B with 16-byte ld.shared along each tile's
+// contiguous dimension in shared memory (A: K; B: N, or K where B's tile is K-major). Lanes whose
+// 16 bytes sit a multiple of 128 bytes apart share a bank group: a K-major B read by 32 lanes
+// along N takes 32 wavefronts (ncu: 1,286 wavefronts and 160 ld.shared a warp per K step for
+// the tutorial's B^T at 128 x 128 x 32, 8 warps; this gives 1,152 and 160, the rest are the tile
+// copies: assets/measured/triton_h100.json).
+struct FmaDotReads {
+  int rows_per_thread = 0, cols_per_thread = 0;  // the thread's micro-tile of the output
+  int lanes_m = 0, lanes_n = 0;                  // a warp's lanes along M and N
+  bool b_k_major = false;                        // B's shared tile is K-contiguous
+  double a_loads = 0, b_loads = 0;               // ld.shared instructions
+  double a_wavefronts = 0, b_wavefronts = 0;     // their wavefronts, bank conflicts included
+  double conflict_free_wavefronts = 0;           // what the same bytes take without conflicts
+};
+
 struct TritonChoices {
   bool matmul = false;
   OperandChoice a, b;  // copy / transpose: a = the input, b unused
@@ -80,6 +98,7 @@ struct TritonChoices {
   std::string
       dot_instruction;       // "wgmma.m64n128k16.f32.f16.f16" | "mma.sync.m16n8k16" | "fma.rn.f32"
   int pipeline_buffers = 0;  // the deepest operand's buffers (0: no software pipeline)
+  FmaDotReads fma;           // the FMA path's operand reads (zero on the tensor-core paths)
   // Registers a thread needs (an estimate: the accumulator, the pointers and values of its
   // register-staged loads, the loop's state) and what goes past the 255 a thread may hold.
   int registers = 0;

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <optional>
 
 #include "sim/base/enum_names.hpp"
 
@@ -161,7 +162,10 @@ StepCosts step_costs(const Problem& p, const Machine& m, const TimingOptions& op
   }
   // The warp model of one whole program (pid 0): a plain layout's wavefronts per request of its
   // shared loads/stores, and an FMA rung's own count of shared-load instructions.
-  const bool plain = c.layout == SmemLayout::plain && p.kernel() != Kernel::copy;
+  // (A Triton matmul's tiles and dot reads count their conflicts from the compiler's layouts
+  // below, sim/compiler, not from a CUDA rung's thread program.)
+  const bool plain =
+      c.layout == SmemLayout::plain && p.kernel() != Kernel::copy && !(opt.triton && matmul);
   const bool fma_rung = matmul && c.path == MathPath::fma && opt.variant;
   const ThreadVariant variant = opt.variant.value_or(default_variant(p.kernel()));
   const WarpAccessCounters w =
@@ -198,8 +202,19 @@ StepCosts step_costs(const Problem& p, const Machine& m, const TimingOptions& op
     // Tensor cores: each warp reads the A rows and B columns of its part of the output tile
     // (ldmatrix, whole wavefronts), so A is read warps_n times and B warps_m times; wgmma's
     // warpgroups (4 warps, split along M) read their A rows once and the whole B tile each.
+    // What Triton compiles (sim/compiler), for a Triton program's matmul.
+    const std::optional<TritonChoices> triton =
+        opt.triton ? std::optional<TritonChoices>(triton_choices(p, m)) : std::nullopt;
     double wf = 0;
-    if (fma_rung && w.shared_ld_requests > 0) {
+    double conflict_free_wf = -1;  // (< 0: wf has no conflicts)
+    double dot_loads = -1;         // shared-load instructions a program per K step (< 0: wf)
+    if (triton && c.path == MathPath::fma) {
+      // Triton's FMA dot: its layout's 16-byte ld.shared, and their bank conflicts.
+      const FmaDotReads& f = triton->fma;
+      wf = warps * (f.a_wavefronts + f.b_wavefronts);
+      conflict_free_wf = warps * f.conflict_free_wavefronts;
+      dot_loads = warps * (f.a_loads + f.b_loads);
+    } else if (fma_rung && w.shared_ld_requests > 0) {
       // An FMA rung's own code: its warp model's shared-load instructions per K step (the inner
       // product's; the tile fills are stores), one wavefront each without conflicts. What a
       // thread reuses from registers is the kernel's choice: matmul_smem_tiled reuses nothing (2
@@ -213,13 +228,8 @@ StepCosts step_costs(const Problem& p, const Machine& m, const TimingOptions& op
       const std::int64_t outputs = std::max<std::int64_t>(1, bm * bn / (32 * warps));
       std::int64_t mm = 1;
       while (mm * mm * 4 <= outputs) mm *= 2;
-      // Triton reads a row-major B's mn contiguous values with 16-byte ld.shared (4 floats an
-      // instruction); A's mm values, a column of its K-contiguous tile, one at a time. (ncu:
-      // 2,298 warp instructions a warp per K step for the tutorial's 128 x 128 x 32 at 8 warps;
-      // scalar reads would make it 2,560, these 2,368: assets/measured/triton_h100.json, fit set.)
       const std::int64_t mn = outputs / mm;
-      const bool b_vectors = opt.triton && p.spec().b_layout == BLayout::row_major;
-      wf = static_cast<double>(warps * bk * (mm + (b_vectors ? (mn + 3) / 4 : mn)));
+      wf = static_cast<double>(warps * bk * (mm + mn));
     } else {
       const std::int64_t reads =
           c.path == MathPath::wgmma
@@ -232,14 +242,15 @@ StepCosts step_costs(const Problem& p, const Machine& m, const TimingOptions& op
     // thread, plus its shared loads (one instruction per wavefront without conflicts, above).
     c.dot_warp_instructions = opt.warp_instructions;
     if (c.dot_warp_instructions <= 0 && c.path == MathPath::fma)
-      c.dot_warp_instructions = static_cast<double>(bm * bn * bk) / (32.0 * warps) + wf / warps;
+      c.dot_warp_instructions = static_cast<double>(bm * bn * bk) / (32.0 * warps) +
+                                (dot_loads >= 0 ? dot_loads : wf) / warps;
     if (c.dot_warp_instructions > 0) {
       for (int r = 1; r <= std::max(1, programs_per_sm); ++r)
         c.dot_issue_ps_by_residents.push_back(pipe_ps(
             issue_cycles(c.dot_warp_instructions, warps, warps * r, m, opt.warp_issue_cycles)));
       c.dot_issue_ps = c.dot_issue_ps_by_residents.back();
     }
-    c.dot_smem_free_ps = pipe_ps(wf);
+    c.dot_smem_free_ps = pipe_ps(conflict_free_wf >= 0 ? conflict_free_wf : wf);
     c.dot_smem_ps = pipe_ps(wf * c.smem_load_degree);
     c.dot_overhead_ps = pipe_ps(kLoopOverheadCycles);
     c.accumulator_registers = static_cast<int>(bm * bn / (32 * warps));
@@ -256,7 +267,7 @@ StepCosts step_costs(const Problem& p, const Machine& m, const TimingOptions& op
       // accesses' wavefronts (bank conflicts of a K-major tf32 B included), and a tile staged
       // through registers (ld.global) also its accesses' L1 lines, on the same L1/shared data
       // pipe; such a tile is not pipelined, and neither, then, is the loop.
-      const TritonChoices t = triton_choices(p, m);
+      const TritonChoices& t = *triton;
       const auto tile_wf = [](const OperandChoice& o) {
         // A cp.async moves a warp's lanes kCpAsyncLanesPerCycle a cycle, whatever their width.
         const double per_access =

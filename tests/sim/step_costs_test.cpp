@@ -30,7 +30,7 @@ ProblemSpec fp32_matmul(int bm, int bn, int bk, int warps) {
 }
 
 // The generic formula's scalar shared loads (a Triton program reads a row-major B 4 floats at a
-// time: IssueCosts.TritonsFmaDotReadsARowMajorBFourFloatsALoad).
+// time: IssueCosts.TritonsFmaDotReadsSixteenBytesALoadAndPaysAKMajorBsConflicts).
 TimingOptions fma(SmemLayout layout, std::optional<ThreadVariant> variant) {
   TimingOptions t;
   t.triton = false;
@@ -107,17 +107,28 @@ TEST(IssueCosts, AWarpIssuesOncePerIntervalAndASchedulerOncePerCycle) {
   EXPECT_DOUBLE_EQ(issue_cycles(215, 8, 8, h), 8 * 215 / (4 * (2 / 2.74)));
 }
 
-TEST(IssueCosts, TritonsFmaDotReadsARowMajorBFourFloatsALoad) {
+TEST(IssueCosts, TritonsFmaDotReadsSixteenBytesALoadAndPaysAKMajorBsConflicts) {
   const Machine m = h200();
   const Problem p(fp32_matmul(64, 64, 16, 8));
-  // The 4 x 4 micro-tile's 4 B values a k are contiguous: one 16-byte ld.shared, so 16 x (4 + 1)
-  // = 80 shared loads beside the 256 FFMA.
+  // Triton's accumulator layout: 4 x 4 a thread, 16 lanes along N and 2 along M, 8 warps along
+  // M. Per K step a warp issues 256 FFMA, 16 loads of A (4 rows x 4 k-vectors) and 16 of B
+  // (16 k x one 4-float vector): 288 instructions, whichever B layout.
   TimingOptions triton = fma(SmemLayout::swizzled, std::nullopt);
   triton.triton = true;
-  EXPECT_DOUBLE_EQ(step_costs(p, m, triton).dot_warp_instructions, 336);
-  ProblemSpec bt = fp32_matmul(64, 64, 16, 8);  // B^T: its n values are a column, one a load
+  const StepCosts row = step_costs(p, m, triton);
+  EXPECT_DOUBLE_EQ(row.dot_warp_instructions, 288);
+  // Wavefronts: A's two rows 256 bytes apart share a bank (2 each); B's 16 vectors, 256
+  // contiguous bytes (2 each): 8 warps x (32 + 32). Without conflicts A would take 1.
+  EXPECT_EQ(row.dot_smem_ps, ps_of_cycles(512, m));
+  EXPECT_EQ(row.dot_smem_free_ps, ps_of_cycles(384, m));
+  // B^T: its tile is K-major, each load one column's 4 k: the 16 lanes' columns are 256 bytes
+  // apart, all in one bank group, 16 wavefronts a load: 8 x (32 + 256).
+  ProblemSpec bt = fp32_matmul(64, 64, 16, 8);
   bt.b_layout = BLayout::transposed;
-  EXPECT_DOUBLE_EQ(step_costs(Problem(bt), m, triton).dot_warp_instructions, 384);
+  const StepCosts t = step_costs(Problem(bt), m, triton);
+  EXPECT_DOUBLE_EQ(t.dot_warp_instructions, 288);
+  EXPECT_EQ(t.dot_smem_ps, ps_of_cycles(2304, m));
+  EXPECT_EQ(t.dot_smem_free_ps, ps_of_cycles(384, m));
 }
 
 TEST(IssueCosts, AGenericFmaDotIssuesItsFfmaAndSharedLoadsARungItsCountedLoop) {
