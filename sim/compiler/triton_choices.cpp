@@ -27,6 +27,12 @@ std::pair<int, int> wgmma_warps(int block_m, int num_warps) {
   return {wm, std::max(1, num_warps / wm)};
 }
 
+// The n of the wgmma instruction (m64nNk16): the block's columns over the warps along N.
+int wgmma_n(const Problem& p) {
+  const int wn = wgmma_warps(p.block_m(), p.num_warps()).second;
+  return std::min(256, std::max(8, p.block_n() / wn));
+}
+
 std::string type_name(DType d, MathPath path) {
   if (d == DType::fp32) return path == MathPath::fma ? "f32" : "tf32";
   return d == DType::bf16 ? "bf16" : "f16";
@@ -327,11 +333,8 @@ TritonChoices triton_choices(const Problem& p, const Machine& m) {
   if (t.matmul) {
     const std::string ty = type_name(p.spec().dtype, t.dot);
     if (t.dot == MathPath::wgmma) {
-      const auto [wm, wn] = wgmma_warps(p.block_m(), p.num_warps());
-      (void)wm;
-      const int n = std::min(256, std::max(8, p.block_n() / wn));
-      t.dot_instruction = "wgmma.m64n" + std::to_string(n) + "k" + (ty == "tf32" ? "8" : "16") +
-                          ".f32." + ty + "." + ty;
+      t.dot_instruction = "wgmma.m64n" + std::to_string(wgmma_n(p)) + "k" +
+                          (ty == "tf32" ? "8" : "16") + ".f32." + ty + "." + ty;
     } else if (t.dot == MathPath::mma_sync) {
       t.dot_instruction =
           std::string("mma.sync.m16n8k") + (ty == "tf32" ? "8" : "16") + ".f32." + ty + "." + ty;
@@ -356,6 +359,22 @@ TritonChoices triton_choices(const Problem& p, const Machine& m) {
     }
     t.registers = static_cast<int>(std::lround(need));
     t.spilled_registers = std::max(0, t.registers - kMaxThreadRegisters);
+    if (t.spilled_registers > 0 && t.dot == MathPath::wgmma) {
+      // A wgmma's accumulator fragment (64 rows x n of one instruction: n / 2 registers a thread
+      // of its warpgroup) must sit in registers whole while the instruction runs. Short of
+      // registers, ptxas recomputes what it can (the tiles' addresses from their base) and keeps
+      // as many whole fragments as fit beside the loop's fixed state (kRegisterBase), spilling
+      // the others. So 128 x 256 at 4 warps (two m64n256 fragments of 128) spills one of 128
+      // registers, 256 x 128 (four m64n128 of 64) one of 64: ptxas's spill stores are 196 and
+      // 142 bytes, and the L2 traffic the spills add 4.6 and 2.9 GB at 4096^3 (ncu: L2 hit rate
+      // 68 -> 96 % and 77 -> 95 %; assets/measured/triton_h100.json).
+      const double fragment = wgmma_n(p) / 2.0;
+      const double room = kMaxThreadRegisters - kRegisterBase;
+      const double kept = std::min(acc, std::floor(room / fragment) * fragment);
+      t.spilled_accumulators = static_cast<int>(std::lround(acc - kept));
+      // The rest of the estimate's excess (pointers, staged values) spills too, beside them.
+      t.spilled_registers = std::max(t.spilled_registers, t.spilled_accumulators);
+    }
     t.registers = std::min(t.registers, kMaxThreadRegisters);
   }
 
@@ -389,9 +408,14 @@ TritonChoices triton_choices(const Problem& p, const Machine& m) {
   if (!t.c.divisible_by_16)
     t.notes.push_back("C: " + bytes(t.c.access_bytes) + " stores: " + stride_name(p, Operand::c) +
                       " = " + std::to_string(t.c.leading_stride) + " is not a multiple of 16");
-  if (t.spilled_registers > 0)
-    t.notes.push_back("about " + std::to_string(t.registers + t.spilled_registers) +
-                      " registers a thread: " + std::to_string(t.spilled_registers) +
+  if (t.spilled_accumulators > 0)
+    t.notes.push_back(
+        "more registers than the 255 a thread may hold: " + std::to_string(t.spilled_accumulators) +
+        " accumulator registers (whole wgmma fragments) spill to local memory and "
+        "are reloaded every K step");
+  if (t.spilled_registers > t.spilled_accumulators)
+    t.notes.push_back("more registers than the 255 a thread may hold: about " +
+                      std::to_string(t.spilled_registers - t.spilled_accumulators) +
                       " spill to local memory");
   return t;
 }

@@ -103,6 +103,9 @@ struct TritonChoices {
   // register-staged loads, the loop's state) and what goes past the 255 a thread may hold.
   int registers = 0;
   int spilled_registers = 0;
+  // Of those, wgmma accumulator registers: whole fragments, reloaded every K step (through the
+  // L2: sim/timing's kSpillReloadBytesPerWarpCycle).
+  int spilled_accumulators = 0;
   // One sentence per choice that differs from the fast path, naming its cause:
   // "B: 2-byte ld.global, not pipelined: N = 4100 is not a multiple of 16".
   std::vector<std::string> notes;

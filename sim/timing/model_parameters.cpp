@@ -138,6 +138,14 @@ std::span<const ModelParameter> model_constants() {
       constant(TILESIM_CONSTANT(kSpillBytesPerRegister), kOptions, "bytes/register/K step",
                G::memory, "a spilled register is stored and loaded once per K-iteration",
                K::assumed, "a modelling choice: 4 bytes each way through the L1"),
+      constant(TILESIM_CONSTANT(kSpillReloadBytesPerWarpCycle), kOptions, "bytes/cycle/warp",
+               G::memory,
+               "spilled wgmma accumulator fragments, stored and reloaded every K step through "
+               "the L2 (Triton programs)",
+               K::fitted,
+               "the fit set's three spilling wgmma matmuls on the H100 (docs/TRITON_SPLIT.md): "
+               "least mean |error| over 4, 4.5 and 5: 9.0, 3.0, 7.5 %; the L2 "
+               "traffic is ncu's (hit rate 68 -> 96 %, assets/measured/triton_h100.json)"),
       constant(TILESIM_CONSTANT(kTritonLaunchOverheadS), kOptions, "s", G::timing,
                "a Triton program as do_bench times it: events around one launch, to the first "
                "program",

@@ -302,9 +302,19 @@ StepCosts step_costs(const Problem& p, const Machine& m, const TimingOptions& op
               issue_cycles(c.dot_warp_instructions, warps, warps * r, m, opt.warp_issue_cycles)));
         c.dot_issue_ps = c.dot_issue_ps_by_residents.back();
       }
+      // Spills: a wgmma's spilled accumulator fragments are reloaded (and stored) every K step
+      // from the L2, at the rate a few warps' outstanding local loads allow; other spills stay
+      // in the L1, as above.
       c.spilled_registers = t.spilled_registers;
-      c.dot_spill_ps = pipe_ps(wavefronts(
-          std::int64_t{c.spilled_registers} * kSpillBytesPerRegister * p.threads_per_program(), m));
+      const std::int64_t threads = p.threads_per_program();
+      const double reload_cycles = static_cast<double>(t.spilled_accumulators) *
+                                   kSpillBytesPerRegister * threads /
+                                   (warps * kSpillReloadBytesPerWarpCycle);
+      c.dot_spill_ps =
+          pipe_ps(wavefronts(std::int64_t{c.spilled_registers - t.spilled_accumulators} *
+                                 kSpillBytesPerRegister * threads,
+                             m) +
+                  reload_cycles);
     }
     c.load_a_smem_free_ps = pipe_ps(a_wf);
     c.load_b_smem_free_ps = pipe_ps(b_wf);

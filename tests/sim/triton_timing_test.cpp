@@ -90,3 +90,31 @@ TEST(TritonTiming, TheFmaDotsReadsMatchNsightsCountsForTheTutorial) {
   s.n = 4100;
   EXPECT_TRUE(triton_choices(Problem(s), m).fma.b_k_major);
 }
+
+TEST(TritonTiming, SpilledWgmmaAccumulatorsAreWholeFragmentsReloadedEveryKStep) {
+  // 4 warps (one warpgroup) hold a 128 x 256 or 256 x 128 fp32 accumulator: 256 registers a
+  // thread, past the 255 it may hold. 128 x 256 runs m64n256 (fragments of 128 registers): one
+  // stays, one spills. 256 x 128 runs m64n128 (fragments of 64): three stay, one spills. At 8
+  // warps the accumulator is 128 registers a thread: nothing spills (ptxas: 207 registers).
+  const Machine m = *find_machine("h100");
+  ProblemSpec s = tutorial(4096, 4096, 4096, DType::fp16);
+  s.num_warps = 4;
+  s.block_n = 256;
+  const TritonChoices wide = triton_choices(Problem(s), m);
+  EXPECT_EQ(wide.spilled_accumulators, 128);
+  s.block_m = 256, s.block_n = 128;
+  EXPECT_EQ(triton_choices(Problem(s), m).spilled_accumulators, 64);
+  // The reload: 64 registers x 8 bytes (stored and loaded) x 128 threads a K step, at
+  // kSpillReloadBytesPerWarpCycle per warp; the rest of the estimate's excess through the L1,
+  // 128 bytes a cycle.
+  const TritonChoices tall_choices = triton_choices(Problem(s), m);
+  const int rest = tall_choices.spilled_registers - tall_choices.spilled_accumulators;
+  EXPECT_GT(rest, 0);
+  const StepCosts tall = costs(s);
+  const double cycles = 64.0 * kSpillBytesPerRegister * 128 / (4 * kSpillReloadBytesPerWarpCycle) +
+                        rest * kSpillBytesPerRegister * 128 / 128.0;
+  EXPECT_NEAR(static_cast<double>(tall.dot_spill_ps), cycles / tall.pipe_clock_hz * 1e12, 2.0);
+  s.block_m = 128, s.block_n = 256, s.num_warps = 8;
+  EXPECT_EQ(triton_choices(Problem(s), m).spilled_registers, 0);
+  EXPECT_EQ(costs(s).dot_spill_ps, 0);
+}
