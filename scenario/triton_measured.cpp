@@ -2,12 +2,16 @@
 #include "scenario/triton_measured.hpp"
 
 #include <cmath>
+#include <map>
+#include <mutex>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <stdexcept>
 
 #include "scenario/file_io.hpp"
 #include "scenario/measured.hpp"
 #include "scenario/problem_identity.hpp"
+#include "scenario/scenario.hpp"
 
 namespace tilesim::scenario {
 namespace {
@@ -103,31 +107,26 @@ struct Difference {
 
 Difference difference(const sim::ProblemSpec& p, const sim::ProblemSpec& r) {
   Difference d;
-  const auto differs = [&d](bool differ, double cost, const std::string& measured,
-                            const std::string& here) {
+  const auto differs = [&d](bool differ, double cost, const std::string& measured) {
     if (!differ) return;
     d.cost += cost;
-    d.phrases.push_back(measured + " (here " + here + ")");
+    d.phrases.push_back(measured);
   };
   const bool mm = is_matmul(p);
-  differs(precision_of(p) != precision_of(r), 8, precision_of(r), precision_of(p));
+  differs(precision_of(p) != precision_of(r), 8, precision_of(r));
   const double log_sizes = std::fabs(std::log2(double(r.m) / double(p.m))) +
                            std::fabs(std::log2(double(r.n) / double(p.n))) +
                            (mm ? std::fabs(std::log2(double(r.k) / double(p.k))) : 0.0);
   if (sizes_of(p) != sizes_of(r)) {
     d.cost += log_sizes + (divisibility_of(p) != divisibility_of(r) ? 2 : 0);
-    d.phrases.push_back("sizes " + sizes_of(r) + " (here " + sizes_of(p) + ")");
+    d.phrases.push_back("sizes " + sizes_of(r));
   }
-  differs(blocks_of(p) != blocks_of(r), 2, "blocks " + blocks_of(r), blocks_of(p));
-  differs(order_of(p) != order_of(r), 2, order_of(r) + " order", order_of(p));
-  differs(mm && p.b_layout != r.b_layout, 2, "B " + std::string(sim::to_string(r.b_layout)),
-          std::string(sim::to_string(p.b_layout)));
-  differs(p.boundary != r.boundary, 2, "boundary " + std::string(sim::to_string(r.boundary)),
-          std::string(sim::to_string(p.boundary)));
-  differs(p.num_warps != r.num_warps, 2, std::to_string(r.num_warps) + " warps",
-          std::to_string(p.num_warps));
-  differs(mm && p.stages != r.stages, 2, std::to_string(r.stages) + " stages",
-          std::to_string(p.stages));
+  differs(blocks_of(p) != blocks_of(r), 2, "blocks " + blocks_of(r));
+  differs(order_of(p) != order_of(r), 2, order_of(r) + " order");
+  differs(mm && p.b_layout != r.b_layout, 2, "B " + std::string(sim::to_string(r.b_layout)));
+  differs(p.boundary != r.boundary, 2, "boundary " + std::string(sim::to_string(r.boundary)));
+  differs(p.num_warps != r.num_warps, 2, std::to_string(r.num_warps) + " warps");
+  differs(mm && p.stages != r.stages, 2, std::to_string(r.stages) + " stages");
   return d;
 }
 
@@ -183,6 +182,22 @@ TritonMeasuredSet load_triton_measured(const std::filesystem::path& path) {
   return parse_triton_measured_json(read_file(path), path.string());
 }
 
+const TritonMeasuredSet* bundled_triton_measurements(const std::string& machine_key) {
+  static std::mutex mutex;
+  static std::map<std::string, std::optional<TritonMeasuredSet>> sets;  // by key; nullopt: none
+  const std::lock_guard lock(mutex);
+  auto [it, fresh] = sets.try_emplace(machine_key);
+  if (fresh) {
+    const auto path = assets_dir() / "measured" / ("triton_" + machine_key + ".json");
+    std::error_code ec;
+    if (!machine_key.empty() && std::filesystem::is_regular_file(path, ec)) try {
+        it->second = load_triton_measured(path);
+      } catch (const std::exception&) {  // a damaged asset: the panel says "not measured"
+      }
+  }
+  return it->second ? &*it->second : nullptr;
+}
+
 bool same_triton_configuration(const sim::ProblemSpec& a, const sim::ProblemSpec& b) {
   const sim::ProblemSpec x = normalised(a), y = normalised(b);
   const bool mm = is_matmul(x);
@@ -208,13 +223,6 @@ TritonLookup find_triton_measurement(const TritonMeasuredSet& set, const sim::Pr
       out.differences = std::move(d.phrases);
     }
   }
-  return out;
-}
-
-std::string describe_triton_configuration(const sim::ProblemSpec& s) {
-  std::string out = sizes_of(s) + " " + precision_of(s) + ", " + blocks_of(s) + ", " +
-                    order_of(normalised(s)) + ", " + std::to_string(s.num_warps) + " warps";
-  if (is_matmul(s)) out += ", " + std::to_string(s.stages) + " stages";
   return out;
 }
 

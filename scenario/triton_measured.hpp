@@ -37,6 +37,10 @@ struct TritonMeasuredSet {
 TritonMeasuredSet parse_triton_measured_json(std::string_view text,
                                              const std::string& source = "triton");
 TritonMeasuredSet load_triton_measured(const std::filesystem::path& path);
+// assets/measured/triton_<machine_key>.json, read on first use and kept (1.5 MB, ~60 ms to
+// parse); null when the preset has none or it does not read (the GPU panel then says "not
+// measured"). Thread-safe.
+const TritonMeasuredSet* bundled_triton_measurements(const std::string& machine_key);
 
 // The same compiled Triton kernel: same_configuration (kernel, sizes, dtype, blocks, launch
 // order, B layout) and num_warps, boundary, and for a matmul num_stages and fp32's input
@@ -46,7 +50,8 @@ bool same_triton_configuration(const sim::ProblemSpec& a, const sim::ProblemSpec
 struct TritonLookup {
   const TritonRecord* exact = nullptr;    // the configuration itself was measured
   const TritonRecord* nearest = nullptr;  // else the closest measured one of the same kernel
-  // How `nearest` differs from the problem, one phrase each: "num_stages 3 (here 4)".
+  // Where `nearest` differs from the problem, its own setting, one phrase each: "3 stages",
+  // "sizes 1024x1024x1024", "column-major order".
   std::vector<std::string> differences;
 };
 
@@ -56,9 +61,5 @@ struct TritonLookup {
 // layout, boundary, warps, stages) 2, and sizes 1 per factor of 2 in each of M, N and K; ties go
 // to the file's order. Neither when the set holds no record of the kernel.
 TritonLookup find_triton_measurement(const TritonMeasuredSet& set, const sim::ProblemSpec& spec);
-
-// "4096x4096x4096 fp16, 128x128x64, grouped G8, 8 warps, 3 stages": a record's configuration in
-// one line (matmul; a copy or transpose: sizes, dtype, tile, order, warps).
-std::string describe_triton_configuration(const sim::ProblemSpec& s);
 
 }  // namespace tilesim::scenario

@@ -9,7 +9,7 @@
 #include <filesystem>
 #include <string>
 
-#include "app/panels/panels.hpp"
+#include "app/panels/gpu_parts.hpp"
 
 namespace tilesim::app {
 namespace {
@@ -275,6 +275,9 @@ void draw_gpu(FrameContext& f, const Rect& r) {
       if (predictions) c.p = find_prediction(*predictions, {r.variant, r.problem});
       return c;
     };
+    draw_triton_beside_rung(f, matches, predictions ? &*predictions : nullptr);
+    ImGui::Spacing();
+    text_colored(palette::highlight, "Every measured run of this problem");
     const ImGuiTableFlags flags =
         ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp;
     if (ImGui::BeginTable("##gpu", 8, flags)) {
