@@ -81,8 +81,14 @@ std::vector<std::string> triton_rung_reasons(const sim::Problem& p, const sim::M
   // The pipeline: tiles in flight per program (Triton's shared buffers, the rung's stages).
   if (t.matmul && r.stages != t.pipeline_buffers && t.pipeline_buffers > 0 &&
       (t.pipeline_buffers > r.stages) == triton_faster)
-    out.push_back("Triton keeps " + std::to_string(t.pipeline_buffers) +
-                  " tiles of A and B in shared memory, the rung " + std::to_string(r.stages));
+    out.push_back("Triton's pipeline holds " + std::to_string(t.pipeline_buffers) +
+                  " stages of A and B tiles in shared memory, the rung's " +
+                  std::to_string(r.stages));
+  // A rung with its own B layout ran B^T (K-major: both operands read along K) where Triton
+  // reads the problem's B, or the other way round.
+  if (t.matmul && r.b_layout != s.b_layout)
+    out.push_back("the rung reads B " + std::string(sim::to_string(r.b_layout)) +
+                  ", Triton's program B " + std::string(sim::to_string(s.b_layout)));
   if (tile_of(r) != tile_of(s))
     out.push_back("the rung computes " + tile_of(r) + " tiles, Triton's program " + tile_of(s));
   if (r.num_warps != s.num_warps)

@@ -36,8 +36,8 @@ inline constexpr double kTritonRungSameWithin = 0.10;
 // as clauses naming the compiler's choice against the rung's: "Triton issues
 // wgmma.m64n128k16.f32.f16.f16, the rung mma.sync", a note of sim::triton_choices ("B: 2-byte
 // ld.global loads, not pipelined: N = 4100 is not a multiple of 16"), the pipeline's depth, the
-// tile, the warps. Never empty: when none of these differ it says the gap is in code the model
-// does not see.
+// B layout, the tile, the warps. Never empty: when none of these differ it says the gap is in code
+// the model does not see.
 std::vector<std::string> triton_rung_reasons(const sim::Problem& p, const sim::Machine& m,
                                              const kernels::RungTiming& rung, bool triton_faster);
 

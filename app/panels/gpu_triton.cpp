@@ -5,7 +5,6 @@
 // scenario::find_triton_measurement, the rung and the sentence app/core's.
 #include <imgui.h>
 
-#include <algorithm>
 #include <filesystem>
 
 #include "app/core/step_figures.hpp"
@@ -58,9 +57,10 @@ void triton_measured_cell(FrameContext& f, const scenario::TritonMeasuredSet* se
   }
   if (l.exact) {
     figure_text(f, triton_figure(*set, *l.exact, "gpu.triton.ms"));
-    ImGui::SameLine();
     // The fit set tuned the model's Triton parameters; the test set never did (TRITON_SPLIT.md).
-    ImGui::TextDisabled("(%s, %s set)", set->date.c_str(), l.exact->split.c_str());
+    const std::string when = "(" + set->date + ", " + l.exact->split + " set)";
+    same_line_if_fits(text_width(when.c_str()));
+    ImGui::TextDisabled("%s", when.c_str());
     return;
   }
   if (!l.nearest) {
@@ -117,22 +117,30 @@ void draw_triton_beside_rung(FrameContext& f,
   if (ImGui::BeginTable("##triton_vs_rung", 3, flags)) {
     const std::string measured_label = "measured, " + (set ? short_gpu(set->gpu) : m.name);
     const std::string predicted_label = "predicted, " + m.name + " preset";
-    ImGui::TableSetupColumn(
-        "", ImGuiTableColumnFlags_WidthFixed,
-        std::max(text_width(measured_label.c_str()), text_width(predicted_label.c_str())));
-    ImGui::TableSetupColumn(
-        ("Triton " + (set ? set->triton : std::string("3.6")) + ": " +
-         (lookup.exact ? lookup.exact->kernel + " kernel" : std::string("its own kernel")))
-            .c_str(),
-        ImGuiTableColumnFlags_WidthStretch, 1.6f);
-    ImGui::TableSetupColumn(
-        ("CUDA rung: " + (rung ? rung->result.variant : std::string("none measured"))).c_str(),
-        ImGuiTableColumnFlags_WidthStretch, 1.6f);
+    // Labels wrap at slide size; the figures' columns keep room for a variant's name.
+    ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthStretch, 0.85f);
+    ImGui::TableSetupColumn(("Triton " + (set ? set->triton : std::string("3.6"))).c_str(),
+                            ImGuiTableColumnFlags_WidthStretch, 1.0f);
+    ImGui::TableSetupColumn("CUDA rung", ImGuiTableColumnFlags_WidthStretch, 1.0f);
     ImGui::TableHeadersRow();
+
+    // The kernels, in the rows (a header cell would cut a long variant name).
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted("kernel");
+    ImGui::TableNextColumn();
+    text_words(lookup.exact ? lookup.exact->kernel + " (its own compiled kernel)"
+                            : std::string("its own compiled kernel"),
+               palette::text);
+    ImGui::TableNextColumn();
+    if (rung)
+      text_words(rung->result.variant, palette::text);
+    else
+      ImGui::TextDisabled("-");
 
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
-    ImGui::TextUnformatted(measured_label.c_str());
+    text_words(measured_label, palette::text);
     ImGui::TableNextColumn();
     triton_measured_cell(f, set, lookup);
     ImGui::TableNextColumn();
@@ -143,18 +151,18 @@ void draw_triton_beside_rung(FrameContext& f,
                ? "assets/measured/" + std::filesystem::path(f.ui.bench_path).filename().string()
                : f.ui.bench_path);
       figure_text(f, measured_run_figure(rung->result, where));
-      ImGui::SameLine();
-      ImGui::TextDisabled("(%s)", bench->date.substr(0, 10).c_str());
+      const std::string when = "(" + bench->date.substr(0, 10) + ")";
+      same_line_if_fits(text_width(when.c_str()));
+      ImGui::TextDisabled("%s", when.c_str());
     } else {
       text_words(bench && !same_gpu ? "the bench file is of " + bench->device.name
-                                    : std::string("no rung the model describes was measured on "
-                                                  "this problem"),
+                                    : std::string("no rung the model describes ran this problem"),
                  palette::text_dim);
     }
 
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
-    ImGui::TextUnformatted(predicted_label.c_str());
+    text_words(predicted_label, palette::text);
     ImGui::TableNextColumn();
     predicted_cell(f, triton_pred_s, "gpu.triton.predicted",
                    "Triton's kernel for the open problem, whole run", !f.frame);

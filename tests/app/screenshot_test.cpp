@@ -271,8 +271,8 @@ TEST(Screenshot, GpuPanelSetsTritonBesideTheCudaRungAndSaysWhy) {
   std::ifstream in(text_file);
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   for (const char* want :
-       {"Triton's kernel beside the CUDA rung", "Triton 3.6.0: tutorial kernel",
-        "CUDA rung: matmul_mma_sync_bk64",
+       {"Triton's kernel beside the CUDA rung",
+        "kernel tutorial (its own compiled kernel) matmul_mma_sync_bk64",
         "measured, H100 234.8 us (2026-11-26, fit set) 493.2 us (2026-11-23)",
         "predicted, H100-SXM preset", "Triton's kernel is 2.10x faster than matmul_mma_sync_bk64",
         "Triton issues wgmma.m64n128k16.f32.f16.f16, the rung mma.sync."})
