@@ -145,12 +145,8 @@ void draw_triton_beside_rung(FrameContext& f,
     triton_measured_cell(f, set, lookup);
     ImGui::TableNextColumn();
     if (rung) {
-      const std::string where =
-          bench->device.name + ", " + bench->date.substr(0, 10) + ", " +
-          (f.ui.bench_bundled
-               ? "assets/measured/" + std::filesystem::path(f.ui.bench_path).filename().string()
-               : f.ui.bench_path);
-      figure_text(f, measured_run_figure(rung->result, where));
+      figure_text(f, measured_run_figure(
+                         rung->result, bench_source(*bench, f.ui.bench_path, f.ui.bench_bundled)));
       const std::string when = "(" + bench->date.substr(0, 10) + ")";
       same_line_if_fits(text_width(when.c_str()));
       ImGui::TextDisabled("%s", when.c_str());
