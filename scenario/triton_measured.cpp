@@ -24,6 +24,16 @@ T parsed(std::optional<T> v, const std::string& field, const std::string& value)
   return *v;
 }
 
+// A whole number in 1..2^30 (sizes, blocks, warps, stages, GROUP_SIZE_M): a float or a value
+// out of range would not convert to an integer safely.
+std::int64_t count_of(const json& p, const char* field) {
+  const json& v = p.at(field);
+  if (!v.is_number_integer() || v.get<std::int64_t>() < 1 || v.get<std::int64_t>() > (1 << 30))
+    throw std::runtime_error(std::string(field) + " = " + v.dump() +
+                             " is not a whole number in 1..2^30");
+  return v.get<std::int64_t>();
+}
+
 // The harness's problem as tilesim's (scripts/triton/compare.py's flags_of): seeds 000 and 003,
 // copy and transpose launch a 2-D grid whose program_id(0) walks M fastest (column-major).
 sim::ProblemSpec spec_of(const json& p) {
@@ -33,18 +43,19 @@ sim::ProblemSpec spec_of(const json& p) {
              : kernel == "transpose" ? sim::Kernel::transpose
                                      : sim::Kernel::matmul;
   const bool mm = s.kernel == sim::Kernel::matmul;
-  s.m = p.at("m"), s.n = p.at("n"), s.k = mm ? p.at("k").get<std::int64_t>() : 1;
+  s.m = count_of(p, "m"), s.n = count_of(p, "n"), s.k = mm ? count_of(p, "k") : 1;
   const std::string dtype = p.at("dtype");
   s.dtype = parsed(sim::parse_dtype(dtype), "dtype", dtype);
-  s.block_m = p.at("block_m"), s.block_n = p.at("block_n");
-  if (mm) s.block_k = p.at("block_k");
-  s.num_warps = p.at("num_warps");
+  s.block_m = static_cast<int>(count_of(p, "block_m"));
+  s.block_n = static_cast<int>(count_of(p, "block_n"));
+  if (mm) s.block_k = static_cast<int>(count_of(p, "block_k"));
+  s.num_warps = static_cast<int>(count_of(p, "num_warps"));
   const std::string order = p.at("order"), boundary = p.at("boundary");
   s.order = parsed(sim::parse_launch_order(order), "order", order);
   s.boundary = parsed(sim::parse_boundary(boundary), "boundary", boundary);
   if (mm) {
-    s.group_size_m = p.at("group_size_m");
-    s.stages = p.at("num_stages");
+    s.group_size_m = count_of(p, "group_size_m");
+    s.stages = static_cast<int>(count_of(p, "num_stages"));
     const std::string b = p.at("b_layout");
     s.b_layout = parsed(sim::parse_b_layout(b), "b_layout", b);
     if (s.dtype == sim::DType::fp32) {
@@ -162,13 +173,8 @@ TritonMeasuredSet parse_triton_measured_json(std::string_view text, const std::s
       rec.id = r.at("id");
       rec.kernel = r.at("problem").at("kernel");
       rec.spec = spec_of(r.at("problem"));
-      rec.median_ms = r.at("median_ms");
+      rec.median_ms = r.at("median_ms").get<double>();
       rec.split = r.value("split", "");
-      if (r.contains("compiler")) {
-        const json& c = r["compiler"].at("summary");
-        rec.dot = c.value("dot", "");
-        rec.registers = c.value("n_regs", 0);
-      }
       if (!(rec.median_ms > 0)) throw std::runtime_error("median_ms is not a positive time");
       s.records.push_back(std::move(rec));
     } catch (const std::exception& e) {  // json's type and out_of_range errors, and ours

@@ -20,8 +20,6 @@ struct TritonRecord {
   sim::ProblemSpec spec;  // as tilesim describes it (scripts/triton/compare.py's flags_of)
   double median_ms = 0;   // do_bench, L2 flushed between runs
   std::string split;      // "fit" or "test" (docs/TRITON_SPLIT.md)
-  std::string dot;        // what the compiler chose (its PTX): "wgmma", "mma", "fma"; "" copy
-  int registers = 0;      // ptxas's registers a thread
 };
 
 struct TritonMeasuredSet {
