@@ -129,9 +129,12 @@ void draw_triton_beside_rung(FrameContext& f,
     ImGui::TableNextColumn();
     ImGui::TextUnformatted("kernel");
     ImGui::TableNextColumn();
-    text_words(lookup.exact ? lookup.exact->kernel + " (its own compiled kernel)"
-                            : std::string("its own compiled kernel"),
-               palette::text);
+    if (lookup.exact || lookup.nearest)
+      text_words(lookup.exact ? lookup.exact->kernel + " (its own compiled kernel)"
+                              : lookup.nearest->kernel + " (nearest measured)",
+                 palette::text);
+    else
+      ImGui::TextDisabled("-");
     ImGui::TableNextColumn();
     if (rung)
       text_words(rung->result.variant, palette::text);
