@@ -1,7 +1,8 @@
 // GPU panel: the open problem's kernel run for real (kernels::run, same order and blocks) on a
 // worker thread, beside the timed engine's prediction for that very rung (rung_predictions.hpp);
 // without a device, one sentence says why, and a `tilesim-bench --json` file measured elsewhere
-// can be loaded instead. Above the table, Triton's own kernel beside the CUDA rung (gpu_triton.cpp).
+// can be loaded instead. Above the table: Triton's own kernel beside the CUDA rung
+// (gpu_triton.cpp).
 #include <imgui.h>
 
 #include <cmath>

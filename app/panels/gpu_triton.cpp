@@ -51,7 +51,8 @@ void figure_text(FrameContext& f, const scenario::Figure& fig) {
 void triton_measured_cell(FrameContext& f, const scenario::TritonMeasuredSet* set,
                           const scenario::TritonLookup& l) {
   if (!set) {
-    text_words("not measured: Triton's kernels were measured on the H100 and the H200 only",
+    text_words("not measured: no Triton measurements of the " + f.model.machine.name +
+                   " preset (assets/measured/triton_" + f.model.machine.key + ".json)",
                palette::text_dim);
     return;
   }
@@ -154,8 +155,9 @@ void draw_triton_beside_rung(FrameContext& f,
       same_line_if_fits(text_width(when.c_str()));
       ImGui::TextDisabled("%s", when.c_str());
     } else {
-      text_words(bench && !same_gpu ? "the bench file is of " + bench->device.name
-                                    : std::string("no rung the model describes ran this problem"),
+      text_words(!bench      ? std::string("no tilesim-bench file loaded")
+                 : !same_gpu ? "the bench file is of " + bench->device.name
+                             : std::string("no rung the model describes ran this problem"),
                  palette::text_dim);
     }
 
