@@ -5,6 +5,7 @@
 // scenario::find_triton_measurement, the rung and the sentence app/core's.
 #include <imgui.h>
 
+#include <algorithm>
 #include <filesystem>
 
 #include "app/core/step_figures.hpp"
@@ -68,7 +69,7 @@ void triton_measured_cell(FrameContext& f, const scenario::TritonMeasuredSet* se
     text_words("not measured: no Triton kernel of this kind in the file", palette::text_dim);
     return;
   }
-  ImGui::TextDisabled("not this configuration; nearest:");
+  text_words("not this configuration; nearest:", palette::text_dim);
   figure_text(f, triton_figure(*set, *l.nearest, "gpu.triton.nearest.ms"));
   ImGui::SameLine();
   // Only what differs from the open problem, with the measured kernel's setting.
@@ -122,7 +123,14 @@ void draw_triton_beside_rung(FrameContext& f,
     ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthStretch, 0.85f);
     ImGui::TableSetupColumn(("Triton " + (set ? set->triton : std::string("3.6"))).c_str(),
                             ImGuiTableColumnFlags_WidthStretch, 1.0f);
-    ImGui::TableSetupColumn("CUDA rung", ImGuiTableColumnFlags_WidthStretch, 1.0f);
+    // The rung's column at least as wide as its name (one word: it cannot wrap), the others
+    // sharing the rest as 0.85 : 1.
+    const float name_px =
+        rung ? text_width(rung->result.variant.c_str()) + 4 * ImGui::GetStyle().CellPadding.x : 0;
+    const float avail_px = ImGui::GetContentRegionAvail().x;
+    const float rung_weight =
+        avail_px > name_px ? std::max(1.0f, name_px * 1.85f / (avail_px - name_px)) : 1.0f;
+    ImGui::TableSetupColumn("CUDA rung", ImGuiTableColumnFlags_WidthStretch, rung_weight);
     ImGui::TableHeadersRow();
 
     // The kernels, in the rows (a header cell would cut a long variant name).
