@@ -456,6 +456,17 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "tilesim: %s: %s\n", o.screenshot->string().c_str(), cut.c_str());
         return 1;
       }
+      if (o.text_out) {
+        std::string text;
+        for (const CutText& line : find_text_lines(ImGui::GetDrawData()))
+          text += line.panel + ": " + line.text + "\n";
+        try {
+          scenario::write_file_atomic(*o.text_out, text);
+        } catch (const std::exception& e) {
+          std::fprintf(stderr, "tilesim: %s\n", e.what());
+          return 1;
+        }
+      }
       const auto err =
           capture(plat, model, ui, CaptureRequest{std::nullopt, o.screenshot->string()});
       if (!err.empty()) {

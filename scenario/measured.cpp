@@ -31,6 +31,14 @@ std::map<std::string, double> numbers_of(const json& o) {
 
 }  // namespace
 
+std::string machine_key_of_device(std::string_view device) {
+  const std::string dev = lower(std::string(device));
+  std::string key;
+  for (const auto& m : sim::machine_presets())
+    if (dev.find(lower(m.key)) != std::string::npos) key = m.key;
+  return key;
+}
+
 double MeasuredRecord::metric(const std::string& name, double fallback) const {
   const auto it = measured.find(name);
   return it == measured.end() ? fallback : it->second;
@@ -51,9 +59,7 @@ MeasuredSet parse_measured_json(std::string_view text, const std::string& source
   s.date = j.value("date", "");
   s.commit = j.value("commit", "");
   s.tool = j.value("tool", "");
-  const std::string dev = lower(s.device);
-  for (const auto& m : sim::machine_presets())
-    if (dev.find(lower(m.key)) != std::string::npos) s.machine_key = m.key;
+  s.machine_key = machine_key_of_device(s.device);
   for (std::size_t i = 0; i < j["records"].size(); ++i) {
     const json& r = j["records"][i];
     const std::string where = source + ": records[" + std::to_string(i) + "]";

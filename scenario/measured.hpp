@@ -34,6 +34,10 @@ struct MeasuredSet {
   std::vector<MeasuredRecord> records;
 };
 
+// The machine preset whose key a device's name carries ("NVIDIA H200, 580.159.04" -> "h200"), ""
+// if none: which preset a measurement file answers to.
+std::string machine_key_of_device(std::string_view device);
+
 // Throws std::runtime_error naming the file and the field on malformed input.
 MeasuredSet parse_measured_json(std::string_view text, const std::string& source = "measured");
 MeasuredSet load_measured(const std::filesystem::path& path);

@@ -69,6 +69,13 @@ std::string bench_label(const scenario::BenchReport& report) {
   return s;
 }
 
+std::string bench_source(const scenario::BenchReport& report, const std::string& path,
+                         bool bundled) {
+  const std::string file =
+      bundled ? "assets/measured/" + std::filesystem::path(path).filename().string() : path;
+  return report.device.name + ", " + report.date.substr(0, 10) + ", " + file;
+}
+
 std::string bundled_bench_path(const std::string& machine_key) {
   const auto path = scenario::assets_dir() / "measured" / ("bench_" + machine_key + ".json");
   return std::filesystem::exists(path) ? path.string() : std::string();

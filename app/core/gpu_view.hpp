@@ -37,5 +37,9 @@ std::string bundled_bench_path(const std::string& machine_key);
 
 // "NVIDIA H200, 2026-11-22, commit abc1234"
 std::string bench_label(const scenario::BenchReport& report);
+// Where a bench record's figure comes from: "NVIDIA H200, 2026-11-22,
+// assets/measured/bench_h200.json" (the file as the user gave it when not the bundled one).
+std::string bench_source(const scenario::BenchReport& report, const std::string& path,
+                         bool bundled);
 
 }  // namespace tilesim::app

@@ -25,7 +25,8 @@ std::optional<std::filesystem::path>* path_option(Options& o, const std::string&
       {"--scenario", &o.scenario},
       {"--screenshot", &o.screenshot},
       {"--export-dir", &o.export_dir},
-      {"--record", &o.record}};
+      {"--record", &o.record},
+      {"--text-out", &o.text_out}};
   for (const auto& [name, path] : paths)
     if (flag == name) return path;
   return nullptr;
@@ -42,6 +43,7 @@ std::string usage() {
          "               [--record OUT.gif|OUT.mp4 [--from A] [--to B] [--fps N] [--slow X]\n"
          "                [--max-mb M] [--max-frames N]]\n"
          "               [--projector] [--font-scale X] [--theme dark|light] [--check-text]\n"
+         "               [--text-out FILE]\n"
          "               [--sms-colour wave|wait]\n"
          "               [--soak SEED [--actions N]]\n"
          "  --seek N       a position: the state after N events have run; 0 = nothing run yet.\n"
@@ -67,6 +69,8 @@ std::string usage() {
          "  --font-scale X grow the fonts for projectors (0.5..4); --theme light for handouts\n"
          "  --check-text   with --screenshot / --export-dir: fail naming each text line a\n"
          "                 panel cuts (scrollable text is not cut)\n"
+         "  --text-out F   with --screenshot: write every line of text the figure shows into\n"
+         "                 F, one \"PANEL: TEXT\" a line (for tests)\n"
          "  --projector    slides: --scale 2 --font-scale 1.5 --theme light (each can be\n"
          "                 overridden); large text switches to the slide layout\n"
          "  --sms-colour C the SMs tab colours programs by wave (default) or by what they waited "
@@ -265,6 +269,7 @@ ParsedOptions parse_options(const std::vector<std::string>& args) {
   if (count("--seek") + count("--event") > 1) r.error = "give one of --seek N and --event E";
   if (o.lesson_step && !o.lesson) r.error = "--lesson-step needs --lesson NAME";
   if (o.export_dir && !o.lesson) r.error = "--export-dir needs --lesson NAME";
+  if (o.text_out && !o.screenshot) r.error = "--text-out goes with --screenshot";
   if ((o.from || o.to) && !o.record) r.error = "--from and --to go with --record";
   if ((count("--max-mb") || count("--max-frames")) && !o.record)
     r.error = "--max-mb and --max-frames go with --record";

@@ -51,6 +51,9 @@ struct Options {
   bool light = false;
   // --check-text: figures fail (exit 1) when a text line is cut by its panel (text_check.hpp).
   bool check_text = false;
+  // --text-out FILE: with --screenshot, every line of text the figure shows, "PANEL: TEXT" a line
+  // (text_check.hpp), so tests can read what a panel says.
+  std::optional<std::filesystem::path> text_out;
   bool sms_by_wait =
       false;  // --sms-colour wait: the SM timeline coloured by what programs waited on
   // Test: the soak test's seed and its number of actions (soak_plan.hpp).

@@ -1,15 +1,15 @@
 // GPU panel: the open problem's kernel run for real (kernels::run, same order and blocks) on a
 // worker thread, beside the timed engine's prediction for that very rung (rung_predictions.hpp);
 // without a device, one sentence says why, and a `tilesim-bench --json` file measured elsewhere
-// can be loaded instead.
+// can be loaded instead. Above the table: Triton's own kernel beside the CUDA rung
+// (gpu_triton.cpp).
 #include <imgui.h>
 
 #include <cmath>
 #include <cstdio>
-#include <filesystem>
 #include <string>
 
-#include "app/panels/panels.hpp"
+#include "app/panels/gpu_parts.hpp"
 
 namespace tilesim::app {
 namespace {
@@ -275,6 +275,9 @@ void draw_gpu(FrameContext& f, const Rect& r) {
       if (predictions) c.p = find_prediction(*predictions, {r.variant, r.problem});
       return c;
     };
+    draw_triton_beside_rung(f, matches, predictions ? &*predictions : nullptr);
+    ImGui::Spacing();
+    text_colored(palette::highlight, "Every measured run of this problem");
     const ImGuiTableFlags flags =
         ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp;
     if (ImGui::BeginTable("##gpu", 8, flags)) {
@@ -290,12 +293,8 @@ void draw_gpu(FrameContext& f, const Rect& r) {
       if (f.ui.bench_report) {
         // date, commit: above the table (and in the registered figure's source)
         const std::string label = f.ui.bench_report->device.name;
-        const std::string file =
-            f.ui.bench_bundled
-                ? "assets/measured/" + std::filesystem::path(f.ui.bench_path).filename().string()
-                : f.ui.bench_path;
         const std::string where =
-            label + ", " + f.ui.bench_report->date.substr(0, 10) + ", " + file;
+            bench_source(*f.ui.bench_report, f.ui.bench_path, f.ui.bench_bundled);
         for (const auto* rec : matches)
           result_row(f, label.c_str(), where, rec->result, rec->pct_of_baseline, cell(rec->result));
       }

@@ -63,9 +63,8 @@ struct Quad {
   bool cut;
 };
 
-}  // namespace
-
-std::vector<CutText> find_cut_text(const ImDrawData* data) {
+// The lines of `data`: those holding a cut glyph (`cut_only`) or all of them.
+std::vector<CutText> text_lines(const ImDrawData* data, bool cut_only) {
   std::vector<CutText> out;
   if (!data) return out;
   const auto glyphs = atlas_glyphs();
@@ -112,10 +111,34 @@ std::vector<CutText> find_cut_text(const ImDrawData* data) {
         quads.push_back({x0, y0, x1 - x0, y1 - y0, g->codepoint, cut});
         v += 4;
       }
-      // One report per line holding a cut glyph: the line's glyphs, left to right. Glyph tops
-      // differ within a line ('T' and '.'), by less than half the tallest glyph.
+      // The panel's title as shown ("Lesson###Lesson" -> "Lesson").
+      std::string panel = dl->_OwnerName ? dl->_OwnerName : "?";
+      panel = panel.substr(0, panel.find("###"));
       float tallest = 0;
       for (const Quad& q : quads) tallest = std::max(tallest, q.h);
+      if (!cut_only) {
+        // Every line, in the order ImGui drew it: a glyph left of the one before, or more than
+        // a line's height from it, starts the next line; spaces draw nothing, so a gap of a
+        // fifth of the tallest glyph (a space is about a third of it) is one.
+        std::string text;
+        for (std::size_t i = 0; i < quads.size(); ++i) {
+          const Quad& q = quads[i];
+          if (i) {
+            const Quad& p = quads[i - 1];
+            if (q.x < p.x || std::fabs(q.y - p.y) > tallest) {
+              out.push_back({panel, text});
+              text.clear();
+            } else if (q.x - (p.x + p.w) > 0.2f * tallest) {
+              text += ' ';
+            }
+          }
+          text += utf8(q.codepoint);
+        }
+        if (!text.empty()) out.push_back({panel, text});
+        continue;
+      }
+      // One report per line holding a cut glyph: the line's glyphs, left to right. Glyph tops
+      // differ within a line ('T' and '.'), by less than half the tallest glyph.
       const float same_line = 0.45f * tallest;
       std::vector<float> lines;
       for (const Quad& q : quads)
@@ -133,14 +156,21 @@ std::vector<CutText> find_cut_text(const ImDrawData* data) {
           if (i && row[i]->x - (row[i - 1]->x + row[i - 1]->w) > 0.33f * row[i]->h) text += ' ';
           text += utf8(row[i]->codepoint);
         }
-        // The panel's title as shown ("Lesson###Lesson" -> "Lesson").
-        std::string panel = dl->_OwnerName ? dl->_OwnerName : "?";
-        panel = panel.substr(0, panel.find("###"));
         out.push_back({panel, text});
       }
     }
   }
   return out;
+}
+
+}  // namespace
+
+std::vector<CutText> find_cut_text(const ImDrawData* data) {
+  return text_lines(data, true);
+}
+
+std::vector<CutText> find_text_lines(const ImDrawData* data) {
+  return text_lines(data, false);
 }
 
 }  // namespace tilesim::app

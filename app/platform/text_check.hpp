@@ -17,5 +17,8 @@ struct CutText {
 
 // The cut text of `data` (ImGui::GetDrawData() after ImGui::Render), one entry per line.
 std::vector<CutText> find_cut_text(const ImDrawData* data);
+// Every line of text `data` draws (a table cell's line apart from its neighbours'), in drawing
+// order: what --text-out writes, so a test can read the words a figure shows.
+std::vector<CutText> find_text_lines(const ImDrawData* data);
 
 }  // namespace tilesim::app

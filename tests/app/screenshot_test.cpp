@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <string>
 
 #include "app/core/layout.hpp"
@@ -249,4 +251,30 @@ TEST(Screenshot, CompilerPanelShowsTritonsChoicesAndWhy) {
   EXPECT_GT(ink(img), 0.02);
   EXPECT_GT(find_colour(img, palette::highlight, 40, 30).count, 100);  // the header
   EXPECT_GT(find_colour(img, palette::b, 40, 30).count, 50);           // "B loads"
+}
+
+// The GPU tab on a problem both Triton (triton_h100.json) and a CUDA rung (bench_h100.json) ran:
+// the two measured times side by side, the model's prediction under each, the labels saying
+// which is which, and the sentence on how far apart they are and why (read back with
+// --text-out: the words the figure shows).
+TEST(Screenshot, GpuPanelSetsTritonBesideTheCudaRungAndSaysWhy) {
+  REQUIRE_XVFB();
+  const auto text_file = out_dir() / "gpu_triton.txt";
+  std::filesystem::remove(text_file);
+  const auto img = shoot("gpu_triton",
+                         "measured_h100_triton_4096_fp16.json --panel gpu "
+                         "--text-out " +
+                             text_file.string());
+  EXPECT_GT(ink(img), 0.05);
+  EXPECT_GT(find_colour(img, palette::figure_measured, 30).count, 50);   // measured times
+  EXPECT_GT(find_colour(img, palette::figure_predicted, 30).count, 50);  // predicted times
+  std::ifstream in(text_file);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  for (const char* want :
+       {"Triton's kernel beside the CUDA rung",
+        "kernel tutorial (its own compiled kernel) matmul_mma_sync_bk64",
+        "measured, H100 234.8 us (2026-11-26, fit set) 493.2 us (2026-11-23)",
+        "predicted, H100-SXM preset", "Triton's kernel is 2.10x faster than matmul_mma_sync_bk64",
+        "Triton issues wgmma.m64n128k16.f32.f16.f16, the rung mma.sync."})
+    EXPECT_NE(text.find(want), std::string::npos) << "no \"" << want << "\" in:\n" << text;
 }

@@ -1,0 +1,18 @@
+// Parts of the GPU panel: Triton's kernel beside the CUDA rung (issue 25, item 5).
+#pragma once
+
+#include <vector>
+
+#include "app/panels/panels.hpp"
+
+namespace tilesim::app {
+
+// Triton's own kernel for the open problem, measured on the preset's GPU, beside the CUDA rung
+// measured on it (of `matches`, the bench records that ran the problem), each with the timed
+// engine's prediction (`predictions`: the rungs'; the open problem's from the engine frame), and
+// the sentence saying how and why they differ (gpu_triton.cpp).
+void draw_triton_beside_rung(FrameContext& f,
+                             const std::vector<const scenario::BenchRecord*>& matches,
+                             const RungPredictions* predictions);
+
+}  // namespace tilesim::app
