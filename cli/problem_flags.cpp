@@ -1,6 +1,9 @@
 // Limits of the subcommands that walk every program (see problem_flags.hpp).
 #include "cli/problem_flags.hpp"
 
+#include "triton/bridge.hpp"
+#include "triton/kernel_file.hpp"
+
 namespace tilesim::cli {
 
 void check_enumerable(const sim::Problem& p, const char* command) {
@@ -23,6 +26,21 @@ sim::Problem enumerable_problem(const ProblemFlags& flags, const char* command) 
   sim::Problem p(flags.to_scenario().problem);
   check_enumerable(p, command);
   return p;
+}
+
+TritonPid explain_triton_pid(const ProblemFlags& flags, const sim::ProblemSpec& spec,
+                             std::int64_t pid) {
+  const auto k =
+      triton::load_kernel_file(flags.triton_file, flags.triton_function, flags.launch_words());
+  TritonPid out;
+  out.tile = triton::evaluated_tile(*k.ev, spec, pid);
+  triton::EvalOptions opt;
+  opt.scalars = true;
+  for (const auto& r : k.ev->run(pid, opt).records)
+    if (r.kind == triton::RecordKind::scalar)
+      out.lines.push_back("line " + std::to_string(r.pos.line) + ": " + r.name + " = " +
+                          std::to_string(r.value));
+  return out;
 }
 
 }  // namespace tilesim::cli

@@ -79,6 +79,16 @@ Roles recognise_roles(const Evaluator& ev, const ProgramRun& run) {
   for (const auto& rec : run.records)
     if (rec.kind == RecordKind::load) r.a = rec.access.tensor;
   r.kernel = trans > 0 ? sim::Kernel::transpose : sim::Kernel::copy;
+  // A copy stores the loaded tile itself; a transpose, its transpose. Anything computed from
+  // it (tl.exp, tl.sum, ...) has memory traffic sim could replay but work it does not model.
+  const AccessRecord& st = store->access;
+  if (st.value_origin < 0 ||
+      run.records[static_cast<std::size_t>(st.value_origin)].kind != RecordKind::load)
+    refuse(ev, store->pos,
+           "the stored tile is computed from the loaded one: sim models copy, transpose and "
+           "matmul only");
+  if (st.value_transposed != (r.kernel == sim::Kernel::transpose))
+    refuse(ev, store->pos, "the stored tile is the loaded one transposed an even number of times");
   return r;
 }
 

@@ -2,108 +2,10 @@
 // kernel has no nested functions); `for` runs its body once per value of a range.
 #include "triton/evaluator.hpp"
 
-#include <set>
-
 #include "triton/interp.hpp"
 
 namespace tilesim::triton {
-namespace {
-
-// The `tl` names the subset evaluates (tl_builtins.cpp); dtypes and constexpr are attributes.
-const std::set<std::string, std::less<>> kSupportedTl{"program_id",
-                                                      "num_programs",
-                                                      "cdiv",
-                                                      "arange",
-                                                      "zeros",
-                                                      "zeros_like",
-                                                      "full",
-                                                      "load",
-                                                      "store",
-                                                      "dot",
-                                                      "trans",
-                                                      "where",
-                                                      "minimum",
-                                                      "maximum",
-                                                      "sum",
-                                                      "max",
-                                                      "min",
-                                                      "multiple_of",
-                                                      "max_contiguous",
-                                                      "cast",
-                                                      "make_block_ptr",
-                                                      "advance",
-                                                      "range",
-                                                      "static_range",
-                                                      "exp",
-                                                      "exp2",
-                                                      "log",
-                                                      "log2",
-                                                      "sqrt",
-                                                      "rsqrt",
-                                                      "abs",
-                                                      "sigmoid",
-                                                      "sin",
-                                                      "cos",
-                                                      "erf",
-                                                      "fma",
-                                                      "constexpr",
-                                                      "float16",
-                                                      "bfloat16",
-                                                      "float32",
-                                                      "float64",
-                                                      "int1",
-                                                      "int8",
-                                                      "int16",
-                                                      "int32",
-                                                      "int64",
-                                                      "math",
-                                                      "language",
-                                                      "assume"};
-
-// The name chain of `e` ("tl.math.exp") or "" when it is not made of names and attributes.
-std::string chain(const Expr& e) {
-  if (e.kind == ExprKind::name) return e.text;
-  if (e.kind == ExprKind::attribute && e.kids[0]) {
-    const std::string base = chain(*e.kids[0]);
-    return base.empty() ? "" : base + "." + e.text;
-  }
-  return "";
-}
-SourcePos chain_start(const Expr& e) {
-  return e.kind == ExprKind::attribute && e.kids[0] ? chain_start(*e.kids[0]) : e.pos;
-}
-
-void check_expr(const KernelSource& k, const Expr* e) {
-  if (!e) return;
-  if (e->kind == ExprKind::attribute) {
-    std::string c = chain(*e);
-    for (const char* prefix : {"triton.language.", "tl.math.", "tl."})
-      if (c.rfind(prefix, 0) == 0) {
-        const std::string rest = c.substr(std::string(prefix).size());
-        const std::string head = rest.substr(0, rest.find('.'));
-        if (!kSupportedTl.count(head))
-          throw SourceError(
-              k.file, chain_start(*e),
-              std::string(prefix == std::string("triton.language.") ? "tl." : prefix) + head +
-                  " is not supported yet");
-        break;
-      }
-  }
-  for (const auto& kid : e->kids) check_expr(k, kid.get());
-  for (const auto& kw : e->kwargs) check_expr(k, kw.second.get());
-}
-
-void check_block(const KernelSource& k, const std::vector<StmtPtr>& body) {
-  for (const auto& s : body) {
-    for (const auto& t : s->targets) check_expr(k, t.get());
-    check_expr(k, s->value.get());
-    check_expr(k, s->test.get());
-    check_block(k, s->body);
-    check_block(k, s->orelse);
-  }
-}
-
-}  // namespace
+namespace {}  // namespace
 
 std::string describe(const Value& v) {
   struct V {
@@ -133,11 +35,6 @@ std::string describe(const Value& v) {
     std::string operator()(const Method& m) const { return "the method ." + m.name; }
   };
   return std::visit(V{}, v.v);
-}
-
-void check_subset(const KernelSource& k) {
-  for (const auto& p : k.fn.params) check_expr(k, p.default_value.get());
-  check_block(k, k.fn.body);
 }
 
 Evaluator::Evaluator(const KernelSource& k, Launch launch) : m_k(k), m_launch(std::move(launch)) {

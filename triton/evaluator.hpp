@@ -15,10 +15,6 @@ struct EvalOptions {
   bool scalars = false;  // also record every scalar integer assignment (map --pid explains)
 };
 
-// Checks that every tl.* name the function uses is in the subset (refusing the first that is
-// not, "kernel.py:14:9: tl.atomic_add is not supported yet"). parse-time, no launch needed.
-void check_subset(const KernelSource& k);
-
 class Evaluator {
  public:
   // Checks the launch against the function (check_launch) once.

@@ -636,6 +636,7 @@ KernelSource parse_kernel(std::string_view source, const std::string& file,
         "several @triton.jit functions (" + listed + "): choose one with --function NAME");
   k.fn = std::move(found.front());
   k.lines = split_lines(source);
+  check_subset(k);
   return k;
 }
 

@@ -19,8 +19,13 @@ struct KernelSource {
   Function fn;                       // the chosen one
 };
 
-// `function` empty: the file must hold exactly one @triton.jit function.
+// `function` empty: the file must hold exactly one @triton.jit function. The chosen function's
+// tl.* names are checked against the subset (check_subset).
 KernelSource parse_kernel(std::string_view source, const std::string& file,
                           std::string_view function = {});
+
+// Refuses the first tl.* name the function uses that the evaluator does not know, at its
+// position: "kernel.py:14:9: tl.atomic_add is not supported yet".
+void check_subset(const KernelSource& k);
 
 }  // namespace tilesim::triton

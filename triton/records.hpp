@@ -22,6 +22,10 @@ struct AccessRecord {
   bool has_mask = false;
   Tile mask;  // int1 lanes, broadcast to the offsets' shape (when has_mask)
   Elem elem = Elem::f16;
+  // store: the load record whose data the stored tile is (-1 when it was computed), and whether
+  // it was transposed since — what tells a copy or transpose from other elementwise kernels.
+  int value_origin = -1;
+  bool value_transposed = false;
 };
 
 struct DotRecord {

@@ -3,6 +3,7 @@
 // only), integer and boolean lanes always are.
 #include <algorithm>
 #include <bit>
+#include <cmath>
 #include <optional>
 #include <set>
 
@@ -199,7 +200,11 @@ Value Interp::call_builtin(const std::string& name, CallArgs a, const Expr& call
     const ArgValue& arg = m_l.args[static_cast<std::size_t>(acc.tensor)];
     acc.tensor_name = arg.name;
     acc.elem = std::get<TensorDesc>(arg.value).elem;
-    if (!load) (void)broadcast_to(as_tile(*b.v[1]), acc.offsets.shape);
+    if (!load) {
+      const Tile value = broadcast_to(as_tile(*b.v[1]), acc.offsets.shape);
+      acc.value_origin = value.origin;
+      acc.value_transposed = value.transposed;
+    }
     Tile result = unknown_like(acc.offsets, acc.elem);
     result.origin = static_cast<int>(m_out.records.size());
     m_out.records.push_back(std::move(rec));
@@ -406,6 +411,11 @@ Value Interp::call_builtin(const std::string& name, CallArgs a, const Expr& call
       return truth(binary_op("<", x, Value{std::int64_t{0}})) ? unary_op("-", x) : x;
     }
     if (const auto* d = b.v[0]->get<double>()) return Value{*d};
+    if (const auto* text = b.v[0]->get<std::string>()) {  // float('inf'), float('-inf')
+      if (*text == "inf" || *text == "-inf" || *text == "nan")
+        return Value{*text == "-inf" ? -HUGE_VAL : *text == "inf" ? HUGE_VAL : NAN};
+      fail(call.pos, "float() of \"" + *text + "\"");
+    }
     return Value{static_cast<double>(as_int(*b.v[0], "float()"))};
   }
   static const std::set<std::string_view> kFloatMath{"tl.exp",  "tl.exp2",  "tl.log", "tl.log2",

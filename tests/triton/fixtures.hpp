@@ -7,9 +7,7 @@
 #include <sstream>
 #include <string>
 
-#include "triton/evaluator.hpp"
-#include "triton/launch.hpp"
-#include "triton/parser.hpp"
+#include "triton/kernel_file.hpp"
 
 namespace tilesim::triton::testing {
 
@@ -27,19 +25,9 @@ inline std::string test_kernel(const std::string& name) {
   return std::string(TILESIM_ASSETS_DIR) + "/../tests/triton/kernels/" + name;
 }
 
-// A parsed file and an evaluator over its header's launch (both kept alive together).
-struct Loaded {
-  std::string text;
-  KernelSource source;
-  std::unique_ptr<Evaluator> ev;
-};
-inline Loaded load(const std::string& path, const std::string& function = {}) {
-  Loaded l;
-  l.text = read_text(path);
-  l.source = parse_kernel(l.text, path.substr(path.rfind('/') + 1), function);
-  check_subset(l.source);
-  l.ev = std::make_unique<Evaluator>(l.source, launch_from_comments(l.source));
-  return l;
+// A parsed file and an evaluator over its header's launch.
+inline LoadedKernel load(const std::string& path, const std::string& function = {}) {
+  return load_kernel_file(path, function);
 }
 
 }  // namespace tilesim::triton::testing
