@@ -277,7 +277,7 @@ Inference infer_problem(const Evaluator& ev, const InferOptions& opt) {
     const Layout l = layout_of(r->access.tensor, r->pos);
     std::string why;
     const auto span = sim_span(r->access, tensor(ev, r->access.tensor), l.op, l.swap, &why);
-    if (!span) refuse(ev, r->pos, "this access is not a tile sim can model: " + why);
+    if (!span) refuse(ev, r->pos, "pid 0: this access is not a tile sim can model: " + why);
     if (l.op == Operand::a && r->kind == RecordKind::load) {
       s.block_m = span->rows;
       if (matmul)

@@ -450,22 +450,26 @@ class Parser {
     return base;
   }
 
+  // Trailers (calls, subscripts, attributes) are placed at the start of the whole primary, so
+  // a refusal of tl.load(...)[...] points at "tl", where a reader looks.
   ExprPtr primary() {
     ExprPtr e = atom();
+    const SourcePos start = e->pos;
     while (true) {
       const Token& t = peek();
       if (t.is_op("(")) {
         e = call(std::move(e));
+        e->pos = start;
       } else if (t.is_op("[")) {
-        const SourcePos p = next().pos;
-        auto s = node(ExprKind::subscript, p);
+        next();
+        auto s = node(ExprKind::subscript, start);
         s->kids.push_back(std::move(e));
         s->kids.push_back(subscript_list());
         expect_op("]");
         e = seal(std::move(s));
       } else if (t.is_op(".")) {
-        const SourcePos p = next().pos;
-        e = make(ExprKind::attribute, p, expect_name(), std::move(e));
+        next();
+        e = make(ExprKind::attribute, start, expect_name(), std::move(e));
       } else {
         return e;
       }
