@@ -148,6 +148,19 @@ struct Layout {
   bool swap;
 };
 
+// What the check keeps of one evaluated program: each load, dot and store with its span in
+// sim's coordinates (dots: none), and the output tile it computes.
+struct CheckedStep {
+  RecordKind kind;
+  SourcePos pos;
+  sim::TileSpan span;
+};
+struct CheckedProgram {
+  std::int64_t pid = 0;
+  sim::TileCoord seen;
+  std::vector<CheckedStep> steps;
+};
+
 // The pids checked: all of them within the lane budget, else the first, the last (where the
 // grouped orders differ) and evenly spaced ones.
 std::vector<std::int64_t> pids_to_check(std::int64_t programs, std::int64_t lanes_per_program,
@@ -289,23 +302,35 @@ Inference infer_problem(const Evaluator& ev, const InferOptions& opt) {
   }
   if (!matmul) s.k = 1, s.block_k = 1;
 
-  // Every checked program's accesses: wrap seen anywhere makes the boundary sim's "wrap".
+  // Every checked program, kept as its steps' spans only (its tiles are dropped at once, so
+  // memory stays one program's whatever the sample): wrap seen anywhere makes the boundary
+  // sim's "wrap"; the tile each stored (matmul) or loaded (copy, transpose) names its pid's tile.
   inf.programs = launch.programs();
   const auto pids = pids_to_check(inf.programs, lanes0, opt.lane_budget);
-  std::vector<std::pair<std::int64_t, ProgramRun>> runs;
+  std::vector<CheckedProgram> runs;
+  runs.reserve(pids.size());
   for (std::int64_t pid : pids) {
-    ProgramRun run = pid == 0 ? first : ev.run(pid);
+    const ProgramRun run = pid == 0 ? first : ev.run(pid);
+    CheckedProgram c;
+    c.pid = pid;
     for (const Record* r : steps_of(run)) {
-      if (r->kind == RecordKind::dot) continue;
-      const Layout l = layout_of(r->access.tensor, r->pos);
-      std::string why;
-      const auto span = sim_span(r->access, tensor(ev, r->access.tensor), l.op, l.swap, &why);
-      if (!span)
-        refuse(ev, r->pos,
-               "pid " + std::to_string(pid) + ": this access is not a tile sim can model: " + why);
-      boundary_wrap = boundary_wrap || span->wrap_rows || span->wrap_cols;
+      CheckedStep st{r->kind, r->pos, {}};
+      if (r->kind != RecordKind::dot) {
+        const Layout l = layout_of(r->access.tensor, r->pos);
+        std::string why;
+        const auto span = sim_span(r->access, tensor(ev, r->access.tensor), l.op, l.swap, &why);
+        if (!span)
+          refuse(
+              ev, r->pos,
+              "pid " + std::to_string(pid) + ": this access is not a tile sim can model: " + why);
+        boundary_wrap = boundary_wrap || span->wrap_rows || span->wrap_cols;
+        st.span = *span;
+        if (matmul ? r->kind == RecordKind::store : r->kind == RecordKind::load)
+          c.seen = {span->row0 / s.block_m, span->col0 / s.block_n};
+      }
+      c.steps.push_back(st);
     }
-    runs.emplace_back(pid, std::move(run));
+    runs.push_back(std::move(c));
   }
   s.boundary = boundary_wrap ? sim::Boundary::wrap : sim::Boundary::mask;
   s.order = sim::LaunchOrder::row_major;
@@ -321,30 +346,19 @@ Inference infer_problem(const Evaluator& ev, const InferOptions& opt) {
   const sim::GridShape g = sim::grid_of(probe);
   for (auto order : {sim::LaunchOrder::row_major, sim::LaunchOrder::column_major,
                      sim::LaunchOrder::grouped, sim::LaunchOrder::grouped_legacy}) {
-    bool ok = true;
-    for (const auto& [pid, run] : runs) {
-      const Record* r = nullptr;
-      for (const auto& rec : run.records)
-        if (matmul ? rec.kind == RecordKind::store : rec.kind == RecordKind::load) r = &rec;
-      std::string why;
-      const auto span = recognize_span(r->access, tensor(ev, r->access.tensor), &why);
-      const sim::TileCoord seen{span->span.row0 / s.block_m, span->span.col0 / s.block_n};
-      if (!(sim::tile_of(order, g, pid) == seen)) {
-        ok = false;
-        break;
-      }
-    }
+    const bool ok = std::all_of(runs.begin(), runs.end(), [&](const CheckedProgram& c) {
+      return sim::tile_of(order, g, c.pid) == c.seen;
+    });
     if (ok) matching.push_back(order);
   }
   if (matching.empty()) {
-    const auto& [pid, run] = runs.size() > 1 ? runs[1] : runs[0];
-    (void)run;
+    const CheckedProgram& c = runs.size() > 1 ? runs[1] : runs[0];
     refuse(ev, ev.kernel().fn.pos,
            "custom launch order: the pid -> (pid_m, pid_n) mapping is none of sim's orders "
            "(row-major, column-major, grouped, grouped-legacy at GROUP_SIZE_M = " +
-               std::to_string(s.group_size_m) + "); pid " + std::to_string(pid) +
-               " computes tile (" + std::to_string(evaluated_tile(ev, s, pid).pid_m) + ", " +
-               std::to_string(evaluated_tile(ev, s, pid).pid_n) + ")");
+               std::to_string(s.group_size_m) + "); pid " + std::to_string(c.pid) +
+               " computes tile (" + std::to_string(c.seen.pid_m) + ", " +
+               std::to_string(c.seen.pid_n) + ")");
   }
   s.order = matching.front();
   inf.also_matching.assign(matching.begin() + 1, matching.end());
@@ -352,46 +366,38 @@ Inference infer_problem(const Evaluator& ev, const InferOptions& opt) {
     inf.notes.push_back("a " + std::string(launch.grid[2] > 1 ? "3" : "2") +
                         "-d grid: programs launch with axis 0 fastest (pid = pid0 + grid0 * pid1)");
 
-  // Record by record against the steps sim replays for this problem.
+  // Step by step against what sim replays for this problem.
   const sim::Problem p(s);
   const std::int64_t steps = sim::steps_per_program(p);
-  for (const auto& [pid, run] : runs) {
-    const auto recs = steps_of(run);
+  for (const CheckedProgram& c : runs) {
     std::size_t i = 0;
-    const sim::TileCoord tile = sim::tile_of(p, pid);
+    const sim::TileCoord tile = sim::tile_of(p, c.pid);
+    const std::string pid = "pid " + std::to_string(c.pid);
     for (std::int64_t step = 1; step < steps; ++step) {
       std::int64_t k = -1;
       const sim::StepOp op = sim::step_op(p, step, &k);
       if (op == sim::StepOp::transpose) continue;  // no memory: the trans record is enough
-      if (i >= recs.size())
+      if (i >= c.steps.size())
         refuse(ev, ev.kernel().fn.pos,
-               "pid " + std::to_string(pid) + " ends after " + std::to_string(i) +
-                   " steps; sim's " + std::string(sim::to_string(p.kernel())) + " has " +
-                   std::to_string(steps - 1));
-      const Record& r = *recs[i++];
-      const bool want_dot = op == sim::StepOp::dot;
-      const bool want_store = op == sim::StepOp::store;
+               pid + " ends after " + std::to_string(i) + " steps; sim's " +
+                   std::string(sim::to_string(p.kernel())) + " has " + std::to_string(steps - 1));
+      const CheckedStep& r = c.steps[i++];
       const bool is_dot = r.kind == RecordKind::dot, is_store = r.kind == RecordKind::store;
-      if (want_dot != is_dot || want_store != is_store)
+      if ((op == sim::StepOp::dot) != is_dot || (op == sim::StepOp::store) != is_store)
         refuse(ev, r.pos,
-               "pid " + std::to_string(pid) + ": sim's step " + std::to_string(step) + " is " +
+               pid + ": sim's step " + std::to_string(step) + " is " +
                    std::string(sim::to_string(op)) + " here");
       ++inf.records_checked;
       if (is_dot) continue;
-      const Layout l = layout_of(r.access.tensor, r.pos);
-      std::string why;
-      const auto got = sim_span(r.access, tensor(ev, r.access.tensor), l.op, l.swap, &why);
       const sim::TileSpan want = sim::step_span(p, op, tile, k);
-      if (!got || !same_span(*got, want))
+      if (!same_span(r.span, want))
         refuse(ev, r.pos,
-               "pid " + std::to_string(pid) + ": this " + (is_store ? "store" : "load") +
-                   " touches " + (got ? span_text(*got) : why) + "; sim's " +
-                   std::string(sim::to_string(op)) + " touches " + span_text(want));
+               pid + ": this " + (is_store ? "store" : "load") + " touches " + span_text(r.span) +
+                   "; sim's " + std::string(sim::to_string(op)) + " touches " + span_text(want));
     }
-    if (i != recs.size())
-      refuse(ev, recs[i]->pos,
-             "pid " + std::to_string(pid) + ": a step more than sim's " +
-                 std::string(sim::to_string(p.kernel())) + " has");
+    if (i != c.steps.size())
+      refuse(ev, c.steps[i].pos,
+             pid + ": a step more than sim's " + std::string(sim::to_string(p.kernel())) + " has");
   }
   inf.programs_checked = static_cast<std::int64_t>(runs.size());
   return inf;

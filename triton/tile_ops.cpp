@@ -2,6 +2,7 @@
 // would otherwise find signed wrap-around), every new tile for its lane count.
 #include "triton/tile_ops.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -239,6 +240,21 @@ Tile broadcast_to(const Tile& t, const Shape& shape) {
   return r;
 }
 
+namespace {
+
+// A source tile's steps along the (rows, cols) of a rank <= 2 output it broadcasts into: 0 on
+// an axis it lacks or has length 1 on, so lane (i, j) of the output reads i * rs + j * cs.
+std::pair<std::int64_t, std::int64_t> steps_into(const Shape& src, const Shape& out) {
+  const std::int64_t rows = src.size() == 2 ? src[0] : 1;
+  const std::int64_t cols = src.empty() ? 1 : src.back();
+  const bool out2 = out.size() == 2;
+  const std::int64_t cs = cols == 1 ? 0 : 1;
+  const std::int64_t rs = out2 && rows != 1 ? cols : 0;
+  return {rs, cs};
+}
+
+}  // namespace
+
 Tile zip(const Tile& a, const Tile& b, Elem out,
          const std::function<std::int64_t(std::int64_t, std::int64_t)>& f) {
   Shape s;
@@ -252,11 +268,14 @@ Tile zip(const Tile& a, const Tile& b, Elem out,
   if (!r.known) return r;
   const std::int64_t n = lanes_of(s);
   r.ints.resize(static_cast<std::size_t>(n));
-  if (a.shape == s && b.shape == s) {
-    for (std::int64_t i = 0; i < n; ++i) r.ints[i] = f(a.ints[i], b.ints[i]);
-  } else {
-    for (std::int64_t i = 0; i < n; ++i)
-      r.ints[i] = f(a.at(broadcast_index(a.shape, s, i)), b.at(broadcast_index(b.shape, s, i)));
+  const std::int64_t rows = s.size() == 2 ? s[0] : 1, cols = n / std::max<std::int64_t>(rows, 1);
+  const auto [ars, acs] = steps_into(a.shape, s);
+  const auto [brs, bcs] = steps_into(b.shape, s);
+  std::int64_t* o = r.ints.data();
+  for (std::int64_t i = 0; i < rows; ++i) {
+    const std::int64_t* pa = a.ints.data() + i * ars;
+    const std::int64_t* pb = b.ints.data() + i * brs;
+    for (std::int64_t j = 0; j < cols; ++j) *o++ = f(pa[j * acs], pb[j * bcs]);
   }
   return r;
 }
@@ -306,6 +325,15 @@ Value binary_op(const std::string& op, const Value& a, const Value& b) {
     r.ints.clear();
     return Value{r};
   }
+  // The common operators as their own loops; the rest through int_op (string dispatch).
+  if (op == "+") return Value{zip(ta, tb, out, add)};
+  if (op == "-") return Value{zip(ta, tb, out, sub)};
+  if (op == "*") return Value{zip(ta, tb, out, mul)};
+  if (op == "<")
+    return Value{zip(ta, tb, out, [](std::int64_t x, std::int64_t y) { return x < y; })};
+  if (op == "&")
+    return Value{zip(ta, tb, out, [](std::int64_t x, std::int64_t y) { return x & y; })};
+  if (op == "%") return Value{zip(ta, tb, out, cmod)};
   return Value{zip(ta, tb, out, [&](std::int64_t x, std::int64_t y) {
     return int_op(op, x, y, /*python=*/false);
   })};

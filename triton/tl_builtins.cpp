@@ -186,8 +186,10 @@ Value Interp::call_builtin(const std::string& name, CallArgs a, const Expr& call
           std::int64_t off = 0;
           bool on = true;
           for (int ax = 0; ax < bp->rank; ++ax) {
-            off = binary_op("+", Value{off}, binary_op("*", Value{idx[ax]}, Value{bp->strides[ax]}))
-                      .get<std::int64_t>()[0];
+            std::int64_t term = 0;
+            if (__builtin_mul_overflow(idx[ax], bp->strides[ax], &term) ||
+                __builtin_add_overflow(off, term, &off))
+              fail(call.pos, "integer overflow in the block pointer's offsets");
             if (std::find(axes.begin(), axes.end(), ax) != axes.end())
               on = on && idx[ax] >= 0 && idx[ax] < bp->shape[ax];
           }
