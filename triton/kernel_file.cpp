@@ -1,5 +1,5 @@
-// Reading a kernel file: its size is checked before it is read, so a huge file is refused
-// without being loaded.
+// Reading a kernel file: its kind and size are checked before it is read, so a huge file or an
+// endless device is refused without being loaded.
 #include "triton/kernel_file.hpp"
 
 #include <filesystem>
@@ -22,6 +22,9 @@ LoadedKernel load_kernel_file(const std::string& path, std::string_view function
                               const std::vector<std::string>& words) {
   const std::string name = std::filesystem::path(path).filename().string();
   std::error_code ec;
+  // A device or a pipe (/dev/zero, a FIFO) has no size to check: refused, never read.
+  if (!std::filesystem::is_regular_file(path, ec))
+    throw SourceError(path, {}, "not a regular file: a kernel is read from a .py file");
   const auto size = std::filesystem::file_size(path, ec);
   if (ec) throw SourceError(path, {}, "cannot read the kernel file: " + ec.message());
   if (size > kMaxSourceBytes)

@@ -89,7 +89,9 @@ Value Interp::call_builtin(const std::string& name, CallArgs a, const Expr& call
     if (a.pos.size() > names.size())
       fail(call.pos, name + " takes at most " + std::to_string(names.size()) + " arguments");
     for (std::size_t i = 0; i < a.pos.size(); ++i) b.v[i] = a.pos[i];
-    for (auto& [k, v] : a.kw) {
+    for (const auto& kv : a.kw) {
+      const std::string& k = kv.first;  // not a structured binding: clang 14 cannot capture one
+      const Value& v = kv.second;
       const auto it =
           std::find_if(names.begin(), names.end(), [&](const char* n) { return k == n; });
       if (it == names.end()) {

@@ -29,8 +29,6 @@ def seed000_matmul_kernel(a, b, c, M, N, K,  # (added)
     for n0 in range(0, N, BLOCK_N):
         # 计算当前迭代处理的N维度索引范围
         offs_n = n0 + tl.arange(0, BLOCK_N)  # [BLOCK_N]
-        a_mask = (offs_m[:, None] < M) & (offs_n[None, :] < N)  # (added)
-        b_mask = (offs_n[:, None] < N) & (offs_k[None, :] < K)  # (added)
         
         # 计算A矩阵块的指针(形状:BLOCK_M × BLOCK_N)
         # A[offs_m, offs_n] - 取A矩阵的部分行和部分列
@@ -39,6 +37,8 @@ def seed000_matmul_kernel(a, b, c, M, N, K,  # (added)
         # 计算B矩阵块的指针(形状:BLOCK_N × BLOCK_K)
         # B[offs_n, offs_k] - 取B矩阵的部分行和部分列
         b_ptrs = b + (offs_n[:, None]*stride_bn + offs_k[None, :]*stride_bk)
+        a_mask = (offs_m[:, None] < M) & (offs_n[None, :] < N)  # (added)
+        b_mask = (offs_n[:, None] < N) & (offs_k[None, :] < K)  # (added)
 
         # 从全局内存加载数据块到寄存器/共享内存
         a_block = tl.load(a_ptrs, mask=a_mask, other=0.)  # 加载A块,越界位置填充0
