@@ -79,6 +79,17 @@ bool is_compare(const std::string& op) {
   return op == "<" || op == ">" || op == "<=" || op == ">=" || op == "==" || op == "!=";
 }
 
+// The six comparisons, one home for integers and floats (true as 1).
+template <class T>
+std::int64_t compare(const std::string& op, T a, T b) {
+  if (op == "<") return a < b;
+  if (op == ">") return a > b;
+  if (op == "<=") return a <= b;
+  if (op == ">=") return a >= b;
+  if (op == "==") return a == b;
+  return a != b;
+}
+
 std::int64_t int_op(const std::string& op, std::int64_t a, std::int64_t b, bool python) {
   if (op == "+") return add(a, b);
   if (op == "-") return sub(a, b);
@@ -94,12 +105,7 @@ std::int64_t int_op(const std::string& op, std::int64_t a, std::int64_t b, bool 
     if (b < 0) refuse("a negative integer power");
     return ipow(a, b);
   }
-  if (op == "<") return a < b;
-  if (op == ">") return a > b;
-  if (op == "<=") return a <= b;
-  if (op == ">=") return a >= b;
-  if (op == "==") return a == b;
-  if (op == "!=") return a != b;
+  if (is_compare(op)) return compare(op, a, b);
   refuse("the operator " + op + " is not supported on integers");
 }
 
@@ -111,12 +117,7 @@ double float_op(const std::string& op, double a, double b) {
   if (op == "//") return std::floor(a / b);
   if (op == "%") return a - std::floor(a / b) * b;
   if (op == "**") return std::pow(a, b);
-  if (op == "<") return a < b;
-  if (op == ">") return a > b;
-  if (op == "<=") return a <= b;
-  if (op == ">=") return a >= b;
-  if (op == "==") return a == b;
-  if (op == "!=") return a != b;
+  if (is_compare(op)) return compare(op, a, b);
   refuse("the operator " + op + " is not supported on floats");
 }
 
