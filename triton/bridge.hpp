@@ -32,7 +32,7 @@ std::optional<TensorSpan> recognize_span(const AccessRecord& a, const TensorDesc
 struct InferOptions {
   // Programs evaluated to check the mapping and the records: all up to this many lanes of
   // accesses in total, else a deterministic sample (the first, the last and evenly spaced pids).
-  std::int64_t lane_budget = std::int64_t{1} << 27;
+  std::int64_t lane_budget = std::int64_t{1} << 25;
 };
 
 struct Inference {

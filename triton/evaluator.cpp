@@ -196,9 +196,11 @@ void Interp::exec(const Stmt& s) {
           exec_block(s.body);
         };
         if (is_range) {
-          for (std::int64_t i = r.start; r.step > 0 ? i < r.stop : i > r.stop; i += r.step) {
+          for (std::int64_t i = r.start; r.step > 0 ? i < r.stop : i > r.stop;) {
             body(Value{i});
-            if (m_returned) break;
+            // The next value past the 64-bit range ends the range (Python would go on, but
+            // no program runs 2^63 iterations: the iteration cap stops it long before).
+            if (m_returned || __builtin_add_overflow(i, r.step, &i)) break;
           }
         } else {
           for (const auto& v : items) {

@@ -69,7 +69,8 @@ TensorDesc parse_tensor(std::string_view v, const std::string& file, SourcePos p
       (dims.size() == 2 && !parse_int(dims[1], &t.cols)))
     bad(file, pos, word, "the shape is ROWSxCOLS or LENGTH");
   if (t.rows < 1 || t.cols < 1 || t.rows > sim::kMaxDim * sim::kMaxDim ||
-      t.cols > sim::kMaxDim * sim::kMaxDim || t.rows * t.cols > kMaxTensorElements)
+      t.cols > sim::kMaxDim * sim::kMaxDim ||
+      static_cast<__int128>(t.rows) * t.cols > kMaxTensorElements)
     bad(file, pos, word, "each size is 1.." + std::to_string(sim::kMaxDim * sim::kMaxDim));
   const auto e = parse_elem(parts[1]);
   if (!e) bad(file, pos, word, "unknown dtype: allowed fp16 | bf16 | fp32 | int32 | ...");
@@ -85,7 +86,10 @@ TensorDesc parse_tensor(std::string_view v, const std::string& file, SourcePos p
         t.stride_col > kMaxTensorElements)
       bad(file, pos, word,
           "strides are strides=S0,S1 (elements, 0.." + std::to_string(kMaxTensorElements) + ")");
-    if (t.extent() > kMaxTensorElements) bad(file, pos, word, "the tensor spans too much memory");
+    // In 128 bits: rows and strides are each below 2^40, their product is not.
+    const __int128 extent = static_cast<__int128>(t.rows - 1) * t.stride_row +
+                            static_cast<__int128>(t.cols - 1) * t.stride_col + 1;
+    if (extent > kMaxTensorElements) bad(file, pos, word, "the tensor spans too much memory");
   }
   return t;
 }

@@ -23,9 +23,6 @@ struct TensorDesc {
   std::int64_t rows = 1, cols = 1;
   std::int64_t stride_row = 1, stride_col = 1;
   Elem elem = Elem::f16;
-  std::int64_t elements() const { return rows * cols; }
-  // One past the largest element offset.
-  std::int64_t extent() const { return (rows - 1) * stride_row + (cols - 1) * stride_col + 1; }
 };
 
 struct ArgValue {

@@ -66,11 +66,15 @@ std::int64_t shift(std::int64_t a, std::int64_t b, bool left) {
   if (a < 0 || a > (std::numeric_limits<std::int64_t>::max() >> b)) refuse("integer overflow");
   return a << b;
 }
+// Exponentiation by squaring: at most 63 steps whatever b, every product checked.
 std::int64_t ipow(std::int64_t a, std::int64_t b) {
+  if (a == 0 || a == 1) return b == 0 ? 1 : a;
+  if (a == -1) return b % 2 == 0 ? 1 : -1;
   std::int64_t r = 1;
-  for (std::int64_t i = 0; i < b; ++i) {
-    r = mul(r, a);
-    if (r == 0 || r == 1) break;
+  while (b > 0) {
+    if (b & 1) r = mul(r, a);
+    b >>= 1;
+    if (b > 0) a = mul(a, a);
   }
   return r;
 }
@@ -154,7 +158,8 @@ void check_lanes(const Shape& s) {
   if (s.size() > 2) refuse("tiles of rank " + std::to_string(s.size()) + " are not supported yet");
   std::int64_t n = 1;
   for (auto d : s) {
-    if (d < 0 || d > kMaxTileLanes) refuse("tile of shape " + to_string(s) + " is too large");
+    if (d < 1) refuse("tile of shape " + to_string(s) + ": every size must be at least 1");
+    if (d > kMaxTileLanes) refuse("tile of shape " + to_string(s) + " is too large");
     n *= d;
     if (n > kMaxTileLanes)
       refuse("tile of shape " + to_string(s) + " has more than " + std::to_string(kMaxTileLanes) +

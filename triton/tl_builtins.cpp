@@ -123,7 +123,8 @@ Value Interp::call_builtin(const std::string& name, CallArgs a, const Expr& call
   if (name == "tl.arange") {
     const Bound b = bind({"start", "end"}, 2);
     const std::int64_t lo = as_int(*b.v[0], "start"), hi = as_int(*b.v[1], "end");
-    if (hi <= lo || hi - lo > kMaxTileLanes)
+    std::int64_t n = 0;
+    if (hi <= lo || __builtin_sub_overflow(hi, lo, &n) || n > kMaxTileLanes)
       fail(call.pos, "tl.arange(" + std::to_string(lo) + ", " + std::to_string(hi) +
                          ") must have 1.." + std::to_string(kMaxTileLanes) + " lanes");
     if (!std::has_single_bit(static_cast<std::uint64_t>(hi - lo)))

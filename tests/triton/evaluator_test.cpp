@@ -77,5 +77,25 @@ TEST(Evaluator, ScalarsAreRecordedOnRequestForMapsExplanation) {
   EXPECT_EQ(seen[8], (std::pair<std::string, std::int64_t>{"pid_n", 0}));
 }
 
+TEST(Evaluator, PythonIntegersFollowPythonsRulesAndTilesCs) {
+  const auto k = load_kernel_text(R"(
+@triton.jit
+def k(M):
+    a = (-7) // 2
+    b = (-7) % 2
+    c = (-1) ** 3
+    d = 3 ** 39
+    e = M // 2
+    f = M % 2
+)",
+                                  "ints.py", {}, {"M=-7"});
+  EvalOptions opt;
+  opt.scalars = true;
+  std::vector<std::int64_t> v;
+  for (const auto& r : k.ev->run(0, opt).records) v.push_back(r.value);
+  // constexpr arithmetic floors; the runtime argument M is an int32 tensor: C truncation.
+  EXPECT_EQ(v, (std::vector<std::int64_t>{-4, 1, -1, 4052555153018976267ll, -3, -1}));
+}
+
 }  // namespace
 }  // namespace tilesim::triton

@@ -71,6 +71,15 @@ TEST(Refusals, NameFileLineColumnAndTheConstruct) {
        {"p=4x4:fp16", "M=1", "B=2"},
        "k.py:3:9: tl.dot needs (M, K) and (K, N) tiles"},
       {body("    pass\n"), {"p=4x4:fp99"}, "--arg: launch word \"p=4x4:fp99\": unknown dtype"},
+      {body("    x = tl.zeros((0, 4), dtype=tl.float32)\n"),
+       {"p=4x4:fp16", "M=1", "B=2"},
+       "k.py:3:9: tile of shape (0, 4): every size must be at least 1"},
+      {body("    pass\n"),
+       {"p=4294967296x4294967296:fp16"},
+       "--arg: launch word \"p=4294967296x4294967296:fp16\": each size is 1..4294967296"},
+      {body("    pass\n"),
+       {"p=4x4:fp16:strides=1099511627776,1099511627776"},
+       "--arg: launch word \"p=4x4:fp16:strides=1099511627776,1099511627776\": the tensor spans"},
       {body("    pass\n"), {"grid=0"}, "--arg: launch word \"grid=0\": the grid is 1 to 3"},
   };
   for (const auto& c : cases) {
