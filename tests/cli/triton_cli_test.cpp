@@ -50,4 +50,17 @@ TEST(TritonCli, ProblemFlagsCannotOverrideTheFile) {
   EXPECT_NE(r.out.find("--m cannot be combined with --triton"), std::string::npos) << r.out;
 }
 
+TEST(TritonCli, CheckReportsLanesOutsideTheirTensorWithPidAndLine) {
+  // C declared 500 rows while the kernel's masks use M = 574: the last rows of tiles write past.
+  const auto bad = tilesim::test::run_cli("check --triton " + kernel("seed001_matmul.py") +
+                                          " --arg c_ptr=500x574:fp16");
+  EXPECT_EQ(bad.code, 3);
+  EXPECT_NE(bad.out.find("pid 80, line 73: 3844 lanes of c_ptr written outside it (the mask "
+                         "leaves them on)"),
+            std::string::npos)
+      << bad.out;
+  const auto good = tilesim::test::run_cli("check --triton " + kernel("seed001_matmul.py"));
+  EXPECT_EQ(good.code, 0) << good.out;
+}
+
 }  // namespace

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "sim/base/limits.hpp"
+#include "triton/bounds_check.hpp"
 #include "triton/bridge.hpp"
 #include "triton/kernel_file.hpp"
 
@@ -15,6 +16,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const auto k = tilesim::triton::load_kernel_text(std::move(text), "fuzz.py");
     if (k.ev->launch().programs() < 1) __builtin_trap();
     (void)k.ev->run(0);
+    (void)tilesim::triton::out_of_bounds(*k.ev, {0});
     // A small lane budget keeps one input's work bounded: few programs are checked.
     tilesim::triton::InferOptions opt;
     opt.lane_budget = 1 << 16;

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "tests/triton/fixtures.hpp"
+#include "triton/bounds_check.hpp"
 #include "triton/bridge.hpp"
 
 namespace tilesim::triton {
@@ -79,6 +80,36 @@ def k(src, dst, N, BLOCK: tl.constexpr):
       refusal([&] { infer_problem(*l.ev); }),
       "nomask.py:8:5: pid 0: this access is not a tile sim can model: 2496 lanes fall outside dst "
       "and no mask turns them off");
+}
+
+// Issue 26's check: a kernel with a mask missing on its last rows of tiles is reported with
+// pid, line and lanes; the same kernel with the mask is not.
+TEST(TestKernels, AMissingMaskIsReportedWithPidLineAndLanesAndTheMaskedKernelIsNot) {
+  const std::string src = R"(
+@triton.jit
+def copy_rows(src, dst, M, N, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    r = pid * BLOCK + tl.arange(0, BLOCK)
+    c = tl.arange(0, 64)
+    inside = (r[:, None] < M) & (c[None, :] < N)
+    t = tl.load(src + r[:, None] * N + c[None, :], mask=inside)
+    tl.store(dst + r[:, None] * N + c[None, :], t{MASK})
+)";
+  const std::vector<std::string> launch{"src=100x64:fp16", "dst=100x64:fp16", "M=100", "N=64",
+                                        "BLOCK=32",        "grid=4"};
+  auto text = [&](const std::string& mask) {
+    std::string s = src;
+    s.replace(s.find("{MASK}"), 6, mask);
+    return s;
+  };
+  const auto bad = load_kernel_text(text(""), "rows.py", {}, launch);
+  const auto found = out_of_bounds(*bad.ev);
+  ASSERT_EQ(found.size(), 1u);
+  // pid 3 covers rows 96..127: rows 100..127 are past M, 28 rows x 64 lanes.
+  EXPECT_EQ(found[0].text(), "pid 3, line 9: 1792 lanes of dst written outside it (no mask)");
+  const auto good = load_kernel_text(text(", mask=inside"), "rows.py", {}, launch);
+  EXPECT_TRUE(out_of_bounds(*good.ev).empty());
+  EXPECT_EQ(infer_problem(*good.ev).spec.kernel, sim::Kernel::copy);
 }
 
 }  // namespace
