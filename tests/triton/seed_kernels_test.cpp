@@ -120,7 +120,7 @@ TEST(SeedKernels, Seed004Pid29ComputesTileFiveZero) {
   EXPECT_EQ(evaluated_tile(*l.ev, spec, 29), (sim::TileCoord{5, 0}));
 }
 
-TEST(SeedKernels, TutorialMatmulIsTheGroupedWrappedMatmul) {
+TEST(SeedKernels, TutorialMatmulIsTheGroupedMatmulAtGroupSize4) {
   auto want = matmul_spec(1024, 768, 512, 128, 128, 64, sim::DType::fp16, sim::LaunchOrder::grouped,
                           sim::Boundary::mask);
   want.group_size_m = 4;
