@@ -64,8 +64,8 @@ TEST(TritonCli, CheckReportsLanesOutsideTheirTensorWithPidAndLine) {
 }
 
 TEST(TritonCli, TraceShowsTheFilesOwnLines) {
-  const auto r = tilesim::test::run_cli("trace --triton " + kernel("seed000_transpose.py") +
-                                        " --pid 1");
+  const auto r =
+      tilesim::test::run_cli("trace --triton " + kernel("seed000_transpose.py") + " --pid 1");
   ASSERT_EQ(r.code, 0) << r.out;
   EXPECT_NE(r.out.find("step    1  line 41  load"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("step    3  line 42  store"), std::string::npos) << r.out;
