@@ -354,9 +354,7 @@ Value pointer_op(const std::string& op, const PtrTile& p, const Value& offset) {
   if (is_float(o.elem)) refuse("a pointer moves by integer offsets, not by floats");
   if (!o.known) refuse("this address depends on loaded data, which the simulator never has");
   PtrTile r = p;
-  r.offsets = zip(p.offsets, o, Elem::i64, [&](std::int64_t x, std::int64_t y) {
-    return op == "+" ? add(x, y) : sub(x, y);
-  });
+  r.offsets = zip(p.offsets, o, Elem::i64, op == "+" ? add : sub);
   return Value{r};
 }
 
