@@ -4,6 +4,7 @@
 // kernel's counters.
 #include <gtest/gtest.h>
 
+#include "scenario/scenario.hpp"
 #include "sim/machine/machine.hpp"
 #include "sim/program/occupancy.hpp"
 #include "sim/replay/replay.hpp"
@@ -112,6 +113,14 @@ TEST(SeedKernels, Seed004IsTheWrappedGroupedMatmulOfTheTutorial) {
   ASSERT_EQ(inf.also_matching.size(), 1u);
   EXPECT_EQ(inf.also_matching[0], sim::LaunchOrder::grouped_legacy);
   EXPECT_EQ(inf.programs_checked, 81);
+}
+
+// The built-in scenario of the same problem (assets/scenarios/wrap_574_triton_tutorial.json) is
+// the problem seed 004's file is recognised as, field for field.
+TEST(SeedKernels, Seed004IsTheBuiltInWrapScenariosProblem) {
+  const auto builtin = scenario::load_scenario(std::string(TILESIM_ASSETS_DIR) +
+                                               "/scenarios/wrap_574_triton_tutorial.json");
+  EXPECT_EQ(infer("seed004_grouped_matmul.py"), builtin.problem);
 }
 
 TEST(SeedKernels, Seed004Pid29ComputesTileFiveZero) {
