@@ -21,8 +21,7 @@ std::vector<OutOfBounds> out_of_bounds(const Evaluator& ev, std::vector<std::int
       const AccessRecord& a = r.access;
       const auto& t =
           std::get<TensorDesc>(ev.launch().args[static_cast<std::size_t>(a.tensor)].value);
-      const __int128 end = static_cast<__int128>(t.rows - 1) * t.stride_row +
-                           static_cast<__int128>(t.cols - 1) * t.stride_col + 1;
+      const __int128 end = t.end();
       if (!a.offsets.known) continue;  // addresses from loaded data: nothing to say
       std::int64_t lanes = 0;
       for (std::int64_t i = 0; i < a.offsets.lanes(); ++i) {

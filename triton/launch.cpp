@@ -86,10 +86,7 @@ TensorDesc parse_tensor(std::string_view v, const std::string& file, SourcePos p
         t.stride_col > kMaxTensorElements)
       bad(file, pos, word,
           "strides are strides=S0,S1 (elements, 0.." + std::to_string(kMaxTensorElements) + ")");
-    // In 128 bits: rows and strides are each below 2^40, their product is not.
-    const __int128 extent = static_cast<__int128>(t.rows - 1) * t.stride_row +
-                            static_cast<__int128>(t.cols - 1) * t.stride_col + 1;
-    if (extent > kMaxTensorElements) bad(file, pos, word, "the tensor spans too much memory");
+    if (t.end() > kMaxTensorElements) bad(file, pos, word, "the tensor spans too much memory");
   }
   return t;
 }

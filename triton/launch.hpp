@@ -23,6 +23,12 @@ struct TensorDesc {
   std::int64_t rows = 1, cols = 1;
   std::int64_t stride_row = 1, stride_col = 1;
   Elem elem = Elem::f16;
+  // One past the furthest element offset, in 128 bits (rows and strides are each checked below
+  // 2^40 when read, their product is not): where "outside the tensor" starts.
+  __int128 end() const {
+    return static_cast<__int128>(rows - 1) * stride_row +
+           static_cast<__int128>(cols - 1) * stride_col + 1;
+  }
 };
 
 struct ArgValue {

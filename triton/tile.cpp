@@ -18,31 +18,39 @@ constexpr sim::enum_names::Table<Elem, 9> kElemNames{{{Elem::i1, "int1"},
                                                       {Elem::f32, "float32"},
                                                       {Elem::f64, "float64"}}};
 
+// Bytes and promotion rank of each element type (the wider, or the float, wins a binary op).
+struct ElemFacts {
+  Elem elem;
+  int bytes, rank;
+};
+constexpr std::array<ElemFacts, 9> kElemFacts{{{Elem::i1, 1, 0},
+                                               {Elem::i8, 1, 1},
+                                               {Elem::i16, 2, 2},
+                                               {Elem::i32, 4, 3},
+                                               {Elem::i64, 8, 4},
+                                               {Elem::f16, 2, 5},
+                                               {Elem::bf16, 2, 5},
+                                               {Elem::f32, 4, 6},
+                                               {Elem::f64, 8, 7}}};
+constexpr const ElemFacts& facts(Elem e) {
+  for (const auto& f : kElemFacts)
+    if (f.elem == e) return f;
+  return kElemFacts[3];
+}
+
 }  // namespace
 
 std::string_view to_string(Elem e) {
   return sim::enum_names::name_of(kElemNames, e);
 }
 bool is_float(Elem e) {
-  return e == Elem::f16 || e == Elem::bf16 || e == Elem::f32 || e == Elem::f64;
+  return facts(e).rank >= facts(Elem::f16).rank;
 }
 int elem_bytes(Elem e) {
-  switch (e) {
-    case Elem::i1:
-    case Elem::i8:
-      return 1;
-    case Elem::i16:
-    case Elem::f16:
-    case Elem::bf16:
-      return 2;
-    case Elem::i32:
-    case Elem::f32:
-      return 4;
-    case Elem::i64:
-    case Elem::f64:
-      return 8;
-  }
-  return 4;
+  return facts(e).bytes;
+}
+int promotion_rank(Elem e) {
+  return facts(e).rank;
 }
 
 std::string to_string(const Shape& s) {

@@ -16,6 +16,7 @@ enum class Elem { i1, i8, i16, i32, i64, f16, bf16, f32, f64 };
 std::string_view to_string(Elem e);  // "int32", "float16", ...
 bool is_float(Elem e);
 int elem_bytes(Elem e);
+int promotion_rank(Elem e);  // int1 < int8 < ... < int64 < float16 = bfloat16 < float32 < float64
 
 using Shape = std::vector<std::int64_t>;  // rank 0..2
 std::string to_string(const Shape& s);    // "(64, 32)", "()"

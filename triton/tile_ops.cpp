@@ -125,29 +125,6 @@ double float_op(const std::string& op, double a, double b) {
   refuse("the operator " + op + " is not supported on floats");
 }
 
-int rank_of(Elem e) {
-  switch (e) {
-    case Elem::i1:
-      return 0;
-    case Elem::i8:
-      return 1;
-    case Elem::i16:
-      return 2;
-    case Elem::i32:
-      return 3;
-    case Elem::i64:
-      return 4;
-    case Elem::f16:
-    case Elem::bf16:
-      return 5;
-    case Elem::f32:
-      return 6;
-    case Elem::f64:
-      return 7;
-  }
-  return 3;
-}
-
 bool is_py_scalar(const Value& v) {
   return v.is<std::int64_t>() || v.is<double>() || v.is<bool>();
 }
@@ -169,7 +146,7 @@ void check_lanes(const Shape& s) {
 
 Elem promote(Elem a, Elem b) {
   if ((a == Elem::f16 && b == Elem::bf16) || (a == Elem::bf16 && b == Elem::f16)) return Elem::f32;
-  return rank_of(a) >= rank_of(b) ? a : b;
+  return promotion_rank(a) >= promotion_rank(b) ? a : b;
 }
 
 Tile filled(const Shape& shape, Elem e, std::int64_t v) {
