@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "cli/commands.hpp"
 #include "cli/problem_flags.hpp"
@@ -22,6 +23,10 @@ Action add_map_command(CLI::App& app) {
     const auto mapping = sim::launch_mapping(p.order(), g);
     const auto cov = sim::check_coverage(g, mapping);
     if (*explain_pid >= 0) sim::check_range("pid", *explain_pid, 0, g.programs() - 1);
+    // A Triton file's pid is also evaluated from its own source, beside the order's formula.
+    std::optional<TritonPid> from_source;
+    if (*explain_pid >= 0 && !flags->triton_file.empty())
+      from_source = explain_triton_pid(*flags, p.spec(), *explain_pid);
     const sim::LaunchOrder all[] = {sim::LaunchOrder::row_major, sim::LaunchOrder::column_major,
                                     sim::LaunchOrder::grouped, sim::LaunchOrder::grouped_legacy};
     if (flags->json) {
@@ -45,6 +50,10 @@ Action add_map_command(CLI::App& app) {
         j["orders"][std::string(sim::to_string(o))]["bijective"] =
             sim::check_coverage(g, sim::launch_mapping(o, g)).bijective;
       if (*explain_pid >= 0) j["explain"] = sim::explain_tile_of(p.order(), g, *explain_pid);
+      if (from_source) {
+        j["triton"]["tile"] = {from_source->tile.pid_m, from_source->tile.pid_n};
+        j["triton"]["lines"] = from_source->lines;
+      }
       std::printf("%s\n", j.dump(2).c_str());
       return 0;
     }
@@ -82,6 +91,13 @@ Action add_map_command(CLI::App& app) {
       for (const auto& line : sim::explain_tile_of(p.order(), g, *explain_pid))
         std::printf("  %s\n", line.c_str());
       std::printf("\n");
+    }
+    if (from_source) {
+      std::printf("pid %lld evaluated from %s:\n", (long long)*explain_pid,
+                  flags->triton_file.c_str());
+      for (const auto& line : from_source->lines) std::printf("  %s\n", line.c_str());
+      std::printf("  -> (pid_m, pid_n) = (%lld, %lld)\n\n", (long long)from_source->tile.pid_m,
+                  (long long)from_source->tile.pid_n);
     }
     std::printf("coverage check (every tile computed exactly once):\n");
     for (auto o : all) {

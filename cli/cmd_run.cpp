@@ -35,7 +35,8 @@ Action add_run_command(CLI::App& app) {
   return [flags, order, programs_csv]() {
     const sim::EventOrderKind kind = sim::parse_event_order(*order);
     const sim::TimingOptions timing = flags->timing();
-    const auto resolved = scenario::resolve(flags->to_scenario(), timing);
+    const scenario::Scenario sc = flags->to_scenario();
+    const auto resolved = scenario::resolve(sc, timing);
     if (resolved.launch_error) throw *resolved.launch_error;
     const sim::Problem& p = resolved.problem;
     const sim::Machine& m = resolved.machine;
@@ -63,10 +64,16 @@ Action add_run_command(CLI::App& app) {
     if (!programs_csv->empty())
       scenario::write_file_atomic(*programs_csv, scenario::program_spans_csv(p, spans));
     if (draw) std::fprintf(stderr, "\r                \r");
-    if (flags->json)
-      std::printf("%s\n", replay_json(p, m, r).dump(2).c_str());
-    else
+    // A Triton file says how it was recognised (sim's kernel, order, programs checked).
+    const bool triton = !flags->triton_file.empty();
+    if (flags->json) {
+      auto j = replay_json(p, m, r);
+      if (triton) j["triton"] = sc.description;
+      std::printf("%s\n", j.dump(2).c_str());
+    } else {
+      if (triton) std::printf("Triton kernel %s\n\n", sc.description.c_str());
       std::printf("%s", replay_text(p, m, r).c_str());
+    }
     return 0;
   };
 }

@@ -79,6 +79,14 @@ Action add_trace_command(CLI::App& app) {
     const auto tile = sim::tile_of(p, *pid);
     const auto lanes = sim::store_lanes(p, *pid);
     const auto& listing = sim::kernel_listing(p);
+    // A Triton file's steps carry the file's own lines, not the built-in listing's.
+    const bool triton = !flags->triton_file.empty();
+    const std::vector<int> file_lines =
+        triton ? triton_step_lines(*flags, p.spec(), *pid) : std::vector<int>{};
+    const auto line_of = [&](std::int64_t step, int builtin) {
+      if (!triton) return builtin;
+      return step < static_cast<std::int64_t>(file_lines.size()) ? file_lines[step] : 0;
+    };
     const std::int64_t first = *only_step < 0 ? 0 : *only_step;
     const std::int64_t last = *only_step < 0 ? n : *only_step + 1;
     if (flags->json) {
@@ -92,7 +100,7 @@ Action add_trace_command(CLI::App& app) {
         const auto st = sim::program_step(p, *pid, i);
         nlohmann::json js{{"step", i},
                           {"op", sim::to_string(st.op)},
-                          {"line", st.line},
+                          {"line", line_of(i, st.line)},
                           {"k", st.k},
                           {"bytes", st.bytes}};
         if (st.op == sim::StepOp::dot) js["flops"] = st.flops;
@@ -112,10 +120,11 @@ Action add_trace_command(CLI::App& app) {
     }
     std::printf("pid %lld computes output tile (pid_m, pid_n) = (%lld, %lld); %lld steps\n",
                 (long long)*pid, (long long)tile.pid_m, (long long)tile.pid_n, (long long)n);
-    std::printf("listing: %s\n\n", listing.name.c_str());
+    std::printf("listing: %s\n\n", triton ? (flags->triton_file + " (the Triton file)").c_str()
+                                          : listing.name.c_str());
     for (std::int64_t i = first; i < last; ++i) {
       const auto st = sim::program_step(p, *pid, i);
-      std::printf("  step %4lld  line %2d  %-9s", (long long)i, st.line,
+      std::printf("  step %4lld  line %2d  %-9s", (long long)i, line_of(i, st.line),
                   std::string(sim::to_string(st.op)).c_str());
       if (st.k >= 0)
         std::printf(" k=%-4lld", (long long)st.k);

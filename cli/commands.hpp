@@ -18,5 +18,6 @@ Action add_run_command(CLI::App& app);
 Action add_sweep_command(CLI::App& app);
 Action add_variants_command(CLI::App& app);
 Action add_machine_params_command(CLI::App& app);
+Action add_check_command(CLI::App& app);
 
 }  // namespace tilesim::cli

@@ -32,6 +32,7 @@ int main(int argc, char** argv) {
   add(cli::add_warps_command);
   add(cli::add_variants_command);
   add(cli::add_machine_params_command);
+  add(cli::add_check_command);
   try {
     // A numeric flag's own check throws InvalidField out of parse (scenario::integer_field).
     app.parse(argc, argv);

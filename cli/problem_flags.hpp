@@ -4,9 +4,12 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "scenario/problem_flags.hpp"
 #include "sim/base/format.hpp"
+#include "sim/program/launch_order.hpp"
 #include "sim/program/problem.hpp"
 #include "sim/warps/warp_access.hpp"
 
@@ -29,5 +32,19 @@ ProblemCommand add_problem_command(CLI::App& app, const char* name, const char* 
                                    bool with_machine = false);
 // The problem the flags describe, refused as above when `command` walks every program of it.
 sim::Problem enumerable_problem(const ProblemFlags& flags, const char* command);
+
+// With --triton: program `pid` of the kernel file evaluated from its source — the tile it
+// computes and its top-level integer assignments in order ("line 31: pid_m = 5").
+struct TritonPid {
+  sim::TileCoord tile;
+  std::vector<std::string> lines;
+};
+TritonPid explain_triton_pid(const ProblemFlags& flags, const sim::ProblemSpec& spec,
+                             std::int64_t pid);
+// With --triton: the file's line of each of sim's steps of program `pid` (index = step; the
+// map step takes the line that assigns pid_n, else pid_m, else the first statement's), so a
+// trace points into the student's file rather than the built-in listing.
+std::vector<int> triton_step_lines(const ProblemFlags& flags, const sim::ProblemSpec& spec,
+                                   std::int64_t pid);
 
 }  // namespace tilesim::cli

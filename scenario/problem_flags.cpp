@@ -5,8 +5,11 @@
 #include <charconv>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 
 #include "kernels/rung_timing.hpp"
+#include "triton/bridge.hpp"
+#include "triton/kernel_file.hpp"
 
 namespace tilesim::scenario {
 namespace {
@@ -104,12 +107,84 @@ void ProblemFlags::add_to(CLI::App& cmd, bool with_machine) {
                    "Refuse a replay estimated to need more memory (default 4)")
         ->check(real_field("max_memory_gib", 0.001, 1024.0));
   }
+  cmd.add_option("--triton", triton_file,
+                 "A Triton kernel file (.py): the problem is the one its @triton.jit function "
+                 "computes at the launch its \"# launch:\" comments and --arg give");
+  cmd.add_option("--function", triton_function,
+                 "With --triton: the @triton.jit function to run when the file has several");
+  cmd.add_option("--arg", triton_args,
+                 "With --triton: a launch word NAME=VALUE (M=574, BLOCK_SIZE_M=64, "
+                 "a_ptr=574x574:fp16[:strides=S0,S1], grid=9,9); repeatable");
+  cmd.add_option("--grid", grid, "With --triton: the grid, e.g. 81 or 9,9");
   cmd.add_flag("--json", json, "Machine-readable JSON on stdout");
 }
+
+std::vector<std::string> ProblemFlags::launch_words() const {
+  std::vector<std::string> w = triton_args;
+  if (!grid.empty()) w.push_back("grid=" + grid);
+  if (o_stages && o_stages->count()) w.push_back("num_stages=" + std::to_string(stages));
+  if (o_warps && o_warps->count()) w.push_back("num_warps=" + std::to_string(num_warps));
+  return w;
+}
+
+namespace {
+
+// The problem of a Triton file: every flag that would set it another way is refused, so the
+// numbers printed are the file's.
+Scenario triton_scenario(const ProblemFlags& f) {
+  const std::pair<const char*, bool> others[] = {{"--scenario", !f.scenario_file.empty()},
+                                                 {"--kernel", !f.kernel.empty()},
+                                                 {"--dtype", !f.dtype.empty()},
+                                                 {"--order", !f.order.empty()},
+                                                 {"--boundary", !f.boundary.empty()},
+                                                 {"--b-layout", !f.b_layout.empty()},
+                                                 {"--variant", !f.variant.empty()},
+                                                 {"--input-precision", !f.input_precision.empty()},
+                                                 {"--m", f.o_m && f.o_m->count()},
+                                                 {"--n", f.o_n && f.o_n->count()},
+                                                 {"--k", f.o_k && f.o_k->count()},
+                                                 {"--block-m", f.o_bm && f.o_bm->count()},
+                                                 {"--block-n", f.o_bn && f.o_bn->count()},
+                                                 {"--block-k", f.o_bk && f.o_bk->count()},
+                                                 {"--group-m", f.o_gm && f.o_gm->count()}};
+  for (const auto& [flag, given] : others)
+    if (given)
+      throw sim::InvalidField("triton", std::string(flag) +
+                                            " cannot be combined with --triton: the kernel file "
+                                            "and its --arg values give the problem");
+  const auto k = triton::load_kernel_file(f.triton_file, f.triton_function, f.launch_words());
+  const triton::Inference inf = triton::infer_problem(*k.ev);
+  Scenario s;
+  s.name = std::filesystem::path(f.triton_file).stem().string();
+  s.title = k.source->file + ": " + k.source->fn.name;
+  s.problem = inf.spec;
+  s.description = k.source->file + ":" + std::to_string(k.source->fn.pos.line) + " " +
+                  k.source->fn.name + " is sim's " + std::string(sim::to_string(inf.spec.kernel)) +
+                  " (" + std::string(sim::to_string(inf.spec.order)) + " order, " +
+                  std::string(sim::to_string(inf.spec.boundary)) + " boundary); " +
+                  std::to_string(inf.programs_checked) + " of " + std::to_string(inf.programs) +
+                  " programs evaluated, " + std::to_string(inf.records_checked) +
+                  " loads, dots and stores equal to sim's steps";
+  for (const auto o : inf.also_matching)
+    s.description += "; the " + std::string(sim::to_string(o)) + " order gives the same pid table";
+  for (const auto& n : inf.notes) s.description += "; " + n;
+  return s;
+}
+
+}  // namespace
 
 Scenario ProblemFlags::to_scenario() const {
   Scenario s;
   s.name = "default";
+  if (!triton_file.empty()) {
+    s = triton_scenario(*this);
+    if (!machine.empty()) s.machine = machine;
+    if (o_pps && o_pps->count()) {
+      sim::check_programs_per_sm(programs_per_sm);
+      s.programs_per_sm = programs_per_sm;
+    }
+    return s;
+  }
   if (!scenario_file.empty()) s = load_scenario(scenario_file);
   auto& p = s.problem;
   const kernels::Variant* v = rung();

@@ -7,6 +7,7 @@
 #include <CLI/CLI.hpp>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "kernels/variants.hpp"
 #include "scenario/scenario.hpp"
@@ -29,6 +30,10 @@ struct ProblemFlags {
   std::string kernel, dtype, order, boundary, b_layout, machine, input_precision;
   std::string math_path, smem_layout;  // timing options (commands with a machine)
   std::string variant;                 // a CUDA rung, described as the timed engine sees it
+  // A Triton kernel file whose problem is inferred (triton/bridge.hpp) instead of the flags
+  // above: --triton FILE [--function NAME] --arg NAME=VALUE ... [--grid G].
+  std::string triton_file, triton_function, grid;
+  std::vector<std::string> triton_args;
   std::int64_t m = 0, n = 0, k = 0, group_m = 0;
   int block_m = 0, block_n = 0, block_k = 0, stages = 0, programs_per_sm = 0, num_warps = 0;
   bool json = false;
@@ -40,8 +45,12 @@ struct ProblemFlags {
 
   void add_to(CLI::App& cmd, bool with_machine = false);
   // The scenario file (or the default scenario), with the flags applied; throws
-  // sim::InvalidField or ScenarioError with a message naming the field.
+  // sim::InvalidField or ScenarioError with a message naming the field. With --triton, the
+  // problem is the kernel file's (its description says how it was recognised); a refusal is a
+  // triton::SourceError naming file:line:col.
   Scenario to_scenario() const;
+  // The launch words of --arg, --grid, --stages and --num-warps, for the Triton file.
+  std::vector<std::string> launch_words() const;
   // --math-path and --smem-layout over the --variant's description (neither: what Triton would
   // do).
   sim::TimingOptions timing() const;

@@ -1,0 +1,74 @@
+// tilesim-cli on a Triton file: `run --triton` prints the built-in kernel's counters for the
+// seed's problem, `map --pid 29` on seed 004 evaluates (5, 0) from the source, and a refusal
+// prints file:line:col and exits 2.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "tests/cli/run_cli.hpp"
+
+namespace {
+
+std::string kernel(const char* name) {
+  return std::string(TILESIM_ASSETS_DIR) + "/kernels/" + name;
+}
+
+TEST(TritonCli, RunOnSeed004PrintsTheBuiltInKernelsReport) {
+  const auto file = tilesim::test::run_cli("run --triton " + kernel("seed004_grouped_matmul.py"),
+                                           tilesim::test::Stderr::drop);
+  const auto builtin = tilesim::test::run_cli("run --scenario " + std::string(TILESIM_ASSETS_DIR) +
+                                                  "/scenarios/wrap_574_triton_tutorial.json",
+                                              tilesim::test::Stderr::drop);
+  ASSERT_EQ(file.code, 0) << file.out;
+  ASSERT_EQ(builtin.code, 0);
+  // The file's report is the built-in one after its "Triton kernel ..." line and a blank line.
+  const auto body = file.out.substr(file.out.find("\n\n") + 2);
+  EXPECT_EQ(body, builtin.out);
+  EXPECT_NE(file.out.find("81 of 81 programs evaluated"), std::string::npos);
+}
+
+TEST(TritonCli, MapPid29OnSeed004IsFiveZero) {
+  const auto r = tilesim::test::run_cli(
+      "map --triton " + kernel("seed004_grouped_matmul.py") +
+      " --arg M=574 --arg N=574 --arg K=574 --arg BLOCK_SIZE_M=64 --arg BLOCK_SIZE_N=64"
+      " --arg BLOCK_SIZE_K=64 --arg GROUP_SIZE_M=3 --pid 29");
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("-> (pid_m, pid_n) = (5, 0)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("line 31: pid_m = 5"), std::string::npos) << r.out;
+}
+
+TEST(TritonCli, ARefusalPrintsFileLineColumnAndExits2) {
+  const auto r = tilesim::test::run_cli("run --triton " + std::string(TILESIM_ASSETS_DIR) +
+                                        "/../tests/triton/kernels/split_k_matmul.py");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.out, "tilesim-cli: split_k_matmul.py:27:5: tl.atomic_add is not supported yet\n");
+}
+
+TEST(TritonCli, ProblemFlagsCannotOverrideTheFile) {
+  const auto r = tilesim::test::run_cli("run --triton " + kernel("seed001_matmul.py") + " --m 64");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.out.find("--m cannot be combined with --triton"), std::string::npos) << r.out;
+}
+
+TEST(TritonCli, CheckReportsLanesOutsideTheirTensorWithPidAndLine) {
+  // C declared 500 rows while the kernel's masks use M = 574: the last rows of tiles write past.
+  const auto bad = tilesim::test::run_cli("check --triton " + kernel("seed001_matmul.py") +
+                                          " --arg c_ptr=500x574:fp16");
+  EXPECT_EQ(bad.code, 3);
+  EXPECT_NE(bad.out.find("pid 80, line 73: 3844 lanes of c_ptr written outside it (the mask "
+                         "leaves them on)"),
+            std::string::npos)
+      << bad.out;
+  const auto good = tilesim::test::run_cli("check --triton " + kernel("seed001_matmul.py"));
+  EXPECT_EQ(good.code, 0) << good.out;
+}
+
+TEST(TritonCli, TraceShowsTheFilesOwnLines) {
+  const auto r =
+      tilesim::test::run_cli("trace --triton " + kernel("seed000_transpose.py") + " --pid 1");
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("step    1  line 41  load"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("step    3  line 42  store"), std::string::npos) << r.out;
+}
+
+}  // namespace
