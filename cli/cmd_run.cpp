@@ -5,13 +5,16 @@
 #include <cstdio>
 #include <functional>
 #include <memory>
+#include <optional>
 
 #include "cli/commands.hpp"
 #include "cli/problem_flags.hpp"
 #include "cli/run_report.hpp"
+#include "cli/triton_file_measured.hpp"
 #include "scenario/file_io.hpp"
 #include "scenario/program_spans.hpp"
 #include "scenario/resolve.hpp"
+#include "sim/base/format.hpp"
 #include "sim/replay/replay.hpp"
 
 namespace tilesim::cli {
@@ -65,13 +68,43 @@ Action add_run_command(CLI::App& app) {
       scenario::write_file_atomic(*programs_csv, scenario::program_spans_csv(p, spans));
     if (draw) std::fprintf(stderr, "\r                \r");
     // A Triton file says how it was recognised (sim's kernel, order, programs checked).
+    // The same file run with real Triton at this launch on the preset's GPU, where it was.
     const bool triton = !flags->triton_file.empty();
+    const scenario::TritonFileRuns* runs =
+        triton ? scenario::bundled_triton_file_runs(m.key) : nullptr;
+    const std::optional<scenario::TritonFileRun> run =
+        runs ? find_triton_file_run(*runs, flags->triton_file, flags->triton_function,
+                                    flags->launch_words())
+             : std::nullopt;
     if (flags->json) {
       auto j = replay_json(p, m, r);
-      if (triton) j["triton"] = sc.description;
+      if (triton) j["triton_file"] = sc.description;
+      if (run)
+        j["measured"] = {{"median_s", run->median_ms * 1e-3},
+                         {"gpu", runs->gpu},
+                         {"date", runs->date},
+                         {"triton", runs->triton},
+                         {"checked", run->checked},
+                         {"correct", run->correct},
+                         {"reference", run->reference},
+                         {"source", runs->source}};
       std::printf("%s\n", j.dump(2).c_str());
     } else {
-      if (triton) std::printf("Triton kernel %s\n\n", sc.description.c_str());
+      if (triton) std::printf("Triton kernel %s\n", sc.description.c_str());
+      if (triton && run)
+        std::printf(
+            "measured        %s on %s (%s, Triton %s, do_bench median: "
+            "scripts/triton/run_file.py%s)\n",
+            sim::format_seconds(run->median_ms * 1e-3).c_str(), runs->gpu.c_str(),
+            runs->date.c_str(), runs->triton.c_str(),
+            !run->checked  ? ""
+            : run->correct ? ", correct against float64"
+                           : ", WRONG against float64");
+      else if (triton)
+        std::printf(
+            "measured        not at this launch on %s (scripts/triton/run_file.py runs it)\n",
+            m.name.c_str());
+      if (triton) std::printf("\n");
       std::printf("%s", replay_text(p, m, r).c_str());
     }
     return 0;

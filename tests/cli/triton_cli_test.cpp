@@ -3,6 +3,7 @@
 // prints file:line:col and exits 2.
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "tests/cli/run_cli.hpp"
@@ -69,6 +70,37 @@ TEST(TritonCli, TraceShowsTheFilesOwnLines) {
   ASSERT_EQ(r.code, 0) << r.out;
   EXPECT_NE(r.out.find("step    1  line 41  load"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("step    3  line 42  store"), std::string::npos) << r.out;
+}
+
+}  // namespace
+
+namespace {
+
+TEST(TritonCli, RunShowsTheSameFileMeasuredAtTheSameLaunchOnThePresetsGpu) {
+  // assets/measured/triton_files_h100.json: seed 004's file run with real Triton at its own
+  // launch (scripts/triton/run_file.py). Another GROUP_SIZE_M is another launch: not measured.
+  const std::string file = kernel("seed004_grouped_matmul.py");
+  const auto r = tilesim::test::run_cli("run --triton " + file, tilesim::test::Stderr::drop);
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("measured        19.8 us on NVIDIA H100 80GB HBM3 (2026-11-27, Triton "
+                       "3.6.0, do_bench median: scripts/triton/run_file.py, correct against "
+                       "float64)"),
+            std::string::npos)
+      << r.out;
+  const auto other = tilesim::test::run_cli("run --triton " + file + " --arg GROUP_SIZE_M=4",
+                                            tilesim::test::Stderr::drop);
+  EXPECT_NE(other.out.find("measured        not at this launch on H100-SXM"), std::string::npos)
+      << other.out;
+  // --json: the measurement, the recognition ("triton_file") and the compiler's choices
+  // ("triton") side by side.
+  const auto j = nlohmann::json::parse(
+      tilesim::test::run_cli("run --json --triton " + file, tilesim::test::Stderr::drop).out,
+      nullptr, false);
+  ASSERT_TRUE(j.is_object());
+  EXPECT_NEAR(j["measured"]["median_s"].get<double>(), 19.8e-6, 0.1e-6);
+  EXPECT_TRUE(j["measured"]["correct"].get<bool>());
+  EXPECT_TRUE(j["triton_file"].is_string());
+  EXPECT_TRUE(j["triton"].is_object());
 }
 
 }  // namespace
