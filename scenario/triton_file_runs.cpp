@@ -2,14 +2,10 @@
 #include "scenario/triton_file_runs.hpp"
 
 #include <cmath>
-#include <map>
-#include <mutex>
 #include <nlohmann/json.hpp>
-#include <optional>
 #include <stdexcept>
 
-#include "scenario/file_io.hpp"
-#include "scenario/scenario.hpp"
+#include "scenario/bundled_asset.hpp"
 
 namespace tilesim::scenario {
 namespace {
@@ -67,19 +63,9 @@ TritonFileRuns parse_triton_file_runs_json(std::string_view text, const std::str
 }
 
 const TritonFileRuns* bundled_triton_file_runs(const std::string& machine_key) {
-  static std::mutex mutex;
-  static std::map<std::string, std::optional<TritonFileRuns>> sets;  // by key; nullopt: none
-  const std::lock_guard lock(mutex);
-  auto [it, fresh] = sets.try_emplace(machine_key);
-  if (fresh) {
-    const auto path = assets_dir() / "measured" / ("triton_files_" + machine_key + ".json");
-    std::error_code ec;
-    if (!machine_key.empty() && std::filesystem::is_regular_file(path, ec)) try {
-        it->second = parse_triton_file_runs_json(read_file(path), path.string());
-      } catch (const std::exception&) {  // a damaged asset: `run` says "not measured"
-      }
-  }
-  return it->second ? &*it->second : nullptr;
+  if (machine_key.empty()) return nullptr;
+  return bundled_asset<parse_triton_file_runs_json>("measured/triton_files_" + machine_key +
+                                                    ".json");
 }
 
 }  // namespace tilesim::scenario

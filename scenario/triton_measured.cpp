@@ -3,11 +3,11 @@
 
 #include <cmath>
 #include <map>
-#include <mutex>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <stdexcept>
 
+#include "scenario/bundled_asset.hpp"
 #include "scenario/file_io.hpp"
 #include "scenario/measured.hpp"
 #include "scenario/problem_identity.hpp"
@@ -189,19 +189,8 @@ TritonMeasuredSet load_triton_measured(const std::filesystem::path& path) {
 }
 
 const TritonMeasuredSet* bundled_triton_measurements(const std::string& machine_key) {
-  static std::mutex mutex;
-  static std::map<std::string, std::optional<TritonMeasuredSet>> sets;  // by key; nullopt: none
-  const std::lock_guard lock(mutex);
-  auto [it, fresh] = sets.try_emplace(machine_key);
-  if (fresh) {
-    const auto path = assets_dir() / "measured" / ("triton_" + machine_key + ".json");
-    std::error_code ec;
-    if (!machine_key.empty() && std::filesystem::is_regular_file(path, ec)) try {
-        it->second = load_triton_measured(path);
-      } catch (const std::exception&) {  // a damaged asset: the panel says "not measured"
-      }
-  }
-  return it->second ? &*it->second : nullptr;
+  if (machine_key.empty()) return nullptr;
+  return bundled_asset<parse_triton_measured_json>("measured/triton_" + machine_key + ".json");
 }
 
 bool same_triton_configuration(const sim::ProblemSpec& a, const sim::ProblemSpec& b) {
