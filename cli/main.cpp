@@ -8,9 +8,11 @@
 #include "scenario/scenario.hpp"
 #include "sim/program/problem.hpp"
 #include "sim/replay/replay_budget.hpp"
+#include "triton/heap_reuse.hpp"
 
 int main(int argc, char** argv) {
   using namespace tilesim;
+  triton::keep_freed_heap_memory();
   CLI::App app{
       "tilesim-cli: replay tiled GPU kernels (copy, transpose, matmul) on a CPU simulator.\n"
       "Every subcommand but `variants` and `machine-params` takes a problem as --scenario FILE\n"

@@ -309,16 +309,43 @@ Inference infer_problem(const Evaluator& ev, const InferOptions& opt) {
   const auto pids = pids_to_check(inf.programs, lanes0, opt.lane_budget);
   std::vector<CheckedProgram> runs;
   runs.reserve(pids.size());
+  // Programs after the first are read access by access as the evaluator makes them, their lanes
+  // dropped at once (EvalOptions::on_access): the check's memory and time stay those of spans.
+  struct SeenSpan {
+    bool operand = false;  // the access reads one of the kernel's operands
+    std::optional<sim::TileSpan> span;
+    std::string why;
+  };
+  std::vector<SeenSpan> seen;
+  EvalOptions streamed;
+  streamed.keep_access_tiles = false;
+  streamed.on_access = [&](std::size_t index, const Record& r) {
+    if (seen.size() <= index) seen.resize(index + 1);
+    SeenSpan& x = seen[index];
+    for (const auto& [i, l] : layouts)
+      if (i == r.access.tensor) {
+        x.operand = true;
+        x.span = sim_span(r.access, tensor(ev, r.access.tensor), l.op, l.swap, &x.why);
+      }
+  };
   for (std::int64_t pid : pids) {
-    const ProgramRun run = pid == 0 ? first : ev.run(pid);
+    seen.clear();
+    const ProgramRun run = pid == 0 ? first : ev.run(pid, streamed);
     CheckedProgram c;
     c.pid = pid;
     for (const Record* r : steps_of(run)) {
       CheckedStep st{r->kind, r->pos, {}};
       if (r->kind != RecordKind::dot) {
-        const Layout l = layout_of(r->access.tensor, r->pos);
+        std::optional<sim::TileSpan> span;
         std::string why;
-        const auto span = sim_span(r->access, tensor(ev, r->access.tensor), l.op, l.swap, &why);
+        const auto index = static_cast<std::size_t>(r - run.records.data());
+        if (pid != 0 && index < seen.size() && seen[index].operand) {
+          span = seen[index].span;
+          why = seen[index].why;
+        } else {
+          const Layout l = layout_of(r->access.tensor, r->pos);
+          span = sim_span(r->access, tensor(ev, r->access.tensor), l.op, l.swap, &why);
+        }
         if (!span)
           refuse(
               ev, r->pos,

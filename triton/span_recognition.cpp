@@ -3,13 +3,13 @@
 // consecutive rows or columns of the tensor, straight or wrapped with % extent; and the mask
 // must switch off exactly the lanes past the tensor's edge on the axes that are not wrapped.
 #include <algorithm>
+#include <cstdint>
+#include <vector>
 
 #include "triton/bridge.hpp"
 
 namespace tilesim::triton {
 namespace {
-
-using i128 = __int128;
 
 std::int64_t floordiv(std::int64_t a, std::int64_t b) {
   std::int64_t q = a / b;
@@ -47,13 +47,35 @@ std::optional<TensorSpan> recognize_span(const AccessRecord& a, const TensorDesc
     return std::nullopt;
   }
   const std::int64_t base = off(0, 0);
-  for (std::int64_t i = 0; i < p; ++i)
+  // Lane (i, j) - lane (i, 0) must be row 0's step d[j] in every row. Compared modulo 2^64
+  // (unsigned: a loop the compiler vectorises), which is exact once row 0 and column 0 lie
+  // within +-2^62: then lane (i, 0) + d[j] is an int64, the only one of its residue.
+  constexpr std::int64_t kSafe = std::int64_t{1} << 62;
+  const auto safe = [&](std::int64_t v) { return v > -kSafe && v < kSafe; };
+  std::vector<std::uint64_t> d(static_cast<std::size_t>(q));
+  bool in_range = true;
+  for (std::int64_t j = 0; j < q; ++j) {
+    in_range = in_range && safe(off(0, j));
+    d[j] = static_cast<std::uint64_t>(off(0, j)) - static_cast<std::uint64_t>(base);
+  }
+  for (std::int64_t i = 0; i < p; ++i) in_range = in_range && safe(off(i, 0));
+  for (std::int64_t i = 0; i < p && in_range; ++i) {
+    const std::int64_t* row = o.ints.data() + i * q;
+    const auto first = static_cast<std::uint64_t>(row[0]);
+    std::uint64_t differ = 0;  // any bit set: some lane is off the pattern (branch-free, vectorised)
+    for (std::int64_t j = 0; j < q; ++j) differ |= (static_cast<std::uint64_t>(row[j]) - first) ^ d[j];
+    if (differ == 0) continue;
     for (std::int64_t j = 0; j < q; ++j)
-      if (i128(off(i, j)) != i128(off(i, 0)) + off(0, j) - base) {
-        *why = "its offsets are not a row vector plus a column vector (lane (" + std::to_string(i) +
-               ", " + std::to_string(j) + "))";
+      if (static_cast<std::uint64_t>(row[j]) - first != d[j]) {
+        *why = "its offsets are not a row vector plus a column vector (lane (" +
+               std::to_string(i) + ", " + std::to_string(j) + "))";
         return std::nullopt;
       }
+  }
+  if (!in_range) {
+    *why = "its offsets are beyond +-2^62 elements";
+    return std::nullopt;
+  }
   // The tensor's element (r, c) is at r * sr + c * sc; one of the strides must be 1 and the
   // other cover the contiguous axis, or offsets would not decompose uniquely.
   const std::int64_t sr = t.rows == 1 ? t.cols : t.stride_row;
@@ -138,10 +160,21 @@ std::optional<TensorSpan> recognize_span(const AccessRecord& a, const TensorDesc
     *why = "its mask depends on loaded data";
     return std::nullopt;
   }
+  // The mask lane (i, j) must be on exactly where both of its axes are inside the tensor.
+  std::vector<std::uint64_t> on0(static_cast<std::size_t>(p)), on1(static_cast<std::size_t>(q));
   for (std::int64_t i = 0; i < p; ++i)
+    on0[i] = swapped ? s.col_on(static_cast<int>(i)) : s.row_on(static_cast<int>(i));
+  for (std::int64_t j = 0; j < q; ++j)
+    on1[j] = swapped ? s.row_on(static_cast<int>(j)) : s.col_on(static_cast<int>(j));
+  for (std::int64_t i = 0; i < p; ++i) {
+    const std::int64_t* row = a.mask.ints.data() + i * q;
+    std::uint64_t differ = 0;
+    const std::uint64_t row_on = on0[i];
+    for (std::int64_t j = 0; j < q; ++j)
+      differ |= static_cast<std::uint64_t>(row[j] != 0) ^ (row_on & on1[j]);
+    if (differ == 0) continue;
     for (std::int64_t j = 0; j < q; ++j) {
-      const bool expect = swapped ? s.row_on(static_cast<int>(j)) && s.col_on(static_cast<int>(i))
-                                  : s.row_on(static_cast<int>(i)) && s.col_on(static_cast<int>(j));
+      const bool expect = on0[i] && on1[j];
       if ((a.mask.ints[i * q + j] != 0) != expect) {
         *why = "its mask is not the tensor's boundary: lane (" + std::to_string(i) + ", " +
                std::to_string(j) + ") is " + (expect ? "off" : "on") +
@@ -149,6 +182,7 @@ std::optional<TensorSpan> recognize_span(const AccessRecord& a, const TensorDesc
         return std::nullopt;
       }
     }
+  }
   return out;
 }
 

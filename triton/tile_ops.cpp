@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <tuple>
 
 #include "triton/source_error.hpp"
 
@@ -15,21 +16,21 @@ namespace {
   throw OpError{m};
 }
 
-std::int64_t checked(bool overflow, std::int64_t v) {
-  if (overflow) refuse("integer overflow (the simulator refuses values past 64 bits)");
+inline std::int64_t checked(bool overflow, std::int64_t v) {
+  if (overflow) [[unlikely]] refuse("integer overflow (the simulator refuses values past 64 bits)");
   return v;
 }
-std::int64_t add(std::int64_t a, std::int64_t b) {
+inline std::int64_t add(std::int64_t a, std::int64_t b) {
   std::int64_t r = 0;
   const bool overflow = __builtin_add_overflow(a, b, &r);
   return checked(overflow, r);
 }
-std::int64_t sub(std::int64_t a, std::int64_t b) {
+inline std::int64_t sub(std::int64_t a, std::int64_t b) {
   std::int64_t r = 0;
   const bool overflow = __builtin_sub_overflow(a, b, &r);
   return checked(overflow, r);
 }
-std::int64_t mul(std::int64_t a, std::int64_t b) {
+inline std::int64_t mul(std::int64_t a, std::int64_t b) {
   std::int64_t r = 0;
   const bool overflow = __builtin_mul_overflow(a, b, &r);
   return checked(overflow, r);
@@ -207,22 +208,6 @@ std::int64_t as_int(const Value& v, const char* what) {
   refuse(std::string(what) + " must be an integer known at this point, found " + describe(v));
 }
 
-Tile broadcast_to(const Tile& t, const Shape& shape) {
-  Shape s;
-  if (!broadcast_shape(t.shape, shape, &s) || s != shape)
-    refuse("a tile of shape " + to_string(t.shape) + " does not broadcast to " + to_string(shape));
-  if (t.shape == shape) return t;
-  check_lanes(shape);
-  Tile r = t;
-  r.shape = shape;
-  if (t.known) {
-    r.ints.resize(static_cast<std::size_t>(lanes_of(shape)));
-    for (std::int64_t i = 0; i < lanes_of(shape); ++i)
-      r.ints[static_cast<std::size_t>(i)] = t.at(broadcast_index(t.shape, shape, i));
-  }
-  return r;
-}
-
 namespace {
 
 // A source tile's steps along the (rows, cols) of a rank <= 2 output it broadcasts into: 0 on
@@ -238,8 +223,28 @@ std::pair<std::int64_t, std::int64_t> steps_into(const Shape& src, const Shape& 
 
 }  // namespace
 
-Tile zip(const Tile& a, const Tile& b, Elem out,
-         const std::function<std::int64_t(std::int64_t, std::int64_t)>& f) {
+Tile broadcast_to(const Tile& t, const Shape& shape) {
+  Shape s;
+  if (!broadcast_shape(t.shape, shape, &s) || s != shape)
+    refuse("a tile of shape " + to_string(t.shape) + " does not broadcast to " + to_string(shape));
+  if (t.shape == shape) return t;
+  check_lanes(shape);
+  Tile r = t;
+  r.shape = shape;
+  if (t.known) {
+    // Rank <= 2: lane (i, j) reads the source at i * rs + j * cs (0 on a broadcast axis).
+    const std::int64_t rows = shape.size() == 2 ? shape[0] : 1;
+    const std::int64_t cols = lanes_of(shape) / std::max<std::int64_t>(rows, 1);
+    const auto [rs, cs] = steps_into(t.shape, shape);
+    r.ints.fresh(static_cast<std::size_t>(rows * cols));
+    std::int64_t* o = r.ints.data();
+    for (std::int64_t i = 0; i < rows; ++i)
+      for (std::int64_t j = 0; j < cols; ++j) *o++ = t.ints[static_cast<std::size_t>(i * rs + j * cs)];
+  }
+  return r;
+}
+
+Tile zip_shape(const Tile& a, const Tile& b, Elem out, ZipPlan* plan) {
   Shape s;
   if (!broadcast_shape(a.shape, b.shape, &s))
     refuse("shapes " + to_string(a.shape) + " and " + to_string(b.shape) + " do not broadcast");
@@ -248,18 +253,11 @@ Tile zip(const Tile& a, const Tile& b, Elem out,
   r.shape = s;
   r.elem = out;
   r.known = a.known && b.known && !is_float(out);
-  if (!r.known) return r;
   const std::int64_t n = lanes_of(s);
-  r.ints.resize(static_cast<std::size_t>(n));
-  const std::int64_t rows = s.size() == 2 ? s[0] : 1, cols = n / std::max<std::int64_t>(rows, 1);
-  const auto [ars, acs] = steps_into(a.shape, s);
-  const auto [brs, bcs] = steps_into(b.shape, s);
-  std::int64_t* o = r.ints.data();
-  for (std::int64_t i = 0; i < rows; ++i) {
-    const std::int64_t* pa = a.ints.data() + i * ars;
-    const std::int64_t* pb = b.ints.data() + i * brs;
-    for (std::int64_t j = 0; j < cols; ++j) *o++ = f(pa[j * acs], pb[j * bcs]);
-  }
+  plan->rows = s.size() == 2 ? s[0] : 1;
+  plan->cols = n / std::max<std::int64_t>(plan->rows, 1);
+  std::tie(plan->a_rs, plan->a_cs) = steps_into(a.shape, s);
+  std::tie(plan->b_rs, plan->b_cs) = steps_into(b.shape, s);
   return r;
 }
 
@@ -303,20 +301,21 @@ Value binary_op(const std::string& op, const Value& a, const Value& b) {
   if (op == "/" && !flt) e = Elem::f32;
   const Elem out = is_compare(op) ? Elem::i1 : e;
   if (flt || op == "/") {
-    Tile r = zip(ta, tb, out, nullptr);  // unknown lanes: only the shape is computed
+    ZipPlan z;
+    Tile r = zip_shape(ta, tb, out, &z);  // unknown lanes: only the shape is computed
     r.known = false;
     r.ints.clear();
     return Value{r};
   }
   // The common operators as their own loops; the rest through int_op (string dispatch).
-  if (op == "+") return Value{zip(ta, tb, out, add)};
-  if (op == "-") return Value{zip(ta, tb, out, sub)};
-  if (op == "*") return Value{zip(ta, tb, out, mul)};
+  if (op == "+") return Value{zip(ta, tb, out, [](std::int64_t x, std::int64_t y) { return add(x, y); })};
+  if (op == "-") return Value{zip(ta, tb, out, [](std::int64_t x, std::int64_t y) { return sub(x, y); })};
+  if (op == "*") return Value{zip(ta, tb, out, [](std::int64_t x, std::int64_t y) { return mul(x, y); })};
   if (op == "<")
     return Value{zip(ta, tb, out, [](std::int64_t x, std::int64_t y) { return x < y; })};
   if (op == "&")
     return Value{zip(ta, tb, out, [](std::int64_t x, std::int64_t y) { return x & y; })};
-  if (op == "%") return Value{zip(ta, tb, out, cmod)};
+  if (op == "%") return Value{zip(ta, tb, out, [](std::int64_t x, std::int64_t y) { return cmod(x, y); })};
   return Value{zip(ta, tb, out, [&](std::int64_t x, std::int64_t y) {
     return int_op(op, x, y, /*python=*/false);
   })};
@@ -330,8 +329,9 @@ Value pointer_op(const std::string& op, const PtrTile& p, const Value& offset) {
   const Tile o = as_tile(offset);
   if (is_float(o.elem)) refuse("a pointer moves by integer offsets, not by floats");
   if (!o.known) refuse("this address depends on loaded data, which the simulator never has");
-  PtrTile r = p;
-  r.offsets = zip(p.offsets, o, Elem::i64, op == "+" ? add : sub);
+  PtrTile r;  // not a copy of p: its lanes would be overwritten at once
+  r.tensor = p.tensor;
+  r.offsets = op == "+" ? zip(p.offsets, o, Elem::i64, [](std::int64_t x, std::int64_t y) { return add(x, y); }) : zip(p.offsets, o, Elem::i64, [](std::int64_t x, std::int64_t y) { return sub(x, y); });
   return Value{r};
 }
 

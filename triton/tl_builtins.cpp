@@ -212,6 +212,13 @@ Value Interp::call_builtin(const std::string& name, CallArgs a, const Expr& call
     }
     Tile result = unknown_like(acc.offsets, acc.elem);
     result.origin = static_cast<int>(m_out.records.size());
+    if (m_opt.on_access) {
+      m_opt.on_access(m_out.records.size(), rec);
+      if (!m_opt.keep_access_tiles) {
+        acc.offsets.ints = {};
+        acc.mask.ints = {};
+      }
+    }
     m_out.records.push_back(std::move(rec));
     if (!load) return Value{NoneV{}};
     return Value{result};
