@@ -198,6 +198,69 @@ def pair_ratios(rows, which):
     return out
 
 
+DRIFT_GS = [("row-major", 1), ("grouped", 2), ("grouped", 3), ("grouped", 4), ("grouped", 6),
+            ("grouped", 8), ("grouped", 12), ("grouped", 16)]
+
+
+def drift_section(rows):
+    """Issue 25 item 4: row-major drift and GROUP_SIZE_M between and beyond the calibrated sizes.
+
+    Every tutorial problem measured in all eight launch orders (row-major and G = 2 ... 16): per
+    order, the DRAM bytes' error (ncu) and the error of the time relative to G = 8 (so that the
+    drift is judged apart from the problem's absolute time)."""
+    groups = {}
+    for r in rows:
+        p = r["p"]
+        if p["kernel"] != "tutorial":
+            continue
+        key = (p["m"], p["n"], p["k"], prec(p), p["block_m"], p["block_n"], p["block_k"],
+               p["num_warps"], p["num_stages"], p["b_layout"])
+        groups.setdefault(key, {})[(p["order"], p["group_size_m"])] = r
+    full = {k: v for k, v in groups.items() if all(g in v for g in DRIFT_GS)}
+    if not full:
+        return []
+    head = " | ".join("row-major" if o == "row-major" else f"G{g}" for o, g in DRIFT_GS)
+    L = ["\n### Row-major drift and GROUP_SIZE_M across sizes (issue 25, item 4)", "",
+         f"Every tutorial problem measured in all eight orders ({len(full)} problems, sizes "
+         f"{min(k[0] for k in full)}–{max(k[0] for k in full)}, square and not, both B layouts). "
+         "Upper cell: DRAM bytes error % (ncu; – where not collected). Lower cell: error % of the "
+         "time ratio to G = 8 (predicted ratio / measured ratio − 1); the measured ratio is in "
+         "brackets. Split per row: the split of most of its configurations.", "",
+         f"| problem | split | {head} | max DRAM err | max ratio err |",
+         "|---|---|" + "---|" * len(DRIFT_GS) + "---|---|"]
+    worst_d, worst_r = [], []
+    for key in sorted(full, key=lambda k: (k[3], k[9], k[0] * k[1] * k[2])):
+        v = full[key]
+        base = v[("grouped", 8)]
+        cells, de, re_ = [], [], []
+        for g in DRIFT_GS:
+            r = v[g]
+            d = r.get("d_err")
+            mr = r["meas_ms"] / base["meas_ms"]
+            pr = r["pred_ms"] / base["pred_ms"]
+            e = pr / mr - 1
+            if g != ("grouped", 8):
+                re_.append(e)
+            if d is not None:
+                de.append(d)
+            cells.append((f"{100 * d:+.0f}" if d is not None else "–") +
+                         f"<br>{100 * e:+.0f} ({mr:.2f})")
+        splits = [v[g]["split"] for g in DRIFT_GS]
+        split = max(set(splits), key=splits.count)
+        md = max((abs(x) for x in de), default=None)
+        mx = max(abs(x) for x in re_)
+        worst_d.append(md or 0)
+        worst_r.append(mx)
+        L.append(f"| {key[0]}×{key[1]}×{key[2]} {key[3]} {key[4]}×{key[5]}×{key[6]} "
+                 f"w{key[7]}s{key[8]} B {key[9]} | {split} | " + " | ".join(cells) +
+                 f" | {'–' if md is None else f'{100 * md:.0f} %'} | {100 * mx:.0f} % |")
+    within = sum(x <= 0.10 for x in worst_r)
+    L += ["", f"Time relative to G = 8 within 10 % in every order: {within} of {len(full)} "
+          f"problems; DRAM bytes within 15 % in every order: "
+          f"{sum(x <= 0.15 for x in worst_d)} of {len(full)}."]
+    return L
+
+
 def report(a):
     gpus = []
     for g in a.gpu:
@@ -290,6 +353,7 @@ def report(a):
                          f"| {k[9]} | {x['split']} | {x['meas']:.3f} | {x['pred']:.3f} | "
                          f"{100 * x['err']:+.0f} |")
             L += ["", "</details>"]
+        L += drift_section(rows)
         L.append("\n### Time error by class")
         L += class_table(rows, lambda r: r["p"]["kernel"], "by kernel", "t_err")
         L += class_table(rows, lambda r: prec(r["p"]), "by dtype / precision (all kernels)", "t_err")
