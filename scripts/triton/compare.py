@@ -130,8 +130,10 @@ def rows_of(data, preds):
         row["t_err"] = row["pred_ms"] / row["meas_ms"] - 1
         if "ncu" in r:
             mb = r["ncu"]["dram__bytes_read.sum"] + r["ncu"]["dram__bytes_write.sum"]
-            pb = pr["dram_read_bytes"] + (pr.get("dram_write_bytes_in_kernel")
-                                          or pr["dram_write_bytes"])
+            # Writes within the kernel (what ncu counts): dirty lines still in L2 at its end
+            # are written after it. 0 is a prediction (everything stayed in L2), not "absent".
+            w = pr.get("dram_write_bytes_in_kernel")
+            pb = pr["dram_read_bytes"] + (pr["dram_write_bytes"] if w is None else w)
             row.update(meas_dram=mb, pred_dram=pb, d_err=(pb / mb - 1) if mb > 0 else None,
                        meas_l2=r["ncu"]["lts__t_sector_hit_rate.pct"],
                        pred_l2=100 * (pr.get("l2_hit_rate") or 0))
