@@ -173,6 +173,7 @@ std::vector<std::filesystem::path> list_scenarios(const std::filesystem::path& d
                                             "seed000_transpose_4x4_blocks",
                                             "triton_9x9_grouped",
                                             "seed004_574_grouped",
+                                            "seed004_kernel_file",
                                             "wrap_574_triton_tutorial",
                                             "seed003_b_transposed",
                                             "measured_h200_transpose_8192",

@@ -125,7 +125,8 @@ void open_kernel(AppModel& m, const std::filesystem::path& path, const std::stri
   try {
     auto opened = scenario::open_kernel_file(path.string(), function, words);
     scenario::Scenario s = opened.scenario;
-    s.triton_file = path.string();
+    // Saved scenarios name it wherever they are saved.
+    s.triton_file = std::filesystem::absolute(path).lexically_normal().string();
     s.triton_function = function;
     s.triton_args = words;
     s.triton_path = path;
