@@ -45,7 +45,7 @@ void draw_code(FrameContext& f, const Rect& r) {
     ImGui::PushTextWrapPos(0);
     if (kf) {
       const std::string title = kf->path.filename().string() + ": " + kf->kernel->source->fn.name +
-                                " (the file opened; saving it reloads)";
+                                " (reloads on save)";
       ImGui::TextDisabled("%s", title.c_str());
       if (!kf->error.empty()) {
         text_colored(palette::l2_miss, ("Not reloaded: " + kf->error).c_str());

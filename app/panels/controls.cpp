@@ -267,7 +267,12 @@ void draw_controls(FrameContext& f, const Rect& r) {
         if (ImGui::Selectable(p.filename().string().c_str())) f.cmds.push(OpenKernel{p, {}, {}});
       ImGui::EndCombo();
     }
-    if (ui.kernel_path.empty() && m.kernel_file) ui.kernel_path = m.kernel_file->path.string();
+    if (ui.kernel_path.empty() && m.kernel_file) {
+      std::error_code ec;  // shown from the working directory where it is under it
+      const auto shown = std::filesystem::proximate(m.kernel_file->path, ec);
+      ui.kernel_path = (ec || shown.string().rfind("..", 0) == 0 ? m.kernel_file->path : shown)
+                           .string();
+    }
     char kbuf[512];
     std::snprintf(kbuf, sizeof kbuf, "%s", ui.kernel_path.c_str());
     ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - ImGui::GetFontSize() * 7.5f);

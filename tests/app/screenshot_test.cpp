@@ -298,7 +298,7 @@ TEST(Screenshot, KernelFileShowsItsSourceAndItsMeasuredRunBesideThePrediction) {
   std::ifstream in(text_file);
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   for (const char* want :
-       {"seed004_grouped_matmul.py: matmul_kernel (the file opened",
+       {"seed004_grouped_matmul.py: matmul_kernel (reloads on save)",
         // (monospaced text reads back split where ImGui draws it in pieces)
         "pid 9, step 2 of 29: load_b", "43 b = tl", "pid 9 , k = 0 : b = tl", "evaluated from", "Your kernel file, seed004_grouped_matmul.py (matmul_kernel)",
         "measured (H100,", "Triton 3.6.0, do_bench median, correct against float64",
