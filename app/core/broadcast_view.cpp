@@ -122,7 +122,7 @@ void use_file_record(BroadcastView& v, const KernelFileState& kf, const scenario
 }  // namespace
 
 BroadcastView make_broadcast_view(const sim::Problem& p, CursorPos at, int max_rows, int max_cols,
-                                  const KernelFileState* kernel) {
+                                  const KernelFileState* kernel, bool playing) {
   BroadcastView v;
   const std::int64_t step = inspected_step(p, at.step);
   const sim::Step s = sim::program_step(p, at.pid, step);
@@ -163,8 +163,11 @@ BroadcastView make_broadcast_view(const sim::Problem& p, CursorPos at, int max_r
   v.lanes = v.access.span.lanes();
   v.lanes_on = v.access.span.lanes_on();
   if (kernel) {
-    const auto& steps = kernel->steps(p.spec(), at.pid);
-    if (step >= 0 && step < static_cast<std::int64_t>(steps.size()))
+    bool exact = true;
+    const auto& steps = kernel->steps_while(p.spec(), at.pid, playing, &exact);
+    if (!exact)
+      v.file_deferred = true;
+    else if (step >= 0 && step < static_cast<std::int64_t>(steps.size()))
       use_file_record(v, *kernel, steps[step], at.pid, s.k);
   }
   return v;

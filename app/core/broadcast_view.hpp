@@ -31,6 +31,7 @@ struct BroadcastView {
   // With a Triton file open: the cells are the evaluator's own offsets and mask of the access
   // (row-major, rows() x cols() in the access's orientation), the titles the file's text.
   bool from_file = false;
+  bool file_deferred = false;  // playing, the file is slow to evaluate: sim's cells meanwhile
   std::string file_line;  // "seed004_grouped_matmul.py:42"
   std::vector<std::int64_t> file_offsets;
   std::vector<std::uint8_t> file_mask;
@@ -50,9 +51,11 @@ struct BroadcastView {
 std::int64_t inspected_step(const sim::Problem& p, std::int64_t step);
 // `kernel`: the open Triton file, whose records give the cells and whose text the titles (the
 // pointer and mask arguments of the load as written, the index vectors' names where the
-// pointer's line builds it as NAME[:, None] * STRIDE + NAME[None, :] * STRIDE).
+// pointer's line builds it as NAME[:, None] * STRIDE + NAME[None, :] * STRIDE). `playing`: a
+// program slow to evaluate waits until play stops (KernelFileState::steps_while).
 BroadcastView make_broadcast_view(const sim::Problem& p, CursorPos at, int max_rows = 8,
-                                  int max_cols = 8, const KernelFileState* kernel = nullptr);
+                                  int max_cols = 8, const KernelFileState* kernel = nullptr,
+                                  bool playing = false);
 
 // "12", "-" for an ellipsis cell, "T"/"F" for masks: the text of one cell.
 std::string cell_text(const BroadcastView& v, int row_lane, int col_lane, bool mask);

@@ -1,6 +1,8 @@
 // The open kernel file (see kernel_file.hpp).
 #include "app/core/kernel_file.hpp"
 
+#include <chrono>
+
 #include "scenario/triton_file_runs.hpp"
 
 namespace tilesim::app {
@@ -10,12 +12,34 @@ const std::vector<scenario::KernelFileStep>& KernelFileState::steps(const sim::P
   if (pid != m_pid) {
     m_pid = pid;
     m_steps.clear();
+    const auto t0 = std::chrono::steady_clock::now();
     try {
       m_steps = scenario::kernel_file_steps(*kernel, spec, pid);
     } catch (const std::exception&) {  // the bridge evaluated it already; kept empty if not
     }
+    m_eval_ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    if (pid == 0) {
+      m_steps0 = m_steps;
+      m_have_steps0 = true;
+    }
   }
   return m_steps;
+}
+
+const std::vector<scenario::KernelFileStep>& KernelFileState::steps_while(
+    const sim::ProblemSpec& spec, std::int64_t pid, bool playing, bool* exact) const {
+  *exact = true;
+  if (pid == m_pid || !playing || m_eval_ms <= kSlowEvalMs) return steps(spec, pid);
+  if (!m_have_steps0) {
+    const std::int64_t keep = m_pid;
+    auto kept = std::move(m_steps);
+    steps(spec, 0);
+    m_pid = keep;
+    m_steps = std::move(kept);
+  }
+  *exact = false;
+  return m_steps0;
 }
 
 int KernelFileState::pointer_line(const scenario::KernelFileStep& s) const {

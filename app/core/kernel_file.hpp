@@ -31,6 +31,14 @@ struct KernelFileState {
   // pid and kept (UI thread only). Empty when the program does not evaluate.
   const std::vector<scenario::KernelFileStep>& steps(const sim::ProblemSpec& spec,
                                                      std::int64_t pid) const;
+  // While playing, a program that takes long to evaluate (a big K loop: over kSlowEvalMs) is not
+  // evaluated every frame: program 0's steps stand in (every program's steps are sim's same
+  // steps, so their lines are program 0's in a kernel whose lines do not depend on pid), and
+  // *exact says whether they are `pid`'s own.
+  static constexpr double kSlowEvalMs = 2.0;
+  const std::vector<scenario::KernelFileStep>& steps_while(const sim::ProblemSpec& spec,
+                                                           std::int64_t pid, bool playing,
+                                                           bool* exact) const;
   // Where a step's load or store built its pointers and its mask in the file (0: not found).
   int pointer_line(const scenario::KernelFileStep& s) const;
   int mask_line(const scenario::KernelFileStep& s) const;
@@ -41,6 +49,9 @@ struct KernelFileState {
  private:
   mutable std::int64_t m_pid = -1;
   mutable std::vector<scenario::KernelFileStep> m_steps;
+  mutable double m_eval_ms = 0;  // the last evaluation's time
+  mutable std::vector<scenario::KernelFileStep> m_steps0;  // program 0's, once evaluated
+  mutable bool m_have_steps0 = false;
   mutable std::string m_run_key;
   mutable std::optional<scenario::TritonFileRun> m_run;
 };

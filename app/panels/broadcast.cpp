@@ -95,7 +95,7 @@ void draw_broadcast(FrameContext& f, const Rect& r) {
     const bool side_by_side = avail0.x > avail0.y * 2.2f;
     // Fit as many lanes as the panel holds: widest offset decides the cell width.
     const KernelFileState* kf = f.model.kernel_file ? &*f.model.kernel_file : nullptr;
-    BroadcastView probe = make_broadcast_view(p, at, 4, 4, kf);
+    BroadcastView probe = make_broadcast_view(p, at, 4, 4, kf, f.model.playing);
     if (!probe.available) {
       ImGui::PopFont();
       ImGui::TextUnformatted("This step touches no memory.");
@@ -114,7 +114,7 @@ void draw_broadcast(FrameContext& f, const Rect& r) {
     const float table_h = side_by_side ? avail0.y - 7 * text_h : (avail0.y - 9 * text_h) / 2;
     const int max_cols = std::clamp(static_cast<int>((table_w - head_w) / cell_w), 3, 16);
     const int max_rows = std::clamp(static_cast<int>(table_h / cell_h) - 1, 3, 16);
-    const BroadcastView v = make_broadcast_view(p, at, max_rows, max_cols, kf);
+    const BroadcastView v = make_broadcast_view(p, at, max_rows, max_cols, kf, f.model.playing);
     ImGui::PopFont();
 
     const Rgba opc = operand_color(v.access.span.operand);
@@ -128,7 +128,9 @@ void draw_broadcast(FrameContext& f, const Rect& r) {
     ImGui::TextDisabled("%s is %d x %d lanes; %lld of %lld on%s", v.access.matrix_name.c_str(),
                         v.access.rows(), v.access.cols(), (long long)v.lanes_on,
                         (long long)v.lanes,
-                        v.from_file ? ("; evaluated from " + v.file_line).c_str() : "");
+                        v.from_file       ? ("; evaluated from " + v.file_line).c_str()
+                        : v.file_deferred ? "; the file's own values when paused"
+                                          : "");
     ImGui::PopTextWrapPos();
 
     const auto& a = v.access;

@@ -23,7 +23,8 @@ void draw_code(FrameContext& f, const Rect& r) {
     const std::vector<std::string>& lines = kf ? kf->lines() : builtin.lines;
     int now_line = step.line, ptr_line = step.ptr_line, mask_line = step.mask_line;
     if (kf) {
-      const auto& steps = kf->steps(p.spec(), at.pid);
+      bool exact = true;  // while playing a slow kernel: program 0's lines (the same lines)
+      const auto& steps = kf->steps_while(p.spec(), at.pid, f.model.playing, &exact);
       const bool known = at.step >= 0 && at.step < static_cast<std::int64_t>(steps.size());
       now_line = known ? steps[at.step].line : 0;
       ptr_line = known ? kf->pointer_line(steps[at.step]) : 0;
