@@ -15,6 +15,7 @@
 #include "app/core/options.hpp"
 #include "scenario/file_io.hpp"
 #include "scenario/kernel_file.hpp"
+#include "scenario/lesson.hpp"
 
 using namespace tilesim;
 using namespace tilesim::app;
@@ -261,4 +262,19 @@ TEST(Options, TritonFlagsOpenAKernelFileLikeTheCli) {
   EXPECT_EQ(r.options.triton_args, (std::vector<std::string>{"M=300", "grid=9"}));
   EXPECT_FALSE(parse_options({"--arg", "M=300"}).error.empty());
   EXPECT_FALSE(parse_options({"--triton", "k.py", "--scenario", "s.json"}).error.empty());
+}
+
+TEST(KernelFile, ALessonNamesAKernelFileThroughItsScenario) {
+  // By a scenario file that names it, or inline; its code lines are then the file's.
+  const auto by_name = scenario::parse_lesson(R"({"title": "t", "scenario": "seed004_kernel_file.json",
+    "steps": [{"view": "launch_grid", "position": {"pid": 29, "step": 1},
+               "highlight": {"code_lines": [42]}, "narration": "the file's own load of A"}]})");
+  EXPECT_EQ(by_name.scenario.triton_file, "assets/kernels/seed004_grouped_matmul.py");
+  const auto inline_ = scenario::parse_lesson(R"({"title": "t",
+    "scenario": {"triton_file": "kernels/seed004_grouped_matmul.py"},
+    "steps": [{"view": "launch_grid", "position": {"pid": 29, "step": 1}, "narration": "x"}]})");
+  EXPECT_EQ(inline_.scenario.problem, by_name.scenario.problem);
+  AppModel m = make_model(by_name.scenario);
+  ASSERT_TRUE(m.kernel_file);
+  EXPECT_NE(m.kernel_file->lines()[41].find("a = tl.load(a_ptrs"), std::string::npos);
 }
