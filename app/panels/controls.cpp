@@ -293,7 +293,12 @@ void draw_controls(FrameContext& f, const Rect& r) {
     std::snprintf(buf, sizeof buf, "%s", ui.save_path.c_str());
     ImGui::SetNextItemWidth(-1);
     if (ImGui::InputText("##path", buf, sizeof buf)) ui.save_path = buf;
-    if (ImGui::Button("Open file")) f.cmds.push(LoadScenario{ui.save_path});
+    if (ImGui::Button("Open file")) {  // a .py is a kernel file, anything else a scenario
+      if (std::filesystem::path(ui.save_path).extension() == ".py")
+        f.cmds.push(OpenKernel{ui.save_path, {}, {}});
+      else
+        f.cmds.push(LoadScenario{ui.save_path});
+    }
     ImGui::SameLine();
     if (ImGui::Button("Save scenario")) f.cmds.push(SaveScenario{ui.save_path});
     ImGui::SameLine();
