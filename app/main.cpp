@@ -387,8 +387,8 @@ int main(int argc, char** argv) {
     } else if (o.triton) {
       // As File -> Open kernel: the file's problem, its source shown (a refusal: exit 2, as
       // tilesim-cli run --triton).
-      sc = scenario::open_kernel_file(o.triton->string(), o.triton_function, o.triton_args)
-               .scenario;
+      sc =
+          scenario::open_kernel_file(o.triton->string(), o.triton_function, o.triton_args).scenario;
       sc.triton_file = o.triton->string();
       sc.triton_function = o.triton_function;
       sc.triton_args = o.triton_args;

@@ -65,9 +65,12 @@ std::string call_argument(const std::vector<std::string>& lines, int line, int c
   const auto code = [](const std::string& l) {
     char quote = 0;
     for (std::size_t i = 0; i < l.size(); ++i) {
-      if (quote && l[i] == quote) quote = 0;
-      else if (!quote && (l[i] == '"' || l[i] == '\'')) quote = l[i];
-      else if (!quote && l[i] == '#') return l.substr(0, i);
+      if (quote && l[i] == quote)
+        quote = 0;
+      else if (!quote && (l[i] == '"' || l[i] == '\''))
+        quote = l[i];
+      else if (!quote && l[i] == '#')
+        return l.substr(0, i);
     }
     return l;
   };
@@ -113,8 +116,8 @@ std::string call_argument(const std::vector<std::string>& lines, int line, int c
   for (const std::string& raw : args) {
     const std::string a = trim(raw);
     const auto eq = a.find('=');
-    const bool is_keyword = eq != std::string::npos && eq > 0 && a[eq + 1] != '=' &&
-                            a.find_first_of("()[]<>!= ") >= eq;
+    const bool is_keyword =
+        eq != std::string::npos && eq > 0 && a[eq + 1] != '=' && a.find_first_of("()[]<>!= ") >= eq;
     if (is_keyword) {
       if (!keyword.empty() && a.substr(0, eq) == keyword) return trim(a.substr(eq + 1));
     } else if (keyword.empty() && positional++ == index) {

@@ -74,8 +74,7 @@ Scenario parse_scenario(std::string_view text, const std::string& source) {
       } else if (read_problem_field(p, key, v)) {
         problem_key = key;
         continue;
-      }
-      else if (key == "machine")
+      } else if (key == "machine")
         s.machine = string_field(v, k);
       else if (key == "custom_machine") {
         if (!v.is_object()) throw sim::InvalidField(k, "custom_machine must be a JSON object");

@@ -57,7 +57,7 @@ struct AppModel {
   sim::Problem problem{sim::ProblemSpec{}};
   std::optional<sim::Problem> compare;  // same problem in scenario.compare_order
   std::optional<FieldError> field_error;
-  std::filesystem::path path;             // where the scenario came from / was saved to
+  std::filesystem::path path;  // where the scenario came from / was saved to
   // The Triton file the problem is (File -> Open kernel, --triton, a scenario's triton_file):
   // the code and broadcast panels then show the file, the GPU panel its measured run.
   std::optional<KernelFileState> kernel_file;

@@ -47,8 +47,8 @@ std::string trimmed(std::string line) {
 // The file's evaluated access in place of sim's: its offsets and mask tiles (transposed where
 // the tile's first axis walks the tensor's columns), its line and argument texts. Leaves `v`
 // as sim built it where the record does not line up with sim's access.
-void use_file_record(BroadcastView& v, const KernelFileState& kf, const scenario::KernelFileStep& st,
-                     std::int64_t pid, std::int64_t k) {
+void use_file_record(BroadcastView& v, const KernelFileState& kf,
+                     const scenario::KernelFileStep& st, std::int64_t pid, std::int64_t k) {
   if (!st.record) return;
   const triton::Record& r = *st.record;
   if (r.kind != triton::RecordKind::load && r.kind != triton::RecordKind::store) return;
@@ -83,8 +83,8 @@ void use_file_record(BroadcastView& v, const KernelFileState& kf, const scenario
   v.file_line = kf.path.filename().string() + ":" + std::to_string(r.pos.line);
   const std::string text =
       r.pos.line >= 1 && r.pos.line <= int(lines.size()) ? trimmed(lines[r.pos.line - 1]) : "";
-  v.step_label = "pid " + std::to_string(pid) + (k >= 0 ? ", k = " + std::to_string(k) : "") +
-                 ":  " + text;
+  v.step_label =
+      "pid " + std::to_string(pid) + (k >= 0 ? ", k = " + std::to_string(k) : "") + ":  " + text;
   // The pointer argument as written, less the tensor's base: the element offsets.
   std::string ptr = scenario::call_argument(lines, r.pos.line, r.pos.col, 0);
   const std::string base = r.access.tensor_name.empty() ? "base" : r.access.tensor_name;
@@ -93,8 +93,10 @@ void use_file_record(BroadcastView& v, const KernelFileState& kf, const scenario
   const int ptr_line = kf.pointer_line(st);
   if (ptr_line > 0) {
     const std::string pl = lines[ptr_line - 1];
-    static const std::regex col_re(R"(([A-Za-z_]\w*)\s*\[\s*:\s*,\s*None\s*\](\s*\*\s*([A-Za-z_]\w*))?)");
-    static const std::regex row_re(R"(([A-Za-z_]\w*)\s*\[\s*None\s*,\s*:\s*\](\s*\*\s*([A-Za-z_]\w*))?)");
+    static const std::regex col_re(
+        R"(([A-Za-z_]\w*)\s*\[\s*:\s*,\s*None\s*\](\s*\*\s*([A-Za-z_]\w*))?)");
+    static const std::regex row_re(
+        R"(([A-Za-z_]\w*)\s*\[\s*None\s*,\s*:\s*\](\s*\*\s*([A-Za-z_]\w*))?)");
     std::smatch down, across;
     if (std::regex_search(pl, down, col_re) && std::regex_search(pl, across, row_re)) {
       // [:, None] walks the tile's first axis: the access's rows unless the tile is swapped.
@@ -112,8 +114,8 @@ void use_file_record(BroadcastView& v, const KernelFileState& kf, const scenario
     const std::string m = scenario::call_argument(lines, r.pos.line, r.pos.col, 0, "mask");
     const int ml = kf.mask_line(st);
     v.mask_header = ml > 0 && ml != r.pos.line ? trimmed(lines[ml - 1])
-                    : m.empty()               ? "mask"
-                                              : "mask=" + m;
+                    : m.empty()                ? "mask"
+                                               : "mask=" + m;
   } else {
     v.mask_header = "no mask (every lane on)";
   }

@@ -32,7 +32,7 @@ struct BroadcastView {
   // (row-major, rows() x cols() in the access's orientation), the titles the file's text.
   bool from_file = false;
   bool file_deferred = false;  // playing, the file is slow to evaluate: sim's cells meanwhile
-  std::string file_line;  // "seed004_grouped_matmul.py:42"
+  std::string file_line;       // "seed004_grouped_matmul.py:42"
   std::vector<std::int64_t> file_offsets;
   std::vector<std::uint8_t> file_mask;
 

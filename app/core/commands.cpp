@@ -108,8 +108,8 @@ void attach_kernel(AppModel& m, const scenario::Scenario& s,
   k.words = s.triton_args;
   note_file_time(k);
   try {
-    k.kernel = kernel ? std::move(kernel)
-                      : scenario::load_kernel(k.path.string(), k.function, k.words);
+    k.kernel =
+        kernel ? std::move(kernel) : scenario::load_kernel(k.path.string(), k.function, k.words);
   } catch (const std::exception& e) {
     set_status(m, e.what(), true);
     return;
@@ -156,9 +156,10 @@ void open_kernel(AppModel& m, const std::filesystem::path& path, const std::stri
       m.kernel_file->error = err.what();
       note_file_time(*m.kernel_file);
     }
-    set_status(m, std::string(reload ? "Not reloaded: " : "Could not open the kernel: ") +
-                      err.what() + (m.kernel_file ? " (the last version that read stays open)"
-                                                  : " (the previous scenario stays open)"),
+    set_status(m,
+               std::string(reload ? "Not reloaded: " : "Could not open the kernel: ") + err.what() +
+                   (m.kernel_file ? " (the last version that read stays open)"
+                                  : " (the previous scenario stays open)"),
                true);
   }
 }

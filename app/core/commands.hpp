@@ -85,11 +85,11 @@ struct PredictRungs {
   std::vector<RungRow> rows;
 };
 
-using Command = std::variant<SetSpec, SetCompareOrder, SetProgramsPerSm, SetMachine, StepBy, Seek,
-                             SeekPid, SeekHome, SeekEnd, TogglePlay, SetSpeed, SetEventOrder,
-                             SetTimeRate, Advance, LoadScenario, SaveScenario, OpenKernel,
-                             ReloadKernel, Reset, RequestSweep, CancelSweep, QueryDevice, RunOnGpu,
-                             PredictRungs>;
+using Command =
+    std::variant<SetSpec, SetCompareOrder, SetProgramsPerSm, SetMachine, StepBy, Seek, SeekPid,
+                 SeekHome, SeekEnd, TogglePlay, SetSpeed, SetEventOrder, SetTimeRate, Advance,
+                 LoadScenario, SaveScenario, OpenKernel, ReloadKernel, Reset, RequestSweep,
+                 CancelSweep, QueryDevice, RunOnGpu, PredictRungs>;
 
 void apply_command(AppModel& m, const Command& c);
 // Commands that start or query jobs: headless figures apply these and drop the rest.

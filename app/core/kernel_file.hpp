@@ -49,7 +49,7 @@ struct KernelFileState {
  private:
   mutable std::int64_t m_pid = -1;
   mutable std::vector<scenario::KernelFileStep> m_steps;
-  mutable double m_eval_ms = 0;  // the last evaluation's time
+  mutable double m_eval_ms = 0;                            // the last evaluation's time
   mutable std::vector<scenario::KernelFileStep> m_steps0;  // program 0's, once evaluated
   mutable bool m_have_steps0 = false;
   mutable std::string m_run_key;

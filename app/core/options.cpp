@@ -22,12 +22,9 @@ bool parse_number(const std::string& s, T& out) {
 // The flags that take a path, kept as given; nullptr for any other flag.
 std::optional<std::filesystem::path>* path_option(Options& o, const std::string& flag) {
   const std::pair<const char*, std::optional<std::filesystem::path>*> paths[] = {
-      {"--scenario", &o.scenario},
-      {"--triton", &o.triton},
-      {"--screenshot", &o.screenshot},
-      {"--export-dir", &o.export_dir},
-      {"--record", &o.record},
-      {"--text-out", &o.text_out}};
+      {"--scenario", &o.scenario},     {"--triton", &o.triton}, {"--screenshot", &o.screenshot},
+      {"--export-dir", &o.export_dir}, {"--record", &o.record}, {"--text-out", &o.text_out},
+  };
   for (const auto& [name, path] : paths)
     if (flag == name) return path;
   return nullptr;
@@ -281,7 +278,8 @@ ParsedOptions parse_options(const std::vector<std::string>& args) {
   if (count("--seek") + count("--event") > 1) r.error = "give one of --seek N and --event E";
   if ((count("--function") || count("--arg") || count("--grid")) && !o.triton)
     r.error = "--function, --arg and --grid go with --triton FILE";
-  if (o.triton && (o.scenario || o.lesson)) r.error = "give one of --triton, --scenario and --lesson";
+  if (o.triton && (o.scenario || o.lesson))
+    r.error = "give one of --triton, --scenario and --lesson";
   if (o.lesson_step && !o.lesson) r.error = "--lesson-step needs --lesson NAME";
   if (o.export_dir && !o.lesson) r.error = "--export-dir needs --lesson NAME";
   if (o.text_out && !o.screenshot) r.error = "--text-out goes with --screenshot";

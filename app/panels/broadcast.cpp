@@ -104,8 +104,7 @@ void draw_broadcast(FrameContext& f, const Rect& r) {
     }
     std::int64_t widest = 0;
     for (int i : {0, probe.access.rows() - 1})
-      for (int j : {0, probe.access.cols() - 1})
-        widest = std::max(widest, probe.offset(i, j));
+      for (int j : {0, probe.access.cols() - 1}) widest = std::max(widest, probe.offset(i, j));
     const float cell_w = ImGui::CalcTextSize(std::to_string(widest).c_str()).x + 12;
     const float head_w = cell_w + 6;
     const float table_w = side_by_side ? (avail0.x - 24) / 2 : avail0.x;
@@ -126,8 +125,7 @@ void draw_broadcast(FrameContext& f, const Rect& r) {
     help_marker(f, "broadcast");
     ImGui::PushTextWrapPos(0);
     ImGui::TextDisabled("%s is %d x %d lanes; %lld of %lld on%s", v.access.matrix_name.c_str(),
-                        v.access.rows(), v.access.cols(), (long long)v.lanes_on,
-                        (long long)v.lanes,
+                        v.access.rows(), v.access.cols(), (long long)v.lanes_on, (long long)v.lanes,
                         v.from_file       ? ("; evaluated from " + v.file_line).c_str()
                         : v.file_deferred ? "; the file's own values when paused"
                                           : "");

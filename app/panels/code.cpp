@@ -45,8 +45,8 @@ void draw_code(FrameContext& f, const Rect& r) {
     help_marker(f, "code");
     ImGui::PushTextWrapPos(0);
     if (kf) {
-      const std::string title = kf->path.filename().string() + ": " + kf->kernel->source->fn.name +
-                                " (reloads on save)";
+      const std::string title =
+          kf->path.filename().string() + ": " + kf->kernel->source->fn.name + " (reloads on save)";
       ImGui::TextDisabled("%s", title.c_str());
       if (!kf->error.empty()) {
         text_colored(palette::l2_miss, ("Not reloaded: " + kf->error).c_str());

@@ -270,8 +270,8 @@ void draw_controls(FrameContext& f, const Rect& r) {
     if (ui.kernel_path.empty() && m.kernel_file) {
       std::error_code ec;  // shown from the working directory where it is under it
       const auto shown = std::filesystem::proximate(m.kernel_file->path, ec);
-      ui.kernel_path = (ec || shown.string().rfind("..", 0) == 0 ? m.kernel_file->path : shown)
-                           .string();
+      ui.kernel_path =
+          (ec || shown.string().rfind("..", 0) == 0 ? m.kernel_file->path : shown).string();
     }
     char kbuf[512];
     std::snprintf(kbuf, sizeof kbuf, "%s", ui.kernel_path.c_str());

@@ -2,6 +2,8 @@
 // becomes the open problem with its own source, a broken one is refused with its line and
 // column while what was open stays, a saved edit reloads, and the broadcast inspector shows the
 // evaluator's own offsets with the file's names.
+#include "scenario/kernel_file.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -14,7 +16,6 @@
 #include "app/core/commands.hpp"
 #include "app/core/options.hpp"
 #include "scenario/file_io.hpp"
-#include "scenario/kernel_file.hpp"
 #include "scenario/lesson.hpp"
 
 using namespace tilesim;
@@ -124,9 +125,9 @@ TEST(KernelFile, ASavedEditReloadsAndABrokenSaveKeepsTheLastGoodVersion) {
   apply_command(m, Seek{100});
 
   // The teacher halves the blocks in the launch comment and saves.
-  const std::string edited = replaced(
-      good, "BLOCK_SIZE_M=64 BLOCK_SIZE_N=64 BLOCK_SIZE_K=64 GROUP_SIZE_M=3 grid=81",
-      "BLOCK_SIZE_M=32 BLOCK_SIZE_N=32 BLOCK_SIZE_K=32 GROUP_SIZE_M=3 grid=324");
+  const std::string edited =
+      replaced(good, "BLOCK_SIZE_M=64 BLOCK_SIZE_N=64 BLOCK_SIZE_K=64 GROUP_SIZE_M=3 grid=81",
+               "BLOCK_SIZE_M=32 BLOCK_SIZE_N=32 BLOCK_SIZE_K=32 GROUP_SIZE_M=3 grid=324");
   save(file, edited, 2);
   ASSERT_TRUE(kernel_file_changed(*m.kernel_file));
   apply_command(m, ReloadKernel{});
@@ -266,7 +267,8 @@ TEST(Options, TritonFlagsOpenAKernelFileLikeTheCli) {
 
 TEST(KernelFile, ALessonNamesAKernelFileThroughItsScenario) {
   // By a scenario file that names it, or inline; its code lines are then the file's.
-  const auto by_name = scenario::parse_lesson(R"({"title": "t", "scenario": "seed004_kernel_file.json",
+  const auto by_name =
+      scenario::parse_lesson(R"({"title": "t", "scenario": "seed004_kernel_file.json",
     "steps": [{"view": "launch_grid", "position": {"pid": 29, "step": 1},
                "highlight": {"code_lines": [42]}, "narration": "the file's own load of A"}]})");
   EXPECT_EQ(by_name.scenario.triton_file, "assets/kernels/seed004_grouped_matmul.py");

@@ -300,9 +300,9 @@ TEST(Screenshot, KernelFileShowsItsSourceAndItsMeasuredRunBesideThePrediction) {
   for (const char* want :
        {"seed004_grouped_matmul.py: matmul_kernel (reloads on save)",
         // (monospaced text reads back split where ImGui draws it in pieces)
-        "pid 9, step 2 of 29: load_b", "43 b = tl", "pid 9 , k = 0 : b = tl", "evaluated from", "Your kernel file, seed004_grouped_matmul.py (matmul_kernel)",
-        "measured (H100,", "Triton 3.6.0, do_bench median, correct against float64",
-        "predicted (H100-SXM"})
+        "pid 9, step 2 of 29: load_b", "43 b = tl", "pid 9 , k = 0 : b = tl", "evaluated from",
+        "Your kernel file, seed004_grouped_matmul.py (matmul_kernel)", "measured (H100,",
+        "Triton 3.6.0, do_bench median, correct against float64", "predicted (H100-SXM"})
     EXPECT_NE(text.find(want), std::string::npos) << "no \"" << want << "\" in:\n" << text;
 }
 
