@@ -28,6 +28,7 @@
 #include "app/recording.hpp"
 #include "app/soak.hpp"
 #include "scenario/file_io.hpp"
+#include "scenario/kernel_file.hpp"
 #include "scenario/resolve.hpp"
 
 using namespace tilesim;
@@ -124,6 +125,12 @@ void window_frame(Session& s, double dt, const std::function<void(ImGuiIO&)>& in
   }
   s.plat.present();
   s.q.push(Advance{dt});
+  // Edits reload on save: the open kernel file's time and size, looked at twice a second.
+  ui.kernel_poll_s += dt;
+  if (model.kernel_file && ui.kernel_poll_s >= 0.5) {
+    ui.kernel_poll_s = 0;
+    if (kernel_file_changed(*model.kernel_file)) s.q.push(ReloadKernel{});
+  }
   s.q.apply_all(model);
 }
 
@@ -377,6 +384,15 @@ int main(int argc, char** argv) {
     } else if (o.scenario) {
       sc = scenario::load_scenario(*o.scenario);
       sc_path = *o.scenario;
+    } else if (o.triton) {
+      // As File -> Open kernel: the file's problem, its source shown (a refusal: exit 2, as
+      // tilesim-cli run --triton).
+      sc =
+          scenario::open_kernel_file(o.triton->string(), o.triton_function, o.triton_args).scenario;
+      sc.triton_file = o.triton->string();
+      sc.triton_function = o.triton_function;
+      sc.triton_args = o.triton_args;
+      sc.triton_path = *o.triton;
     } else {
       const auto all = scenario::list_lessons(scenario::assets_dir() / "lessons");
       const auto start = first_screen_lesson(all);
@@ -392,6 +408,9 @@ int main(int argc, char** argv) {
         }
       }
     }
+  } catch (const sim::InvalidField& e) {  // a kernel file refused (file:line:col)
+    std::fprintf(stderr, "tilesim: %s\n", e.what());
+    return 2;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "tilesim: %s\n", e.what());
     return 1;
@@ -426,7 +445,7 @@ int main(int argc, char** argv) {
     ui.center_tab = *parse_panel(*o.tab);
   else if (o.panel && is_center_panel(*o.panel))
     ui.center_tab = *o.panel;
-  else if (!o.scenario && !ui.lesson)  // --frames: seed 004, grouped beside row-major
+  else if (!o.scenario && !o.triton && !ui.lesson)  // --frames: seed 004, grouped beside row-major
     ui.center_tab = PanelId::compare;
   if (ui.lesson) lesson_update(model, *ui.lesson, ui.center_tab, 0, false, 1);
   if (o.tab) ui.center_tab = *parse_panel(*o.tab);  // an explicit tab wins over the lesson's view

@@ -10,8 +10,8 @@
 #include "cli/commands.hpp"
 #include "cli/problem_flags.hpp"
 #include "cli/run_report.hpp"
-#include "cli/triton_file_measured.hpp"
 #include "scenario/file_io.hpp"
+#include "scenario/kernel_file.hpp"
 #include "scenario/program_spans.hpp"
 #include "scenario/resolve.hpp"
 #include "sim/base/format.hpp"
@@ -73,8 +73,8 @@ Action add_run_command(CLI::App& app) {
     const scenario::TritonFileRuns* runs =
         triton ? scenario::bundled_triton_file_runs(m.key) : nullptr;
     const std::optional<scenario::TritonFileRun> run =
-        runs ? find_triton_file_run(*runs, flags->triton_file, flags->triton_function,
-                                    flags->launch_words())
+        runs ? scenario::find_triton_file_run(*runs, flags->triton_file, flags->triton_function,
+                                              flags->launch_words())
              : std::nullopt;
     if (flags->json) {
       auto j = replay_json(p, m, r);

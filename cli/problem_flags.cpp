@@ -1,6 +1,7 @@
 // Limits of the subcommands that walk every program (see problem_flags.hpp).
 #include "cli/problem_flags.hpp"
 
+#include "scenario/kernel_file.hpp"
 #include "triton/bridge.hpp"
 #include "triton/kernel_file.hpp"
 
@@ -47,21 +48,8 @@ std::vector<int> triton_step_lines(const ProblemFlags& flags, const sim::Problem
                                    std::int64_t pid) {
   const auto k =
       triton::load_kernel_file(flags.triton_file, flags.triton_function, flags.launch_words());
-  triton::EvalOptions opt;
-  opt.scalars = true;
-  const triton::ProgramRun run = k.ev->run(pid, opt);
-  int map_line = k.source->fn.body.empty() ? 0 : k.source->fn.body.front()->pos.line;
-  for (const char* name : {"pid_m", "pid_n"})
-    for (const auto& r : run.records)
-      if (r.kind == triton::RecordKind::scalar && r.name == name) map_line = r.pos.line;
-  std::vector<int> lines{map_line};
-  // The bridge matched sim's steps to these records in this order (a transpose's trans is its
-  // own step; the .T of a matmul operand is not).
-  const bool trans_step = spec.kernel == sim::Kernel::transpose;
-  for (const auto& r : run.records)
-    if (r.kind == triton::RecordKind::load || r.kind == triton::RecordKind::store ||
-        r.kind == triton::RecordKind::dot || (trans_step && r.kind == triton::RecordKind::trans))
-      lines.push_back(r.pos.line);
+  std::vector<int> lines;
+  for (const auto& step : scenario::kernel_file_steps(k, spec, pid)) lines.push_back(step.line);
   return lines;
 }
 

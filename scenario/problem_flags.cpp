@@ -8,8 +8,7 @@
 #include <filesystem>
 
 #include "kernels/rung_timing.hpp"
-#include "triton/bridge.hpp"
-#include "triton/kernel_file.hpp"
+#include "scenario/kernel_file.hpp"
 
 namespace tilesim::scenario {
 namespace {
@@ -152,23 +151,7 @@ Scenario triton_scenario(const ProblemFlags& f) {
       throw sim::InvalidField("triton", std::string(flag) +
                                             " cannot be combined with --triton: the kernel file "
                                             "and its --arg values give the problem");
-  const auto k = triton::load_kernel_file(f.triton_file, f.triton_function, f.launch_words());
-  const triton::Inference inf = triton::infer_problem(*k.ev);
-  Scenario s;
-  s.name = std::filesystem::path(f.triton_file).stem().string();
-  s.title = k.source->file + ": " + k.source->fn.name;
-  s.problem = inf.spec;
-  s.description = k.source->file + ":" + std::to_string(k.source->fn.pos.line) + " " +
-                  k.source->fn.name + " is sim's " + std::string(sim::to_string(inf.spec.kernel)) +
-                  " (" + std::string(sim::to_string(inf.spec.order)) + " order, " +
-                  std::string(sim::to_string(inf.spec.boundary)) + " boundary); " +
-                  std::to_string(inf.programs_checked) + " of " + std::to_string(inf.programs) +
-                  " programs evaluated, " + std::to_string(inf.records_checked) +
-                  " loads, dots and stores equal to sim's steps";
-  for (const auto o : inf.also_matching)
-    s.description += "; the " + std::string(sim::to_string(o)) + " order gives the same pid table";
-  for (const auto& n : inf.notes) s.description += "; " + n;
-  return s;
+  return open_kernel_file(f.triton_file, f.triton_function, f.launch_words()).scenario;
 }
 
 }  // namespace

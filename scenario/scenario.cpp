@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "scenario/file_io.hpp"
+#include "scenario/kernel_file.hpp"
 #include "scenario/problem_json.hpp"
 
 namespace tilesim::scenario {
@@ -51,6 +52,7 @@ Scenario parse_scenario(std::string_view text, const std::string& source) {
   if (!j.is_object()) throw ScenarioError(source + ": the top level must be a JSON object {...}");
   Scenario s;
   auto& p = s.problem;
+  std::string problem_key;  // a problem field given beside "triton_file"
   try {
     for (const auto& [key, v] : j.items()) {
       const char* k = key.c_str();
@@ -62,9 +64,17 @@ Scenario parse_scenario(std::string_view text, const std::string& source) {
         s.description = string_field(v, k);
       else if (key == "compare_order") {
         if (!v.is_null()) s.compare_order = read_enum<sim::LaunchOrder>(v, key);
-      } else if (read_problem_field(p, key, v))
+      } else if (key == "triton_file") {
+        s.triton_file = string_field(v, k);
+      } else if (key == "triton_function") {
+        s.triton_function = string_field(v, k);
+      } else if (key == "triton_args") {
+        if (!v.is_array()) throw sim::InvalidField(k, "triton_args must be an array of strings");
+        for (const auto& w : v) s.triton_args.push_back(string_field(w, k));
+      } else if (read_problem_field(p, key, v)) {
+        problem_key = key;
         continue;
-      else if (key == "machine")
+      } else if (key == "machine")
         s.machine = string_field(v, k);
       else if (key == "custom_machine") {
         if (!v.is_object()) throw sim::InvalidField(k, "custom_machine must be a JSON object");
@@ -79,6 +89,30 @@ Scenario parse_scenario(std::string_view text, const std::string& source) {
         throw sim::InvalidField(
             key, "unknown field \"" + key + "\" (see assets/scenarios/README.md for the fields)");
       }
+    }
+    if (!s.triton_file.empty()) {
+      // The file gives the problem (the bridge recognises it): a field that would set it
+      // another way is refused, as tilesim-cli refuses --m beside --triton.
+      if (!problem_key.empty())
+        throw sim::InvalidField(problem_key, problem_key +
+                                                 " cannot be combined with triton_file: the "
+                                                 "kernel file and triton_args give the problem");
+      std::error_code ec;
+      const std::filesystem::path dir = std::filesystem::path(source).parent_path();
+      s.triton_path = resolve_kernel_path(
+          s.triton_file, !dir.empty() && std::filesystem::is_directory(dir, ec) ? dir : "");
+      if (s.triton_path.empty())
+        throw sim::InvalidField("triton_file", "triton_file \"" + s.triton_file +
+                                                   "\" is neither beside the scenario nor under " +
+                                                   assets_dir().string());
+      Scenario file =
+          open_kernel_file(s.triton_path.string(), s.triton_function, s.triton_args).scenario;
+      p = file.problem;
+      if (s.name.empty()) s.name = file.name;
+      if (s.title.empty()) s.title = file.title;
+      if (s.description.empty()) s.description = file.description;
+    } else if (!s.triton_function.empty() || !s.triton_args.empty()) {
+      throw sim::InvalidField("triton_file", "triton_function and triton_args need triton_file");
     }
     sim::Problem checked(p);  // validates every field
     (void)checked;
@@ -105,7 +139,13 @@ Scenario load_scenario(const std::filesystem::path& path) {
 }
 
 std::string to_json(const Scenario& s) {
-  json j = problem_to_json(s.problem);
+  // A kernel file's problem is the file's: saved as the file, not as its fields.
+  json j = s.triton_file.empty() ? problem_to_json(s.problem) : json::object();
+  if (!s.triton_file.empty()) {
+    j["triton_file"] = s.triton_file;
+    if (!s.triton_function.empty()) j["triton_function"] = s.triton_function;
+    if (!s.triton_args.empty()) j["triton_args"] = s.triton_args;
+  }
   j["name"] = s.name;
   j["title"] = s.title;
   j["description"] = s.description;
@@ -132,6 +172,7 @@ std::vector<std::filesystem::path> list_scenarios(const std::filesystem::path& d
                                             "seed000_transpose_4x4_blocks",
                                             "triton_9x9_grouped",
                                             "seed004_574_grouped",
+                                            "seed004_kernel_file",
                                             "wrap_574_triton_tutorial",
                                             "seed003_b_transposed",
                                             "measured_h200_transpose_8192",

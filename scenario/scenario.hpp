@@ -28,6 +28,12 @@ struct Scenario {
   // A machine described field by field instead of a preset: the JSON object, kept as text so
   // that this header stays free of JSON types; parsed where machines are built.
   std::string custom_machine_json;
+  // A Triton kernel file the problem comes from ("triton_file", as written: absolute, beside the
+  // scenario or under assets/; scenario/kernel_file.hpp), the @triton.jit function and launch
+  // words over its "# launch:" comments. `triton_path` is where it was found (not saved).
+  std::string triton_file, triton_function;
+  std::vector<std::string> triton_args;
+  std::filesystem::path triton_path;
   bool operator==(const Scenario&) const = default;
 };
 

@@ -1,7 +1,7 @@
 // A user's Triton kernel files run on a GPU by scripts/triton/run_file.py: each file at the launch
 // tilesim simulates it at (its "# launch:" words), checked against float64 and timed with
 // do_bench (assets/measured/triton_files_GPU.json). What `tilesim-cli run --triton FILE` shows
-// beside its prediction. The launch comparison itself belongs to the Triton layer (cli/).
+// beside its prediction. Which run is a file's: scenario/kernel_file.hpp.
 #pragma once
 
 #include <filesystem>

@@ -14,6 +14,7 @@
 #include "app/core/async_job.hpp"
 #include "app/core/engine_session.hpp"
 #include "app/core/gpu_view.hpp"
+#include "app/core/kernel_file.hpp"
 #include "app/core/playback.hpp"
 #include "app/core/rung_predictions.hpp"
 #include "app/core/sweep.hpp"
@@ -56,7 +57,10 @@ struct AppModel {
   sim::Problem problem{sim::ProblemSpec{}};
   std::optional<sim::Problem> compare;  // same problem in scenario.compare_order
   std::optional<FieldError> field_error;
-  std::filesystem::path path;             // where the scenario came from / was saved to
+  std::filesystem::path path;  // where the scenario came from / was saved to
+  // The Triton file the problem is (File -> Open kernel, --triton, a scenario's triton_file):
+  // the code and broadcast panels then show the file, the GPU panel its measured run.
+  std::optional<KernelFileState> kernel_file;
   sim::Machine machine;                   // the scenario's preset or custom machine
   sim::Occupancy occupancy;               // programs per SM (computed or the scenario's override)
   std::shared_ptr<EngineSession> engine;  // timeline of `problem`
@@ -83,6 +87,8 @@ struct AppModel {
 
 // A model showing `s` (its problem must be valid: it came through scenario::parse_scenario).
 // Throws sim::InvalidField when the scenario does not resolve (scenario::resolve: a bad machine).
+// A scenario naming a kernel file (s.triton_path) opens it too (a file that no longer reads is
+// said in the status line; the problem stays the scenario's).
 AppModel make_model(const scenario::Scenario& s, std::filesystem::path path = {},
                     sim::EventOrderKind order = sim::kDefaultEventOrder);
 // The default start: seed 004's 574^3 matmul, 64^3 blocks, GROUP_SIZE_M = 3, grouped vs row-major.

@@ -2,6 +2,7 @@
 #include "app/core/broadcast_view.hpp"
 
 #include <algorithm>
+#include <regex>
 
 #include "sim/program/listing.hpp"
 
@@ -35,7 +36,95 @@ std::int64_t inspected_step(const sim::Problem& p, std::int64_t step) {
   }
 }
 
-BroadcastView make_broadcast_view(const sim::Problem& p, CursorPos at, int max_rows, int max_cols) {
+namespace {
+
+std::string trimmed(std::string line) {
+  line.erase(0, line.find_first_not_of(" \t"));
+  if (const auto hash = line.find("  #"); hash != std::string::npos) line.resize(hash);
+  return line;
+}
+
+// The file's evaluated access in place of sim's: its offsets and mask tiles (transposed where
+// the tile's first axis walks the tensor's columns), its line and argument texts. Leaves `v`
+// as sim built it where the record does not line up with sim's access.
+void use_file_record(BroadcastView& v, const KernelFileState& kf,
+                     const scenario::KernelFileStep& st, std::int64_t pid, std::int64_t k) {
+  if (!st.record) return;
+  const triton::Record& r = *st.record;
+  if (r.kind != triton::RecordKind::load && r.kind != triton::RecordKind::store) return;
+  const triton::Tile& off = r.access.offsets;
+  if (!off.known || off.shape.size() != 2) return;
+  const int rows = v.access.rows(), cols = v.access.cols();
+  bool swapped = false;
+  if (off.shape[0] == rows && off.shape[1] == cols)
+    swapped = false;
+  else if (off.shape[0] == cols && off.shape[1] == rows)
+    swapped = true;
+  else
+    return;
+  const auto lane = [&](int i, int j) -> std::int64_t {
+    return swapped ? std::int64_t(j) * rows + i : std::int64_t(i) * cols + j;
+  };
+  const triton::Tile* mask = r.access.has_mask && r.access.mask.known ? &r.access.mask : nullptr;
+  v.file_offsets.resize(std::size_t(rows) * cols);
+  v.file_mask.assign(std::size_t(rows) * cols, 1);
+  v.lanes_on = 0;
+  for (int i = 0; i < rows; ++i)
+    for (int j = 0; j < cols; ++j) {
+      const std::int64_t l = lane(i, j);
+      v.file_offsets[std::size_t(i) * cols + j] = off.at(l);
+      if (mask && mask->lanes() == off.lanes())
+        v.file_mask[std::size_t(i) * cols + j] = mask->at(l) != 0;
+      v.lanes_on += v.file_mask[std::size_t(i) * cols + j];
+    }
+  v.from_file = true;
+  v.lanes = std::int64_t(rows) * cols;
+  const auto& lines = kf.lines();
+  v.file_line = kf.path.filename().string() + ":" + std::to_string(r.pos.line);
+  const std::string text =
+      r.pos.line >= 1 && r.pos.line <= int(lines.size()) ? trimmed(lines[r.pos.line - 1]) : "";
+  v.step_label =
+      "pid " + std::to_string(pid) + (k >= 0 ? ", k = " + std::to_string(k) : "") + ":  " + text;
+  // The pointer argument as written, less the tensor's base: the element offsets.
+  std::string ptr = scenario::call_argument(lines, r.pos.line, r.pos.col, 0);
+  const std::string base = r.access.tensor_name.empty() ? "base" : r.access.tensor_name;
+  v.sum_header = (ptr.empty() ? "pointers" : ptr) + " - " + base;
+  // The index vectors' own names where the pointers' line spells them out.
+  const int ptr_line = kf.pointer_line(st);
+  if (ptr_line > 0) {
+    const std::string pl = lines[ptr_line - 1];
+    static const std::regex col_re(
+        R"(([A-Za-z_]\w*)\s*\[\s*:\s*,\s*None\s*\](\s*\*\s*([A-Za-z_]\w*))?)");
+    static const std::regex row_re(
+        R"(([A-Za-z_]\w*)\s*\[\s*None\s*,\s*:\s*\](\s*\*\s*([A-Za-z_]\w*))?)");
+    std::smatch down, across;
+    if (std::regex_search(pl, down, col_re) && std::regex_search(pl, across, row_re)) {
+      // [:, None] walks the tile's first axis: the access's rows unless the tile is swapped.
+      std::smatch& r_m = swapped ? across : down;
+      std::smatch& c_m = swapped ? down : across;
+      v.access.row_expr = r_m[1];
+      v.access.col_expr = c_m[1];
+      if (r_m[3].matched) v.access.row_stride_name = r_m[3];
+      if (c_m[3].matched) v.access.col_stride_name = c_m[3];
+      v.sum_header += " = " + v.access.row_expr + "[:, None] * " + v.access.row_stride_name +
+                      " + " + v.access.col_expr + "[None, :] * " + v.access.col_stride_name;
+    }
+  }
+  if (r.access.has_mask) {
+    const std::string m = scenario::call_argument(lines, r.pos.line, r.pos.col, 0, "mask");
+    const int ml = kf.mask_line(st);
+    v.mask_header = ml > 0 && ml != r.pos.line ? trimmed(lines[ml - 1])
+                    : m.empty()                ? "mask"
+                                               : "mask=" + m;
+  } else {
+    v.mask_header = "no mask (every lane on)";
+  }
+}
+
+}  // namespace
+
+BroadcastView make_broadcast_view(const sim::Problem& p, CursorPos at, int max_rows, int max_cols,
+                                  const KernelFileState* kernel, bool playing) {
   BroadcastView v;
   const std::int64_t step = inspected_step(p, at.step);
   const sim::Step s = sim::program_step(p, at.pid, step);
@@ -75,13 +164,21 @@ BroadcastView make_broadcast_view(const sim::Problem& p, CursorPos at, int max_r
   }
   v.lanes = v.access.span.lanes();
   v.lanes_on = v.access.span.lanes_on();
+  if (kernel) {
+    bool exact = true;
+    const auto& steps = kernel->steps_while(p.spec(), at.pid, playing, &exact);
+    if (!exact)
+      v.file_deferred = true;
+    else if (step >= 0 && step < static_cast<std::int64_t>(steps.size()))
+      use_file_record(v, *kernel, steps[step], at.pid, s.k);
+  }
   return v;
 }
 
 std::string cell_text(const BroadcastView& v, int i, int j, bool mask) {
   if (i < 0 || j < 0) return "\xE2\x80\xA6";  // U+2026 horizontal ellipsis
-  if (mask) return v.access.valid(i, j) ? "T" : "F";
-  return std::to_string(v.access.offset(i, j));
+  if (mask) return v.valid(i, j) ? "T" : "F";
+  return std::to_string(v.offset(i, j));
 }
 
 }  // namespace tilesim::app

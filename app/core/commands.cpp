@@ -97,6 +97,73 @@ void set_status(AppModel& m, std::string text, bool error) {
   m.status_is_error = error;
 }
 
+// The open kernel file, read from `kernel` (null: read from s.triton_path now).
+void attach_kernel(AppModel& m, const scenario::Scenario& s,
+                   std::shared_ptr<const triton::LoadedKernel> kernel) {
+  m.kernel_file.reset();
+  if (s.triton_path.empty()) return;
+  KernelFileState k;
+  k.path = s.triton_path;
+  k.function = s.triton_function;
+  k.words = s.triton_args;
+  note_file_time(k);
+  try {
+    k.kernel =
+        kernel ? std::move(kernel) : scenario::load_kernel(k.path.string(), k.function, k.words);
+  } catch (const std::exception& e) {
+    set_status(m, e.what(), true);
+    return;
+  }
+  m.kernel_file = std::move(k);
+}
+
+// OpenKernel and ReloadKernel: the file as the open problem, or its refusal said with what was
+// open kept. A reload keeps the position, the compare order and the machine.
+void open_kernel(AppModel& m, const std::filesystem::path& path, const std::string& function,
+                 const std::vector<std::string>& words, bool reload) {
+  const bool same_file = m.kernel_file && m.kernel_file->path == path;
+  try {
+    auto opened = scenario::open_kernel_file(path.string(), function, words);
+    scenario::Scenario s = opened.scenario;
+    // Saved scenarios name it wherever they are saved.
+    s.triton_file = std::filesystem::absolute(path).lexically_normal().string();
+    s.triton_function = function;
+    s.triton_args = words;
+    s.triton_path = path;
+    s.machine = m.scenario.machine;
+    s.custom_machine_json = m.scenario.custom_machine_json;
+    s.compare_order = reload ? m.scenario.compare_order : std::nullopt;
+    const std::int64_t keep = reload ? m.position() : 0;
+    auto jobs = std::move(m.jobs);  // a GPU run in flight finishes; a sweep is rekeyed
+    const auto order = m.event_order;
+    scenario::Scenario unread = s;  // make_model would read the file again
+    unread.triton_path.clear();
+    try {
+      m = make_model(unread, {}, order);
+      m.scenario.triton_path = path;
+    } catch (...) {
+      m.jobs = std::move(jobs);
+      throw;
+    }
+    m.jobs = std::move(jobs);
+    attach_kernel(m, s, opened.kernel);
+    if (keep) m.engine->seek(keep);
+    set_status(m, (reload ? "Reloaded " : "Opened kernel ") + path.string(), false);
+  } catch (const std::exception& err) {
+    // Keep what was open; a refusal of the open file itself is kept beside its last good read
+    // (its time noted, so the next save is what is read again).
+    if (same_file) {
+      m.kernel_file->error = err.what();
+      note_file_time(*m.kernel_file);
+    }
+    set_status(m,
+               std::string(reload ? "Not reloaded: " : "Could not open the kernel: ") + err.what() +
+                   (m.kernel_file ? " (the last version that read stays open)"
+                                  : " (the previous scenario stays open)"),
+               true);
+  }
+}
+
 }  // namespace
 
 std::int64_t compare_target(const AppModel& m) {
@@ -138,6 +205,7 @@ AppModel make_model(const scenario::Scenario& s, std::filesystem::path path,
   m.scenario = s;
   m.path = std::move(path);
   rebuild(m, sim::Problem(s.problem));
+  attach_kernel(m, s, nullptr);
   return m;
 }
 
@@ -164,6 +232,18 @@ void apply_command(AppModel& m, const Command& c) {
           [&](const SetSpec& e) {
             try {
               sim::Problem p(e.spec);
+              if (m.kernel_file && !(e.spec == m.scenario.problem)) {
+                // An edited problem is no longer the file's: the built-in listing takes over.
+                set_status(m,
+                           "The problem now differs from " + m.kernel_file->path.string() +
+                               ": the built-in kernel's listing is shown",
+                           false);
+                m.kernel_file.reset();
+                m.scenario.triton_file.clear();
+                m.scenario.triton_function.clear();
+                m.scenario.triton_args.clear();
+                m.scenario.triton_path.clear();
+              }
               m.scenario.problem = e.spec;
               m.field_error.reset();
               rebuild(m, p);
@@ -259,6 +339,12 @@ void apply_command(AppModel& m, const Command& c) {
             } catch (const std::exception& err) {
               set_status(m, err.what(), true);
             }
+          },
+          [&](const OpenKernel& e) { open_kernel(m, e.path, e.function, e.words, false); },
+          [&](const ReloadKernel&) {
+            if (!m.kernel_file) return;
+            const KernelFileState k = *m.kernel_file;
+            open_kernel(m, k.path, k.function, k.words, true);
           },
           [&](const Reset&) {
             m.engine->seek(0);

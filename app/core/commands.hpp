@@ -58,6 +58,16 @@ struct LoadScenario {
 struct SaveScenario {
   std::filesystem::path path;
 };
+// File -> Open kernel: a Triton file (.py) at the launch of its "# launch:" comments and `words`
+// becomes the open problem; a refusal (file:line:col) is said and what was open stays.
+struct OpenKernel {
+  std::filesystem::path path;
+  std::string function;
+  std::vector<std::string> words;
+};
+// The open kernel file was saved: re-read it, keeping the position; a new refusal is shown
+// (KernelFileState::error) and the last good version stays open.
+struct ReloadKernel {};
 struct Reset {};
 // Jobs on worker threads (their results land in m.jobs). A sweep of the open problem along
 // `axis` starts unless that very sweep is running, finished or was cancelled.
@@ -75,10 +85,11 @@ struct PredictRungs {
   std::vector<RungRow> rows;
 };
 
-using Command = std::variant<SetSpec, SetCompareOrder, SetProgramsPerSm, SetMachine, StepBy, Seek,
-                             SeekPid, SeekHome, SeekEnd, TogglePlay, SetSpeed, SetEventOrder,
-                             SetTimeRate, Advance, LoadScenario, SaveScenario, Reset, RequestSweep,
-                             CancelSweep, QueryDevice, RunOnGpu, PredictRungs>;
+using Command =
+    std::variant<SetSpec, SetCompareOrder, SetProgramsPerSm, SetMachine, StepBy, Seek, SeekPid,
+                 SeekHome, SeekEnd, TogglePlay, SetSpeed, SetEventOrder, SetTimeRate, Advance,
+                 LoadScenario, SaveScenario, OpenKernel, ReloadKernel, Reset, RequestSweep,
+                 CancelSweep, QueryDevice, RunOnGpu, PredictRungs>;
 
 void apply_command(AppModel& m, const Command& c);
 // Commands that start or query jobs: headless figures apply these and drop the rest.

@@ -22,11 +22,9 @@ bool parse_number(const std::string& s, T& out) {
 // The flags that take a path, kept as given; nullptr for any other flag.
 std::optional<std::filesystem::path>* path_option(Options& o, const std::string& flag) {
   const std::pair<const char*, std::optional<std::filesystem::path>*> paths[] = {
-      {"--scenario", &o.scenario},
-      {"--screenshot", &o.screenshot},
-      {"--export-dir", &o.export_dir},
-      {"--record", &o.record},
-      {"--text-out", &o.text_out}};
+      {"--scenario", &o.scenario},     {"--triton", &o.triton}, {"--screenshot", &o.screenshot},
+      {"--export-dir", &o.export_dir}, {"--record", &o.record}, {"--text-out", &o.text_out},
+  };
   for (const auto& [name, path] : paths)
     if (flag == name) return path;
   return nullptr;
@@ -35,7 +33,8 @@ std::optional<std::filesystem::path>* path_option(Options& o, const std::string&
 }  // namespace
 
 std::string usage() {
-  return "usage: tilesim [--scenario FILE] [--seek N | --event E] [--pid N]\n"
+  return "usage: tilesim [--scenario FILE | --triton FILE.py [--function NAME] [--arg N=V ...]\n"
+         "               [--grid G]] [--seek N | --event E] [--pid N]\n"
          "               [--event-order timed|lockstep|staggered] [--panel NAME] [--tab NAME]\n"
          "               [--size WxH] [--scale 1|2|3] [--screenshot OUT.png]\n"
          "               [--frames N [--play]]\n"
@@ -46,6 +45,11 @@ std::string usage() {
          "               [--text-out FILE]\n"
          "               [--sms-colour wave|wait]\n"
          "               [--soak SEED [--actions N]]\n"
+         "  --triton F     open a Triton kernel file (.py) as File -> Open kernel does: its\n"
+         "                 @triton.jit function (--function NAME where there are several) at\n"
+         "                 the launch of its \"# launch:\" comments, then --arg NAME=VALUE\n"
+         "                 words and --grid G (as tilesim-cli run --triton); saving the file\n"
+         "                 reloads it\n"
          "  --seek N       a position: the state after N events have run; 0 = nothing run yet.\n"
          "                 The event shown then has 0-based index N-1 (--seek 30 shows event 29)\n"
          "  --event E      the event with 0-based index E shown, as a lesson's {\"event\": E}\n"
@@ -126,6 +130,11 @@ ParsedOptions parse_options(const std::vector<std::string>& args) {
     if (auto* path = path_option(o, a)) {
       if (!value(v)) return r;
       *path = v;
+    } else if (a == "--function") {
+      if (!value(o.triton_function)) return r;
+    } else if (a == "--arg" || a == "--grid") {
+      if (!value(v)) return r;
+      o.triton_args.push_back(a == "--grid" ? "grid=" + v : v);
     } else if (a == "-h" || a == "--help") {
       o.help = true;
     } else if (a == "--seek") {
@@ -267,6 +276,10 @@ ParsedOptions parse_options(const std::vector<std::string>& args) {
     if (!count("--theme")) o.light = true;
   }
   if (count("--seek") + count("--event") > 1) r.error = "give one of --seek N and --event E";
+  if ((count("--function") || count("--arg") || count("--grid")) && !o.triton)
+    r.error = "--function, --arg and --grid go with --triton FILE";
+  if (o.triton && (o.scenario || o.lesson))
+    r.error = "give one of --triton, --scenario and --lesson";
   if (o.lesson_step && !o.lesson) r.error = "--lesson-step needs --lesson NAME";
   if (o.export_dir && !o.lesson) r.error = "--export-dir needs --lesson NAME";
   if (o.text_out && !o.screenshot) r.error = "--text-out goes with --screenshot";

@@ -16,6 +16,11 @@ namespace tilesim::app {
 
 struct Options {
   std::optional<std::filesystem::path> scenario;
+  // --triton FILE [--function NAME] [--arg NAME=VALUE ...] [--grid G]: a Triton kernel file as
+  // the open problem, as tilesim-cli reads it (its "# launch:" comments, then these words).
+  std::optional<std::filesystem::path> triton;
+  std::string triton_function;
+  std::vector<std::string> triton_args;
   // Where the timeline stands: --seek N = after N events (a position, as --from/--to); --event E
   // = the event with 0-based index E shown, as a lesson's {"event": E} (the same as --seek E+1).
   std::optional<std::int64_t> seek;

@@ -45,6 +45,10 @@ struct UiState {
   bool sms_by_wait = false;  // SM timeline: colour programs by what they waited on, not wave
   std::optional<CaptureRequest> capture;
   std::string open_path, save_path;
+  // File -> Open kernel: the .py path typed; seconds since the open kernel file was last looked
+  // at for a save (main.cpp polls it twice a second).
+  std::string kernel_path;
+  double kernel_poll_s = 0;
   // What the controls show: the learner's edits, possibly invalid (the model keeps the last
   // valid spec). Re-synced whenever the model's spec changes from elsewhere (open, sweep click).
   sim::ProblemSpec edit_spec;

@@ -71,12 +71,12 @@ float draw_table(const BroadcastView& v, bool mask, float x, float y, float cell
              palette::cell_dim, palette::text_dim);
         continue;
       }
-      const bool on = a.valid(r, c);
+      const bool on = v.valid(r, c);
       if (mask)
         cell(dl, xx, yy, cell_w, cell_h, on ? "T" : "F",
              on ? body_bg : palette::mask_false.with_alpha(170), palette::text, !on);
       else
-        cell(dl, xx, yy, cell_w, cell_h, std::to_string(a.offset(r, c)), on ? body_bg : off_bg,
+        cell(dl, xx, yy, cell_w, cell_h, std::to_string(v.offset(r, c)), on ? body_bg : off_bg,
              on ? palette::text : palette::text_dim, !on);
     }
   }
@@ -94,7 +94,8 @@ void draw_broadcast(FrameContext& f, const Rect& r) {
     const ImVec2 avail0 = ImGui::GetContentRegionAvail();
     const bool side_by_side = avail0.x > avail0.y * 2.2f;
     // Fit as many lanes as the panel holds: widest offset decides the cell width.
-    BroadcastView probe = make_broadcast_view(p, at, 4, 4);
+    const KernelFileState* kf = f.model.kernel_file ? &*f.model.kernel_file : nullptr;
+    BroadcastView probe = make_broadcast_view(p, at, 4, 4, kf, f.model.playing);
     if (!probe.available) {
       ImGui::PopFont();
       ImGui::TextUnformatted("This step touches no memory.");
@@ -103,8 +104,7 @@ void draw_broadcast(FrameContext& f, const Rect& r) {
     }
     std::int64_t widest = 0;
     for (int i : {0, probe.access.rows() - 1})
-      for (int j : {0, probe.access.cols() - 1})
-        widest = std::max(widest, probe.access.offset(i, j));
+      for (int j : {0, probe.access.cols() - 1}) widest = std::max(widest, probe.offset(i, j));
     const float cell_w = ImGui::CalcTextSize(std::to_string(widest).c_str()).x + 12;
     const float head_w = cell_w + 6;
     const float table_w = side_by_side ? (avail0.x - 24) / 2 : avail0.x;
@@ -113,7 +113,7 @@ void draw_broadcast(FrameContext& f, const Rect& r) {
     const float table_h = side_by_side ? avail0.y - 7 * text_h : (avail0.y - 9 * text_h) / 2;
     const int max_cols = std::clamp(static_cast<int>((table_w - head_w) / cell_w), 3, 16);
     const int max_rows = std::clamp(static_cast<int>(table_h / cell_h) - 1, 3, 16);
-    const BroadcastView v = make_broadcast_view(p, at, max_rows, max_cols);
+    const BroadcastView v = make_broadcast_view(p, at, max_rows, max_cols, kf, f.model.playing);
     ImGui::PopFont();
 
     const Rgba opc = operand_color(v.access.span.operand);
@@ -124,9 +124,11 @@ void draw_broadcast(FrameContext& f, const Rect& r) {
     ImGui::PopFont();
     help_marker(f, "broadcast");
     ImGui::PushTextWrapPos(0);
-    ImGui::TextDisabled("%s is %d x %d lanes; %lld of %lld on", v.access.matrix_name.c_str(),
-                        v.access.rows(), v.access.cols(), (long long)v.lanes_on,
-                        (long long)v.lanes);
+    ImGui::TextDisabled("%s is %d x %d lanes; %lld of %lld on%s", v.access.matrix_name.c_str(),
+                        v.access.rows(), v.access.cols(), (long long)v.lanes_on, (long long)v.lanes,
+                        v.from_file       ? ("; evaluated from " + v.file_line).c_str()
+                        : v.file_deferred ? "; the file's own values when paused"
+                                          : "");
     ImGui::PopTextWrapPos();
 
     const auto& a = v.access;
@@ -190,9 +192,10 @@ void draw_broadcast(FrameContext& f, const Rect& r) {
       terms.push_back(a.row_expr + "[:, None] < " + std::to_string(a.span.row_extent));
     if (!a.span.wrap_cols)
       terms.push_back(a.col_expr + "[None, :] < " + std::to_string(a.span.col_extent));
-    if (terms.size() == 2)
+    // A file's mask is shown as the file writes it (its assignment, or the load's mask=).
+    if (!v.from_file && terms.size() == 2)
       mask_s += " = (" + terms[0] + ") & (" + terms[1] + ")";
-    else if (terms.size() == 1)
+    else if (!v.from_file && terms.size() == 1)
       mask_s += " = " + terms[0];
     const char* legend =
         terms.size() == 2  ? "left: rows in range, top: columns in range; cell = left & top"

@@ -17,7 +17,21 @@ void draw_code(FrameContext& f, const Rect& r) {
     const auto& p = f.model.problem;
     const auto at = f.at;
     const sim::Step step = sim::program_step(p, at.pid, at.step);
-    const auto& listing = sim::kernel_listing(p);
+    // The listing: the open Triton file's own source and lines, else the built-in kernel's.
+    const auto& builtin = sim::kernel_listing(p);
+    const KernelFileState* kf = f.model.kernel_file ? &*f.model.kernel_file : nullptr;
+    const std::vector<std::string>& lines = kf ? kf->lines() : builtin.lines;
+    int now_line = step.line, ptr_line = step.ptr_line, mask_line = step.mask_line;
+    if (kf) {
+      bool exact = true;  // while playing a slow kernel: program 0's lines (the same lines)
+      const auto& steps = kf->steps_while(p.spec(), at.pid, f.model.playing, &exact);
+      const bool known = at.step >= 0 && at.step < static_cast<std::int64_t>(steps.size());
+      now_line = known ? steps[at.step].line : 0;
+      ptr_line = known ? kf->pointer_line(steps[at.step]) : 0;
+      mask_line = known ? kf->mask_line(steps[at.step]) : 0;
+      if (ptr_line == now_line) ptr_line = 0;
+      if (mask_line == now_line || mask_line == ptr_line) mask_line = 0;
+    }
     ImGui::Text("pid %lld, step %lld of %lld:", (long long)at.pid, (long long)at.step,
                 (long long)sim::steps_per_program(p));
     const std::string op(sim::to_string(step.op));
@@ -30,7 +44,17 @@ void draw_code(FrameContext& f, const Rect& r) {
     }
     help_marker(f, "code");
     ImGui::PushTextWrapPos(0);
-    ImGui::TextDisabled("%s", listing.name.c_str());
+    if (kf) {
+      const std::string title =
+          kf->path.filename().string() + ": " + kf->kernel->source->fn.name + " (reloads on save)";
+      ImGui::TextDisabled("%s", title.c_str());
+      if (!kf->error.empty()) {
+        text_colored(palette::l2_miss, ("Not reloaded: " + kf->error).c_str());
+        ImGui::TextDisabled("the last version that read is shown");
+      }
+    } else {
+      ImGui::TextDisabled("%s", builtin.name.c_str());
+    }
     ImGui::PopTextWrapPos();
     text_colored(palette::highlight, "this step");
     same_line_if_fits(text_width("its pointers"));
@@ -51,7 +75,7 @@ void draw_code(FrameContext& f, const Rect& r) {
     const bool lesson_lines = h && !h->code_lines.empty();
     const float target_ratio = lesson_lines ? 0.1f : 0.5f;  // of the listing's visible height
     const int target =
-        lesson_lines ? *std::min_element(h->code_lines.begin(), h->code_lines.end()) : step.line;
+        lesson_lines ? *std::min_element(h->code_lines.begin(), h->code_lines.end()) : now_line;
     const std::int64_t line_key = std::int64_t(target) << 32 | at.pid;
     // ImGui clamps a scroll to the previous frame's content height, which is short on the first
     // frames (wrapped lines not measured yet): the scroll is repeated for a few frames until
@@ -59,28 +83,28 @@ void draw_code(FrameContext& f, const Rect& r) {
     static std::int64_t last_line_key = -1;
     static int scroll_frames = 0;
     if (last_line_key != line_key) scroll_frames = 8;
-    for (std::size_t i = 0; i < listing.lines.size(); ++i) {
+    for (std::size_t i = 0; i < lines.size(); ++i) {
       const int n = static_cast<int>(i) + 1;
       const ImVec2 pos = ImGui::GetCursorScreenPos();
-      const std::string& text = listing.lines[i];
+      const std::string& text = lines[i];
       const float lh = ImGui::CalcTextSize(text.c_str(), nullptr, false, code_w).y;
       const bool wraps = ImGui::CalcTextSize(text.c_str()).x > code_w;
       Rgba bg{0, 0, 0, 0};
       const char* tag = nullptr;
-      if (n == step.line) {
+      if (n == now_line) {
         bg = palette::code_line.with_alpha(70);
         tag = "now";
-      } else if (n == step.ptr_line) {
+      } else if (n == ptr_line) {
         bg = palette::code_ptr.with_alpha(60);
         tag = "pointers";
-      } else if (n == step.mask_line) {
+      } else if (n == mask_line) {
         bg = palette::code_mask.with_alpha(70);
         tag = "mask";
       }
       if (bg.a) {
         dl->AddRectFilled(ImVec2(pos.x - 4, pos.y - 1), ImVec2(pos.x + w, pos.y + lh + 1),
                           bg.packed());
-        if (n == step.line)
+        if (n == now_line)
           dl->AddRectFilled(ImVec2(pos.x - 4, pos.y - 1), ImVec2(pos.x - 1, pos.y + lh + 1),
                             palette::code_line.packed());
       }
@@ -92,9 +116,9 @@ void draw_code(FrameContext& f, const Rect& r) {
           lesson_mark(f, "code:" + std::to_string(n));
       }
       if (tag) {
-        const Rgba tc = n == step.line       ? palette::highlight
-                        : n == step.ptr_line ? palette::code_ptr
-                                             : palette::code_mask_text;
+        const Rgba tc = n == now_line   ? palette::highlight
+                        : n == ptr_line ? palette::code_ptr
+                                        : palette::code_mask_text;
         char num[16];
         std::snprintf(num, sizeof num, "%3d", n);
         text_colored(tc, num);

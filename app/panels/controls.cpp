@@ -251,6 +251,41 @@ void draw_controls(FrameContext& f, const Rect& r) {
         if (ImGui::Selectable(p.stem().string().c_str())) f.cmds.push(LoadScenario{p});
       ImGui::EndCombo();
     }
+    // File -> Open kernel: a Triton file (.py), one of assets/kernels/ or a path.
+    static const std::vector<std::filesystem::path> kernel_files = [] {
+      std::vector<std::filesystem::path> out;
+      std::error_code ec;
+      for (const auto& e :
+           std::filesystem::directory_iterator(scenario::assets_dir() / "kernels", ec))
+        if (e.path().extension() == ".py") out.push_back(e.path());
+      std::sort(out.begin(), out.end());
+      return out;
+    }();
+    ImGui::SetNextItemWidth(-1);
+    if (ImGui::BeginCombo("##kernels", "Open kernel (a Triton .py file)...")) {
+      for (const auto& p : kernel_files)
+        if (ImGui::Selectable(p.filename().string().c_str())) f.cmds.push(OpenKernel{p, {}, {}});
+      ImGui::EndCombo();
+    }
+    if (ui.kernel_path.empty() && m.kernel_file) {
+      std::error_code ec;  // shown from the working directory where it is under it
+      const auto shown = std::filesystem::proximate(m.kernel_file->path, ec);
+      ui.kernel_path =
+          (ec || shown.string().rfind("..", 0) == 0 ? m.kernel_file->path : shown).string();
+    }
+    char kbuf[512];
+    std::snprintf(kbuf, sizeof kbuf, "%s", ui.kernel_path.c_str());
+    ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - ImGui::GetFontSize() * 7.5f);
+    if (ImGui::InputTextWithHint("##kernelpath", "path/to/kernel.py", kbuf, sizeof kbuf))
+      ui.kernel_path = kbuf;
+    ImGui::SameLine();
+    if (ImGui::Button("Open kernel") && !ui.kernel_path.empty())
+      f.cmds.push(OpenKernel{ui.kernel_path, {}, {}});
+    if (m.kernel_file && !m.kernel_file->error.empty()) {
+      ImGui::PushTextWrapPos(0);
+      text_colored(palette::l2_miss, m.kernel_file->error.c_str());
+      ImGui::PopTextWrapPos();
+    }
     if (ui.save_path.empty())
       ui.save_path =
           (m.path.empty() ? std::filesystem::path(m.scenario.name + ".json") : m.path).string();
@@ -258,7 +293,12 @@ void draw_controls(FrameContext& f, const Rect& r) {
     std::snprintf(buf, sizeof buf, "%s", ui.save_path.c_str());
     ImGui::SetNextItemWidth(-1);
     if (ImGui::InputText("##path", buf, sizeof buf)) ui.save_path = buf;
-    if (ImGui::Button("Open file")) f.cmds.push(LoadScenario{ui.save_path});
+    if (ImGui::Button("Open file")) {  // a .py is a kernel file, anything else a scenario
+      if (std::filesystem::path(ui.save_path).extension() == ".py")
+        f.cmds.push(OpenKernel{ui.save_path, {}, {}});
+      else
+        f.cmds.push(LoadScenario{ui.save_path});
+    }
     ImGui::SameLine();
     if (ImGui::Button("Save scenario")) f.cmds.push(SaveScenario{ui.save_path});
     ImGui::SameLine();

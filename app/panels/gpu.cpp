@@ -275,6 +275,7 @@ void draw_gpu(FrameContext& f, const Rect& r) {
       if (predictions) c.p = find_prediction(*predictions, {r.variant, r.problem});
       return c;
     };
+    draw_kernel_file_run(f);
     draw_triton_beside_rung(f, matches, predictions ? &*predictions : nullptr);
     ImGui::Spacing();
     text_colored(palette::highlight, "Every measured run of this problem");

@@ -15,4 +15,9 @@ void draw_triton_beside_rung(FrameContext& f,
                              const std::vector<const scenario::BenchRecord*>& matches,
                              const RungPredictions* predictions);
 
+// The open Triton kernel file run with real Triton at the same launch on the preset's GPU
+// (assets/measured/triton_files_KEY.json, scripts/triton/run_file.py) beside the timed engine's
+// prediction of the file's problem; nothing when no kernel file is open (gpu_triton.cpp).
+void draw_kernel_file_run(FrameContext& f);
+
 }  // namespace tilesim::app

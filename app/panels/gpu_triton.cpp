@@ -12,6 +12,7 @@
 #include "app/core/triton_vs_rung.hpp"
 #include "app/panels/gpu_parts.hpp"
 #include "scenario/measured.hpp"
+#include "scenario/triton_file_runs.hpp"
 #include "scenario/triton_measured.hpp"
 
 namespace tilesim::app {
@@ -88,6 +89,66 @@ void predicted_cell(FrameContext& f, double seconds, const std::string& name,
 }
 
 }  // namespace
+
+void draw_kernel_file_run(FrameContext& f) {
+  const KernelFileState* kf = f.model.kernel_file ? &*f.model.kernel_file : nullptr;
+  if (!kf) return;
+  const sim::Machine& m = f.model.machine;
+  const auto* runs = scenario::bundled_triton_file_runs(m.key);
+  const scenario::TritonFileRun* run = kf->measured_run(m.key);
+  ImGui::Spacing();
+  const std::string title = "Your kernel file, " + kf->path.filename().string() + " (" +
+                            kf->kernel->source->fn.name + "), at its launch";
+  text_colored(palette::highlight, title.c_str());
+  const ImGuiTableFlags flags =
+      ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp;
+  if (ImGui::BeginTable("##kernel_file_run", 3, flags)) {
+    ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthStretch, 0.9f);
+    ImGui::TableSetupColumn("time", ImGuiTableColumnFlags_WidthStretch, 0.6f);
+    ImGui::TableSetupColumn("source", ImGuiTableColumnFlags_WidthStretch, 2.0f);
+    ImGui::TableHeadersRow();
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    const std::string gpu = runs ? short_gpu(runs->gpu) : m.name;
+    text_words("measured (" + gpu + (runs ? ", " + runs->date : std::string()) + ")",
+               palette::text);
+    ImGui::TableNextColumn();
+    if (run) {
+      scenario::Figure fig;
+      fig.name = "gpu.kernel_file.measured";
+      fig.value = run->median_ms * 1e-3;
+      fig.text = format_seconds(fig.value);
+      fig.unit = "s";
+      fig.kind = scenario::FigureKind::measured;
+      fig.source = runs->gpu + ", " + runs->date + ", assets/measured/" +
+                   std::filesystem::path(runs->source).filename().string();
+      fig.detail = "the file run with Triton " + runs->triton +
+                   " by scripts/triton/run_file.py, do_bench median";
+      figure_text(f, fig);
+      ImGui::TableNextColumn();
+      text_words("Triton " + runs->triton + ", do_bench median" +
+                     (!run->checked  ? std::string()
+                      : run->correct ? ", correct against float64"
+                                     : ", WRONG against float64"),
+                 palette::text_dim);
+    } else {
+      ImGui::TextDisabled("-");
+      ImGui::TableNextColumn();
+      text_words("not run at this launch on " + gpu + " (scripts/triton/run_file.py runs it)",
+                 palette::text_dim);
+    }
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    text_words("predicted (" + m.name + " preset)", palette::text);
+    ImGui::TableNextColumn();
+    const double predicted_s = f.frame ? f.frame->timing.time_s() : 0;
+    predicted_cell(f, predicted_s, "gpu.kernel_file.predicted",
+                   "the timed engine, the file's problem as sim replays it", !f.frame);
+    ImGui::TableNextColumn();
+    text_words("timed engine: the problem the file was recognised as", palette::text_dim);
+    ImGui::EndTable();
+  }
+}
 
 void draw_triton_beside_rung(FrameContext& f,
                              const std::vector<const scenario::BenchRecord*>& matches,

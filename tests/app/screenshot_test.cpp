@@ -3,6 +3,7 @@
 // Skipped (with the reason) where xvfb-run is missing.
 #include <gtest/gtest.h>
 #include <stb_image.h>
+#include <sys/wait.h>
 
 #include <algorithm>
 #include <cstdlib>
@@ -277,4 +278,48 @@ TEST(Screenshot, GpuPanelSetsTritonBesideTheCudaRungAndSaysWhy) {
         "predicted, H100-SXM preset", "Triton's kernel is 2.10x faster than matmul_mma_sync_bk64",
         "Triton issues wgmma.m64n128k16.f32.f16.f16, the rung mma.sync."})
     EXPECT_NE(text.find(want), std::string::npos) << "no \"" << want << "\" in:\n" << text;
+}
+
+// A Triton kernel file opened with --triton (File -> Open kernel): the code panel lists the file
+// with the step's own line, the broadcast inspector says its cells were evaluated from the file,
+// and the GPU panel sets the file's measured run (assets/measured/triton_files_h100.json) beside
+// the prediction, each labelled.
+TEST(Screenshot, KernelFileShowsItsSourceAndItsMeasuredRunBesideThePrediction) {
+  REQUIRE_XVFB();
+  const auto text_file = out_dir() / "kernel_file.txt";
+  const auto png = out_dir() / "kernel_file.png";
+  std::filesystem::remove(text_file);
+  const std::string cmd = "xvfb-run -a -s \"-screen 0 1600x900x24\" " + std::string(TILESIM_APP) +
+                          " --triton " + TILESIM_ASSETS_DIR +
+                          "/kernels/seed004_grouped_matmul.py --tab gpu --event 100"
+                          " --screenshot " +
+                          png.string() + " --text-out " + text_file.string() + " > /dev/null 2>&1";
+  ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
+  std::ifstream in(text_file);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  for (const char* want :
+       {"seed004_grouped_matmul.py: matmul_kernel (reloads on save)",
+        // (monospaced text reads back split where ImGui draws it in pieces)
+        "pid 9, step 2 of 29: load_b", "43 b = tl", "pid 9 , k = 0 : b = tl", "evaluated from",
+        "Your kernel file, seed004_grouped_matmul.py (matmul_kernel)", "measured (H100,",
+        "Triton 3.6.0, do_bench median, correct against float64", "predicted (H100-SXM"})
+    EXPECT_NE(text.find(want), std::string::npos) << "no \"" << want << "\" in:\n" << text;
+}
+
+// A kernel file the front end refuses: the app says file:line:col and exits 2, as tilesim-cli.
+TEST(Screenshot, ARefusedKernelFileIsNamedWithItsLine) {
+  REQUIRE_XVFB();
+  const auto bad = out_dir() / "refused_kernel.py";
+  std::ofstream(bad) << "import triton\nimport triton.language as tl\n\n@triton.jit\n"
+                        "def k(x_ptr):\n    tl.atomic_add(x_ptr, 1)\n";
+  const auto err = out_dir() / "refused_kernel.err";
+  const std::string cmd = "xvfb-run -a -s \"-screen 0 1600x900x24\" " + std::string(TILESIM_APP) +
+                          " --triton " + bad.string() + " --screenshot " +
+                          (out_dir() / "refused.png").string() + " > " + err.string() + " 2>&1";
+  const int rc = std::system(cmd.c_str());
+  EXPECT_TRUE(WIFEXITED(rc) && WEXITSTATUS(rc) == 2) << rc;
+  std::ifstream in(err);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_NE(text.find("refused_kernel.py:6:5: tl.atomic_add is not supported"), std::string::npos)
+      << text;
 }

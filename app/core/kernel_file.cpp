@@ -1,0 +1,86 @@
+// The open kernel file (see kernel_file.hpp).
+#include "app/core/kernel_file.hpp"
+
+#include <chrono>
+
+#include "scenario/triton_file_runs.hpp"
+
+namespace tilesim::app {
+
+const std::vector<scenario::KernelFileStep>& KernelFileState::steps(const sim::ProblemSpec& spec,
+                                                                    std::int64_t pid) const {
+  if (pid != m_pid) {
+    m_pid = pid;
+    m_steps.clear();
+    const auto t0 = std::chrono::steady_clock::now();
+    try {
+      m_steps = scenario::kernel_file_steps(*kernel, spec, pid);
+    } catch (const std::exception&) {  // the bridge evaluated it already; kept empty if not
+    }
+    m_eval_ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    if (pid == 0) {
+      m_steps0 = m_steps;
+      m_have_steps0 = true;
+    }
+  }
+  return m_steps;
+}
+
+const std::vector<scenario::KernelFileStep>& KernelFileState::steps_while(
+    const sim::ProblemSpec& spec, std::int64_t pid, bool playing, bool* exact) const {
+  *exact = true;
+  if (pid == m_pid || !playing || m_eval_ms <= kSlowEvalMs) return steps(spec, pid);
+  if (!m_have_steps0) {
+    const std::int64_t keep = m_pid;
+    auto kept = std::move(m_steps);
+    steps(spec, 0);
+    m_pid = keep;
+    m_steps = std::move(kept);
+  }
+  *exact = false;
+  return m_steps0;
+}
+
+int KernelFileState::pointer_line(const scenario::KernelFileStep& s) const {
+  if (!s.record) return 0;
+  const auto& r = *s.record;
+  if (r.kind != triton::RecordKind::load && r.kind != triton::RecordKind::store) return 0;
+  return scenario::assignment_line(
+      lines(), scenario::call_argument(lines(), r.pos.line, r.pos.col, 0), r.pos.line);
+}
+
+int KernelFileState::mask_line(const scenario::KernelFileStep& s) const {
+  if (!s.record || !s.record->access.has_mask) return 0;
+  const auto& r = *s.record;
+  const std::string mask = scenario::call_argument(lines(), r.pos.line, r.pos.col, 0, "mask");
+  // A mask written in place ("mask=offs_k[None, :] < K") is on the load's own line.
+  const int n = scenario::assignment_line(lines(), mask, r.pos.line);
+  return n ? n : (mask.empty() ? 0 : r.pos.line);
+}
+
+const scenario::TritonFileRun* KernelFileState::measured_run(const std::string& machine_key) const {
+  if (machine_key != m_run_key) {
+    m_run_key = machine_key;
+    m_run.reset();
+    if (const auto* runs = scenario::bundled_triton_file_runs(machine_key))
+      m_run = scenario::find_triton_file_run(*runs, *kernel, path.string());
+  }
+  return m_run ? &*m_run : nullptr;
+}
+
+bool kernel_file_changed(const KernelFileState& k) {
+  std::error_code ec;
+  const auto t = std::filesystem::last_write_time(k.path, ec);
+  if (ec) return false;  // gone for a moment (an editor's save): look again later
+  const auto size = std::filesystem::file_size(k.path, ec);
+  return !ec && (t != k.mtime || size != k.size);
+}
+
+void note_file_time(KernelFileState& k) {
+  std::error_code ec;
+  k.mtime = std::filesystem::last_write_time(k.path, ec);
+  k.size = std::filesystem::file_size(k.path, ec);
+}
+
+}  // namespace tilesim::app
