@@ -30,6 +30,7 @@
 #include "scenario/file_io.hpp"
 #include "scenario/kernel_file.hpp"
 #include "scenario/resolve.hpp"
+#include "triton/heap_reuse.hpp"
 
 using namespace tilesim;
 using namespace tilesim::app;
@@ -343,6 +344,7 @@ void frame_bench(Session& s, const Options& o) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  triton::keep_freed_heap_memory();  // kernel files are evaluated on open and on every save
   const auto parsed = parse_options(std::vector<std::string>(argv + 1, argv + argc));
   if (!parsed.error.empty()) {
     std::fprintf(stderr, "tilesim: %s\n%s", parsed.error.c_str(), usage().c_str());

@@ -15,23 +15,29 @@ std::vector<OutOfBounds> out_of_bounds(const Evaluator& ev, std::vector<std::int
   if (pids.empty())
     for (std::int64_t p = 0; p < ev.launch().programs(); ++p) pids.push_back(p);
   std::vector<OutOfBounds> out;
-  for (const std::int64_t pid : pids) {
-    for (const Record& r : ev.run(pid).records) {
-      if (r.kind != RecordKind::load && r.kind != RecordKind::store) continue;
-      const AccessRecord& a = r.access;
-      const auto& t =
-          std::get<TensorDesc>(ev.launch().args[static_cast<std::size_t>(a.tensor)].value);
-      const __int128 end = t.end();
-      if (!a.offsets.known) continue;  // addresses from loaded data: nothing to say
-      std::int64_t lanes = 0;
-      for (std::int64_t i = 0; i < a.offsets.lanes(); ++i) {
-        const bool on = !a.has_mask || !a.mask.known || a.mask.ints[i] != 0;
-        const std::int64_t off = a.offsets.ints[i];
-        if (on && (off < 0 || off >= end)) ++lanes;
-      }
-      if (lanes > 0)
-        out.push_back({pid, r.pos, r.kind == RecordKind::store, a.has_mask, a.tensor_name, lanes});
+  std::int64_t pid = 0;
+  // Each access is checked as the evaluator makes it and its lanes dropped (EvalOptions), so a
+  // program's memory stays one access's: every program of an 8192^3 launch is checked.
+  EvalOptions opt;
+  opt.keep_access_tiles = false;
+  opt.on_access = [&](std::size_t, const Record& r) {
+    const AccessRecord& a = r.access;
+    const auto& t = std::get<TensorDesc>(ev.launch().args[static_cast<std::size_t>(a.tensor)].value);
+    const __int128 end = t.end();
+    if (!a.offsets.known) return;  // addresses from loaded data: nothing to say
+    const std::int64_t* off = a.offsets.ints.data();
+    const std::int64_t* mask = a.has_mask && a.mask.known ? a.mask.ints.data() : nullptr;
+    std::int64_t lanes = 0;
+    for (std::int64_t i = 0; i < a.offsets.lanes(); ++i) {
+      const bool on = mask == nullptr || mask[i] != 0;
+      lanes += on && (off[i] < 0 || off[i] >= end);
     }
+    if (lanes > 0)
+      out.push_back({pid, r.pos, r.kind == RecordKind::store, a.has_mask, a.tensor_name, lanes});
+  };
+  for (const std::int64_t p : pids) {
+    pid = p;
+    (void)ev.run(p, opt);
   }
   return out;
 }
