@@ -28,6 +28,10 @@ TEST(RungTiming, EveryMatmulRungWithTilesHasADescription) {
       continue;
     }
     ASSERT_TRUE(v.timing) << v.name << " has tiles but no timing description";
+    if (v.name == "matmul_mma_sync_tiles") {  // its warps and stages are the problem's
+      EXPECT_TRUE(v.timing->options.path && !v.timing->num_warps && !v.timing->stages);
+      continue;
+    }
     EXPECT_TRUE(v.timing->options.path && v.timing->num_warps && v.timing->stages) << v.name;
     ++described;
   }
