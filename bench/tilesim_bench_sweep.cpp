@@ -37,10 +37,11 @@ sim::ProblemSpec matmul(std::int64_t m, std::int64_t n, std::int64_t k, std::int
   return p;
 }
 
-// Odd sizes (every edge masked, K and N not multiples of 8: the element-wise load path) and one
-// aligned size over the CPU reference's limit (cp.async, cuBLAS SGEMM reference).
+// Odd sizes (every edge masked, K and N not multiples of 8: the element-wise load path; at least
+// half of the largest tile, 256 x 256 x 64, as sim::Problem requires) and one aligned size over
+// the CPU reference's limit (cp.async, cuBLAS SGEMM reference).
 const std::tuple<std::int64_t, std::int64_t, std::int64_t, std::int64_t> kCheckSizes[] = {
-    {37, 45, 29, 2}, {1000, 777, 333, 5}, {2000, 1000, 1504, 4}};
+    {147, 139, 45, 2}, {1000, 777, 333, 5}, {2000, 1000, 1504, 4}};
 
 // Checks `variant` on spec_of(each check size, order) in every order; records tagged `sweep`.
 template <class SpecOf>
