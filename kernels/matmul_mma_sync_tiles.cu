@@ -9,9 +9,8 @@
 //   one whose stages exceed the SM's shared memory cannot launch at all.
 // This file holds the small and 8-warp configurations, the dispatch and the resource query;
 // matmul_mma_sync_tiles_large.cu the spilling 4-warp ones.
-#include "kernels/matmul_mma_sync_tiles.cuh"
-
 #include "kernels/kernels.hpp"
+#include "kernels/matmul_mma_sync_tiles.cuh"
 
 namespace tilesim::kernels {
 namespace detail {
@@ -19,10 +18,12 @@ namespace mma_tiles {
 
 const std::vector<Entry>& entries_small() {
   static const std::vector<Entry> e{
-      Instance<32, 32, 32, 4, 4>::entry(),  Instance<64, 64, 32, 4, 4>::entry(),
-      Instance<128, 128, 32, 4, 4>::entry(), Instance<128, 128, 32, 8, 4>::entry(),
-      Instance<128, 256, 32, 8, 3>::entry(), Instance<256, 128, 32, 8, 3>::entry(),
-      Instance<128, 128, 64, 8, 3>::entry(), Instance<64, 128, 32, 4, 4>::entry(),
+      Instance<32, 32, 32, 4, 4>::entry(),   Instance<64, 64, 32, 4, 4>::entry(),
+      Instance<128, 128, 32, 4, 4>::entry(), Instance<64, 128, 32, 4, 4>::entry(),
+      Instance<128, 128, 32, 4, 3>::entry(), Instance<128, 128, 32, 4, 5>::entry(),
+      Instance<128, 128, 64, 4, 3>::entry(), Instance<128, 128, 32, 8, 4>::entry(),
+      Instance<128, 128, 64, 8, 3>::entry(), Instance<128, 256, 32, 8, 3>::entry(),
+      Instance<256, 128, 32, 8, 3>::entry(),
   };
   return e;
 }
@@ -39,8 +40,7 @@ const Entry* find_entry(const mma_sync_tiles::Config& c) {
 std::int64_t shared_limit() {
   int dev = 0, optin = 0;
   TILESIM_CUDA_CHECK(cudaGetDevice(&dev));
-  TILESIM_CUDA_CHECK(
-      cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+  TILESIM_CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
   return optin;
 }
 

@@ -52,8 +52,7 @@ struct Shape {
   static_assert(kWarpTileM % 16 == 0 && kWarpTileN % 16 == 0 && BK % 16 == 0,
                 "a warp tile is whole m16 x n16 fragments, a K step whole k16 steps");
   static_assert(S >= 2, "a pipeline of at least two stages");
-  static_assert(kSmemBytes ==
-                std::size_t(mma_sync_tiles::shared_bytes({BM, BN, BK, W, S})));
+  static_assert(kSmemBytes == std::size_t(mma_sync_tiles::shared_bytes({BM, BN, BK, W, S})));
 };
 
 // One K step of A and B into a stage, in 16-byte chunks (zero-filled out of range).
@@ -149,8 +148,8 @@ __global__ void __launch_bounds__(32 * W)
       unsigned af[Sh::kMT][4], bf[Sh::kNT][2];
 #pragma unroll
       for (int mt = 0; mt < Sh::kMT; ++mt)
-        ldmatrix_x4(af[mt], as + (warp_m * Sh::kWarpTileM + mt * 16 + (lane & 15)) * Sh::kLdA +
-                                kk + (lane >> 4) * 8);
+        ldmatrix_x4(af[mt], as + (warp_m * Sh::kWarpTileM + mt * 16 + (lane & 15)) * Sh::kLdA + kk +
+                                (lane >> 4) * 8);
 #pragma unroll
       for (int np = 0; np < Sh::kNT / 2; ++np) {
         unsigned r[4];
@@ -193,8 +192,8 @@ struct Instance {
     TILESIM_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                             static_cast<int>(Sh::kSmemBytes)));
     kernel<<<grid_blocks(a.grid), Sh::kThreads, Sh::kSmemBytes, a.stream>>>(
-        static_cast<const __half*>(a.a), static_cast<const __half*>(a.b),
-        static_cast<__half*>(a.c), a.m, a.n, a.k, a.grid);
+        static_cast<const __half*>(a.a), static_cast<const __half*>(a.b), static_cast<__half*>(a.c),
+        a.m, a.n, a.k, a.grid);
     TILESIM_CUDA_CHECK_LAUNCH();
   }
   static std::string launch(const LaunchArgs& a) {
