@@ -133,7 +133,7 @@ int run_block_sweep(const LadderOptions& o, bool full, scenario::BenchReport& re
   for (std::int64_t s :
        full ? std::vector<std::int64_t>{4096, 8192} : std::vector<std::int64_t>{2048, 4096}) {
     const double base = baseline_ms(o, s, "blocks", report, failures);
-    const scenario::BenchRecord* best = nullptr;
+    std::optional<scenario::BenchRecord> best;  // a copy: report.records grows below
     for (const auto& c : configs) {
       const auto& res = resources[tiles::label(c)];
       scenario::BenchRecord b;
@@ -159,7 +159,7 @@ int run_block_sweep(const LadderOptions& o, bool full, scenario::BenchReport& re
       std::fflush(stdout);
       report.records.push_back(std::move(b));
       const auto& last = report.records.back();
-      if (last.result.ok && (!best || last.result.median_ms < best->result.median_ms)) best = &last;
+      if (last.result.ok && (!best || last.result.median_ms < best->result.median_ms)) best = last;
     }
     if (best)
       std::printf("  best at %lld^3: %s, %.1f TFLOP/s (%.1f%% of cuBLAS)\n", (long long)s,
