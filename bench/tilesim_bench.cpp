@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "bench/tilesim_bench_ladder.hpp"
+#include "bench/tilesim_bench_sweep.hpp"
 #include "kernels/kernels.hpp"
 #include "scenario/bench_report.hpp"
 
@@ -61,12 +62,19 @@ void print_device(const kernels::DeviceInfo& d) {
 int main(int argc, char** argv) {
   CLI::App app{"tilesim-bench: the CUDA kernel ladder (correctness first, then timing)"};
   bool list = false, device_only = false;
-  std::string ladder = "full", json_path, commit, only;
+  std::string ladder = "full", json_path, commit, only, sweep;
+  bool quick_sweep = false;
   bench::LadderOptions lo;
   app.add_flag("--list", list, "list the variants and what each teaches, then exit");
   app.add_flag("--device", device_only, "print the device and exit");
-  app.add_option("--ladder", ladder, "check (correctness only) | quick | full | none")
-      ->check(CLI::IsMember({"check", "quick", "full", "none"}));
+  auto* ladder_opt =
+      app.add_option("--ladder", ladder, "check (correctness only) | quick | full | none")
+          ->check(CLI::IsMember({"check", "quick", "full", "none"}));
+  app.add_option("--sweep", sweep,
+                 "blocks (seed 001: the templated mma.sync rung's tiles) | group (GROUP_SIZE_M) | "
+                 "both; runs instead of the ladder unless --ladder is given")
+      ->check(CLI::IsMember({"blocks", "group", "both"}));
+  app.add_flag("--quick-sweep", quick_sweep, "sweep at half the sizes (2048^3 / 4096^3)");
   app.add_option("--json", json_path, "also write the records as JSON to this file");
   app.add_option("--commit", commit, "source commit to record in the report");
   app.add_option("--only", only, "run only variants whose name contains this text");
@@ -96,13 +104,18 @@ int main(int argc, char** argv) {
     return 0;
   }
   lo.only = only;
+  if (!sweep.empty() && ladder_opt->count() == 0) ladder = "none";
   int failures = 0;
   try {
     if (ladder == "check" || ladder == "quick" || ladder == "full")
       failures += bench::run_check_ladder(lo, report);
     if (ladder == "quick" || ladder == "full")
       failures += bench::run_timing_ladder(lo, ladder == "full", report);
-    bench::print_targets(report);
+    if (ladder != "none") bench::print_targets(report);
+    if (sweep == "blocks" || sweep == "both")
+      failures += bench::run_block_sweep(lo, !quick_sweep, report);
+    if (sweep == "group" || sweep == "both")
+      failures += bench::run_group_sweep(lo, !quick_sweep, report);
   } catch (
       const std::exception& e) {  // nothing may escape main: say what broke, keep the exit code
     std::fprintf(stderr, "tilesim-bench: %s\n", e.what());

@@ -48,7 +48,8 @@ std::string describe(const sim::ProblemSpec& p) {
 }
 
 bool wanted(const kernels::Variant& v, const LadderOptions& o) {
-  return v.implemented && (o.only.empty() || v.name.find(o.only) != std::string::npos);
+  return v.implemented && !v.sweep_only &&
+         (o.only.empty() || v.name.find(o.only) != std::string::npos);
 }
 
 void print_header() {

@@ -9,6 +9,7 @@
 #include "kernels/matmul_fma_b_layout.hpp"
 #include "kernels/matmul_mma_sync.hpp"
 #include "kernels/matmul_mma_sync_swizzled.hpp"
+#include "kernels/matmul_mma_sync_tiles.hpp"
 #include "kernels/matmul_register_blocked.hpp"
 #include "kernels/matmul_simt.hpp"
 #include "kernels/matmul_wgmma_tma.hpp"
@@ -40,6 +41,8 @@ const std::vector<LauncherRow>& launchers() {
       {"matmul_mma_sync_128x256", TILESIM_LAUNCHER(launch_matmul_mma_sync_128x256)},
       {"matmul_mma_sync_warp64", TILESIM_LAUNCHER(launch_matmul_mma_sync_warp64)},
       {"matmul_mma_sync_swizzled", TILESIM_LAUNCHER(launch_matmul_mma_sync_swizzled)},
+      // The problem's BLOCK_M/N/K, num_warps and stages pick the instantiation.
+      {"matmul_mma_sync_tiles", TILESIM_LAUNCHER(launch_matmul_mma_sync_tiles)},
       {"matmul_wgmma_tma", TILESIM_LAUNCHER(launch_matmul_wgmma_tma)},
       {"matmul_wgmma_tma_store", TILESIM_LAUNCHER(launch_matmul_wgmma_tma_store)},
       {"cublas_sgemm", TILESIM_LAUNCHER(launch_cublas_sgemm)},

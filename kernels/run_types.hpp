@@ -45,6 +45,20 @@ struct RunOptions {
   const std::atomic<bool>* cancel = nullptr;
 };
 
+// What one program of a compiled kernel holds (cudaFuncGetAttributes) and how many fit an SM
+// (cudaOccupancyMaxActiveBlocksPerMultiprocessor): what Triton's compiler reports as n_regs,
+// n_spills and shared, and why a configuration cannot launch.
+struct KernelResources {
+  bool fits = false;  // false: `error` says why (shared memory over the limit, no kernel, no GPU)
+  std::string error;
+  int registers = 0;                    // per thread (numRegs)
+  int spill_bytes = 0;                  // local memory per thread (localSizeBytes): spills
+  std::int64_t shared_bytes = 0;        // dynamic shared memory per program
+  std::int64_t shared_limit_bytes = 0;  // the device's per-block opt-in limit
+  int threads = 0;                      // per program
+  int programs_per_sm = 0;              // occupancy: resident programs per SM
+};
+
 struct RunResult {
   bool ok = false;    // ran (and, when checked, passed)
   std::string error;  // why not: "not built with CUDA", "tile too large for ...", ...

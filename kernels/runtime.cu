@@ -220,6 +220,8 @@ void run_checked(const sim::Problem& problem, const Variant& v, const RunOptions
   a.block_m = spec.block_m;
   a.block_n = spec.block_n;
   a.block_k = spec.block_k;
+  a.num_warps = spec.num_warps;
+  a.stages = spec.stages;
   a.grid = GridMap{sim::cdiv(spec.m, spec.block_m), sim::cdiv(spec.n, spec.block_n),
                    spec.group_size_m, static_cast<int>(spec.order)};
   a.dtype = spec.dtype;

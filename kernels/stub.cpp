@@ -1,6 +1,7 @@
 // kernels/ without CUDA: the same API, answering "not built with CUDA" everywhere, so the app, the
 // bench and the tests link and say why there is nothing to measure.
 #include "kernels/kernels.hpp"
+#include "kernels/matmul_mma_sync_tiles.hpp"
 #include "kernels/test_hooks.hpp"
 
 namespace tilesim::kernels {
@@ -25,6 +26,14 @@ RunResult run(const sim::Problem& problem, std::string_view variant, const RunOp
   r.problem = problem.spec();
   r.error = find_variant(variant) ? std::string(kNotBuilt)
                                   : "unknown variant '" + std::string(variant) + "'";
+  return r;
+}
+
+KernelResources mma_sync_tiles_resources(const mma_sync_tiles::Config& c) {
+  KernelResources r;
+  r.error = kNotBuilt;
+  r.shared_bytes = mma_sync_tiles::shared_bytes(c);
+  r.threads = 32 * c.warps;
   return r;
 }
 

@@ -244,6 +244,20 @@ std::vector<Variant> make_variants() {
         "128 x 256 tile, 8 warps of 64 x 64: XOR-swizzled (unpadded) shared tiles so "
         "cp.async and ldmatrix are conflict-free, 32-bit shared offsets per thread, C "
         "stored through shared memory as 16-byte rows");
+  // The templated rung takes its tile, warps and stages from the problem (tilesim-bench --sweep
+  // blocks): the engine sees the mma.sync path with the problem's num_warps and stages, and
+  // estimates registers itself (they range from 40 to a spilling 255 over the configurations).
+  {
+    auto& t = rung("matmul_mma_sync_tiles", Kernel::matmul, {DType::fp16}, "cublas_gemmex",
+                   "version 5's kernel templated on (BLOCK_M, BLOCK_N, BLOCK_K, warps, stages): "
+                   "seed 001's block-size chart and its misses (spills, shared memory) on the GPU");
+    t.b_layout = R;
+    t.min_cc = 80;
+    t.timing = TimingDescription{std::nullopt, std::nullopt, {}};
+    t.timing->options.triton = false;
+    t.timing->options.path = MathPath::mma_sync;
+    t.sweep_only = true;
+  }
   // 8 warps: the two consumer warpgroups that run wgmma (the kernel's 384 threads add a producer
   // warpgroup that only issues TMA copies).
   // 168 registers a thread (its 384 threads hold one program per SM, as its shared memory does).

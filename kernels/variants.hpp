@@ -51,6 +51,9 @@ struct Variant {
   // How the timed engine describes it; nullopt where the tile model cannot (naive kernels
   // without tiles, cuBLAS, whose code is not ours).
   std::optional<TimingDescription> timing;
+  // Run by tilesim-bench --sweep only (its own correctness sweep over its configurations): the
+  // ladders skip it, since their problems' blocks need not be among its instantiations.
+  bool sweep_only = false;
 };
 // Every variant, in ladder order (copy, transpose, matmul; rungs then baselines).
 const std::vector<Variant>& variants();

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
+#include "scenario/bundled_asset.hpp"
 #include "scenario/file_io.hpp"
 #include "scenario/problem_json.hpp"
 
@@ -23,14 +24,13 @@ T integer_or(const json& o, const char* key, T fallback, const std::string& wher
   const json v = o.value(key, json());  // a non-object throws json's type_error, as value() did
   if (v.is_null()) return fallback;
   constexpr auto lo = std::numeric_limits<T>::min(), hi = std::numeric_limits<T>::max();
-  const bool fits = v.is_number_integer() &&
-                    (v.is_number_unsigned() ? v.get<std::uint64_t>() <= std::uint64_t(hi)
-                                            : v.get<std::int64_t>() >= lo &&
-                                                  v.get<std::int64_t>() <= hi);
+  const bool fits =
+      v.is_number_integer() &&
+      (v.is_number_unsigned() ? v.get<std::uint64_t>() <= std::uint64_t(hi)
+                              : v.get<std::int64_t>() >= lo && v.get<std::int64_t>() <= hi);
   if (!fits)
-    throw std::runtime_error(where + ": " + key + " must be an integer from " +
-                             std::to_string(lo) + " to " + std::to_string(hi) + ", got " +
-                             v.dump());
+    throw std::runtime_error(where + ": " + key + " must be an integer from " + std::to_string(lo) +
+                             " to " + std::to_string(hi) + ", got " + v.dump());
   return static_cast<T>(v.get<std::int64_t>());
 }
 
@@ -85,6 +85,18 @@ std::string to_json(const BenchReport& r, int indent) {
                     {"baseline", b.baseline},
                     {"baseline_ms", b.baseline_ms},
                     {"pct_of_baseline", b.pct_of_baseline}});
+    if (!b.sweep.empty()) recs.back()["sweep"] = b.sweep;
+    if (b.resources) {
+      const KernelResources& k = *b.resources;
+      recs.back()["resources"] = {{"fits", k.fits},
+                                  {"error", k.error},
+                                  {"registers", k.registers},
+                                  {"spill_bytes", k.spill_bytes},
+                                  {"shared_bytes", k.shared_bytes},
+                                  {"shared_limit_bytes", k.shared_limit_bytes},
+                                  {"threads", k.threads},
+                                  {"programs_per_sm", k.programs_per_sm}};
+    }
   }
   j["records"] = std::move(recs);
   return j.dump(indent);
@@ -157,6 +169,25 @@ BenchReport parse_bench_json(std::string_view text) {
       b.baseline = x.value("baseline", "");
       b.baseline_ms = x.value("baseline_ms", 0.0);
       b.pct_of_baseline = x.value("pct_of_baseline", 0.0);
+      b.sweep = x.value("sweep", "");
+      if (b.sweep != "" && b.sweep != "blocks" && b.sweep != "group")
+        throw std::runtime_error(where + ".sweep: \"" + b.sweep +
+                                 "\" is not \"blocks\" or \"group\"");
+      if (x.contains("resources")) {
+        const std::string at = where + ".resources";
+        const json& k = x.at("resources");
+        if (!k.is_object()) throw std::runtime_error(at + ": not an object");
+        KernelResources res;
+        res.fits = k.value("fits", false);
+        res.error = k.value("error", "");
+        res.registers = integer_or(k, "registers", 0, at);
+        res.spill_bytes = integer_or(k, "spill_bytes", 0, at);
+        res.shared_bytes = integer_or(k, "shared_bytes", std::int64_t{0}, at);
+        res.shared_limit_bytes = integer_or(k, "shared_limit_bytes", std::int64_t{0}, at);
+        res.threads = integer_or(k, "threads", 0, at);
+        res.programs_per_sm = integer_or(k, "programs_per_sm", 0, at);
+        b.resources = res;
+      }
       r.records.push_back(std::move(b));
     }
   } catch (const json::exception& e) {
@@ -167,6 +198,16 @@ BenchReport parse_bench_json(std::string_view text) {
 
 BenchReport load_bench_file(const std::filesystem::path& path) {
   return parse_bench_json(read_file(path));
+}
+
+namespace {
+BenchReport parse_bench_asset(std::string_view text, const std::string&) {
+  return parse_bench_json(text);
+}
+}  // namespace
+
+const BenchReport* bundled_sweep_report(const std::string& machine_key) {
+  return bundled_asset<parse_bench_asset>("measured/bench_sweep_" + machine_key + ".json");
 }
 
 }  // namespace tilesim::scenario

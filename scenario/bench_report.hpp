@@ -5,6 +5,7 @@
 #pragma once
 
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -14,6 +15,7 @@
 namespace tilesim::scenario {
 
 using kernels::DeviceInfo;
+using kernels::KernelResources;
 using kernels::RunOptions;
 using kernels::RunResult;
 
@@ -22,6 +24,11 @@ struct BenchRecord {
   std::string baseline;        // variant name of the baseline ("" for a baseline itself)
   double baseline_ms = 0;      // the baseline's median on the same problem, same run (0: none)
   double pct_of_baseline = 0;  // 100 * baseline_ms / median_ms (speed relative to the baseline)
+  // A sweep's row (tilesim-bench --sweep): which sweep ("blocks" | "group"; "" for a ladder
+  // record) and, for a block sweep, what the configuration's compiled kernel holds. Files written
+  // before sweeps existed have neither and load as ladder records.
+  std::string sweep;
+  std::optional<KernelResources> resources;
 };
 
 struct BenchReport {
@@ -38,5 +45,8 @@ std::string to_json(const BenchReport& report, int indent = 2);
 // Throws std::runtime_error naming what is wrong ("records[3].median_ms: not a number").
 BenchReport parse_bench_json(std::string_view text);
 BenchReport load_bench_file(const std::filesystem::path& path);
+// The bundled sweep file of a machine preset (assets/measured/bench_sweep_<key>.json), read once;
+// null when there is none or it does not read.
+const BenchReport* bundled_sweep_report(const std::string& machine_key);
 
 }  // namespace tilesim::scenario

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cfloat>
+#include <cmath>
 #include <string>
 
 #include "app/panels/panels.hpp"
@@ -88,62 +89,133 @@ void dram_chart(FrameContext& f, const std::vector<SweepBar>& bars) {
   equal_bars_note(f, bars);
 }
 
-// Bars of the timed engine's throughput, a dot per setting a loaded bench file measured.
+// Where a bar's measured point comes from: the bundled sweep file of the open preset
+// (tilesim-bench --sweep, assets/measured/bench_sweep_<key>.json), else a bench file the GPU tab
+// loaded.
+struct Measured {
+  double rate = 0;
+  const scenario::BenchReport* report = nullptr;
+  std::string variant;
+};
+Measured measured_point(FrameContext& f, const SweepBar& b) {
+  const scenario::BenchReport* loaded = f.ui.bench_report ? &*f.ui.bench_report : nullptr;
+  for (const scenario::BenchReport* r :
+       {scenario::bundled_sweep_report(f.model.machine.key), loaded}) {
+    if (!r) continue;
+    if (const double v = measured_rate(b, *r); v > 0) return {v, r, measured_variant(b, *r)};
+  }
+  return {};
+}
+
+// Bars of the timed engine's throughput: the setting as a Triton program (blue) and, where a CUDA
+// rung is templated on it, as that rung compiles it (orange); a green dot per setting a bench file
+// measured.
 void rate_chart(FrameContext& f, const std::vector<SweepBar>& bars) {
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImVec2 pos = ImGui::GetCursorScreenPos();
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float lh = ImGui::GetTextLineHeight();
-  const float chart_h = avail.y - 4 * lh - 12;
-  std::vector<double> measured(bars.size(), 0.0);
+  // Under the chart: each setting's name on two rows, its measured figure, then three legend
+  // lines.
+  const float chart_h = avail.y - 7 * lh - 24;
+  std::vector<Measured> measured(bars.size());
   double top = 1e-9;
   std::string unit = "TFLOP/s";
+  bool any_rung = false;
   for (std::size_t i = 0; i < bars.size(); ++i) {
-    if (f.ui.bench_report) measured[i] = measured_rate(bars[i], *f.ui.bench_report);
-    top = std::max({top, bars[i].predicted_rate, measured[i]});
+    measured[i] = measured_point(f, bars[i]);
+    top = std::max({top, bars[i].predicted_rate, bars[i].rung_predicted_rate, measured[i].rate});
     if (!bars[i].rate_unit.empty()) unit = bars[i].rate_unit;
+    any_rung = any_rung || bars[i].rung_predicted_rate > 0;
   }
   const float slot = avail.x / bars.size();
-  const float bw = std::min(slot * 0.7f, 90.0f);
+  const float group_w = std::min(slot * 0.8f, any_rung ? 130.0f : 90.0f);
+  const float bw = any_rung ? group_w / 2 : group_w;  // one bar, or the pair side by side
   const float y1 = pos.y + chart_h;
   const auto height = [&](double v) { return chart_h * 0.78f * float(v / top); };
   char buf[64];
+  const auto value_bar = [&](float x, double v, Rgba col, bool valid) {
+    const float h = height(v);
+    dl->AddRectFilled(ImVec2(x, y1 - h), ImVec2(x + bw, y1), col.packed(), 2);
+    std::snprintf(buf, sizeof buf, "%.0f", v);
+    bar_label(dl, x, bw, y1 - h - lh - 2, valid ? buf : "n/a", palette::text, bw + 6);
+    return h;
+  };
   for (std::size_t i = 0; i < bars.size(); ++i) {
     const auto& b = bars[i];
-    const float x = pos.x + i * slot + (slot - bw) / 2;
-    const float h = height(b.predicted_rate);
-    const Rgba col = b.is_current ? palette::highlight : palette::a;
-    dl->AddRectFilled(ImVec2(x, y1 - h), ImVec2(x + bw, y1), col.packed(), 2);
-    std::snprintf(buf, sizeof buf, "%.0f", b.predicted_rate);
-    bar_label(dl, x, bw, y1 - h - lh - 2, b.error.empty() ? buf : "n/a", palette::text);
-    bar_label(dl, x, bw, y1 + 4, b.label, palette::text, slot);
-    if (measured[i] > 0) {
-      const float my = y1 - height(measured[i]);
-      const float r = std::max(4.0f, lh * 0.3f);
-      dl->AddCircleFilled(ImVec2(x + bw / 2, my), r, palette::c.packed());
-      dl->AddCircle(ImVec2(x + bw / 2, my), r, palette::background.packed(), 0, 1.5f);
-      std::snprintf(buf, sizeof buf, "%.0f", measured[i]);
-      dl->AddText(ImVec2(x + bw / 2 + r + 3, my - lh / 2), palette::c.packed(), buf);
+    const float x = pos.x + i * slot + (slot - group_w) / 2;
+    float h = value_bar(x, b.predicted_rate, palette::a, b.error.empty());
+    float xr = x;  // the bar the measured dot sits on: the rung's where there is one
+    if (b.rung_predicted_rate > 0) {
+      xr = x + bw;
+      h = std::max(h, value_bar(xr, b.rung_predicted_rate, palette::b, true));
+    }
+    if (b.is_current)
+      dl->AddRect(ImVec2(x - 3, y1 - h - lh - 6), ImVec2(x + group_w + 3, y1 + 2),
+                  palette::highlight.packed(), 3, 0, 2.5f);
+    // "128x128x32 w8 s3": the tile on one row, what differs from seed 001's config under it.
+    const std::size_t cut = b.label.find(' ');
+    const Rgba name_col = b.is_current ? palette::highlight : palette::text;
+    bar_label(dl, x, group_w, y1 + 4, b.label.substr(0, cut), name_col, slot);
+    if (cut != std::string::npos)
+      bar_label(dl, x, group_w, y1 + 4 + lh, b.label.substr(cut + 1), name_col, slot);
+    const double mv = measured[i].rate;
+    if (mv > 0) {
+      const float my = y1 - height(mv);
+      const float r = std::max(5.0f, lh * 0.35f);
+      // At the right edge of its bar, clear of the bar's own figure above it.
+      const float cx = xr + bw + r * 0.4f;
+      dl->AddCircleFilled(ImVec2(cx, my), r, palette::c.packed());
+      dl->AddCircle(ImVec2(cx, my), r, palette::background.packed(), 0, 1.5f);
+      std::snprintf(buf, sizeof buf, "%.0f", mv);
+      bar_label(dl, x, group_w, y1 + 6 + 2 * lh, buf, palette::c, slot);
     }
     ImGui::SetCursorScreenPos(ImVec2(x, y1 - std::max(h, 1.0f)));
-    ImGui::InvisibleButton(("##rate" + std::to_string(i)).c_str(), ImVec2(bw, std::max(1.0f, h)));
+    ImGui::InvisibleButton(("##rate" + std::to_string(i)).c_str(),
+                           ImVec2(group_w, std::max(1.0f, h)));
     if (ImGui::IsItemHovered()) {
-      ImGui::SetTooltip(
-          "%s: predicted %.1f %s (%.3f ms)%s\nClick to open this setting.", b.label.c_str(),
-          b.predicted_rate, unit.c_str(), b.predicted_ms,
-          measured[i] > 0 ? (", measured " + std::to_string(int(measured[i])) + " " + unit).c_str()
-                          : "");
+      std::string tip = b.label + ": ";
+      if (!b.error.empty()) {
+        tip += b.error;
+      } else {
+        std::snprintf(buf, sizeof buf, "%.1f %s (%.3f ms)", b.predicted_rate, unit.c_str(),
+                      b.predicted_ms);
+        tip += "predicted as a Triton program " + std::string(buf);
+      }
+      if (b.rung_predicted_rate > 0) {
+        std::snprintf(buf, sizeof buf, "%.1f %s (%.3f ms)", b.rung_predicted_rate, unit.c_str(),
+                      b.rung_predicted_ms);
+        tip += "\npredicted as " + b.rung + " " + buf;
+      }
+      if (mv > 0) {
+        std::snprintf(buf, sizeof buf, "%.1f %s", mv, unit.c_str());
+        tip += "\n" + measured_legend(*measured[i].report) + ": " + measured[i].variant + " " + buf;
+      }
+      ImGui::SetTooltip("%s\nClick to open this setting.", tip.c_str());
       if (ImGui::IsItemClicked()) f.cmds.push(SetSpec{b.spec, ""});
     }
   }
-  ImGui::SetCursorScreenPos(ImVec2(pos.x, y1 + lh + 8));
-  const bool any_measured =
-      std::any_of(measured.begin(), measured.end(), [](double v) { return v > 0; });
-  ImGui::TextDisabled(
-      "bars: %s the timed engine predicts; green dots: measured (%s); yellow: open now",
-      unit.c_str(),
-      any_measured ? bench_label(*f.ui.bench_report).c_str()
-                   : "load a tilesim-bench --json file in the GPU tab");
+  ImGui::SetCursorScreenPos(ImVec2(pos.x, y1 + 3 * lh + 12));
+  const scenario::BenchReport* source = nullptr;
+  std::string variants;
+  for (const auto& m : measured)
+    if (m.rate > 0) {
+      source = source ? source : m.report;
+      if (variants.find(m.variant) == std::string::npos)
+        variants += (variants.empty() ? "" : ", ") + m.variant;
+    }
+  const std::string preset = "predicted (" + f.model.machine.name + " preset)";
+  text_colored(palette::a, ("blue bars: " + preset + ", " + unit + " of a Triton program").c_str());
+  if (any_rung)
+    text_colored(palette::b,
+                 ("orange bars: " + preset + ", the CUDA rung matmul_mma_sync_tiles").c_str());
+  if (source)
+    text_colored(palette::c,
+                 ("green dots and figures: " + measured_legend(*source) + ", " + variants).c_str());
+  else
+    ImGui::TextDisabled(
+        "green dots: measured, none for this problem on this preset (tilesim-bench --sweep, or "
+        "load a tilesim-bench --json file in the GPU tab)");
 }
 
 }  // namespace
@@ -151,6 +223,17 @@ void rate_chart(FrameContext& f, const std::vector<SweepBar>& bars) {
 void draw_sweep(FrameContext& f, const Rect& r) {
   if (begin_panel(f, PanelId::sweep, "Sweep: predicted traffic and speed by setting", r)) {
     center_tabs(f);
+    // Once a process, the tab opens on the sweep measured at the open problem's sizes (the
+    // bundled file of its preset), plotted as throughput beside the prediction.
+    static bool opened = false;
+    if (!opened) {
+      opened = true;
+      if (const auto* rep = scenario::bundled_sweep_report(f.model.machine.key))
+        if (const auto axis = measured_sweep_axis(f.model.problem.spec(), *rep)) {
+          f.ui.sweep_axis = *axis;
+          f.ui.sweep_rate = true;
+        }
+    }
     int axis = static_cast<int>(f.ui.sweep_axis);
     ImGui::RadioButton("GROUP_SIZE_M", &axis, 0);
     ImGui::SameLine();

@@ -28,6 +28,10 @@ TEST(RungTiming, EveryMatmulRungWithTilesHasADescription) {
       continue;
     }
     ASSERT_TRUE(v.timing) << v.name << " has tiles but no timing description";
+    if (v.name == "matmul_mma_sync_tiles") {  // its warps and stages are the problem's
+      EXPECT_TRUE(v.timing->options.path && !v.timing->num_warps && !v.timing->stages);
+      continue;
+    }
     EXPECT_TRUE(v.timing->options.path && v.timing->num_warps && v.timing->stages) << v.name;
     ++described;
   }
@@ -126,4 +130,24 @@ TEST(RungTiming, CopiesRunEightWarpsWithTheirOwnLoadsInFlight) {
   sim::TimingOptions cuda;  // CUDA code: Triton's compiler choices do not apply
   cuda.triton = false;
   EXPECT_EQ(d2d->timing, cuda);
+}
+
+// The templated rung's tile, warps and stages are the problem's: the engine replays each
+// configuration of seed 001's sweep as that instantiation, on the mma.sync path.
+TEST(RungTiming, TheTemplatedRungTakesItsTileWarpsAndStagesFromTheProblem) {
+  sim::ProblemSpec p;
+  p.dtype = sim::DType::fp16;
+  p.block_m = 256;
+  p.block_n = 128;
+  p.block_k = 32;
+  p.num_warps = 8;
+  p.stages = 3;
+  const auto r = kernels::rung_timing(variant("matmul_mma_sync_tiles"), p);
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->spec.block_m, 256);
+  EXPECT_EQ(r->spec.block_n, 128);
+  EXPECT_EQ(r->spec.num_warps, 8);
+  EXPECT_EQ(r->spec.stages, 3);
+  EXPECT_EQ(r->timing.path, sim::MathPath::mma_sync);
+  EXPECT_FALSE(r->timing.triton);
 }

@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <stdexcept>
+#include <string>
+#include <utility>
 
 using namespace tilesim;
 
@@ -55,5 +57,108 @@ TEST(BenchReport, ProblemWithAnUnknownFieldIsRefusedNamingTheRecord) {
   } catch (const std::runtime_error& e) {
     EXPECT_NE(std::string(e.what()).find("records[0].problem"), std::string::npos) << e.what();
     EXPECT_NE(std::string(e.what()).find("colour"), std::string::npos) << e.what();
+  }
+}
+
+// tilesim-bench --sweep rows: which sweep, and what the configuration's kernel holds.
+TEST(BenchReport, SweepRowsRoundTripWithTheirKernelResources) {
+  scenario::BenchReport rep;
+  rep.device.name = "NVIDIA H100 80GB HBM3";
+  scenario::BenchRecord fits;
+  fits.sweep = "blocks";
+  fits.result.variant = "matmul_mma_sync_tiles";
+  fits.result.problem.block_m = fits.result.problem.block_n = 256;
+  fits.result.problem.block_k = 64;
+  fits.result.problem.stages = 3;
+  fits.result.ok = true;
+  fits.result.median_ms = 7.27;
+  fits.result.throughput = 18.9;
+  kernels::KernelResources big;
+  big.fits = true;
+  big.registers = 255;
+  big.spill_bytes = 4192;
+  big.shared_bytes = 211968;
+  big.shared_limit_bytes = 232448;
+  big.threads = 128;
+  big.programs_per_sm = 1;
+  fits.resources = big;
+  scenario::BenchRecord too_big = fits;
+  too_big.result.ok = false;
+  too_big.result.problem.stages = 4;
+  too_big.result.error = "out of resource: shared memory, Required: 282624, Hardware limit: 232448";
+  kernels::KernelResources refused;
+  refused.error = too_big.result.error;
+  refused.shared_bytes = 282624;
+  refused.shared_limit_bytes = 232448;
+  refused.threads = 128;
+  too_big.resources = refused;
+  scenario::BenchRecord group;
+  group.sweep = "group";
+  group.result.variant = "matmul_wgmma_tma_store";
+  group.result.problem.group_size_m = 16;
+  rep.records = {fits, too_big, group};
+  const auto back = scenario::parse_bench_json(scenario::to_json(rep));
+  ASSERT_EQ(back.records.size(), 3u);
+  EXPECT_EQ(back.records[0].sweep, "blocks");
+  ASSERT_TRUE(back.records[0].resources);
+  EXPECT_EQ(back.records[0].resources->registers, 255);
+  EXPECT_EQ(back.records[0].resources->spill_bytes, 4192);
+  EXPECT_EQ(back.records[0].resources->shared_bytes, 211968);
+  EXPECT_EQ(back.records[0].resources->programs_per_sm, 1);
+  EXPECT_TRUE(back.records[0].resources->fits);
+  EXPECT_FALSE(back.records[1].resources->fits);
+  EXPECT_EQ(back.records[1].resources->error, too_big.result.error);
+  EXPECT_EQ(back.records[1].result.problem.stages, 4);
+  EXPECT_EQ(back.records[2].sweep, "group");
+  EXPECT_FALSE(back.records[2].resources);
+  EXPECT_EQ(back.records[2].result.problem.group_size_m, 16);
+}
+
+TEST(BenchReport, AFileWrittenBeforeSweepsLoadsAsLadderRecords) {
+  const auto text = R"({"format_version": 1, "device": {"name": "NVIDIA H200"}, "records": [
+      {"variant": "matmul_mma_sync", "ok": true, "median_ms": 0.44, "throughput": 310.5,
+       "problem": {"kernel": "matmul", "m": 4096, "n": 4096, "k": 4096, "dtype": "fp16"}}]})";
+  const auto rep = scenario::parse_bench_json(text);
+  ASSERT_EQ(rep.records.size(), 1u);
+  EXPECT_EQ(rep.records[0].sweep, "");
+  EXPECT_FALSE(rep.records[0].resources);
+}
+
+TEST(BenchReport, AnUnknownSweepOrAFractionalRegisterCountIsRefusedNamingTheRecord) {
+  const std::string head = R"({"format_version": 1, "device": {}, "records": [
+      {"variant": "matmul_mma_sync_tiles", "ok": true, "median_ms": 1, "throughput": 1,
+       "problem": {"kernel": "matmul"}, )";
+  for (const auto& [tail, field] :
+       {std::pair{R"("sweep": "colours"}]})", "records[0].sweep"},
+        std::pair{R"("sweep": "blocks", "resources": {"registers": 25.5}}]})",
+                  "records[0].resources: registers"},
+        std::pair{R"("sweep": "blocks", "resources": 3}]})", "records[0].resources"}}) {
+    try {
+      scenario::parse_bench_json(head + tail);
+      FAIL() << "accepted " << tail;
+    } catch (const std::runtime_error& e) {
+      EXPECT_NE(std::string(e.what()).find(field), std::string::npos) << e.what();
+    }
+  }
+}
+
+TEST(BenchReport, TheBundledSweepFilesHaveBothSweepsAndTheirResources) {
+  for (const char* gpu : {"h100"}) {  // the H200 was not lent to the session that measured
+    const auto* rep = scenario::bundled_sweep_report(gpu);
+    ASSERT_NE(rep, nullptr) << "assets/measured/bench_sweep_" << gpu << ".json";
+    int blocks = 0, group = 0, does_not_fit = 0;
+    for (const auto& b : rep->records) {
+      blocks += b.sweep == "blocks" && b.result.timed_runs > 0;
+      group += b.sweep == "group" && b.result.timed_runs > 0;
+      does_not_fit += b.resources && !b.resources->fits;
+      if (b.result.timed_runs > 0) {
+        EXPECT_TRUE(b.result.ok) << b.result.variant;
+      }
+    }
+    EXPECT_GE(blocks, 10) << gpu;
+    EXPECT_GE(group, 12) << gpu;
+    EXPECT_GE(does_not_fit, 1) << gpu;  // 256 x 256 x 64 in 4 stages
+    EXPECT_FALSE(rep->commit.empty());
+    EXPECT_FALSE(rep->device.name.empty());
   }
 }
