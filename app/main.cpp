@@ -21,12 +21,14 @@
 
 #include "app/core/commands.hpp"
 #include "app/core/options.hpp"
+#include "app/core/sweep.hpp"
 #include "app/panels/panels.hpp"
 #include "app/platform/platform.hpp"
 #include "app/platform/record.hpp"
 #include "app/platform/text_check.hpp"
 #include "app/recording.hpp"
 #include "app/soak.hpp"
+#include "scenario/bench_report.hpp"
 #include "scenario/file_io.hpp"
 #include "scenario/kernel_file.hpp"
 #include "scenario/resolve.hpp"
@@ -451,6 +453,16 @@ int main(int argc, char** argv) {
     ui.center_tab = PanelId::compare;
   if (ui.lesson) lesson_update(model, *ui.lesson, ui.center_tab, 0, false, 1);
   if (o.tab) ui.center_tab = *parse_panel(*o.tab);  // an explicit tab wins over the lesson's view
+  if (o.sweep_view == "blocks") {
+    ui.sweep_axis = SweepAxis::block_size;
+    ui.sweep_rate = true;
+  } else if (o.sweep_view == "measured") {
+    // The axis the preset's bundled sweep file measured at these sizes (block sizes if none).
+    const auto* rep = scenario::bundled_sweep_report(model.machine.key);
+    const auto axis = rep ? measured_sweep_axis(model.problem.spec(), *rep) : std::nullopt;
+    ui.sweep_axis = axis.value_or(SweepAxis::block_size);
+    ui.sweep_rate = true;
+  }
   if (o.pid) {
     if (*o.pid >= model.problem.programs()) {
       std::fprintf(stderr, "tilesim: --pid %lld is out of range: allowed 0..%lld\n",

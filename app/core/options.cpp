@@ -86,6 +86,9 @@ std::string usage() {
          "  --tab NAME     centre region shows launch_grid | compare | memory | sms | sweep | "
          "warps |\n"
          "                 gpu | compiler\n"
+         "  --sweep VIEW   the sweep tab shows group (GROUP_SIZE_M and DRAM bytes, the default),\n"
+         "                 blocks (block sizes, throughput) or measured (the axis tilesim-bench\n"
+         "                 --sweep measured at the open problem, throughput beside the prediction)\n"
          "  --screenshot   render one frame to OUT.png and exit (works under xvfb-run)\n"
          "  --frames N     render N frames and print milliseconds per frame (each frame steps\n"
          "                 one event); --play: while playing, frames paced at 60 Hz\n"
@@ -174,6 +177,13 @@ ParsedOptions parse_options(const std::vector<std::string>& args) {
         return r;
       }
       o.tab = v;
+    } else if (a == "--sweep") {
+      if (!value(v)) return r;
+      if (v != "group" && v != "blocks" && v != "measured") {
+        r.error = "--sweep '" + v + "' is not one of: group | blocks | measured";
+        return r;
+      }
+      o.sweep_view = v;
     } else if (a == "--size") {
       if (!value(v)) return r;
       const auto x = v.find('x');

@@ -35,6 +35,10 @@ struct Options {
   std::optional<int> frames;       // render N frames and report CPU ms per frame
   bool play = false;               // --frames while playing (60 Hz, simulated time advancing)
   std::optional<std::string> tab;  // centre tab: launch_grid | compare | memory | ... | compiler
+  // The sweep tab's view: "group" (GROUP_SIZE_M, DRAM bytes: the default), "blocks" (block
+  // sizes) or "measured" (the axis tilesim-bench --sweep measured at the open problem, as
+  // throughput beside the prediction); figures for the gallery.
+  std::optional<std::string> sweep_view;
   bool help = false;
   // Lessons (assets/lessons/): open one at a step (1-based, as "step 3 of 9" reads); write one
   // PNG per step into a folder.

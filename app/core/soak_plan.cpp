@@ -78,7 +78,7 @@ SoakAction SoakPlan::next() {
   // Weights: input events most often (they reach every widget), files and jobs less.
   // key click drag scroll type edit tab scenario lesson close step corrupt sweep cancel png save
   // resize machine
-  static constexpr std::array<int, int(SoakKind::count)> kWeight = {10, 16, 6, 3, 4, 10, 5, 4, 3,
+  static constexpr std::array<int, int(SoakKind::count)> kWeight = {10, 16, 6, 3, 4, 10, 5, 6, 3,
                                                                     1,  3,  3, 2, 2, 2,  2, 2, 1};
   int total = 0;
   for (int w : kWeight) total += w;

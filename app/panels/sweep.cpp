@@ -223,17 +223,6 @@ void rate_chart(FrameContext& f, const std::vector<SweepBar>& bars) {
 void draw_sweep(FrameContext& f, const Rect& r) {
   if (begin_panel(f, PanelId::sweep, "Sweep: predicted traffic and speed by setting", r)) {
     center_tabs(f);
-    // Once a process, the tab opens on the sweep measured at the open problem's sizes (the
-    // bundled file of its preset), plotted as throughput beside the prediction.
-    static bool opened = false;
-    if (!opened) {
-      opened = true;
-      if (const auto* rep = scenario::bundled_sweep_report(f.model.machine.key))
-        if (const auto axis = measured_sweep_axis(f.model.problem.spec(), *rep)) {
-          f.ui.sweep_axis = *axis;
-          f.ui.sweep_rate = true;
-        }
-    }
     int axis = static_cast<int>(f.ui.sweep_axis);
     ImGui::RadioButton("GROUP_SIZE_M", &axis, 0);
     ImGui::SameLine();
