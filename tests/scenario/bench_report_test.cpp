@@ -143,7 +143,7 @@ TEST(BenchReport, AnUnknownSweepOrAFractionalRegisterCountIsRefusedNamingTheReco
 }
 
 TEST(BenchReport, TheBundledSweepFilesHaveBothSweepsAndTheirResources) {
-  for (const char* gpu : {"h100"}) {  // the H200 was not lent to the session that measured
+  for (const char* gpu : {"h100", "h200"}) {
     const auto* rep = scenario::bundled_sweep_report(gpu);
     ASSERT_NE(rep, nullptr) << "assets/measured/bench_sweep_" << gpu << ".json";
     int blocks = 0, group = 0, does_not_fit = 0;
