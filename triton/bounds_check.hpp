@@ -22,7 +22,25 @@ struct OutOfBounds {
   std::string text() const;
 };
 
-// The out-of-bounds accesses of the programs `pids` (all of them when empty), in pid order.
+// A hint, not an error: a load or store whose mask left every lane on in every program checked.
+// At this launch the sizes are multiples of the blocks, so the mask only costs its compares; it
+// is still what keeps other sizes inside their tensors.
+struct AlwaysTrueMask {
+  SourcePos pos;
+  bool store = false;
+  std::string tensor;
+  // "line 25: the mask of this load of a_ptr is true for every lane of all 81 programs: ..."
+  std::string text(std::int64_t programs) const;
+};
+
+struct KernelCheck {
+  std::vector<OutOfBounds> out_of_bounds;     // in pid order
+  std::vector<AlwaysTrueMask> always_true;    // in source order
+};
+
+// Every access of the programs `pids` (all of them when empty) checked.
+KernelCheck check_kernel(const Evaluator& ev, std::vector<std::int64_t> pids = {});
+// The out-of-bounds accesses alone.
 std::vector<OutOfBounds> out_of_bounds(const Evaluator& ev, std::vector<std::int64_t> pids = {});
 
 }  // namespace tilesim::triton

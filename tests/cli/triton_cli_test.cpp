@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "tests/cli/run_cli.hpp"
 
@@ -62,6 +63,40 @@ TEST(TritonCli, CheckReportsLanesOutsideTheirTensorWithPidAndLine) {
       << bad.out;
   const auto good = tilesim::test::run_cli("check --triton " + kernel("seed001_matmul.py"));
   EXPECT_EQ(good.code, 0) << good.out;
+}
+
+// Hints, not errors (exit 0): a mask that no program ever turns off at this launch, and loads
+// narrower than 16 bytes where a leading dimension is not a multiple of 16 elements.
+TEST(TritonCli, CheckHintsAtMasksAlwaysTrueAndNarrowLoads) {
+  // The tutorial's own launch: 1024 x 768 x 512, all multiples of its 128 x 128 x 64 blocks.
+  const auto whole = tilesim::test::run_cli("check --json --triton " + kernel("tutorial_matmul.py") +
+                                            " --function matmul_kernel");
+  ASSERT_EQ(whole.code, 0) << whole.out;
+  const auto j = nlohmann::json::parse(whole.out);
+  std::vector<int> lines;
+  for (const auto& h : j["hints"])
+    if (h["text"].get<std::string>().find("is true for every lane of all 48 programs") !=
+        std::string::npos)
+      lines.push_back(h["line"].get<int>());
+  EXPECT_EQ(lines, (std::vector<int>{100, 101, 119}));  // the loads of A and B, the store of C
+  for (const auto& h : j["hints"])
+    EXPECT_EQ(h["text"].get<std::string>().find("bytes at a time"), std::string::npos) << h;
+  // K = 500: the last K step masks lanes off (no hint for the loads); 500 and 760 are not
+  // multiples of 16, so A, B and C move 2 bytes an access.
+  const auto odd = tilesim::test::run_cli(
+      "check --triton " + kernel("tutorial_matmul.py") +
+      " --function matmul_kernel --arg a_ptr=1000x500:fp16 --arg b_ptr=500x760:fp16"
+      " --arg c_ptr=1000x760:fp16 --arg M=1000 --arg N=760 --arg K=500 --arg stride_am=500"
+      " --arg stride_bk=760 --arg stride_cm=760 --grid 48");
+  ASSERT_EQ(odd.code, 0) << odd.out;
+  EXPECT_EQ(odd.out.find("is true for every lane"), std::string::npos) << odd.out;
+  EXPECT_NE(odd.out.find("A is loaded 2 bytes at a time: its leading dimension 500 is not a "
+                         "multiple of 16 elements"),
+            std::string::npos)
+      << odd.out;
+  EXPECT_NE(odd.out.find("B is loaded 2 bytes at a time: its leading dimension 760"),
+            std::string::npos)
+      << odd.out;
 }
 
 TEST(TritonCli, TraceShowsTheFilesOwnLines) {
