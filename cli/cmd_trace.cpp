@@ -1,12 +1,17 @@
 // `tilesim-cli trace --pid P`: that program's steps with listing lines, offsets, masks and bytes.
 #include <cstdio>
 #include <memory>
+#include <optional>
+#include <string>
+#include <vector>
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.hpp"
 #include "cli/problem_flags.hpp"
 #include "sim/program/listing.hpp"
 #include "sim/program/program_trace.hpp"
+#include "scenario/kernel_file.hpp"
+#include "triton/kernel_file.hpp"
 
 namespace tilesim::cli {
 namespace {
@@ -29,6 +34,11 @@ nlohmann::json mask_json(const sim::TileAccess& a) {
     rows.push_back(std::move(r));
   }
   return rows;
+}
+
+std::string trimmed(std::string line) {
+  line.erase(0, line.find_first_not_of(" \t"));
+  return line;
 }
 
 // A readable corner of a matrix: up to 4 rows and 6 columns, then ellipses; `far` shows the
@@ -81,11 +91,17 @@ Action add_trace_command(CLI::App& app) {
     const auto& listing = sim::kernel_listing(p);
     // A Triton file's steps carry the file's own lines, not the built-in listing's.
     const bool triton = !flags->triton_file.empty();
-    const std::vector<int> file_lines =
-        triton ? triton_step_lines(*flags, p.spec(), *pid) : std::vector<int>{};
+    // The file, read once: its steps' records give each step's own line and expressions.
+    std::optional<triton::LoadedKernel> file;
+    std::vector<scenario::KernelFileStep> file_steps;
+    if (triton) {
+      file = triton::load_kernel_file(flags->triton_file, flags->triton_function,
+                                      flags->launch_words());
+      file_steps = scenario::kernel_file_steps(*file, p.spec(), *pid);
+    }
     const auto line_of = [&](std::int64_t step, int builtin) {
       if (!triton) return builtin;
-      return step < static_cast<std::int64_t>(file_lines.size()) ? file_lines[step] : 0;
+      return step < static_cast<std::int64_t>(file_steps.size()) ? file_steps[step].line : 0;
     };
     const std::int64_t first = *only_step < 0 ? 0 : *only_step;
     const std::int64_t last = *only_step < 0 ? n : *only_step + 1;
@@ -137,13 +153,36 @@ Action add_trace_command(CLI::App& app) {
       std::printf("\n");
       if (*full && st.span) {
         const auto a = sim::tile_access(p, st.op, tile, st.k);
-        std::printf("      %s[:, None] * %s + %s[None, :] * %s  (%s = %lld, %s = %lld)\n",
-                    a.row_expr.c_str(), a.row_stride_name.c_str(), a.col_expr.c_str(),
-                    a.col_stride_name.c_str(), a.row_stride_name.c_str(), (long long)a.stride_row,
-                    a.col_stride_name.c_str(), (long long)a.stride_col);
+        const auto* rec = file && i < static_cast<std::int64_t>(file_steps.size()) &&
+                                  file_steps[i].record
+                              ? &*file_steps[i].record
+                              : nullptr;
+        if (rec) {
+          // The file's own expressions (the bridge checked its offsets and mask are these).
+          const auto& src = file->source->lines;
+          const std::string ptr = scenario::call_argument(src, rec->pos.line, rec->pos.col, 0);
+          const int ptr_line = scenario::assignment_line(src, ptr, rec->pos.line);
+          std::printf("      offsets of %s (element offsets into %s)%s%s\n", ptr.c_str(),
+                      rec->access.tensor_name.c_str(),
+                      ptr_line > 0 ? ", built on line " : "",
+                      ptr_line > 0 ? (std::to_string(ptr_line) + ": " +
+                                      trimmed(src[static_cast<std::size_t>(ptr_line - 1)]))
+                                         .c_str()
+                                   : "");
+        } else {
+          std::printf("      %s[:, None] * %s + %s[None, :] * %s  (%s = %lld, %s = %lld)\n",
+                      a.row_expr.c_str(), a.row_stride_name.c_str(), a.col_expr.c_str(),
+                      a.col_stride_name.c_str(), a.row_stride_name.c_str(),
+                      (long long)a.stride_row, a.col_stride_name.c_str(),
+                      (long long)a.stride_col);
+        }
         print_corner(a, false);
         if (a.has_mask) {
-          std::printf("      mask\n");
+          const std::string mask_text =
+              rec ? scenario::call_argument(file->source->lines, rec->pos.line, rec->pos.col, 0,
+                                            "mask")
+                  : std::string();
+          std::printf("      mask%s%s\n", mask_text.empty() ? "" : " = ", mask_text.c_str());
           print_corner(a, true);
           if (st.span->lanes_on() < st.span->lanes()) {  // the boundary: show where lanes turn off
             std::printf("      bottom-right corner, offsets and mask\n");

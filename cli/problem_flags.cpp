@@ -44,13 +44,4 @@ TritonPid explain_triton_pid(const ProblemFlags& flags, const sim::ProblemSpec& 
   return out;
 }
 
-std::vector<int> triton_step_lines(const ProblemFlags& flags, const sim::ProblemSpec& spec,
-                                   std::int64_t pid) {
-  const auto k =
-      triton::load_kernel_file(flags.triton_file, flags.triton_function, flags.launch_words());
-  std::vector<int> lines;
-  for (const auto& step : scenario::kernel_file_steps(k, spec, pid)) lines.push_back(step.line);
-  return lines;
-}
-
 }  // namespace tilesim::cli

@@ -41,10 +41,5 @@ struct TritonPid {
 };
 TritonPid explain_triton_pid(const ProblemFlags& flags, const sim::ProblemSpec& spec,
                              std::int64_t pid);
-// With --triton: the file's line of each of sim's steps of program `pid` (index = step; the
-// map step takes the line that assigns pid_n, else pid_m, else the first statement's), so a
-// trace points into the student's file rather than the built-in listing.
-std::vector<int> triton_step_lines(const ProblemFlags& flags, const sim::ProblemSpec& spec,
-                                   std::int64_t pid);
 
 }  // namespace tilesim::cli

@@ -105,6 +105,17 @@ TEST(TritonCli, TraceShowsTheFilesOwnLines) {
   ASSERT_EQ(r.code, 0) << r.out;
   EXPECT_NE(r.out.find("step    1  line 41  load"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("step    3  line 42  store"), std::string::npos) << r.out;
+  // --offsets names the file's own pointers, the line that builds them and its mask as written.
+  const auto o = tilesim::test::run_cli("trace --triton " + kernel("seed004_grouped_matmul.py") +
+                                        " --pid 80 --step 25 --offsets");
+  ASSERT_EQ(o.code, 0) << o.out;
+  EXPECT_NE(o.out.find("offsets of a_ptrs (element offsets into a_ptr), built on line 37: a_ptrs "
+                       "= a_ptr + (offs_am[:, None] * stride_am + offs_k[None, :] * stride_ak)"),
+            std::string::npos)
+      << o.out;
+  EXPECT_NE(o.out.find("mask = offs_k[None, :] < K - k * BLOCK_SIZE_K"), std::string::npos)
+      << o.out;
+  EXPECT_EQ(o.out.find("offs_m[:, None] * stride_am"), std::string::npos) << o.out;
 }
 
 }  // namespace
