@@ -179,6 +179,8 @@ std::vector<std::filesystem::path> list_scenarios(const std::filesystem::path& d
                                             "measured_h200_matmul_4096_fp16",
                                             "measured_h100_wgmma_8192_fp16",
                                             "measured_h100_triton_4096_fp16",
+                                            "measured_h100_sweep_4096_fp16",
+                                            "measured_h100_sweep_8192_fp16",
                                             "big_8192_fp16"};
   const auto rank = [](const std::filesystem::path& p) {
     const auto* end = std::end(kCurriculum);

@@ -58,6 +58,17 @@ void check_block(const char* field, const char* dim_name, int block, std::int64_
                                   std::to_string(dim) + " needs at most " + std::to_string(cover));
 }
 
+// An enum field set from a number (a program's own edit, a cast) must be one of its names: a
+// Problem never holds a value that to_string would print as "?" and no file could read back.
+template <class E>
+void check_enum(const char* field, E v) {
+  for (const auto& [value, name] : names<E>())
+    if (value == v) return;
+  throw InvalidField(field, std::string(field) + " = " +
+                                std::to_string(static_cast<long long>(v)) +
+                                " is not one of: " + join_names(names<E>()));
+}
+
 std::uint64_t align_up(std::uint64_t v, std::uint64_t a) {
   return (v + a - 1) / a * a;
 }
@@ -133,6 +144,12 @@ std::int64_t cdiv(std::int64_t a, std::int64_t b) {
 }
 
 Problem::Problem(const ProblemSpec& spec) : m_spec(spec) {
+  check_enum("kernel", spec.kernel);
+  check_enum("dtype", spec.dtype);
+  check_enum("b_layout", spec.b_layout);
+  check_enum("boundary", spec.boundary);
+  check_enum("order", spec.order);
+  check_enum("input_precision", spec.input_precision);
   check_range("m", spec.m, 1, kMaxDim);
   check_range("n", spec.n, 1, kMaxDim);
   if (spec.kernel == Kernel::matmul) check_range("k", spec.k, 1, kMaxDim);

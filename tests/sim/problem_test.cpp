@@ -82,3 +82,26 @@ TEST(ProblemNames, ParseWhatToStringPrints) {
   EXPECT_FALSE(parse_kernel("gemm"));
   EXPECT_EQ(allowed_names<Kernel>(), "copy | transpose | matmul");
 }
+
+// A number cast into an enum field (an app edit, a fuzzer) is refused with the field and its names,
+// so no Problem holds a value that prints as "?" and no saved scenario fails to read back.
+TEST(ProblemNames, AnEnumFieldOutOfRangeIsRefusedWithItsNames) {
+  ProblemSpec s;
+  s.dtype = static_cast<DType>(3);
+  try {
+    Problem p(s);
+    FAIL() << "dtype = 3 was accepted";
+  } catch (const InvalidField& e) {
+    EXPECT_EQ(e.field(), "dtype");
+    EXPECT_NE(std::string(e.what()).find("dtype = 3 is not one of: fp16 | bf16 | fp32"),
+              std::string::npos)
+        << e.what();
+  }
+  s = ProblemSpec{};
+  s.order = static_cast<LaunchOrder>(7);
+  EXPECT_THROW(Problem{s}, InvalidField);
+  s = ProblemSpec{};
+  s.kernel = static_cast<Kernel>(-1);
+  EXPECT_THROW(Problem{s}, InvalidField);
+  EXPECT_NO_THROW(Problem{ProblemSpec{}});
+}
