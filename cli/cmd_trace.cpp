@@ -36,11 +36,6 @@ nlohmann::json mask_json(const sim::TileAccess& a) {
   return rows;
 }
 
-std::string trimmed(std::string line) {
-  line.erase(0, line.find_first_not_of(" \t"));
-  return line;
-}
-
 // A readable corner of a matrix: up to 4 rows and 6 columns, then ellipses; `far` shows the
 // bottom-right corner instead, where a boundary tile's masked lanes are.
 void print_corner(const sim::TileAccess& a, bool mask, bool far = false) {
@@ -166,7 +161,7 @@ Action add_trace_command(CLI::App& app) {
                       rec->access.tensor_name.c_str(),
                       ptr_line > 0 ? ", built on line " : "",
                       ptr_line > 0 ? (std::to_string(ptr_line) + ": " +
-                                      trimmed(src[static_cast<std::size_t>(ptr_line - 1)]))
+                                      scenario::source_line(src, ptr_line))
                                          .c_str()
                                    : "");
         } else {

@@ -127,6 +127,14 @@ std::string call_argument(const std::vector<std::string>& lines, int line, int c
   return {};
 }
 
+std::string source_line(const std::vector<std::string>& lines, int line) {
+  if (line < 1 || line > static_cast<int>(lines.size())) return {};
+  std::string t = lines[static_cast<std::size_t>(line - 1)];
+  t.erase(0, t.find_first_not_of(" \t"));
+  if (const auto hash = t.find("  #"); hash != std::string::npos) t.resize(hash);
+  return t;
+}
+
 int assignment_line(const std::vector<std::string>& lines, const std::string& name, int before) {
   if (name.empty()) return 0;
   for (int n = std::min(before - 1, static_cast<int>(lines.size())); n >= 1; --n) {

@@ -52,6 +52,9 @@ std::vector<KernelFileStep> kernel_file_steps(const triton::LoadedKernel& k,
 // "offs_k[None, :] < K". Empty when there is none. Reads the source's text, brackets balanced.
 std::string call_argument(const std::vector<std::string>& lines, int line, int col, int index,
                           const std::string& keyword = {});
+// Line `line` (1-based) of `lines` as a listing quotes it: leading blanks and a trailing
+// "  # comment" dropped; empty outside the file.
+std::string source_line(const std::vector<std::string>& lines, int line);
 // The last line before `before` (1-based) that assigns `name` ("name = ..." or "name += ..."),
 // 0 when none: the line that built a load's pointers or mask.
 int assignment_line(const std::vector<std::string>& lines, const std::string& name, int before);

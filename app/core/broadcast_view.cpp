@@ -38,12 +38,6 @@ std::int64_t inspected_step(const sim::Problem& p, std::int64_t step) {
 
 namespace {
 
-std::string trimmed(std::string line) {
-  line.erase(0, line.find_first_not_of(" \t"));
-  if (const auto hash = line.find("  #"); hash != std::string::npos) line.resize(hash);
-  return line;
-}
-
 // The file's evaluated access in place of sim's: its offsets and mask tiles (transposed where
 // the tile's first axis walks the tensor's columns), its line and argument texts. Leaves `v`
 // as sim built it where the record does not line up with sim's access.
@@ -81,8 +75,7 @@ void use_file_record(BroadcastView& v, const KernelFileState& kf,
   v.lanes = std::int64_t(rows) * cols;
   const auto& lines = kf.lines();
   v.file_line = kf.path.filename().string() + ":" + std::to_string(r.pos.line);
-  const std::string text =
-      r.pos.line >= 1 && r.pos.line <= int(lines.size()) ? trimmed(lines[r.pos.line - 1]) : "";
+  const std::string text = scenario::source_line(lines, r.pos.line);
   v.step_label =
       "pid " + std::to_string(pid) + (k >= 0 ? ", k = " + std::to_string(k) : "") + ":  " + text;
   // The pointer argument as written, less the tensor's base: the element offsets.
@@ -113,7 +106,7 @@ void use_file_record(BroadcastView& v, const KernelFileState& kf,
   if (r.access.has_mask) {
     const std::string m = scenario::call_argument(lines, r.pos.line, r.pos.col, 0, "mask");
     const int ml = kf.mask_line(st);
-    v.mask_header = ml > 0 && ml != r.pos.line ? trimmed(lines[ml - 1])
+    v.mask_header = ml > 0 && ml != r.pos.line ? scenario::source_line(lines, ml)
                     : m.empty()                ? "mask"
                                                : "mask=" + m;
   } else {
