@@ -1,16 +1,16 @@
 // `tilesim-cli trace --pid P`: that program's steps with listing lines, offsets, masks and bytes.
 #include <cstdio>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
-#include <nlohmann/json.hpp>
 
 #include "cli/commands.hpp"
 #include "cli/problem_flags.hpp"
+#include "scenario/kernel_file.hpp"
 #include "sim/program/listing.hpp"
 #include "sim/program/program_trace.hpp"
-#include "scenario/kernel_file.hpp"
 #include "triton/kernel_file.hpp"
 
 namespace tilesim::cli {
@@ -148,28 +148,26 @@ Action add_trace_command(CLI::App& app) {
       std::printf("\n");
       if (*full && st.span) {
         const auto a = sim::tile_access(p, st.op, tile, st.k);
-        const auto* rec = file && i < static_cast<std::int64_t>(file_steps.size()) &&
-                                  file_steps[i].record
-                              ? &*file_steps[i].record
-                              : nullptr;
+        const auto* rec =
+            file && i < static_cast<std::int64_t>(file_steps.size()) && file_steps[i].record
+                ? &*file_steps[i].record
+                : nullptr;
         if (rec) {
           // The file's own expressions (the bridge checked its offsets and mask are these).
           const auto& src = file->source->lines;
           const std::string ptr = scenario::call_argument(src, rec->pos.line, rec->pos.col, 0);
           const int ptr_line = scenario::assignment_line(src, ptr, rec->pos.line);
-          std::printf("      offsets of %s (element offsets into %s)%s%s\n", ptr.c_str(),
-                      rec->access.tensor_name.c_str(),
-                      ptr_line > 0 ? ", built on line " : "",
-                      ptr_line > 0 ? (std::to_string(ptr_line) + ": " +
-                                      scenario::source_line(src, ptr_line))
-                                         .c_str()
-                                   : "");
+          std::printf(
+              "      offsets of %s (element offsets into %s)%s%s\n", ptr.c_str(),
+              rec->access.tensor_name.c_str(), ptr_line > 0 ? ", built on line " : "",
+              ptr_line > 0
+                  ? (std::to_string(ptr_line) + ": " + scenario::source_line(src, ptr_line)).c_str()
+                  : "");
         } else {
           std::printf("      %s[:, None] * %s + %s[None, :] * %s  (%s = %lld, %s = %lld)\n",
                       a.row_expr.c_str(), a.row_stride_name.c_str(), a.col_expr.c_str(),
-                      a.col_stride_name.c_str(), a.row_stride_name.c_str(),
-                      (long long)a.stride_row, a.col_stride_name.c_str(),
-                      (long long)a.stride_col);
+                      a.col_stride_name.c_str(), a.row_stride_name.c_str(), (long long)a.stride_row,
+                      a.col_stride_name.c_str(), (long long)a.stride_col);
         }
         print_corner(a, false);
         if (a.has_mask) {

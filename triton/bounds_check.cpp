@@ -15,8 +15,9 @@ std::string OutOfBounds::text() const {
 }
 
 std::string AlwaysTrueMask::text(std::int64_t programs) const {
-  return "line " + std::to_string(pos.line) + ": the mask of this " + (store ? "store to " : "load of ") +
-         tensor + " is true for every lane of all " + std::to_string(programs) +
+  return "line " + std::to_string(pos.line) + ": the mask of this " +
+         (store ? "store to " : "load of ") + tensor + " is true for every lane of all " +
+         std::to_string(programs) +
          " programs: at these sizes (multiples of the blocks) it only costs its compares; keep it "
          "for the sizes that are not";
 }
@@ -38,7 +39,8 @@ KernelCheck check_kernel(const Evaluator& ev, std::vector<std::int64_t> pids) {
   opt.keep_access_tiles = false;
   opt.on_access = [&](std::size_t, const Record& r) {
     const AccessRecord& a = r.access;
-    const auto& t = std::get<TensorDesc>(ev.launch().args[static_cast<std::size_t>(a.tensor)].value);
+    const auto& t =
+        std::get<TensorDesc>(ev.launch().args[static_cast<std::size_t>(a.tensor)].value);
     const __int128 end = t.end();
     const bool store = r.kind == RecordKind::store;
     if (a.has_mask && a.mask.known) {
@@ -59,7 +61,8 @@ KernelCheck check_kernel(const Evaluator& ev, std::vector<std::int64_t> pids) {
       const bool on = mask == nullptr || mask[i] != 0;
       lanes += on && (off[i] < 0 || off[i] >= end);
     }
-    if (lanes > 0) out.out_of_bounds.push_back({pid, r.pos, store, a.has_mask, a.tensor_name, lanes});
+    if (lanes > 0)
+      out.out_of_bounds.push_back({pid, r.pos, store, a.has_mask, a.tensor_name, lanes});
   };
   for (const std::int64_t p : pids) {
     pid = p;

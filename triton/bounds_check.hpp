@@ -34,8 +34,8 @@ struct AlwaysTrueMask {
 };
 
 struct KernelCheck {
-  std::vector<OutOfBounds> out_of_bounds;     // in pid order
-  std::vector<AlwaysTrueMask> always_true;    // in source order
+  std::vector<OutOfBounds> out_of_bounds;   // in pid order
+  std::vector<AlwaysTrueMask> always_true;  // in source order
 };
 
 // Every access of the programs `pids` (all of them when empty) checked.

@@ -62,13 +62,15 @@ std::optional<TensorSpan> recognize_span(const AccessRecord& a, const TensorDesc
   for (std::int64_t i = 0; i < p && in_range; ++i) {
     const std::int64_t* row = o.ints.data() + i * q;
     const auto first = static_cast<std::uint64_t>(row[0]);
-    std::uint64_t differ = 0;  // any bit set: some lane is off the pattern (branch-free, vectorised)
-    for (std::int64_t j = 0; j < q; ++j) differ |= (static_cast<std::uint64_t>(row[j]) - first) ^ d[j];
+    std::uint64_t differ =
+        0;  // any bit set: some lane is off the pattern (branch-free, vectorised)
+    for (std::int64_t j = 0; j < q; ++j)
+      differ |= (static_cast<std::uint64_t>(row[j]) - first) ^ d[j];
     if (differ == 0) continue;
     for (std::int64_t j = 0; j < q; ++j)
       if (static_cast<std::uint64_t>(row[j]) - first != d[j]) {
-        *why = "its offsets are not a row vector plus a column vector (lane (" +
-               std::to_string(i) + ", " + std::to_string(j) + "))";
+        *why = "its offsets are not a row vector plus a column vector (lane (" + std::to_string(i) +
+               ", " + std::to_string(j) + "))";
         return std::nullopt;
       }
   }

@@ -82,15 +82,15 @@ class Lanes {
   std::shared_ptr<std::int64_t[]> m_p;
   std::size_t m_n = 0;
 };
-std::string to_string(const Shape& s);    // "(64, 32)", "()"
+std::string to_string(const Shape& s);  // "(64, 32)", "()"
 
 struct Tile {
   Shape shape;
   Elem elem = Elem::i32;
-  bool known = true;               // integer/boolean lanes hold values; floats never do
-  Lanes ints;                      // one per lane, row-major, when known
-  int origin = -1;                 // the load record this data came from (kept by trans, .to)
-  bool transposed = false;         // trans() applied an odd number of times since that load
+  bool known = true;        // integer/boolean lanes hold values; floats never do
+  Lanes ints;               // one per lane, row-major, when known
+  int origin = -1;          // the load record this data came from (kept by trans, .to)
+  bool transposed = false;  // trans() applied an odd number of times since that load
 
   std::int64_t lanes() const;
   std::int64_t at(std::int64_t i) const { return ints[static_cast<std::size_t>(i)]; }

@@ -17,7 +17,8 @@ namespace {
 }
 
 inline std::int64_t checked(bool overflow, std::int64_t v) {
-  if (overflow) [[unlikely]] refuse("integer overflow (the simulator refuses values past 64 bits)");
+  if (overflow) [[unlikely]]
+    refuse("integer overflow (the simulator refuses values past 64 bits)");
   return v;
 }
 inline std::int64_t add(std::int64_t a, std::int64_t b) {
@@ -239,7 +240,8 @@ Tile broadcast_to(const Tile& t, const Shape& shape) {
     r.ints.fresh(static_cast<std::size_t>(rows * cols));
     std::int64_t* o = r.ints.data();
     for (std::int64_t i = 0; i < rows; ++i)
-      for (std::int64_t j = 0; j < cols; ++j) *o++ = t.ints[static_cast<std::size_t>(i * rs + j * cs)];
+      for (std::int64_t j = 0; j < cols; ++j)
+        *o++ = t.ints[static_cast<std::size_t>(i * rs + j * cs)];
   }
   return r;
 }
@@ -308,14 +310,18 @@ Value binary_op(const std::string& op, const Value& a, const Value& b) {
     return Value{r};
   }
   // The common operators as their own loops; the rest through int_op (string dispatch).
-  if (op == "+") return Value{zip(ta, tb, out, [](std::int64_t x, std::int64_t y) { return add(x, y); })};
-  if (op == "-") return Value{zip(ta, tb, out, [](std::int64_t x, std::int64_t y) { return sub(x, y); })};
-  if (op == "*") return Value{zip(ta, tb, out, [](std::int64_t x, std::int64_t y) { return mul(x, y); })};
+  if (op == "+")
+    return Value{zip(ta, tb, out, [](std::int64_t x, std::int64_t y) { return add(x, y); })};
+  if (op == "-")
+    return Value{zip(ta, tb, out, [](std::int64_t x, std::int64_t y) { return sub(x, y); })};
+  if (op == "*")
+    return Value{zip(ta, tb, out, [](std::int64_t x, std::int64_t y) { return mul(x, y); })};
   if (op == "<")
     return Value{zip(ta, tb, out, [](std::int64_t x, std::int64_t y) { return x < y; })};
   if (op == "&")
     return Value{zip(ta, tb, out, [](std::int64_t x, std::int64_t y) { return x & y; })};
-  if (op == "%") return Value{zip(ta, tb, out, [](std::int64_t x, std::int64_t y) { return cmod(x, y); })};
+  if (op == "%")
+    return Value{zip(ta, tb, out, [](std::int64_t x, std::int64_t y) { return cmod(x, y); })};
   return Value{zip(ta, tb, out, [&](std::int64_t x, std::int64_t y) {
     return int_op(op, x, y, /*python=*/false);
   })};
@@ -331,7 +337,10 @@ Value pointer_op(const std::string& op, const PtrTile& p, const Value& offset) {
   if (!o.known) refuse("this address depends on loaded data, which the simulator never has");
   PtrTile r;  // not a copy of p: its lanes would be overwritten at once
   r.tensor = p.tensor;
-  r.offsets = op == "+" ? zip(p.offsets, o, Elem::i64, [](std::int64_t x, std::int64_t y) { return add(x, y); }) : zip(p.offsets, o, Elem::i64, [](std::int64_t x, std::int64_t y) { return sub(x, y); });
+  r.offsets =
+      op == "+"
+          ? zip(p.offsets, o, Elem::i64, [](std::int64_t x, std::int64_t y) { return add(x, y); })
+          : zip(p.offsets, o, Elem::i64, [](std::int64_t x, std::int64_t y) { return sub(x, y); });
   return Value{r};
 }
 

@@ -64,8 +64,7 @@ template <class E>
 void check_enum(const char* field, E v) {
   for (const auto& [value, name] : names<E>())
     if (value == v) return;
-  throw InvalidField(field, std::string(field) + " = " +
-                                std::to_string(static_cast<long long>(v)) +
+  throw InvalidField(field, std::string(field) + " = " + std::to_string(static_cast<long long>(v)) +
                                 " is not one of: " + join_names(names<E>()));
 }
 

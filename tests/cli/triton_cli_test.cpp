@@ -69,8 +69,8 @@ TEST(TritonCli, CheckReportsLanesOutsideTheirTensorWithPidAndLine) {
 // narrower than 16 bytes where a leading dimension is not a multiple of 16 elements.
 TEST(TritonCli, CheckHintsAtMasksAlwaysTrueAndNarrowLoads) {
   // The tutorial's own launch: 1024 x 768 x 512, all multiples of its 128 x 128 x 64 blocks.
-  const auto whole = tilesim::test::run_cli("check --json --triton " + kernel("tutorial_matmul.py") +
-                                            " --function matmul_kernel");
+  const auto whole = tilesim::test::run_cli(
+      "check --json --triton " + kernel("tutorial_matmul.py") + " --function matmul_kernel");
   ASSERT_EQ(whole.code, 0) << whole.out;
   const auto j = nlohmann::json::parse(whole.out);
   std::vector<int> lines;
