@@ -9,6 +9,7 @@
 #include "cli/commands.hpp"
 #include "cli/problem_flags.hpp"
 #include "scenario/kernel_file.hpp"
+#include "scenario/resolve.hpp"
 #include "sim/program/listing.hpp"
 #include "sim/program/program_trace.hpp"
 #include "triton/kernel_file.hpp"
@@ -72,7 +73,8 @@ Action add_trace_command(CLI::App& app) {
   cmd->add_flag("--offsets", *full, "Text output: print a corner of each offset matrix and mask");
   return [flags, pid, only_step, full]() {
     const auto s = flags->to_scenario();
-    const sim::Problem p(s.problem);
+    // A kernel file's problem carries the file's own plan: its steps' lines are the file's.
+    const sim::Problem p = scenario::problem_of(s);
     if (*pid < 0 || *pid >= p.programs())
       throw sim::InvalidField("pid", "pid = " + std::to_string(*pid) +
                                          " is out of range: allowed 0.." +
@@ -84,20 +86,15 @@ Action add_trace_command(CLI::App& app) {
     const auto tile = sim::tile_of(p, *pid);
     const auto lanes = sim::store_lanes(p, *pid);
     const auto& listing = sim::kernel_listing(p);
-    // A Triton file's steps carry the file's own lines, not the built-in listing's.
     const bool triton = !flags->triton_file.empty();
-    // The file, read once: its steps' records give each step's own line and expressions.
+    // The file, read once for --offsets: its steps' records give each access's expressions.
     std::optional<triton::LoadedKernel> file;
     std::vector<scenario::KernelFileStep> file_steps;
-    if (triton) {
+    if (triton && *full && !flags->json) {
       file = triton::load_kernel_file(flags->triton_file, flags->triton_function,
                                       flags->launch_words());
       file_steps = scenario::kernel_file_steps(*file, p.spec(), *pid);
     }
-    const auto line_of = [&](std::int64_t step, int builtin) {
-      if (!triton) return builtin;
-      return step < static_cast<std::int64_t>(file_steps.size()) ? file_steps[step].line : 0;
-    };
     const std::int64_t first = *only_step < 0 ? 0 : *only_step;
     const std::int64_t last = *only_step < 0 ? n : *only_step + 1;
     if (flags->json) {
@@ -111,7 +108,7 @@ Action add_trace_command(CLI::App& app) {
         const auto st = sim::program_step(p, *pid, i);
         nlohmann::json js{{"step", i},
                           {"op", sim::to_string(st.op)},
-                          {"line", line_of(i, st.line)},
+                          {"line", st.line},
                           {"k", st.k},
                           {"bytes", st.bytes}};
         if (st.op == sim::StepOp::dot) js["flops"] = st.flops;
@@ -135,7 +132,7 @@ Action add_trace_command(CLI::App& app) {
                                           : listing.name.c_str());
     for (std::int64_t i = first; i < last; ++i) {
       const auto st = sim::program_step(p, *pid, i);
-      std::printf("  step %4lld  line %2d  %-9s", (long long)i, line_of(i, st.line),
+      std::printf("  step %4lld  line %2d  %-9s", (long long)i, st.line,
                   std::string(sim::to_string(st.op)).c_str());
       if (st.k >= 0)
         std::printf(" k=%-4lld", (long long)st.k);

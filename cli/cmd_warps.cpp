@@ -6,6 +6,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/problem_flags.hpp"
+#include "scenario/resolve.hpp"
 #include "sim/warps/warp_access.hpp"
 
 namespace tilesim::cli {
@@ -22,7 +23,7 @@ Action add_warps_command(CLI::App& app) {
                   "matmul_fma_bt_padded (default: the kernel's first)");
   return [flags, variant]() {
     const auto s = flags->to_scenario();
-    const sim::Problem p(s.problem);
+    const sim::Problem p = scenario::problem_of(s);
     check_enumerable(p, "warps");
     sim::ThreadVariant v = sim::thread_variants(p.kernel()).front();
     if (!variant->empty()) {

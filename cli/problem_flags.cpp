@@ -2,6 +2,7 @@
 #include "cli/problem_flags.hpp"
 
 #include "scenario/kernel_file.hpp"
+#include "scenario/resolve.hpp"
 #include "triton/bridge.hpp"
 #include "triton/kernel_file.hpp"
 
@@ -24,7 +25,7 @@ ProblemCommand add_problem_command(CLI::App& app, const char* name, const char* 
 }
 
 sim::Problem enumerable_problem(const ProblemFlags& flags, const char* command) {
-  sim::Problem p(flags.to_scenario().problem);
+  sim::Problem p = scenario::problem_of(flags.to_scenario());
   check_enumerable(p, command);
   return p;
 }

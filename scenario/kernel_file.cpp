@@ -18,6 +18,7 @@ OpenedKernel open_kernel_file(const std::string& path, const std::string& functi
   s.name = std::filesystem::path(path).stem().string();
   s.title = k.source->file + ": " + k.source->fn.name;
   s.problem = inf.spec;
+  s.file_plan.plan = inf.plan;
   s.description = k.source->file + ":" + std::to_string(k.source->fn.pos.line) + " " +
                   k.source->fn.name + " is sim's " + std::string(sim::to_string(inf.spec.kernel)) +
                   " (" + std::string(sim::to_string(inf.spec.order)) + " order, " +

@@ -5,8 +5,14 @@
 
 namespace tilesim::scenario {
 
+sim::Problem problem_of(const Scenario& s) {
+  const auto& plan = s.file_plan.plan;
+  if (plan && plan->kernel == s.problem.kernel) return sim::Problem(s.problem, plan);
+  return sim::Problem(s.problem);
+}
+
 Resolved resolve(const Scenario& s, const sim::TimingOptions& timing) {
-  sim::Problem problem(s.problem);
+  sim::Problem problem = problem_of(s);
   sim::Machine machine = machine_of(s);
   if (s.programs_per_sm) sim::check_programs_per_sm(*s.programs_per_sm);
   std::optional<sim::InvalidField> launch_error;

@@ -22,6 +22,10 @@ struct Resolved {
   std::optional<sim::InvalidField> launch_error;
 };
 
+// The scenario's problem with its programs' steps: a kernel file's own plan where the scenario
+// names one (and the problem is still that file's kernel), else the built-in listing's.
+sim::Problem problem_of(const Scenario& s);
+
 // Throws sim::InvalidField naming the field for a bad problem, an unknown preset ("machine"), a
 // bad custom machine ("custom_machine.<key>") or programs_per_sm outside its range.
 // `timing`: the CUDA rung the problem is run as (its occupancy follows the rung's registers).

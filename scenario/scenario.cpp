@@ -108,6 +108,7 @@ Scenario parse_scenario(std::string_view text, const std::string& source) {
       Scenario file =
           open_kernel_file(s.triton_path.string(), s.triton_function, s.triton_args).scenario;
       p = file.problem;
+      s.file_plan = file.file_plan;
       if (s.name.empty()) s.name = file.name;
       if (s.title.empty()) s.title = file.title;
       if (s.description.empty()) s.description = file.description;

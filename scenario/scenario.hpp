@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "sim/program/problem.hpp"
+#include "sim/program/program_plan.hpp"
 
 namespace tilesim::scenario {
 
@@ -34,6 +36,13 @@ struct Scenario {
   std::string triton_file, triton_function;
   std::vector<std::string> triton_args;
   std::filesystem::path triton_path;
+  // The file's own program plan (its steps with its lines and names; sim/program/program_plan.hpp),
+  // read with the problem when the scenario names a triton_file; null for the built-in kernels.
+  // Not saved and not compared: it follows from triton_file and triton_args, which are.
+  struct FilePlan {
+    std::shared_ptr<const sim::ProgramPlan> plan;
+    bool operator==(const FilePlan&) const { return true; }
+  } file_plan;
   bool operator==(const Scenario&) const = default;
 };
 

@@ -11,85 +11,12 @@ namespace {
 
 using sim::Operand;
 
-struct Roles {
-  sim::Kernel kernel = sim::Kernel::matmul;
-  int a = -1, b = -1, c = -1;  // tensor argument indices (copy/transpose: in = a, out = c)
-  bool b_k_on_cols = false;    // B's K axis runs along the stored tensor's columns
-  std::string input_precision;
-};
-
 [[noreturn]] void refuse(const Evaluator& ev, SourcePos pos, const std::string& m) {
   throw SourceError(ev.kernel().file, pos, m);
 }
 
 const TensorDesc& tensor(const Evaluator& ev, int i) {
   return std::get<TensorDesc>(ev.launch().args[static_cast<std::size_t>(i)].value);
-}
-
-std::vector<const Record*> steps_of(const ProgramRun& run) {
-  std::vector<const Record*> out;
-  for (const auto& r : run.records)
-    if (r.kind == RecordKind::load || r.kind == RecordKind::store || r.kind == RecordKind::dot)
-      out.push_back(&r);
-  return out;
-}
-
-Roles recognise_roles(const Evaluator& ev, const ProgramRun& run) {
-  Roles r;
-  const Record* store = nullptr;
-  const Record* dot = nullptr;
-  int loads = 0, trans = 0;
-  for (const auto& rec : run.records) {
-    if (rec.kind == RecordKind::store) {
-      if (store) refuse(ev, rec.pos, "a second tl.store: sim's kernels store one output tile");
-      store = &rec;
-    }
-    if (rec.kind == RecordKind::dot && !dot) dot = &rec;
-    if (rec.kind == RecordKind::load) ++loads;
-    if (rec.kind == RecordKind::trans) ++trans;
-  }
-  const SourcePos fn = ev.kernel().fn.pos;
-  if (!store) refuse(ev, fn, "the program stores nothing: sim's kernels store one output tile");
-  r.c = store->access.tensor;
-  if (dot) {
-    const auto& d = dot->dot;
-    if (d.a_origin < 0 || d.b_origin < 0)
-      refuse(ev, dot->pos, "tl.dot's operands are not tiles loaded from memory");
-    const Record& la = run.records[static_cast<std::size_t>(d.a_origin)];
-    const Record& lb = run.records[static_cast<std::size_t>(d.b_origin)];
-    r.a = la.access.tensor;
-    r.b = lb.access.tensor;
-    r.input_precision = d.input_precision;
-    std::string why;
-    const auto sa = recognize_span(la.access, tensor(ev, r.a), &why);
-    if (!sa) refuse(ev, la.pos, "this load is not a tile sim can model: " + why);
-    const auto sb = recognize_span(lb.access, tensor(ev, r.b), &why);
-    if (!sb) refuse(ev, lb.pos, "this load is not a tile sim can model: " + why);
-    if (sa->swapped != d.a_transposed)
-      refuse(ev, la.pos,
-             "A is read transposed: sim models a row-major A (only B may be "
-             "stored transposed)");
-    // The dot's K axis is the loaded tile's first axis unless the tile was transposed; that
-    // axis walks the tensor's columns when the load itself was swapped.
-    r.b_k_on_cols = sb->swapped != d.b_transposed;
-    return r;
-  }
-  if (loads != 1)
-    refuse(ev, store->pos, "without tl.dot, sim models copy and transpose: one load and one store");
-  for (const auto& rec : run.records)
-    if (rec.kind == RecordKind::load) r.a = rec.access.tensor;
-  r.kernel = trans > 0 ? sim::Kernel::transpose : sim::Kernel::copy;
-  // A copy stores the loaded tile itself; a transpose, its transpose. Anything computed from
-  // it (tl.exp, tl.sum, ...) has memory traffic sim could replay but work it does not model.
-  const AccessRecord& st = store->access;
-  if (st.value_origin < 0 ||
-      run.records[static_cast<std::size_t>(st.value_origin)].kind != RecordKind::load)
-    refuse(ev, store->pos,
-           "the stored tile is computed from the loaded one: sim models copy, transpose and "
-           "matmul only");
-  if (st.value_transposed != (r.kernel == sim::Kernel::transpose))
-    refuse(ev, store->pos, "the stored tile is the loaded one transposed an even number of times");
-  return r;
 }
 
 sim::DType dtype_of(const Evaluator& ev, Elem e, const std::string& name) {
@@ -106,60 +33,6 @@ sim::DType dtype_of(const Evaluator& ev, Elem e, const std::string& name) {
                  ": sim models float16, bfloat16 and float32 matrices");
   }
 }
-
-// The span in sim's coordinates of `op` (B transposed back to (K, N) where it is stored N x K).
-std::optional<sim::TileSpan> sim_span(const AccessRecord& a, const TensorDesc& t, Operand op,
-                                      bool swap_axes, std::string* why) {
-  auto ts = recognize_span(a, t, why);
-  if (!ts) return std::nullopt;
-  sim::TileSpan s = ts->span;
-  if (swap_axes) {
-    std::swap(s.row0, s.col0);
-    std::swap(s.rows, s.cols);
-    std::swap(s.row_extent, s.col_extent);
-    std::swap(s.wrap_rows, s.wrap_cols);
-  }
-  s.operand = op;
-  return s;
-}
-
-// Same elements, same lanes on: an axis that never crosses its extent reads the same whether
-// sim calls it wrapped or masked.
-bool same_span(const sim::TileSpan& x, const sim::TileSpan& y) {
-  const auto axis_same = [](bool wx, bool wy, std::int64_t start, int n, std::int64_t extent) {
-    return wx == wy || start + n <= extent;
-  };
-  return x.operand == y.operand && x.row0 == y.row0 && x.col0 == y.col0 && x.rows == y.rows &&
-         x.cols == y.cols && x.row_extent == y.row_extent && x.col_extent == y.col_extent &&
-         axis_same(x.wrap_rows, y.wrap_rows, x.row0, x.rows, x.row_extent) &&
-         axis_same(x.wrap_cols, y.wrap_cols, x.col0, x.cols, x.col_extent);
-}
-
-std::string span_text(const sim::TileSpan& s) {
-  const auto axis = [](std::int64_t a, int n, bool wrap) {
-    return std::to_string(a) + ".." + std::to_string(a + n - 1) + (wrap ? " (wrapped)" : "");
-  };
-  return "rows " + axis(s.row0, s.rows, s.wrap_rows) + ", cols " +
-         axis(s.col0, s.cols, s.wrap_cols);
-}
-
-struct Layout {
-  Operand op;
-  bool swap;
-};
-
-// What the check keeps of one evaluated program: each load, dot and store with its span in
-// sim's coordinates (dots: none), and the output tile it computes.
-struct CheckedStep {
-  RecordKind kind;
-  SourcePos pos;
-  sim::TileSpan span;
-};
-struct CheckedProgram {
-  std::int64_t pid = 0;
-  sim::TileCoord seen;
-  std::vector<CheckedStep> steps;
-};
 
 // The pids checked: all of them within the lane budget, else the first, the last (where the
 // grouped orders differ) and evenly spaced ones.
@@ -191,7 +64,7 @@ sim::TileCoord evaluated_tile(const Evaluator& ev, const sim::ProblemSpec& spec,
                                                          : r.kind == RecordKind::load;
     if (!take) continue;
     std::string why;
-    const auto s = recognize_span(r.access, tensor(ev, r.access.tensor), &why);
+    const auto s = sim::recognize_span(r.access, tensor(ev, r.access.tensor), &why);
     if (!s) refuse(ev, r.pos, "this access is not a tile sim can model: " + why);
     return {s->span.row0 / spec.block_m, s->span.col0 / spec.block_n};
   }
@@ -202,7 +75,7 @@ Inference infer_problem(const Evaluator& ev, const InferOptions& opt) {
   Inference inf;
   const Launch& launch = ev.launch();
   const ProgramRun first = ev.run(0);
-  const Roles roles = recognise_roles(ev, first);
+  const sim::KernelRoles roles = sim::recognise_roles(ev, first);
   const bool matmul = roles.kernel == sim::Kernel::matmul;
   const TensorDesc& ta = tensor(ev, roles.a);
   const TensorDesc& tc = tensor(ev, roles.c);
@@ -223,8 +96,6 @@ Inference infer_problem(const Evaluator& ev, const InferOptions& opt) {
   s.group_size_m = 1;
   if (const ArgValue* g = launch.find("GROUP_SIZE_M"))
     if (const auto* v = std::get_if<std::int64_t>(&g->value)) s.group_size_m = *v;
-  std::vector<std::pair<int, Layout>> layouts{{roles.a, {Operand::a, false}},
-                                              {roles.c, {Operand::c, false}}};
   if (matmul) {
     const TensorDesc& tb = tensor(ev, roles.b);
     const std::string& b_name = launch.args[static_cast<std::size_t>(roles.b)].name;
@@ -250,7 +121,6 @@ Inference infer_problem(const Evaluator& ev, const InferOptions& opt) {
                  ", not M x N = " + std::to_string(s.m) + "x" + std::to_string(s.n));
     if (tc.elem != ta.elem)
       refuse(ev, {}, c_name + "'s dtype differs from " + a_name + "'s: sim models one dtype");
-    layouts.push_back({roles.b, {Operand::b, roles.b_k_on_cols}});
     const std::string& ip = roles.input_precision;
     if (ip == "ieee")
       s.input_precision = sim::InputPrecision::ieee;
@@ -271,94 +141,34 @@ Inference infer_problem(const Evaluator& ev, const InferOptions& opt) {
              c_name + " is not the " + std::string(sim::to_string(roles.kernel)) + " of " + a_name +
                  " (shape or dtype)");
   }
-  const auto layout_of = [&](int tensor_index, SourcePos pos) {
-    for (const auto& [i, l] : layouts)
-      if (i == tensor_index) return l;
-    refuse(ev, pos, "this access reads a tensor that is none of the kernel's operands");
-  };
-
-  // Blocks from program 0's first accesses.
-  const auto steps0 = steps_of(first);
-  bool boundary_wrap = false;
+  // Every checked program, kept as its steps' spans only (its tiles are dropped as the evaluator
+  // makes them, so memory stays one access's whatever the sample). The blocks are program 0's.
   std::int64_t lanes0 = 0;
-  for (const Record* r : steps0) {
-    if (r->kind == RecordKind::dot) continue;
-    lanes0 += r->access.offsets.lanes();
-  }
-  for (const Record* r : steps0) {
-    if (r->kind == RecordKind::dot) continue;
-    const Layout l = layout_of(r->access.tensor, r->pos);
-    std::string why;
-    const auto span = sim_span(r->access, tensor(ev, r->access.tensor), l.op, l.swap, &why);
-    if (!span) refuse(ev, r->pos, "pid 0: this access is not a tile sim can model: " + why);
-    if (l.op == Operand::a && r->kind == RecordKind::load) {
-      s.block_m = span->rows;
-      if (matmul)
-        s.block_k = span->cols;
-      else
-        s.block_n = span->cols;
-    }
-    if (l.op == Operand::b) s.block_n = span->cols;
-  }
-  if (!matmul) s.k = 1, s.block_k = 1;
-
-  // Every checked program, kept as its steps' spans only (its tiles are dropped at once, so
-  // memory stays one program's whatever the sample): wrap seen anywhere makes the boundary
-  // sim's "wrap"; the tile each stored (matmul) or loaded (copy, transpose) names its pid's tile.
+  for (const Record& r : first.records)
+    if (r.kind == RecordKind::load || r.kind == RecordKind::store)
+      lanes0 += r.access.offsets.lanes();
   inf.programs = launch.programs();
   const auto pids = pids_to_check(inf.programs, lanes0, opt.lane_budget);
-  std::vector<CheckedProgram> runs;
-  runs.reserve(pids.size());
-  // Programs after the first are read access by access as the evaluator makes them, their lanes
-  // dropped at once (EvalOptions::on_access): the check's memory and time stay those of spans.
-  struct SeenSpan {
-    bool operand = false;  // the access reads one of the kernel's operands
-    std::optional<sim::TileSpan> span;
-    std::string why;
-  };
-  std::vector<SeenSpan> seen;
-  EvalOptions streamed;
-  streamed.keep_access_tiles = false;
-  streamed.on_access = [&](std::size_t index, const Record& r) {
-    if (seen.size() <= index) seen.resize(index + 1);
-    SeenSpan& x = seen[index];
-    for (const auto& [i, l] : layouts)
-      if (i == r.access.tensor) {
-        x.operand = true;
-        x.span = sim_span(r.access, tensor(ev, r.access.tensor), l.op, l.swap, &x.why);
-      }
-  };
-  for (std::int64_t pid : pids) {
-    seen.clear();
-    const ProgramRun run = pid == 0 ? first : ev.run(pid, streamed);
-    CheckedProgram c;
-    c.pid = pid;
-    for (const Record* r : steps_of(run)) {
-      CheckedStep st{r->kind, r->pos, {}};
-      if (r->kind != RecordKind::dot) {
-        std::optional<sim::TileSpan> span;
-        std::string why;
-        const auto index = static_cast<std::size_t>(r - run.records.data());
-        if (pid != 0 && index < seen.size() && seen[index].operand) {
-          span = seen[index].span;
-          why = seen[index].why;
-        } else {
-          const Layout l = layout_of(r->access.tensor, r->pos);
-          span = sim_span(r->access, tensor(ev, r->access.tensor), l.op, l.swap, &why);
-        }
-        if (!span)
-          refuse(
-              ev, r->pos,
-              "pid " + std::to_string(pid) + ": this access is not a tile sim can model: " + why);
-        boundary_wrap = boundary_wrap || span->wrap_rows || span->wrap_cols;
-        st.span = *span;
-        if (matmul ? r->kind == RecordKind::store : r->kind == RecordKind::load)
-          c.seen = {span->row0 / s.block_m, span->col0 / s.block_n};
-      }
-      c.steps.push_back(st);
+  std::vector<sim::SeenProgram> seen;
+  seen.reserve(pids.size());
+  for (std::int64_t pid : pids) seen.push_back(sim::see_program(ev, roles, pid));
+  for (const sim::SeenStep& st : seen.front().steps) {
+    if (st.kind != RecordKind::load) continue;
+    if (st.span.operand == Operand::a) {
+      s.block_m = st.span.rows;
+      if (matmul)
+        s.block_k = st.span.cols;
+      else
+        s.block_n = st.span.cols;
     }
-    runs.push_back(std::move(c));
+    if (st.span.operand == Operand::b) s.block_n = st.span.cols;
   }
+  if (!matmul) s.k = 1, s.block_k = 1;
+  // Wrap seen anywhere makes the boundary sim's "wrap".
+  bool boundary_wrap = false;
+  for (const auto& c : seen)
+    for (const auto& st : c.steps)
+      boundary_wrap = boundary_wrap || st.span.wrap_rows || st.span.wrap_cols;
   s.boundary = boundary_wrap ? sim::Boundary::wrap : sim::Boundary::mask;
   s.order = sim::LaunchOrder::row_major;
   const sim::Problem probe(s);  // throws InvalidField naming the first field sim refuses
@@ -368,24 +178,27 @@ Inference infer_problem(const Evaluator& ev, const InferOptions& opt) {
                "problem has " + std::to_string(probe.tiles_m()) + " x " +
                std::to_string(probe.tiles_n()) + " tiles");
 
-  // The launch order: every order whose formula gives each checked pid its evaluated tile.
+  // The launch order: every order whose formula gives each checked pid its evaluated tile (the
+  // one its store, or for copy and transpose its load, starts at).
+  std::vector<sim::TileCoord> tiles;
+  for (const auto& c : seen) tiles.push_back(sim::seen_tile(c, s.kernel, s.block_m, s.block_n));
   std::vector<sim::LaunchOrder> matching;
   const sim::GridShape g = sim::grid_of(probe);
   for (auto order : {sim::LaunchOrder::row_major, sim::LaunchOrder::column_major,
                      sim::LaunchOrder::grouped, sim::LaunchOrder::grouped_legacy}) {
-    const bool ok = std::all_of(runs.begin(), runs.end(), [&](const CheckedProgram& c) {
-      return sim::tile_of(order, g, c.pid) == c.seen;
-    });
+    bool ok = true;
+    for (std::size_t i = 0; i < seen.size() && ok; ++i)
+      ok = sim::tile_of(order, g, seen[i].pid) == tiles[i];
     if (ok) matching.push_back(order);
   }
   if (matching.empty()) {
-    const CheckedProgram& c = runs.size() > 1 ? runs[1] : runs[0];
+    const std::size_t i = seen.size() > 1 ? 1 : 0;
     refuse(ev, ev.kernel().fn.pos,
            "custom launch order: the pid -> (pid_m, pid_n) mapping is none of sim's orders "
            "(row-major, column-major, grouped, grouped-legacy at GROUP_SIZE_M = " +
-               std::to_string(s.group_size_m) + "); pid " + std::to_string(c.pid) +
-               " computes tile (" + std::to_string(c.seen.pid_m) + ", " +
-               std::to_string(c.seen.pid_n) + ")");
+               std::to_string(s.group_size_m) + "); pid " + std::to_string(seen[i].pid) +
+               " computes tile (" + std::to_string(tiles[i].pid_m) + ", " +
+               std::to_string(tiles[i].pid_n) + ")");
   }
   s.order = matching.front();
   inf.also_matching.assign(matching.begin() + 1, matching.end());
@@ -393,40 +206,17 @@ Inference infer_problem(const Evaluator& ev, const InferOptions& opt) {
     inf.notes.push_back("a " + std::string(launch.grid[2] > 1 ? "3" : "2") +
                         "-d grid: programs launch with axis 0 fastest (pid = pid0 + grid0 * pid1)");
 
-  // Step by step against what sim replays for this problem.
-  const sim::Problem p(s);
-  const std::int64_t steps = sim::steps_per_program(p);
-  for (const CheckedProgram& c : runs) {
-    std::size_t i = 0;
-    const sim::TileCoord tile = sim::tile_of(p, c.pid);
-    const std::string pid = "pid " + std::to_string(c.pid);
-    for (std::int64_t step = 1; step < steps; ++step) {
-      std::int64_t k = -1;
-      const sim::StepOp op = sim::step_op(p, step, &k);
-      if (op == sim::StepOp::transpose) continue;  // no memory: the trans record is enough
-      if (i >= c.steps.size())
-        refuse(ev, ev.kernel().fn.pos,
-               pid + " ends after " + std::to_string(i) + " steps; sim's " +
-                   std::string(sim::to_string(p.kernel())) + " has " + std::to_string(steps - 1));
-      const CheckedStep& r = c.steps[i++];
-      const bool is_dot = r.kind == RecordKind::dot, is_store = r.kind == RecordKind::store;
-      if ((op == sim::StepOp::dot) != is_dot || (op == sim::StepOp::store) != is_store)
-        refuse(ev, r.pos,
-               pid + ": sim's step " + std::to_string(step) + " is " +
-                   std::string(sim::to_string(op)) + " here");
-      ++inf.records_checked;
-      if (is_dot) continue;
-      const sim::TileSpan want = sim::step_span(p, op, tile, k);
-      if (!same_span(r.span, want))
-        refuse(ev, r.pos,
-               pid + ": this " + (is_store ? "store" : "load") + " touches " + span_text(r.span) +
-                   "; sim's " + std::string(sim::to_string(op)) + " touches " + span_text(want));
-    }
-    if (i != c.steps.size())
-      refuse(ev, c.steps[i].pos,
-             pid + ": a step more than sim's " + std::string(sim::to_string(p.kernel())) + " has");
-  }
-  inf.programs_checked = static_cast<std::int64_t>(runs.size());
+  // Step by step against the built-in kernel sim times for this problem (what sim can model),
+  // then the file's own plan — its lines and names, the steps the engine replays — against the
+  // same programs.
+  const sim::Problem built_in(s);
+  sim::check_programs(ev, built_in, seen);
+  auto plan = std::make_shared<sim::ProgramPlan>(sim::derive_plan(ev, roles, s, seen, tiles));
+  if (const auto differs = sim::same_steps(*plan, built_in.plan()))
+    refuse(ev, ev.kernel().fn.pos, "the kernel's steps differ from sim's: " + *differs);
+  inf.records_checked = sim::check_programs(ev, sim::Problem(s, plan), seen);
+  inf.plan = std::move(plan);
+  inf.programs_checked = static_cast<std::int64_t>(seen.size());
   return inf;
 }
 

@@ -1,8 +1,9 @@
-// The bridge to sim/: what a Triton kernel's records mean in the simulator's terms.
-// Each tl.load / tl.store is recognised as sim's compact TileSpan (a rectangle of one matrix,
-// each axis masked or wrapped with %), the pid -> (pid_m, pid_n) mapping as one of sim's launch
-// orders, and the whole kernel as a sim::ProblemSpec — checked record by record against the
-// steps sim's engine replays for that problem, so a run of the spec *is* a run of the file.
+// The bridge to sim/: what a Triton kernel file is in the simulator's terms. Each tl.load /
+// tl.store is recognised as sim's compact TileSpan (sim/program/span_recognition.hpp), the
+// pid -> (pid_m, pid_n) mapping as one of sim's launch orders, the whole kernel as a
+// sim::ProblemSpec, and its steps as the file's own ProgramPlan — checked record by record
+// against the built-in kernel sim times and against that plan, so that sim::Problem(spec, plan)
+// replays the file.
 #pragma once
 
 #include <cstdint>
@@ -11,23 +12,13 @@
 #include <vector>
 
 #include "sim/program/launch_order.hpp"
+#include "sim/program/plan_from_records.hpp"
 #include "sim/program/problem.hpp"
 #include "sim/program/program_trace.hpp"
+#include "sim/program/span_recognition.hpp"
 #include "triton/evaluator.hpp"
 
 namespace tilesim::triton {
-
-// An access seen in the coordinates of the tensor it reads: lane (i, j) of the tile touches
-// element (row0 + i, col0 + j) of the tensor (each % extent where wrapped), or (row0 + j,
-// col0 + i) where `swapped` (the tile's first axis walks the tensor's columns).
-struct TensorSpan {
-  sim::TileSpan span;  // operand left as a; rows x cols in the tensor's orientation
-  bool swapped = false;
-};
-// The rectangle an access touches, or nullopt with *why saying what breaks the pattern (lanes
-// that are no rectangle, a mask that is not the boundary's, masked-in lanes outside the tensor).
-std::optional<TensorSpan> recognize_span(const AccessRecord& a, const TensorDesc& t,
-                                         std::string* why);
 
 struct InferOptions {
   // Programs evaluated to check the mapping and the records: all up to this many lanes of
@@ -37,6 +28,9 @@ struct InferOptions {
 
 struct Inference {
   sim::ProblemSpec spec;
+  // The steps the file's programs follow, with its own lines and names: run a file as
+  // sim::Problem(spec, plan).
+  std::shared_ptr<const sim::ProgramPlan> plan;
   std::vector<sim::LaunchOrder> also_matching;  // other orders with the same pid -> tile table
   std::int64_t programs = 0, programs_checked = 0;
   std::int64_t records_checked = 0;

@@ -101,6 +101,17 @@ void Interp::exec_block(const std::vector<StmtPtr>& body) {
   }
 }
 
+void Interp::stamp(Record& r) const {
+  r.loop = m_loop_pos;
+  r.loop_depth = m_loop_depth;
+  r.iteration = m_loop_iteration;
+}
+
+void Interp::push_record(Record r) {
+  stamp(r);
+  m_out.records.push_back(std::move(r));
+}
+
 void Interp::assign(const Expr& target, const Value& v, SourcePos p) {
   if (target.kind == ExprKind::name) {
     if (m_opt.scalars && m_loop_depth == 0) {
@@ -117,7 +128,7 @@ void Interp::assign(const Expr& target, const Value& v, SourcePos p) {
         r.pos = target.pos;
         r.name = target.text;
         r.value = x;
-        m_out.records.push_back(std::move(r));
+        push_record(std::move(r));
       }
     }
     m_env[target.text] = v;
@@ -188,10 +199,15 @@ void Interp::exec(const Stmt& s) {
                "for loops run over range(...), tl.range(...) or a tuple, not " + describe(it));
         }
         ++m_loop_depth;
+        const SourcePos outer_pos = m_loop_pos;
+        const std::int64_t outer_iteration = m_loop_iteration;
+        m_loop_pos = s.pos;
+        m_loop_iteration = -1;
         const auto body = [&](const Value& v) {
           if (++m_out.loop_iterations > kMaxLoopIterations)
             fail(s.pos, "more than " + std::to_string(kMaxLoopIterations) +
                             " loop iterations in one program: refused");
+          ++m_loop_iteration;
           assign(*s.targets[0], v, s.pos);
           exec_block(s.body);
         };
@@ -209,6 +225,8 @@ void Interp::exec(const Stmt& s) {
           }
         }
         --m_loop_depth;
+        m_loop_pos = outer_pos;
+        m_loop_iteration = outer_iteration;
         return;
       }
     }

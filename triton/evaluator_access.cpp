@@ -32,7 +32,7 @@ Value Interp::transpose(const Value& v, SourcePos p) {
   Record rec;
   rec.kind = RecordKind::trans;
   rec.pos = p;
-  m_out.records.push_back(std::move(rec));
+  push_record(std::move(rec));
   return Value{r};
 }
 

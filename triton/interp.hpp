@@ -28,6 +28,9 @@ class Interp {
   [[noreturn]] void fail(SourcePos p, const std::string& msg) const;
   const Launch& launch() const { return m_l; }
   ProgramRun& out() { return m_out; }
+  // Stamps a record with the loop it is made in; push_record stamps and appends it.
+  void stamp(Record& r) const;
+  void push_record(Record r);
   Value call_builtin(const std::string& name, CallArgs args, const Expr& call);
   Value call_method(const std::string& name, const Value& self, CallArgs args, const Expr& call);
   Value transpose(const Value& v, SourcePos p);
@@ -50,6 +53,8 @@ class Interp {
   std::int64_t m_statements = 0;
   bool m_returned = false;
   int m_loop_depth = 0;
+  SourcePos m_loop_pos;                // the innermost running loop's `for`
+  std::int64_t m_loop_iteration = -1;  // and its iteration
 };
 
 }  // namespace tilesim::triton

@@ -4,7 +4,7 @@
 #include <charconv>
 #include <cstdlib>
 
-#include "sim/program/problem.hpp"
+#include "sim/base/limits.hpp"
 
 namespace tilesim::triton {
 namespace {
@@ -40,18 +40,12 @@ std::string_view trim(std::string_view s, std::string_view chars = " ()[]") {
   return s;
 }
 
-// fp16 | bf16 | fp32 (sim's names) or Triton's float16 | bfloat16 | float32 | int32 ...
+// fp16 | bf16 | fp32 (sim's names, spelled here because the front end sits below sim/program)
+// or Triton's float16 | bfloat16 | float32 | int32 ...
 std::optional<Elem> parse_elem(std::string_view s) {
-  if (const auto d = sim::parse_dtype(s)) {
-    switch (*d) {
-      case sim::DType::fp16:
-        return Elem::f16;
-      case sim::DType::bf16:
-        return Elem::bf16;
-      case sim::DType::fp32:
-        return Elem::f32;
-    }
-  }
+  if (s == "fp16") return Elem::f16;
+  if (s == "bf16") return Elem::bf16;
+  if (s == "fp32") return Elem::f32;
   for (Elem e : {Elem::i1, Elem::i8, Elem::i16, Elem::i32, Elem::i64, Elem::f16, Elem::bf16,
                  Elem::f32, Elem::f64})
     if (to_string(e) == s) return e;

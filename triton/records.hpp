@@ -39,6 +39,12 @@ struct DotRecord {
 struct Record {
   RecordKind kind = RecordKind::load;
   SourcePos pos;
+  // The innermost for loop the record was made in (its `for` statement) and that loop's
+  // iteration, counted from 0; loop_depth 0 and iteration -1 outside every loop. What tells a
+  // kernel's prologue, K loop and epilogue apart (sim/program/program_plan.hpp).
+  SourcePos loop;
+  int loop_depth = 0;
+  std::int64_t iteration = -1;
   AccessRecord access;     // load, store
   DotRecord dot;           // dot
   std::string name;        // scalar: the variable

@@ -213,13 +213,14 @@ Value Interp::call_builtin(const std::string& name, CallArgs a, const Expr& call
     Tile result = unknown_like(acc.offsets, acc.elem);
     result.origin = static_cast<int>(m_out.records.size());
     if (m_opt.on_access) {
+      stamp(rec);
       m_opt.on_access(m_out.records.size(), rec);
       if (!m_opt.keep_access_tiles) {
         acc.offsets.ints = {};
         acc.mask.ints = {};
       }
     }
-    m_out.records.push_back(std::move(rec));
+    push_record(std::move(rec));
     if (!load) return Value{NoneV{}};
     return Value{result};
   }
@@ -260,7 +261,7 @@ Value Interp::call_builtin(const std::string& name, CallArgs a, const Expr& call
              "tl.dot's acc has shape " + to_string(acc.shape) + ", not " + to_string(out));
       d.out_elem = acc.elem;
     }
-    m_out.records.push_back(std::move(rec));
+    push_record(std::move(rec));
     Tile r;
     r.shape = out;
     r.elem = d.out_elem;

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "sim/base/enum_names.hpp"
+#include "sim/program/program_plan.hpp"
 
 namespace tilesim::sim {
 namespace {
@@ -142,7 +143,10 @@ std::int64_t cdiv(std::int64_t a, std::int64_t b) {
   return (a + b - 1) / b;
 }
 
-Problem::Problem(const ProblemSpec& spec) : m_spec(spec) {
+Problem::Problem(const ProblemSpec& spec) : Problem(spec, nullptr) {}
+
+Problem::Problem(const ProblemSpec& spec, std::shared_ptr<const ProgramPlan> plan)
+    : m_spec(spec), m_plan(std::move(plan)) {
   check_enum("kernel", spec.kernel);
   check_enum("dtype", spec.dtype);
   check_enum("b_layout", spec.b_layout);
@@ -162,6 +166,13 @@ Problem::Problem(const ProblemSpec& spec) : m_spec(spec) {
     throw InvalidField("num_warps", "num_warps = " + std::to_string(w) +
                                         " is not allowed: a power of two in 1.." +
                                         std::to_string(kMaxNumWarps));
+  // Read once per process from the built-in listing (after the checks: only a valid kernel,
+  // boundary and order name one).
+  if (!m_plan) m_plan = builtin_plan(spec.kernel, spec.boundary, spec.order);
+  if (m_plan->kernel != spec.kernel)
+    throw InvalidField("kernel", "the program plan is a " + std::string(to_string(m_plan->kernel)) +
+                                     "'s, the problem a " + std::string(to_string(spec.kernel)) +
+                                     "'s");
 }
 
 int Problem::elem_bytes() const {

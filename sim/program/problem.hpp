@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -72,11 +73,18 @@ struct MatrixShape {
   std::int64_t elements() const { return rows * cols; }
 };
 
+struct ProgramPlan;  // program_plan.hpp
+
 // A validated problem. Construction throws InvalidField naming the first bad field.
 class Problem {
  public:
+  // The steps of its programs are those of the built-in listing for (kernel, boundary, order).
   explicit Problem(const ProblemSpec& spec);
+  // ... or those of a kernel file's plan (plan_from_records.hpp), read at this spec.
+  Problem(const ProblemSpec& spec, std::shared_ptr<const ProgramPlan> plan);
   const ProblemSpec& spec() const { return m_spec; }
+  const ProgramPlan& plan() const { return *m_plan; }
+  const std::shared_ptr<const ProgramPlan>& plan_ptr() const { return m_plan; }
 
   Kernel kernel() const { return m_spec.kernel; }
   std::int64_t m() const { return m_spec.m; }
@@ -112,6 +120,7 @@ class Problem {
 
  private:
   ProblemSpec m_spec;
+  std::shared_ptr<const ProgramPlan> m_plan;  // never null
 };
 
 std::int64_t cdiv(std::int64_t a, std::int64_t b);

@@ -1,42 +1,59 @@
-// Steps of one program, computed from (pid, step) alone so that any step of any program is cheap.
+// Steps of one program, computed from (pid, step) and the problem's plan alone, so that any step
+// of any program is cheap.
 #include "sim/program/program_trace.hpp"
 
 #include <algorithm>
 #include <stdexcept>
 
 #include "sim/base/enum_names.hpp"
-#include "sim/program/listing.hpp"
+#include "sim/program/launch_order.hpp"
 
 namespace tilesim::sim {
 namespace {
 
-struct Anchors {
-  const char* op = nullptr;
-  const char* ptr = nullptr;
-  const char* mask = nullptr;
-};
+// The plan step behind step `step` (>= 1) of every program, and its K iteration in *k (-1 outside
+// the loop); nullptr past the end.
+const PlanStep* plan_step(const Problem& p, std::int64_t step, std::int64_t* k) {
+  const ProgramPlan& plan = p.plan();
+  *k = -1;
+  auto i = static_cast<std::size_t>(step - 1);
+  if (i < plan.head.size()) return &plan.head[i];
+  i -= plan.head.size();
+  if (!plan.body.empty()) {
+    const auto in_loop = plan.body.size() * static_cast<std::size_t>(p.k_tiles());
+    if (i < in_loop) {
+      *k = static_cast<std::int64_t>(i / plan.body.size());
+      return &plan.body[i % plan.body.size()];
+    }
+    i -= in_loop;
+  }
+  return i < plan.tail.size() ? &plan.tail[i] : nullptr;
+}
 
-// Listing prefixes for each step; they must stay in step with assets/kernels/*.py
-// (tests/sim/listing_test.cpp checks every one resolves).
-Anchors anchors_for(Kernel kernel, Boundary boundary, StepOp op) {
-  const bool wrap = boundary == Boundary::wrap;
-  switch (op) {
-    case StepOp::map:
-      return {"pid_n =", nullptr, nullptr};
-    case StepOp::load_a:
-      return {"a = tl.load(", "a_ptrs =", "a_mask ="};
-    case StepOp::load_b:
-      return {"b = tl.load(", "b_ptrs =", "b_mask ="};
-    case StepOp::dot:
-      return {"acc += tl.dot(", nullptr, nullptr};
-    case StepOp::transpose:
-      return {"tile_t = tl.trans(", nullptr, nullptr};
-    case StepOp::load:
-      if (wrap) return {"tile = tl.load(", "in_ptrs =", nullptr};
-      return {"tile = tl.load(", "in_ptrs =", kernel == Kernel::copy ? "mask =" : "in_mask ="};
-    case StepOp::store:
-      if (kernel == Kernel::matmul) return {"tl.store(", "c_ptrs =", "c_mask ="};
-      return {"tl.store(", "out_ptrs =", kernel == Kernel::copy && !wrap ? "mask =" : "out_mask ="};
+// The plan's first step doing `op` (load, store: once per program; load_a, load_b: once per K
+// iteration), or invalid_argument.
+const PlanStep& plan_step_of(const Problem& p, StepOp op) {
+  const ProgramPlan& plan = p.plan();
+  for (const auto* part : {&plan.head, &plan.body, &plan.tail})
+    for (const PlanStep& s : *part)
+      if (s.op == op) return s;
+  throw std::invalid_argument("step_span: " + std::string(to_string(op)) + " is no step of " +
+                              plan.source);
+}
+
+struct AxisRange {
+  std::int64_t start = 0;
+  int lanes = 0;
+  std::int64_t extent = 0;
+};
+AxisRange axis_range(const Problem& p, Axis a, TileCoord t, std::int64_t k) {
+  switch (a) {
+    case Axis::m:
+      return {t.pid_m * p.block_m(), p.block_m(), p.m()};
+    case Axis::n:
+      return {t.pid_n * p.block_n(), p.block_n(), p.n()};
+    case Axis::k:
+      return {std::max<std::int64_t>(k, 0) * p.block_k(), p.block_k(), p.k()};
   }
   return {};
 }
@@ -46,19 +63,8 @@ Anchors anchors_for(Kernel kernel, Boundary boundary, StepOp op) {
 StepOp step_op(const Problem& p, std::int64_t step, std::int64_t* k) {
   *k = -1;
   if (step == 0) return StepOp::map;
-  switch (p.kernel()) {
-    case Kernel::copy:
-      return step == 1 ? StepOp::load : StepOp::store;
-    case Kernel::transpose:
-      return step == 1 ? StepOp::load : step == 2 ? StepOp::transpose : StepOp::store;
-    case Kernel::matmul: {
-      if (step == 1 + 3 * p.k_tiles()) return StepOp::store;
-      *k = (step - 1) / 3;
-      const auto r = (step - 1) % 3;
-      return r == 0 ? StepOp::load_a : r == 1 ? StepOp::load_b : StepOp::dot;
-    }
-  }
-  return StepOp::map;
+  const PlanStep* s = plan_step(p, step, k);
+  return s ? s->op : StepOp::map;
 }
 
 constexpr enum_names::Table<StepOp, 7> kStepOpNames{{{StepOp::map, "map"},
@@ -83,46 +89,35 @@ std::int64_t TileSpan::cols_on() const {
 }
 
 std::int64_t steps_per_program(const Problem& p) {
-  switch (p.kernel()) {
-    case Kernel::copy:
-      return 3;
-    case Kernel::transpose:
-      return 4;
-    case Kernel::matmul:
-      return 2 + 3 * p.k_tiles();
-  }
-  return 0;
+  const ProgramPlan& plan = p.plan();
+  return 1 + static_cast<std::int64_t>(plan.head.size() + plan.tail.size()) +
+         static_cast<std::int64_t>(plan.body.size()) * p.k_tiles();
 }
 
-TileSpan step_span(const Problem& p, StepOp op, TileCoord t, std::int64_t k) {
-  const bool wrap = p.boundary() == Boundary::wrap;
-  const std::int64_t M = p.m(), N = p.n(), K = p.k();
-  const int BM = p.block_m(), BN = p.block_n(), BK = p.block_k();
+TileSpan step_span(const Problem& p, const PlanStep& step, TileCoord t, std::int64_t k) {
+  if (!is_memory_op(step.op)) throw std::invalid_argument("step_span: not a memory step");
+  const AxisRange r = axis_range(p, step.row.axis, t, k), c = axis_range(p, step.col.axis, t, k);
   TileSpan s;
-  switch (op) {
-    case StepOp::load_a:
-      s = {Operand::a, t.pid_m * BM, k * BK, BM, BK, M, K, wrap, false};
-      break;
-    case StepOp::load_b:
-      s = {Operand::b, k * BK, t.pid_n * BN, BK, BN, K, N, false, wrap};
-      break;
-    case StepOp::load:
-      s = {Operand::a, t.pid_m * BM, t.pid_n * BN, BM, BN, M, N, wrap, wrap};
-      break;
-    case StepOp::store:
-      if (p.kernel() == Kernel::transpose)
-        s = {Operand::c, t.pid_n * BN, t.pid_m * BM, BN, BM, N, M, false, false};
-      else
-        s = {Operand::c, t.pid_m * BM, t.pid_n * BN, BM, BN, M, N, false, false};
-      break;
-    default:
-      throw std::invalid_argument("step_span: not a memory step");
-  }
+  s.operand = step.operand;
+  s.row0 = r.start;
+  s.col0 = c.start;
+  s.rows = r.lanes;
+  s.cols = c.lanes;
+  s.row_extent = r.extent;
+  s.col_extent = c.extent;
+  s.wrap_rows = step.row.wrap;
+  s.wrap_cols = step.col.wrap;
   return s;
 }
 
+TileSpan step_span(const Problem& p, StepOp op, TileCoord t, std::int64_t k) {
+  if (!is_memory_op(op)) throw std::invalid_argument("step_span: not a memory step");
+  return step_span(p, plan_step_of(p, op), t, k);
+}
+
 TileCoord stored_tile_owner(const Problem& p, std::int64_t tile_row, std::int64_t tile_col) {
-  if (p.kernel() == Kernel::transpose) return {tile_col, tile_row};
+  // The store walks (pid_n, pid_m) where its rows are the problem's n axis (a transpose).
+  if (plan_step_of(p, StepOp::store).row.axis == Axis::n) return {tile_col, tile_row};
   return {tile_row, tile_col};
 }
 
@@ -134,14 +129,18 @@ Step program_step(const Problem& p, std::int64_t pid, std::int64_t step) {
     throw std::out_of_range("step = " + std::to_string(step) + " is out of range: allowed 0.." +
                             std::to_string(steps_per_program(p) - 1));
   Step s;
-  s.op = step_op(p, step, &s.k);
-  const Listing& listing = kernel_listing(p);
-  const Anchors a = anchors_for(p.kernel(), p.boundary(), s.op);
-  s.line = listing.find(a.op);
-  if (a.ptr) s.ptr_line = listing.find(a.ptr);
-  if (a.mask) s.mask_line = listing.find(a.mask);
+  if (step == 0) {
+    s.op = StepOp::map;
+    s.line = p.plan().map_line;
+    return s;
+  }
+  const PlanStep& ps = *plan_step(p, step, &s.k);
+  s.op = ps.op;
+  s.line = ps.line;
+  s.ptr_line = ps.ptr_line;
+  s.mask_line = ps.mask_line;
   if (is_memory_op(s.op)) {
-    s.span = step_span(p, s.op, tile_of(p, pid), s.k);
+    s.span = step_span(p, ps, tile_of(p, pid), s.k);
     s.bytes = s.span->lanes_on() * p.elem_bytes();
   }
   if (s.op == StepOp::dot)
@@ -158,45 +157,18 @@ std::vector<Step> program_trace(const Problem& p, std::int64_t pid) {
 }
 
 TileAccess tile_access(const Problem& p, StepOp op, TileCoord t, std::int64_t k) {
+  const PlanStep& ps = plan_step_of(p, op);
   TileAccess a;
-  a.span = step_span(p, op, t, k);
-  const bool wrap = p.boundary() == Boundary::wrap;
+  a.span = step_span(p, ps, t, k);
   const MatrixShape shape = p.shape(a.span.operand);
   a.stride_row = shape.stride_row;
   a.stride_col = shape.stride_col;
-  struct Names {
-    const char *matrix, *row, *col, *srow, *scol;
-  };
-  Names n{};
-  switch (p.kernel()) {
-    case Kernel::matmul:
-      if (op == StepOp::load_a)
-        n = {"A", wrap ? "offs_am" : "offs_m", "offs_k", "stride_am", "stride_ak"};
-      else if (op == StepOp::load_b)
-        n = {"B", "offs_k", wrap ? "offs_bn" : "offs_n", "stride_bk", "stride_bn"};
-      else
-        n = {"C", wrap ? "offs_cm" : "offs_m", wrap ? "offs_cn" : "offs_n", "stride_cm",
-             "stride_cn"};
-      break;
-    case Kernel::copy:
-      if (op == StepOp::load)
-        n = {"in", wrap ? "rows" : "offs_m", wrap ? "cols" : "offs_n", "stride_row", "stride_col"};
-      else
-        n = {"out", "offs_m", "offs_n", "stride_row", "stride_col"};
-      break;
-    case Kernel::transpose:
-      if (op == StepOp::load)
-        n = {"in", wrap ? "rows" : "offs_m", wrap ? "cols" : "offs_n", "stride_ir", "stride_ic"};
-      else
-        n = {"out", "offs_n", "offs_m", "stride_or", "stride_oc"};
-      break;
-  }
-  a.matrix_name = n.matrix;
-  a.row_expr = n.row;
-  a.col_expr = n.col;
-  a.row_stride_name = n.srow;
-  a.col_stride_name = n.scol;
-  a.has_mask = !(a.span.wrap_rows && a.span.wrap_cols);
+  a.matrix_name = ps.matrix_name;
+  a.row_expr = ps.row.index_name;
+  a.col_expr = ps.col.index_name;
+  a.row_stride_name = ps.row.stride_name;
+  a.col_stride_name = ps.col.stride_name;
+  a.has_mask = ps.has_mask;
   for (int i = 0; i < a.span.rows; ++i) {
     a.row_index.push_back(a.span.row(i));
     a.row_valid.push_back(a.span.row_on(i) ? 1 : 0);

@@ -1,6 +1,7 @@
 // Program trace: the ordered steps one program (pid) performs, each tied to its listing line,
 // with the offset matrix broadcasting builds (offs_m[:, None] * stride_am + offs_k[None, :] *
-// stride_ak) and the mask that turns boundary lanes off. Any step is computed on demand.
+// stride_ak) and the mask that turns boundary lanes off. Any step is computed on demand from the
+// problem's ProgramPlan (program_plan.hpp), the same for every kernel.
 #pragma once
 
 #include <cstdint>
@@ -11,16 +12,9 @@
 
 #include "sim/program/launch_order.hpp"
 #include "sim/program/problem.hpp"
+#include "sim/program/program_plan.hpp"
 
 namespace tilesim::sim {
-
-// map: pid -> (pid_m, pid_n). load_a/load_b/dot: one K-iteration of matmul. load/transpose:
-// copy and transpose. store: the output tile.
-enum class StepOp { map, load_a, load_b, dot, load, transpose, store };
-std::string_view to_string(StepOp op);
-inline bool is_memory_op(StepOp op) {
-  return op == StepOp::load_a || op == StepOp::load_b || op == StepOp::load || op == StepOp::store;
-}
 
 // Which rectangle of which matrix one tl.load / tl.store touches, in compact form.
 // Lane (i, j) touches element (row(i), col(j)); its mask is on iff row_on(i) && col_on(j).
@@ -75,13 +69,15 @@ struct Step {
 // The operation of step `step` (same for every program) and, for matmul, its K-iteration in *k
 // (-1 otherwise); cheap enough for the replay's inner loop.
 StepOp step_op(const Problem& p, std::int64_t step, std::int64_t* k);
-// Number of steps every program has: copy 3, transpose 4, matmul 2 + 3 * k_tiles.
+// Number of steps every program has: 1 (the map) + head + k_tiles * body + tail of the plan
+// (copy 3, transpose 4, matmul 2 + 3 * k_tiles for the built-in listings).
 std::int64_t steps_per_program(const Problem& p);
 // Step `step` of program `pid`; throws std::out_of_range outside [0, steps_per_program).
 Step program_step(const Problem& p, std::int64_t pid, std::int64_t step);
 std::vector<Step> program_trace(const Problem& p, std::int64_t pid);
 // The span a memory step touches, for a program computing `tile`, without building a Step.
 TileSpan step_span(const Problem& p, StepOp op, TileCoord tile, std::int64_t k);
+TileSpan step_span(const Problem& p, const PlanStep& step, TileCoord tile, std::int64_t k);
 // The output tile (pid_m, pid_n) whose store writes tile (tile_row, tile_col) of C, counted in
 // the store's (rows, cols) tiles: itself, but transpose writes (pid_n, pid_m) of its (N, M) out.
 TileCoord stored_tile_owner(const Problem& p, std::int64_t tile_row, std::int64_t tile_col);

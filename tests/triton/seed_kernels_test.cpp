@@ -138,9 +138,9 @@ TEST(SeedKernels, TutorialMatmulIsTheGroupedMatmulAtGroupSize4) {
   EXPECT_EQ(infer("tutorial_matmul.py", "matmul_kernel"), want);
 }
 
-// Each seed file's run through the engine from the inferred spec gives the counters of the
-// built-in kernel's run of the expected spec: tile loads and stores, L2 sectors and hits, DRAM
-// bytes (the spec equality above is what makes them equal; this checks nothing else leaks in).
+// Each seed file's run through the engine — its inferred spec and its own plan, the steps read
+// from the file — gives the counters of the built-in kernel's run of the expected spec (whose
+// plan is read from the built-in listing): tile loads and stores, L2 sectors and hits, DRAM bytes.
 TEST(SeedKernels, EverySeedFilesReplayCountersEqualTheBuiltInKernels) {
   auto seed001 = matmul_spec(574, 574, 574, 64, 64, 64, sim::DType::fp16,
                              sim::LaunchOrder::column_major, sim::Boundary::wrap);
@@ -163,7 +163,10 @@ TEST(SeedKernels, EverySeedFilesReplayCountersEqualTheBuiltInKernels) {
   const sim::Machine m = *sim::find_machine("h100");
   for (const auto& [file, builtin] : cases) {
     SCOPED_TRACE(file);
-    const sim::Problem from_file(infer(file));
+    const auto l = load(asset_kernel(file));
+    const Inference inf = infer_problem(*l.ev);
+    const sim::Problem from_file(inf.spec, inf.plan);
+    EXPECT_EQ(from_file.plan().source, l.source->file);
     const sim::Problem p(builtin);
     const auto a = sim::replay(from_file, m, sim::occupancy(from_file, m), {}).counters;
     const auto b = sim::replay(p, m, sim::occupancy(p, m), {}).counters;
@@ -173,6 +176,63 @@ TEST(SeedKernels, EverySeedFilesReplayCountersEqualTheBuiltInKernels) {
     EXPECT_EQ(a.l2_load_hit_sectors, b.l2_load_hit_sectors);
     EXPECT_EQ(a.dram_read_bytes, b.dram_read_bytes);
     EXPECT_EQ(a.dram_write_bytes, b.dram_write_bytes);
+  }
+}
+
+// The plan a file runs with is the file's own: each step's line is the file's line doing it, its
+// pointer and mask lines the file's, its names the file's (seed 004 writes offs_am and strides the
+// tutorial's way round), and copy and transpose step through the file's tl.trans.
+TEST(SeedKernels, AFilesPlanPointsAtItsOwnLinesAndNames) {
+  const auto l = load(asset_kernel("seed004_grouped_matmul.py"));
+  const Inference inf = infer_problem(*l.ev);
+  const auto& lines = l.source->lines;
+  const auto text = [&](int line) {
+    EXPECT_GE(line, 1);
+    return line >= 1 ? lines[static_cast<std::size_t>(line - 1)] : std::string();
+  };
+  const sim::ProgramPlan& plan = *inf.plan;
+  EXPECT_NE(text(plan.map_line).find("pid_n ="), std::string::npos);
+  ASSERT_EQ(plan.body.size(), 3u);
+  EXPECT_NE(text(plan.body[0].line).find("a = tl.load(a_ptrs"), std::string::npos);
+  EXPECT_NE(text(plan.body[0].ptr_line).find("a_ptrs = a_ptr +"), std::string::npos);
+  EXPECT_EQ(plan.body[0].mask_line, plan.body[0].line);  // the mask is written in the call
+  EXPECT_EQ(plan.body[0].row.index_name, "offs_am");
+  EXPECT_EQ(plan.body[0].col.index_name, "offs_k");
+  EXPECT_EQ(plan.body[0].matrix_name, "A");
+  EXPECT_NE(text(plan.body[2].line).find("tl.dot("), std::string::npos);
+  ASSERT_EQ(plan.tail.size(), 1u);
+  EXPECT_NE(text(plan.tail[0].mask_line).find("c_mask ="), std::string::npos);
+  // "stride_cm * offs_cm[:, None]": the factors either way round.
+  EXPECT_EQ(plan.tail[0].row.index_name, "offs_cm");
+  EXPECT_EQ(plan.tail[0].row.stride_name, "stride_cm");
+  const sim::Problem p(inf.spec, inf.plan);
+  const sim::Step dot = sim::program_step(p, 29, 3);
+  EXPECT_EQ(dot.op, sim::StepOp::dot);
+  EXPECT_EQ(dot.line, plan.body[2].line);
+
+  for (const char* file : {"seed000_copy.py", "seed000_transpose.py"}) {
+    SCOPED_TRACE(file);
+    const auto lc = load(asset_kernel(file));
+    const Inference ic = infer_problem(*lc.ev);
+    const sim::Problem pc(ic.spec, ic.plan);
+    const sim::Problem builtin(ic.spec);
+    ASSERT_EQ(sim::steps_per_program(pc), sim::steps_per_program(builtin));
+    for (std::int64_t pid : {std::int64_t{0}, pc.programs() - 1})
+      for (std::int64_t step = 0; step < sim::steps_per_program(pc); ++step) {
+        const sim::Step a = sim::program_step(pc, pid, step),
+                        b = sim::program_step(builtin, pid, step);
+        EXPECT_EQ(a.op, b.op);
+        EXPECT_EQ(a.bytes, b.bytes);
+        if (a.span) EXPECT_EQ(a.span->row0, b.span->row0);
+        if (a.span) EXPECT_EQ(a.span->col0, b.span->col0);
+        EXPECT_NE(lc.source->lines[static_cast<std::size_t>(a.line - 1)].find(
+                      a.op == sim::StepOp::transpose ? "trans"
+                      : a.op == sim::StepOp::map     ? "pid"
+                      : a.op == sim::StepOp::store   ? "tl.store"
+                                                     : "tl.load"),
+                  std::string::npos)
+            << lc.source->lines[static_cast<std::size_t>(a.line - 1)];
+      }
   }
 }
 

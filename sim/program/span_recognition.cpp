@@ -2,13 +2,13 @@
 // column vector (what offs_m[:, None] * stride + offs_n[None, :] builds), each walking
 // consecutive rows or columns of the tensor, straight or wrapped with % extent; and the mask
 // must switch off exactly the lanes past the tensor's edge on the axes that are not wrapped.
+#include "sim/program/span_recognition.hpp"
+
 #include <algorithm>
 #include <cstdint>
 #include <vector>
 
-#include "triton/bridge.hpp"
-
-namespace tilesim::triton {
+namespace tilesim::sim {
 namespace {
 
 std::int64_t floordiv(std::int64_t a, std::int64_t b) {
@@ -36,9 +36,9 @@ std::optional<Axis> consecutive(const std::vector<std::int64_t>& x, std::int64_t
 
 }  // namespace
 
-std::optional<TensorSpan> recognize_span(const AccessRecord& a, const TensorDesc& t,
+std::optional<TensorSpan> recognize_span(const triton::AccessRecord& a, const triton::TensorDesc& t,
                                          std::string* why) {
-  const Tile& o = a.offsets;
+  const triton::Tile& o = a.offsets;
   const std::int64_t p = o.shape.size() == 2 ? o.shape[0] : 1;
   const std::int64_t q = o.shape.size() == 2 ? o.shape[1] : o.shape.size() == 1 ? o.shape[0] : 1;
   const auto off = [&](std::int64_t i, std::int64_t j) { return o.ints[i * q + j]; };
@@ -141,7 +141,7 @@ std::optional<TensorSpan> recognize_span(const AccessRecord& a, const TensorDesc
   }
   TensorSpan out;
   out.swapped = swapped;
-  sim::TileSpan& s = out.span;
+  TileSpan& s = out.span;
   s.row0 = ra->start;
   s.col0 = ca->start;
   s.rows = static_cast<int>(nr);
@@ -188,4 +188,4 @@ std::optional<TensorSpan> recognize_span(const AccessRecord& a, const TensorDesc
   return out;
 }
 
-}  // namespace tilesim::triton
+}  // namespace tilesim::sim
