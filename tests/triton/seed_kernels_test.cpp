@@ -217,6 +217,14 @@ TEST(SeedKernels, AFilesPlanPointsAtItsOwnLinesAndNames) {
     const sim::Problem pc(ic.spec, ic.plan);
     const sim::Problem builtin(ic.spec);
     ASSERT_EQ(sim::steps_per_program(pc), sim::steps_per_program(builtin));
+    const sim::Machine m = *sim::find_machine("h100");
+    const auto a = sim::replay(pc, m, sim::occupancy(pc, m), {}).counters;
+    const auto b = sim::replay(builtin, m, sim::occupancy(builtin, m), {}).counters;
+    EXPECT_EQ(a.tile_loads, b.tile_loads);
+    EXPECT_EQ(a.tile_stores, b.tile_stores);
+    EXPECT_EQ(a.l2_load_sectors, b.l2_load_sectors);
+    EXPECT_EQ(a.dram_read_bytes, b.dram_read_bytes);
+    EXPECT_EQ(a.dram_write_bytes, b.dram_write_bytes);
     for (std::int64_t pid : {std::int64_t{0}, pc.programs() - 1})
       for (std::int64_t step = 0; step < sim::steps_per_program(pc); ++step) {
         const sim::Step a = sim::program_step(pc, pid, step),
