@@ -153,7 +153,7 @@ Action add_trace_command(CLI::App& app) {
           // The file's own expressions (the bridge checked its offsets and mask are these).
           const auto& src = file->source->lines;
           const std::string ptr = scenario::call_argument(src, rec->pos.line, rec->pos.col, 0);
-          const int ptr_line = scenario::assignment_line(src, ptr, rec->pos.line);
+          const int ptr_line = st.ptr_line != st.line ? st.ptr_line : 0;  // the file's plan's
           std::printf(
               "      offsets of %s (element offsets into %s)%s%s\n", ptr.c_str(),
               rec->access.tensor_name.c_str(), ptr_line > 0 ? ", built on line " : "",
