@@ -9,8 +9,11 @@
 //     that pointer plus constant offsets (A: chunks c and c + 2 of one row, 32 bytes apart; B:
 //     chunks c, c + 8, c + 16, c + 24 of one row, 128 bytes apart), so no 64-bit address
 //     arithmetic per copy;
-//   - tiles wholly inside the matrices (every tile but the edges, every K step but a partial last
-//     one) copy with no predicate and no zero-fill operand; edges take 5e's masked copies;
+//   - a CTA whose tiles are wholly inside the matrices (every CTA but the edges, when K is a
+//     multiple of 32) runs a K loop with no mask at all: no predicate, no zero-fill operand, no
+//     address select. The K loop exists twice for this, masked and unmasked: as one loop with a
+//     branch per copy, the compiler predicated both sides and issued the masked side's ~90
+//     compares and selects every K step (ncu source counters, 2026-11-27);
 //   - A's swizzle key is chosen so that these copies stay conflict-free: 16-byte chunk c of row r
 //     sits at c ^ key(r), key(r) = 2 * (r / 2 % 2) + r / 4 % 2 (ldmatrix's 8 rows still see 8
 //     distinct bank groups, and so do the copies' 4 rows of 2 chunks); B keeps chunk ^ (row % 8).
@@ -18,6 +21,8 @@
 //   (16-byte row stores) are 5e's; the mma walk the n8 tiles back and forth (serpentine) so
 //   consecutive mma share an operand.
 //   K or N not a multiple of 8: element-wise loads and stores, same layout.
+#include <type_traits>
+
 #include "kernels/device_common.cuh"
 #include "kernels/matmul_mma_sync_lean.hpp"
 #include "kernels/mma_sync_ptx.cuh"
@@ -41,13 +46,13 @@ __device__ __forceinline__ void cp_async_16_full(unsigned dst, const void* src) 
 
 template <class T, bool kAligned, int kStages>
 __global__ void __launch_bounds__(kLeanThreads, 1)
-    matmul_mma_sync_lean_kernel(const T* __restrict__ a, const T* __restrict__ b,
-                                T* __restrict__ c, std::int64_t m, std::int64_t n, std::int64_t k,
-                                GridMap g) {
+    matmul_mma_sync_lean_kernel(const T* __restrict__ a, const T* __restrict__ b, T* __restrict__ c,
+                                std::int64_t m, std::int64_t n, std::int64_t k, GridMap g) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
   constexpr int kBM = kLeanBM, kBN = kLeanBN, kBK = kLeanBK;
   static_assert(kBK == 32 && kBN == 256, "the copy slots below are laid out for 32 x 256 B tiles");
-  static_assert(kBM * kBN * 2 <= lean_smem_bytes<kStages>(), "the epilogue's C tile reuses the stages");
+  static_assert(kBM * kBN * 2 <= lean_smem_bytes<kStages>(),
+                "the epilogue's C tile reuses the stages");
   // A rows are 64 bytes (4 chunks), two to a 128-byte line.
   auto key_a = [](int row) { return (((row >> 1) & 1) << 1) | ((row >> 2) & 1); };
   extern __shared__ __align__(128) unsigned char smem_raw[];
@@ -63,15 +68,16 @@ __global__ void __launch_bounds__(kLeanThreads, 1)
   const int a_r = tid >> 1, a_c = tid & 1, b_r = tid >> 3, b_c = tid & 7;
   const unsigned a_st = a_r * kBK * 2 + ((a_c ^ key_a(a_r)) << 4);  // chunk a_c + 2: ^ 32
   const unsigned b_st = kLeanStageBytesA + b_r * kBN * 2 + ((b_c ^ (b_r & 7)) << 4);
-  const T* pa = a + (row0 + a_r) * k + a_c * 8;           // + BLOCK_K per K step
+  const T* pa = a + (row0 + a_r) * k + a_c * 8;              // + BLOCK_K per K step
   const T* pb = b + std::int64_t{b_r} * n + col0 + b_c * 8;  // + BLOCK_K rows per K step
   const std::int64_t b_step = kBK * n;
-  const bool interior = row0 + kBM <= m && col0 + kBN <= n;
-  auto load_stage = [&](int s, int kt) {
-    const unsigned base = smem0 + s * kLeanStageBytes;
+  // Every copy of this CTA is whole: no masks anywhere in its K loop (see the loop's two copies).
+  const bool unmasked = kAligned && row0 + kBM <= m && col0 + kBN <= n && k % kBK == 0;
+  auto load_stage = [&](int s, int kt, auto masked) {
+    [[maybe_unused]] const unsigned base = smem0 + s * kLeanStageBytes;
     const std::int64_t k0 = std::int64_t{kt} * kBK;
     if constexpr (kAligned) {
-      if (interior && k0 + kBK <= k) {
+      if constexpr (!decltype(masked)::value) {
         cp_async_16_full(base + a_st, pa);
         cp_async_16_full(base + (a_st ^ 32), pa + 16);
 #pragma unroll
@@ -147,43 +153,53 @@ __global__ void __launch_bounds__(kLeanThreads, 1)
 
   constexpr int kSteps = kBK / 16;
   const int k_tiles = static_cast<int>((k + kBK - 1) / kBK);
+  // The K loop, in two copies: `masked` (std::true_type) checks every copy against the matrix
+  // edges; std::false_type, taken by CTAs whose every copy is whole, has no check at all. One
+  // loop with a branch per copy is not enough: the compiler turns both sides into predicated
+  // instructions, and the masked side's ~90 (64-bit compares and selects) then issue every K step.
+  auto k_loop = [&](auto masked) {
 #pragma unroll
-  for (int s = 0; s < kStages - 1; ++s) {
-    if (s < k_tiles) load_stage(s, s);
-    cp_async_commit();
-  }
-  cp_async_wait<kStages - 2>();
-  __syncthreads();
-  load_fragments(0, 0, 0);
-  int stage = 0;
-  for (int kt = 0; kt < k_tiles; ++kt) {
-    const int next_stage = stage + 1 == kStages ? 0 : stage + 1;
-#pragma unroll
-    for (int ks = 0; ks < kSteps; ++ks) {
-      const bool last = ks == kSteps - 1;
-      if (last) {
-        // Stage kt + 1 landed for everyone, and nobody reads stage kt any more (its last
-        // fragments are in registers): the copies issued at the next step 0 may overwrite it.
-        cp_async_wait<kStages - 2>();
-        __syncthreads();
-      }
-      if (!last || kt + 1 < k_tiles)
-        load_fragments((ks + 1) & 1, last ? next_stage : stage, last ? 0 : ks + 1);
-      if (ks == 0) {
-        const int next = kt + kStages - 1;  // into the stage that kt - 1 used
-        if (next < k_tiles) load_stage(stage == 0 ? kStages - 1 : stage - 1, next);
-        cp_async_commit();
-      }
-#pragma unroll
-      for (int mt = 0; mt < 4; ++mt)
-#pragma unroll
-        for (int j = 0; j < 8; ++j) {
-          const int nt = mt % 2 ? 7 - j : j;  // serpentine: the next mma reuses this B or A
-          MmaOp<T>::run(acc[mt][nt], af[ks & 1][mt], bf[ks & 1][nt]);
-        }
+    for (int s = 0; s < kStages - 1; ++s) {
+      if (s < k_tiles) load_stage(s, s, masked);
+      cp_async_commit();
     }
-    stage = next_stage;
-  }
+    cp_async_wait<kStages - 2>();
+    __syncthreads();
+    load_fragments(0, 0, 0);
+    int stage = 0;
+    for (int kt = 0; kt < k_tiles; ++kt) {
+      const int next_stage = stage + 1 == kStages ? 0 : stage + 1;
+#pragma unroll
+      for (int ks = 0; ks < kSteps; ++ks) {
+        const bool last = ks == kSteps - 1;
+        if (last) {
+          // Stage kt + 1 landed for everyone, and nobody reads stage kt any more (its last
+          // fragments are in registers): the copies issued at the next step 0 may overwrite it.
+          cp_async_wait<kStages - 2>();
+          __syncthreads();
+        }
+        if (!last || kt + 1 < k_tiles)
+          load_fragments((ks + 1) & 1, last ? next_stage : stage, last ? 0 : ks + 1);
+        if (ks == 0) {
+          const int next = kt + kStages - 1;  // into the stage that kt - 1 used
+          if (next < k_tiles) load_stage(stage == 0 ? kStages - 1 : stage - 1, next, masked);
+          cp_async_commit();
+        }
+#pragma unroll
+        for (int mt = 0; mt < 4; ++mt)
+#pragma unroll
+          for (int j = 0; j < 8; ++j) {
+            const int nt = mt % 2 ? 7 - j : j;  // serpentine: the next mma reuses this B or A
+            MmaOp<T>::run(acc[mt][nt], af[ks & 1][mt], bf[ks & 1][nt]);
+          }
+      }
+      stage = next_stage;
+    }
+  };
+  if (kAligned && unmasked)
+    k_loop(std::bool_constant<!kAligned>{});  // std::false_type where it can be taken
+  else
+    k_loop(std::true_type{});
   cp_async_wait<0>();
   __syncthreads();  // every warp is done with the stages: C (BLOCK_M, BLOCK_N) takes their place
 
