@@ -31,12 +31,14 @@ namespace tilesim::kernels::detail {
 namespace {
 
 constexpr int kLeanBM = mma_sync_lean::kTile.block_m, kLeanBN = mma_sync_lean::kTile.block_n,
-              kLeanBK = mma_sync_lean::kTile.block_k, kLeanThreads = 256;
-constexpr unsigned kLeanStageBytesA = kLeanBM * kLeanBK * 2,
-                   kLeanStageBytes = kLeanStageBytesA + kLeanBK * kLeanBN * 2;
-template <int kStages>
+              kLeanThreads = 256;
+template <int kBK>
+constexpr unsigned lean_stage_bytes() {
+  return (kLeanBM * kBK + kBK * kLeanBN) * 2;
+}
+template <int kBK, int kStages>
 constexpr std::size_t lean_smem_bytes() {
-  return std::size_t{kStages} * kLeanStageBytes;
+  return std::size_t{kStages} * lean_stage_bytes<kBK>();
 }
 
 // 16 bytes global -> shared, no mask (the whole chunk is inside the matrix).
@@ -44,17 +46,26 @@ __device__ __forceinline__ void cp_async_16_full(unsigned dst, const void* src) 
   asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(dst), "l"(src));
 }
 
-template <class T, bool kAligned, int kStages>
+template <class T, bool kAligned, int kBK, int kStages>
 __global__ void __launch_bounds__(kLeanThreads, 1)
     matmul_mma_sync_lean_kernel(const T* __restrict__ a, const T* __restrict__ b, T* __restrict__ c,
                                 std::int64_t m, std::int64_t n, std::int64_t k, GridMap g) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  constexpr int kBM = kLeanBM, kBN = kLeanBN, kBK = kLeanBK;
-  static_assert(kBK == 32 && kBN == 256, "the copy slots below are laid out for 32 x 256 B tiles");
-  static_assert(kBM * kBN * 2 <= lean_smem_bytes<kStages>(),
+  constexpr int kBM = kLeanBM, kBN = kLeanBN;
+  // A: kChunksA 16-byte chunks a row, a thread copies every other one of its row (kCopiesA);
+  // B: 32 chunks a row, a thread copies 4 of its row, in kPassesB passes of 32 rows.
+  constexpr int kChunksA = kBK / 8, kCopiesA = kChunksA / 2, kPassesB = kBK / 32;
+  constexpr unsigned kStageBytesA = kBM * kBK * 2, kStageBytes = lean_stage_bytes<kBK>();
+  static_assert((kBK == 32 || kBK == 64) && kBN == 256, "copy slots laid out for 256-wide B");
+  static_assert(kBM * kBN * 2 <= lean_smem_bytes<kBK, kStages>(),
                 "the epilogue's C tile reuses the stages");
-  // A rows are 64 bytes (4 chunks), two to a 128-byte line.
-  auto key_a = [](int row) { return (((row >> 1) & 1) << 1) | ((row >> 2) & 1); };
+  // A's swizzle key. BLOCK_K 32: 64-byte rows, two to a 128-byte line, key 2 (r/2 % 2) + r/4 % 2;
+  // BLOCK_K 64: 128-byte rows, key 2 (r % 4) + r/4 % 2. Either way the 8 rows of an ldmatrix and
+  // the 4 rows x 2 chunks of 8 copying threads land in 8 distinct bank groups.
+  auto key_a = [](int row) {
+    return kChunksA == 4 ? (((row >> 1) & 1) << 1) | ((row >> 2) & 1)
+                         : ((row & 3) << 1) | ((row >> 2) & 1);
+  };
   extern __shared__ __align__(128) unsigned char smem_raw[];
   const unsigned smem0 = smem_addr(smem_raw);
   std::int64_t pid_m, pid_n;
@@ -63,58 +74,72 @@ __global__ void __launch_bounds__(kLeanThreads, 1)
   const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
   const int warp_m = warp >> 2, warp_n = warp & 3;
 
-  // Copy slots. A: row a_r, chunks a_c and a_c + 2 (a_c = 0 or 1); B: row b_r, chunks
-  // b_c + 8u (b_c < 8), stored at (b_c ^ b_r % 8) + 8u.
+  // Copy slots. A: row a_r, chunks a_c + 2i (a_c = 0 or 1), stored at (a_c ^ key) ^ 2i; B: rows
+  // b_r + 32p, chunks b_c + 8u (b_c < 8), stored at (b_c ^ b_r % 8) + 8u.
   const int a_r = tid >> 1, a_c = tid & 1, b_r = tid >> 3, b_c = tid & 7;
-  const unsigned a_st = a_r * kBK * 2 + ((a_c ^ key_a(a_r)) << 4);  // chunk a_c + 2: ^ 32
-  const unsigned b_st = kLeanStageBytesA + b_r * kBN * 2 + ((b_c ^ (b_r & 7)) << 4);
-  const T* pa = a + (row0 + a_r) * k + a_c * 8;              // + BLOCK_K per K step
-  const T* pb = b + std::int64_t{b_r} * n + col0 + b_c * 8;  // + BLOCK_K rows per K step
+  const unsigned a_st = a_r * kBK * 2 + ((a_c ^ key_a(a_r)) << 4);  // chunk a_c + 2i: ^ 32i
+  const unsigned b_st = kStageBytesA + b_r * kBN * 2 + ((b_c ^ (b_r & 7)) << 4);
+  const T* pa = a + (row0 + a_r) * k + a_c * 8;  // + BLOCK_K per K step
+  const T* pb[kPassesB];                         // + BLOCK_K rows per K step
+#pragma unroll
+  for (int p = 0; p < kPassesB; ++p) pb[p] = b + std::int64_t{b_r + 32 * p} * n + col0 + b_c * 8;
   const std::int64_t b_step = kBK * n;
   // Every copy of this CTA is whole: no masks anywhere in its K loop (see the loop's two copies).
   const bool unmasked = kAligned && row0 + kBM <= m && col0 + kBN <= n && k % kBK == 0;
   auto load_stage = [&](int s, int kt, auto masked) {
-    [[maybe_unused]] const unsigned base = smem0 + s * kLeanStageBytes;
+    [[maybe_unused]] const unsigned base = smem0 + s * kStageBytes;
     const std::int64_t k0 = std::int64_t{kt} * kBK;
     if constexpr (kAligned) {
       if constexpr (!decltype(masked)::value) {
-        cp_async_16_full(base + a_st, pa);
-        cp_async_16_full(base + (a_st ^ 32), pa + 16);
 #pragma unroll
-        for (int u = 0; u < 4; ++u) cp_async_16_full(base + b_st + u * 128, pb + 64 * u);
+        for (int i = 0; i < kCopiesA; ++i) cp_async_16_full(base + (a_st ^ (32 * i)), pa + 16 * i);
+#pragma unroll
+        for (int p = 0; p < kPassesB; ++p)
+#pragma unroll
+          for (int u = 0; u < 4; ++u)
+            cp_async_16_full(base + b_st + p * 32 * kBN * 2 + u * 128, pb[p] + 64 * u);
       } else {
         const bool ra = row0 + a_r < m;
 #pragma unroll
-        for (int i = 0; i < 2; ++i) {
+        for (int i = 0; i < kCopiesA; ++i) {
           const bool ok = ra && k0 + (a_c + 2 * i) * 8 < k;
           cp_async_16_at(base + (a_st ^ (32 * i)), ok ? pa + 16 * i : a, ok);
         }
-        const bool rb = k0 + b_r < k;
 #pragma unroll
-        for (int u = 0; u < 4; ++u) {
-          const bool ok = rb && col0 + (b_c + 8 * u) * 8 < n;
-          cp_async_16_at(base + b_st + u * 128, ok ? pb + 64 * u : b, ok);
+        for (int p = 0; p < kPassesB; ++p) {
+          const bool rb = k0 + b_r + 32 * p < k;
+#pragma unroll
+          for (int u = 0; u < 4; ++u) {
+            const bool ok = rb && col0 + (b_c + 8 * u) * 8 < n;
+            cp_async_16_at(base + b_st + p * 32 * kBN * 2 + u * 128, ok ? pb[p] + 64 * u : b, ok);
+          }
         }
       }
       pa += kBK;
-      pb += b_step;
-    } else {
-      const std::int64_t ra = row0 + a_r, kb = k0 + b_r;
 #pragma unroll
-      for (int i = 0; i < 2; ++i) {
+      for (int p = 0; p < kPassesB; ++p) pb[p] += b_step;
+    } else {
+      const std::int64_t ra = row0 + a_r;
+#pragma unroll
+      for (int i = 0; i < kCopiesA; ++i) {
         const std::int64_t kk = k0 + (a_c + 2 * i) * 8;
-        T* dst = reinterpret_cast<T*>(smem_raw + s * kLeanStageBytes + (a_st ^ (32 * i)));
+        T* dst = reinterpret_cast<T*>(smem_raw + s * kStageBytes + (a_st ^ (32 * i)));
 #pragma unroll
         for (int e = 0; e < 8; ++e)
           dst[e] = (ra < m && kk + e < k) ? a[ra * k + kk + e] : from_float<T>(0.f);
       }
 #pragma unroll
-      for (int u = 0; u < 4; ++u) {
-        const std::int64_t col = col0 + (b_c + 8 * u) * 8;
-        T* dst = reinterpret_cast<T*>(smem_raw + s * kLeanStageBytes + b_st + u * 128);
+      for (int p = 0; p < kPassesB; ++p) {
+        const std::int64_t kb = k0 + b_r + 32 * p;
 #pragma unroll
-        for (int e = 0; e < 8; ++e)
-          dst[e] = (kb < k && col + e < n) ? b[kb * n + col + e] : from_float<T>(0.f);
+        for (int u = 0; u < 4; ++u) {
+          const std::int64_t col = col0 + (b_c + 8 * u) * 8;
+          T* dst =
+              reinterpret_cast<T*>(smem_raw + s * kStageBytes + b_st + p * 32 * kBN * 2 + u * 128);
+#pragma unroll
+          for (int e = 0; e < 8; ++e)
+            dst[e] = (kb < k && col + e < n) ? b[kb * n + col + e] : from_float<T>(0.f);
+        }
       }
     }
   };
@@ -125,7 +150,7 @@ __global__ void __launch_bounds__(kLeanThreads, 1)
   const unsigned a_ld =
       (warp_m * 64 + (lane & 15)) * kBK * 2 + (((lane >> 4) ^ key_a(lane & 15)) << 4);
   const unsigned b_ld =
-      kLeanStageBytesA + (lane & 15) * kBN * 2 + warp_n * 128 + (((lane >> 4) ^ (lane & 7)) << 4);
+      kStageBytesA + (lane & 15) * kBN * 2 + warp_n * 128 + (((lane >> 4) ^ (lane & 7)) << 4);
 
   float acc[4][8][4];  // (m16 tile, n8 tile, fragment): 64 x 64 per warp
 #pragma unroll
@@ -136,7 +161,7 @@ __global__ void __launch_bounds__(kLeanThreads, 1)
       for (int e = 0; e < 4; ++e) acc[i][j][e] = 0.f;
   unsigned af[2][4][4], bf[2][8][2];  // (buffer, m16 tile, regs), (buffer, n8 tile, regs)
   auto load_fragments = [&](int buf, int s, int ks) {
-    const unsigned base = smem0 + s * kLeanStageBytes;
+    const unsigned base = smem0 + s * kStageBytes;
 #pragma unroll
     for (int mt = 0; mt < 4; ++mt)
       ldmatrix_x4_at(af[buf][mt], base + (a_ld ^ (ks << 5)) + mt * 16 * kBK * 2);
@@ -244,10 +269,10 @@ __global__ void __launch_bounds__(kLeanThreads, 1)
 #endif
 }
 
-template <class T, bool kAligned, int kStages>
+template <class T, bool kAligned, int kBK, int kStages>
 void launch_lean_typed(const LaunchArgs& a) {
-  constexpr std::size_t kSmemBytes = lean_smem_bytes<kStages>();
-  auto* kernel = matmul_mma_sync_lean_kernel<T, kAligned, kStages>;
+  constexpr std::size_t kSmemBytes = lean_smem_bytes<kBK, kStages>();
+  auto* kernel = matmul_mma_sync_lean_kernel<T, kAligned, kBK, kStages>;
   TILESIM_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                           static_cast<int>(kSmemBytes)));
   kernel<<<grid_blocks(a.grid), kLeanThreads, kSmemBytes, a.stream>>>(
@@ -265,13 +290,13 @@ std::string launch_matmul_mma_sync_lean(const LaunchArgs& a) {
   TILESIM_CUDA_CHECK(cudaGetDevice(&dev));
   TILESIM_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev));
   if (major < 8) return "mma.sync m16n8k16 and cp.async need compute capability 8.0 or newer";
-  constexpr int S = mma_sync_lean::kStages;
+  constexpr int K = mma_sync_lean::kTile.block_k, S = mma_sync_lean::kStages;
   const bool aligned = a.k % 8 == 0 && a.n % 8 == 0;  // every 16-byte chunk starts aligned
   if (a.dtype == sim::DType::fp16)
-    aligned ? launch_lean_typed<__half, true, S>(a) : launch_lean_typed<__half, false, S>(a);
+    aligned ? launch_lean_typed<__half, true, K, S>(a) : launch_lean_typed<__half, false, K, S>(a);
   else
-    aligned ? launch_lean_typed<__nv_bfloat16, true, S>(a)
-            : launch_lean_typed<__nv_bfloat16, false, S>(a);
+    aligned ? launch_lean_typed<__nv_bfloat16, true, K, S>(a)
+            : launch_lean_typed<__nv_bfloat16, false, K, S>(a);
   return "";
 }
 
