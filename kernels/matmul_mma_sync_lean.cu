@@ -41,11 +41,6 @@ constexpr std::size_t lean_smem_bytes() {
   return std::size_t{kStages} * lean_stage_bytes<kBK>();
 }
 
-// 16 bytes global -> shared, no mask (the whole chunk is inside the matrix).
-__device__ __forceinline__ void cp_async_16_full(unsigned dst, const void* src) {
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(dst), "l"(src));
-}
-
 template <class T, bool kAligned, int kBK, int kStages>
 __global__ void __launch_bounds__(kLeanThreads, 1)
     matmul_mma_sync_lean_kernel(const T* __restrict__ a, const T* __restrict__ b, T* __restrict__ c,
