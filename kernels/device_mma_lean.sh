@@ -5,7 +5,8 @@
 # elsewhere (sm_90a) and carried with this script in one folder.
 # Usage (on the GPU machine, repo root): kernels/device_mma_lean.sh DIR OUT_DIR COMMIT [steps...]
 # DIR holds tilesim-bench, tilesim-run-one, kernels_tests and the rungs' .o files.
-# steps: env ladder sass ncu sanitize tests (default: all). Logs go to OUT_DIR/logs.
+# steps: env check ladder sass ncu sanitize tests (default: all but check and tests). Logs go to
+# OUT_DIR/logs, packed into OUT_DIR/logs.tgz at the end. RUNGS: the rungs timed and profiled.
 set -u
 bin=$1 out=$2 commit=$3
 shift 3
@@ -22,6 +23,9 @@ for s in $steps; do
       nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.sm,memory.total --format=csv
       ldd "$bin/tilesim-bench" | grep -E "cudart|cublas|not found"
       "$bin/tilesim-bench" --device ;;
+    check)
+      timeout 200 "$bin/tilesim-bench" --ladder check --only mma > "$logs/check_mma.log" 2>&1
+      echo "check (every mma rung) rc=$?"; grep -E "correct$|failure" "$logs/check_mma.log" ;;
     ladder)
       for v in $rungs; do
         timeout 150 "$bin/tilesim-bench" --ladder full --only "$v" --commit "$commit" \
@@ -57,8 +61,11 @@ for s in $steps; do
         > "$logs/racecheck.log" 2>&1
       echo "racecheck rc=$?"; grep -E "RACECHECK SUMMARY|correct$" "$logs/racecheck.log" | tail -4 ;;
     tests)
-      timeout 120 "$bin/kernels_tests" --gtest_filter='*Variant*:*Registry*' > "$logs/tests.log" 2>&1
-      echo "kernels_tests rc=$?"; grep -E "FAILED|PASSED|Failure" "$logs/tests.log" | head -20 ;;
+      timeout 200 "$bin/kernels_tests" > "$logs/tests.log" 2>&1
+      echo "kernels_tests rc=$?"; grep -E "FAILED|PASSED|SKIPPED \[|Failure" "$logs/tests.log" | head -20
+      timeout 100 compute-sanitizer --tool memcheck --error-exitcode 9 "$bin/kernels_tests" \
+        --gtest_filter='MmaSyncTiles.EveryConfigurationIsCorrectAtSmall*' > "$logs/tiles_memcheck.log" 2>&1
+      echo "tiles memcheck rc=$?"; grep -E "ERROR SUMMARY|PASSED|FAILED" "$logs/tiles_memcheck.log" | head -3 ;;
   esac
 done
 echo "=== end ($(date -u +%H:%M:%S))"
