@@ -171,8 +171,8 @@ int run_timing_ladder(const LadderOptions& o, bool full, scenario::BenchReport& 
   items.push_back(
       {"matmul_smem_tiled", spec(Kernel::matmul, mid, mid, mid, DType::fp16, 64, 64, 16, 8, G)});
   for (const char* v : {"matmul_mma_sync", "matmul_mma_sync_bk64", "matmul_mma_sync_128x256",
-                        "matmul_mma_sync_warp64", "matmul_mma_sync_swizzled", "matmul_mma_sync_lean", "matmul_wgmma_tma",
-                        "matmul_wgmma_tma_store"}) {
+                        "matmul_mma_sync_warp64", "matmul_mma_sync_swizzled",
+                        "matmul_mma_sync_lean", "matmul_wgmma_tma", "matmul_wgmma_tma_store"}) {
     for (DType d : {DType::fp16, DType::bf16})
       for (auto order : {R, G})
         items.push_back({v, spec(Kernel::matmul, mid, mid, mid, d, 128, 128, 32, 8, order)});
@@ -266,8 +266,9 @@ void print_targets(const scenario::BenchReport& report) {
         w && (!rb || w->result.median_ms < rb->result.median_ms))
       rb = w;
     const auto* mm = best("matmul_mma_sync", Kernel::matmul, s, DType::fp16);
-    for (const char* v : {"matmul_mma_sync_bk64", "matmul_mma_sync_128x256",
-                          "matmul_mma_sync_warp64", "matmul_mma_sync_swizzled", "matmul_mma_sync_lean"})
+    for (const char* v :
+         {"matmul_mma_sync_bk64", "matmul_mma_sync_128x256", "matmul_mma_sync_warp64",
+          "matmul_mma_sync_swizzled", "matmul_mma_sync_lean"})
       if (const auto* w = best(v, Kernel::matmul, s, DType::fp16);
           w && (!mm || w->result.median_ms < mm->result.median_ms))
         mm = w;
@@ -321,8 +322,8 @@ void print_targets(const scenario::BenchReport& report) {
            100.0 * row->result.median_ms / p->result.median_ms, 90);
   }
   for (const char* v : {"matmul_mma_sync", "matmul_mma_sync_bk64", "matmul_mma_sync_128x256",
-                        "matmul_mma_sync_warp64", "matmul_mma_sync_swizzled", "matmul_mma_sync_lean", "matmul_wgmma_tma",
-                        "matmul_wgmma_tma_store"})
+                        "matmul_mma_sync_warp64", "matmul_mma_sync_swizzled",
+                        "matmul_mma_sync_lean", "matmul_wgmma_tma", "matmul_wgmma_tma_store"})
     for (std::int64_t s : {8192, 4096}) {
       const auto* g = best(v, Kernel::matmul, s, DType::fp16, LaunchOrder::grouped);
       const auto* r = best(v, Kernel::matmul, s, DType::fp16, LaunchOrder::row_major);
