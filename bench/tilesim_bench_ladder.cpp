@@ -1,6 +1,7 @@
 // The correctness sweep and the timing ladder of tilesim-bench, and the targets.
-// Sizes: odd ones (574, 1000 x 777 x 333, 37 x 45 x 29) where every edge is masked, then the
-// sizes of the targets (8192^2 copies, 4096^3 and 8192^3 products).
+// Sizes: odd ones (574, 1000 x 777 x 333, 37 x 45 x 29) where every edge is masked, 320 x 544 x 96
+// (whole and edge tiles side by side, K a multiple of 32), then the sizes of the targets (8192^2
+// copies, 4096^3 and 8192^3 products).
 #include "bench/tilesim_bench_ladder.hpp"
 
 #include <cstdio>
