@@ -15,6 +15,8 @@
 //   two register sets of fragments: step s + 1's ldmatrix is issued before step s's mma, across
 //   the stage barrier too, so the tensor cores do not wait on shared memory. 2 CTAs per SM.
 // version 5e matmul_mma_sync_swizzled: in matmul_mma_sync_swizzled.cu (XOR-swizzled shared tiles).
+// version 5f matmul_mma_sync_lean: in matmul_mma_sync_lean.cu (5e with an unmasked K loop and one
+//   global pointer per operand: fewer instructions beside the mma).
 #include "kernels/device_common.cuh"
 #include "kernels/matmul_mma_sync.hpp"
 #include "kernels/mma_sync_padded.cuh"
