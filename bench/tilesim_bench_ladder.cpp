@@ -1,6 +1,7 @@
 // The correctness sweep and the timing ladder of tilesim-bench, and the targets.
-// Sizes: odd ones (574, 1000 x 777 x 333, 37 x 45 x 29) where every edge is masked, then the
-// sizes of the targets (8192^2 copies, 4096^3 and 8192^3 products).
+// Sizes: odd ones (574, 1000 x 777 x 333, 37 x 45 x 29) where every edge is masked, 320 x 544 x 96
+// (whole and edge tiles side by side, K a multiple of 32), then the sizes of the targets (8192^2
+// copies, 4096^3 and 8192^3 products).
 #include "bench/tilesim_bench_ladder.hpp"
 
 #include <cstdio>
@@ -88,6 +89,9 @@ int run_check_ladder(const LadderOptions& o, scenario::BenchReport& report) {
       {Kernel::matmul, 574, 574, 574, 64, 64, 64, 3},
       {Kernel::matmul, 1000, 777, 333, 64, 64, 32, 5},
       {Kernel::matmul, 37, 45, 29, 16, 32, 16, 2},
+      // K a multiple of 32 with whole and edge tiles side by side: the mma.sync rungs' unmasked
+      // and masked K loops in one launch, small enough for the sanitizers.
+      {Kernel::matmul, 320, 544, 96, 64, 64, 32, 3},
       {Kernel::matmul, 1000, 1000, 1000, 64, 64, 32, 3},
       {Kernel::matmul, 2000, 1000, 1504, 64, 64, 32, 4},
   };
@@ -168,8 +172,8 @@ int run_timing_ladder(const LadderOptions& o, bool full, scenario::BenchReport& 
   items.push_back(
       {"matmul_smem_tiled", spec(Kernel::matmul, mid, mid, mid, DType::fp16, 64, 64, 16, 8, G)});
   for (const char* v : {"matmul_mma_sync", "matmul_mma_sync_bk64", "matmul_mma_sync_128x256",
-                        "matmul_mma_sync_warp64", "matmul_mma_sync_swizzled", "matmul_wgmma_tma",
-                        "matmul_wgmma_tma_store"}) {
+                        "matmul_mma_sync_warp64", "matmul_mma_sync_swizzled",
+                        "matmul_mma_sync_lean", "matmul_wgmma_tma", "matmul_wgmma_tma_store"}) {
     for (DType d : {DType::fp16, DType::bf16})
       for (auto order : {R, G})
         items.push_back({v, spec(Kernel::matmul, mid, mid, mid, d, 128, 128, 32, 8, order)});
@@ -263,8 +267,9 @@ void print_targets(const scenario::BenchReport& report) {
         w && (!rb || w->result.median_ms < rb->result.median_ms))
       rb = w;
     const auto* mm = best("matmul_mma_sync", Kernel::matmul, s, DType::fp16);
-    for (const char* v : {"matmul_mma_sync_bk64", "matmul_mma_sync_128x256",
-                          "matmul_mma_sync_warp64", "matmul_mma_sync_swizzled"})
+    for (const char* v :
+         {"matmul_mma_sync_bk64", "matmul_mma_sync_128x256", "matmul_mma_sync_warp64",
+          "matmul_mma_sync_swizzled", "matmul_mma_sync_lean"})
       if (const auto* w = best(v, Kernel::matmul, s, DType::fp16);
           w && (!mm || w->result.median_ms < mm->result.median_ms))
         mm = w;
@@ -318,8 +323,8 @@ void print_targets(const scenario::BenchReport& report) {
            100.0 * row->result.median_ms / p->result.median_ms, 90);
   }
   for (const char* v : {"matmul_mma_sync", "matmul_mma_sync_bk64", "matmul_mma_sync_128x256",
-                        "matmul_mma_sync_warp64", "matmul_mma_sync_swizzled", "matmul_wgmma_tma",
-                        "matmul_wgmma_tma_store"})
+                        "matmul_mma_sync_warp64", "matmul_mma_sync_swizzled",
+                        "matmul_mma_sync_lean", "matmul_wgmma_tma", "matmul_wgmma_tma_store"})
     for (std::int64_t s : {8192, 4096}) {
       const auto* g = best(v, Kernel::matmul, s, DType::fp16, LaunchOrder::grouped);
       const auto* r = best(v, Kernel::matmul, s, DType::fp16, LaunchOrder::row_major);

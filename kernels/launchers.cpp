@@ -8,6 +8,7 @@
 #include "kernels/copy.hpp"
 #include "kernels/matmul_fma_b_layout.hpp"
 #include "kernels/matmul_mma_sync.hpp"
+#include "kernels/matmul_mma_sync_lean.hpp"
 #include "kernels/matmul_mma_sync_swizzled.hpp"
 #include "kernels/matmul_mma_sync_tiles.hpp"
 #include "kernels/matmul_register_blocked.hpp"
@@ -41,6 +42,7 @@ const std::vector<LauncherRow>& launchers() {
       {"matmul_mma_sync_128x256", TILESIM_LAUNCHER(launch_matmul_mma_sync_128x256)},
       {"matmul_mma_sync_warp64", TILESIM_LAUNCHER(launch_matmul_mma_sync_warp64)},
       {"matmul_mma_sync_swizzled", TILESIM_LAUNCHER(launch_matmul_mma_sync_swizzled)},
+      {"matmul_mma_sync_lean", TILESIM_LAUNCHER(launch_matmul_mma_sync_lean)},
       // The problem's BLOCK_M/N/K, num_warps and stages pick the instantiation.
       {"matmul_mma_sync_tiles", TILESIM_LAUNCHER(launch_matmul_mma_sync_tiles)},
       {"matmul_wgmma_tma", TILESIM_LAUNCHER(launch_matmul_wgmma_tma)},

@@ -15,8 +15,11 @@
 //   two register sets of fragments: step s + 1's ldmatrix is issued before step s's mma, across
 //   the stage barrier too, so the tensor cores do not wait on shared memory. 2 CTAs per SM.
 // version 5e matmul_mma_sync_swizzled: in matmul_mma_sync_swizzled.cu (XOR-swizzled shared tiles).
+// version 5f matmul_mma_sync_lean: in matmul_mma_sync_lean.cu (5e with an unmasked K loop and one
+//   global pointer per operand: fewer instructions beside the mma).
 #include "kernels/device_common.cuh"
 #include "kernels/matmul_mma_sync.hpp"
+#include "kernels/mma_sync_padded.cuh"
 #include "kernels/mma_sync_ptx.cuh"
 
 namespace tilesim::kernels::detail {
@@ -45,66 +48,7 @@ constexpr std::size_t smem_bytes() {
   return sizeof(std::uint16_t) * stage_elems<kBN, kBK>() * kStages;
 }
 
-#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
-// One K step of A (BLOCK_M, BLOCK_K) and B (BLOCK_K, BLOCK_N) into shared stage `s`, in 8-element
-// (16-byte) chunks: BLOCK_M * BLOCK_K / 8 of A, BLOCK_K * BLOCK_N / 8 of B. Out-of-range chunks
-// are zero-filled.
-template <class T, bool kAligned, int kBN, int kBK, int kLoaders = kThreads>
-__device__ __forceinline__ void load_stage(T* as, T* bs, const T* __restrict__ a,
-                                           const T* __restrict__ b, std::int64_t m, std::int64_t n,
-                                           std::int64_t k, std::int64_t row0, std::int64_t col0,
-                                           std::int64_t k0) {
-#pragma unroll
-  for (int u = 0; u < kBM * kBK / 8 / kLoaders; ++u) {
-    const int chunk = threadIdx.x + u * kLoaders;
-    const int r = chunk / (kBK / 8), kc = (chunk % (kBK / 8)) * 8;  // A: 128 rows
-    const std::int64_t row = row0 + r, kk = k0 + kc;
-    T* dst = as + r * ld_a<kBK>() + kc;
-    if constexpr (kAligned) {
-      const bool ok = row < m && kk < k;
-      cp_async_16(dst, ok ? a + row * k + kk : a, ok);
-    } else {
-#pragma unroll
-      for (int e = 0; e < 8; ++e)
-        dst[e] = (row < m && kk + e < k) ? a[row * k + kk + e] : from_float<T>(0.f);
-    }
-  }
-  constexpr int kChunksPerRow = kBN / 8;
-#pragma unroll
-  for (int u = 0; u < kBK * kChunksPerRow / kLoaders; ++u) {
-    const int chunk = threadIdx.x + u * kLoaders;
-    const int r = chunk / kChunksPerRow, nc = (chunk % kChunksPerRow) * 8;  // B: 32 rows
-    const std::int64_t kk = k0 + r, col = col0 + nc;
-    T* dst = bs + r * ld_b<kBN>() + nc;
-    if constexpr (kAligned) {
-      const bool ok = kk < k && col < n;
-      cp_async_16(dst, ok ? b + kk * n + col : b, ok);
-    } else {
-#pragma unroll
-      for (int e = 0; e < 8; ++e)
-        dst[e] = (kk < k && col + e < n) ? b[kk * n + col + e] : from_float<T>(0.f);
-    }
-  }
-}
-
-// Two neighbouring outputs (row, col) and (row, col + 1) of an accumulator fragment, as one 4-byte
-// store when N is even (col is even, so the pair is aligned) and both are in range.
-template <class T>
-__device__ __forceinline__ void store_pair(T* __restrict__ c, std::int64_t n, std::int64_t row,
-                                           std::int64_t col, float x0, float x1, bool pairs) {
-  const T v0 = from_float<T>(x0), v1 = from_float<T>(x1);
-  T* q = c + row * n + col;
-  if (pairs && col + 1 < n) {
-    const unsigned short lo = *reinterpret_cast<const unsigned short*>(&v0);
-    const unsigned short hi = *reinterpret_cast<const unsigned short*>(&v1);
-    *reinterpret_cast<unsigned*>(q) = lo | (static_cast<unsigned>(hi) << 16);
-  } else {
-    if (col < n) q[0] = v0;
-    if (col + 1 < n) q[1] = v1;
-  }
-}
-
-#endif  // sm_80+
+// The K step copy (load_padded_stage) and the paired C store (store_pair): mma_sync_padded.cuh.
 
 template <class T, bool kAligned, int kBN, int kBK, int kStages>
 __global__ void __launch_bounds__(kThreads, kBN == 128 ? 2 : 1)
@@ -136,8 +80,8 @@ __global__ void __launch_bounds__(kThreads, kBN == 128 ? 2 : 1)
 #pragma unroll
   for (int s = 0; s < kStages - 1; ++s) {
     if (s < k_tiles)
-      load_stage<T, kAligned, kBN, kBK>(stage_a(s), stage_b(s), a, b, m, n, k, row0, col0,
-                                        std::int64_t{s} * kBK);
+      load_padded_stage<T, kAligned, kBM, kBN, kBK, kThreads>(stage_a(s), stage_b(s), a, b, m, n, k,
+                                                              row0, col0, std::int64_t{s} * kBK);
     cp_async_commit();
   }
   for (int kt = 0; kt < k_tiles; ++kt) {
@@ -146,8 +90,9 @@ __global__ void __launch_bounds__(kThreads, kBN == 128 ? 2 : 1)
     span.k_step(kt);  // the probe's K-step time (nothing in other builds)
     const int next = kt + kStages - 1;
     if (next < k_tiles)
-      load_stage<T, kAligned, kBN, kBK>(stage_a(next % kStages), stage_b(next % kStages), a, b, m,
-                                        n, k, row0, col0, std::int64_t{next} * kBK);
+      load_padded_stage<T, kAligned, kBM, kBN, kBK, kThreads>(
+          stage_a(next % kStages), stage_b(next % kStages), a, b, m, n, k, row0, col0,
+          std::int64_t{next} * kBK);
     cp_async_commit();
     const T* as = stage_a(kt % kStages);
     const T* bs = stage_b(kt % kStages);
@@ -248,8 +193,8 @@ __global__ void __launch_bounds__(kThreads64, 2)
 #pragma unroll
   for (int s = 0; s < kStages - 1; ++s) {
     if (s < k_tiles)
-      load_stage<T, kAligned, kBN, kBK, kThreads64>(stage_a(s), stage_b(s), a, b, m, n, k, row0,
-                                                    col0, std::int64_t{s} * kBK);
+      load_padded_stage<T, kAligned, kBM, kBN, kBK, kThreads64>(
+          stage_a(s), stage_b(s), a, b, m, n, k, row0, col0, std::int64_t{s} * kBK);
     cp_async_commit();
   }
   cp_async_wait<kStages - 2>();
@@ -271,9 +216,9 @@ __global__ void __launch_bounds__(kThreads64, 2)
       if (ks == 0) {
         const int next = kt + kStages - 1;
         if (next < k_tiles)
-          load_stage<T, kAligned, kBN, kBK, kThreads64>(stage_a(next % kStages),
-                                                        stage_b(next % kStages), a, b, m, n, k,
-                                                        row0, col0, std::int64_t{next} * kBK);
+          load_padded_stage<T, kAligned, kBM, kBN, kBK, kThreads64>(
+              stage_a(next % kStages), stage_b(next % kStages), a, b, m, n, k, row0, col0,
+              std::int64_t{next} * kBK);
         cp_async_commit();
       }
 #pragma unroll

@@ -6,6 +6,7 @@
 
 #include "kernels/device_common.cuh"
 #include "kernels/matmul_mma_sync_tiles.hpp"
+#include "kernels/mma_sync_padded.cuh"
 #include "kernels/mma_sync_ptx.cuh"
 
 namespace tilesim::kernels::detail::mma_tiles {
@@ -19,23 +20,7 @@ struct Entry {
 const std::vector<Entry>& entries_small();  // matmul_mma_sync_tiles.cu
 const std::vector<Entry>& entries_large();  // matmul_mma_sync_tiles_large.cu
 
-#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
-// (row, col) and (row, col + 1) of an accumulator fragment, one 4-byte store when N is even.
-template <class T>
-__device__ __forceinline__ void store_pair(T* __restrict__ c, std::int64_t n, std::int64_t row,
-                                           std::int64_t col, float x0, float x1, bool pairs) {
-  const T v0 = from_float<T>(x0), v1 = from_float<T>(x1);
-  T* q = c + row * n + col;
-  if (pairs && col + 1 < n) {
-    const unsigned short lo = *reinterpret_cast<const unsigned short*>(&v0);
-    const unsigned short hi = *reinterpret_cast<const unsigned short*>(&v1);
-    *reinterpret_cast<unsigned*>(q) = lo | (static_cast<unsigned>(hi) << 16);
-  } else {
-    if (col < n) q[0] = v0;
-    if (col + 1 < n) q[1] = v1;
-  }
-}
-#endif
+// The K step copy (load_padded_stage) and the paired C store (store_pair): mma_sync_padded.cuh.
 
 // A (BLOCK_M, BLOCK_K) tile, rows padded to BLOCK_K + 8 elements, then B (BLOCK_K, BLOCK_N),
 // rows padded to BLOCK_N + 8, per stage.
@@ -54,49 +39,6 @@ struct Shape {
   static_assert(S >= 2, "a pipeline of at least two stages");
   static_assert(kSmemBytes == std::size_t(mma_sync_tiles::shared_bytes({BM, BN, BK, W, S})));
 };
-
-// One K step of A and B into a stage, in 16-byte chunks (zero-filled out of range).
-template <class T, bool kAligned, class Sh, int BM, int BN, int BK>
-__device__ __forceinline__ void load_tiles(T* as, T* bs, const T* __restrict__ a,
-                                           const T* __restrict__ b, std::int64_t m, std::int64_t n,
-                                           std::int64_t k, std::int64_t row0, std::int64_t col0,
-                                           std::int64_t k0) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  constexpr int kChunksA = BM * BK / 8, kChunksB = BK * BN / 8;
-#pragma unroll
-  for (int u = 0; u < (kChunksA + Sh::kThreads - 1) / Sh::kThreads; ++u) {
-    const int chunk = threadIdx.x + u * Sh::kThreads;
-    if (kChunksA % Sh::kThreads != 0 && chunk >= kChunksA) break;
-    const int r = chunk / (BK / 8), kc = (chunk % (BK / 8)) * 8;
-    const std::int64_t row = row0 + r, kk = k0 + kc;
-    T* dst = as + r * Sh::kLdA + kc;
-    if constexpr (kAligned) {
-      const bool ok = row < m && kk < k;
-      cp_async_16(dst, ok ? a + row * k + kk : a, ok);
-    } else {
-#pragma unroll
-      for (int e = 0; e < 8; ++e)
-        dst[e] = (row < m && kk + e < k) ? a[row * k + kk + e] : from_float<T>(0.f);
-    }
-  }
-#pragma unroll
-  for (int u = 0; u < (kChunksB + Sh::kThreads - 1) / Sh::kThreads; ++u) {
-    const int chunk = threadIdx.x + u * Sh::kThreads;
-    if (kChunksB % Sh::kThreads != 0 && chunk >= kChunksB) break;
-    const int r = chunk / (BN / 8), nc = (chunk % (BN / 8)) * 8;
-    const std::int64_t kk = k0 + r, col = col0 + nc;
-    T* dst = bs + r * Sh::kLdB + nc;
-    if constexpr (kAligned) {
-      const bool ok = kk < k && col < n;
-      cp_async_16(dst, ok ? b + kk * n + col : b, ok);
-    } else {
-#pragma unroll
-      for (int e = 0; e < 8; ++e)
-        dst[e] = (kk < k && col + e < n) ? b[kk * n + col + e] : from_float<T>(0.f);
-    }
-  }
-#endif
-}
 
 // Version 5's K loop for any tile: an S-stage cp.async pipeline, one barrier per K step, each warp
 // a (BM / warps_m) x (BN / warps_n) warp tile of m16n8k16 mma fed by ldmatrix.
@@ -129,8 +71,8 @@ __global__ void __launch_bounds__(32 * W)
 #pragma unroll
   for (int s = 0; s < S - 1; ++s) {
     if (s < k_tiles)
-      load_tiles<T, kAligned, Sh, BM, BN, BK>(stage_a(s), stage_b(s), a, b, m, n, k, row0, col0,
-                                              std::int64_t{s} * BK);
+      load_padded_stage<T, kAligned, BM, BN, BK, Sh::kThreads>(stage_a(s), stage_b(s), a, b, m, n,
+                                                               k, row0, col0, std::int64_t{s} * BK);
     cp_async_commit();
   }
   for (int kt = 0; kt < k_tiles; ++kt) {
@@ -138,8 +80,8 @@ __global__ void __launch_bounds__(32 * W)
     __syncthreads();  // stage kt landed for everyone; stage kt - 1 is read by no one any more
     const int next = kt + S - 1;
     if (next < k_tiles)
-      load_tiles<T, kAligned, Sh, BM, BN, BK>(stage_a(next % S), stage_b(next % S), a, b, m, n, k,
-                                              row0, col0, std::int64_t{next} * BK);
+      load_padded_stage<T, kAligned, BM, BN, BK, Sh::kThreads>(
+          stage_a(next % S), stage_b(next % S), a, b, m, n, k, row0, col0, std::int64_t{next} * BK);
     cp_async_commit();
     const T* as = stage_a(kt % S);
     const T* bs = stage_b(kt % S);

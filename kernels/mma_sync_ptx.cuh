@@ -61,6 +61,10 @@ __device__ __forceinline__ void cp_async_16_at(unsigned dst, const void* src, bo
   asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(src),
                "r"(valid ? 16 : 0));
 }
+// The same with no mask: the whole chunk is inside the matrix (no zero-fill operand to set up).
+__device__ __forceinline__ void cp_async_16_full(unsigned dst, const void* src) {
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(dst), "l"(src));
+}
 __device__ __forceinline__ void ldmatrix_x4_at(unsigned* r, unsigned addr) {
   asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
                : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])

@@ -9,6 +9,7 @@
 
 #include "kernels/matmul_fma_b_layout.hpp"
 #include "kernels/matmul_mma_sync.hpp"
+#include "kernels/matmul_mma_sync_lean.hpp"
 #include "kernels/matmul_mma_sync_swizzled.hpp"
 #include "kernels/matmul_register_blocked.hpp"
 #include "kernels/matmul_wgmma_tma.hpp"
@@ -244,6 +245,15 @@ std::vector<Variant> make_variants() {
         "128 x 256 tile, 8 warps of 64 x 64: XOR-swizzled (unpadded) shared tiles so "
         "cp.async and ldmatrix are conflict-free, 32-bit shared offsets per thread, C "
         "stored through shared memory as 16-byte rows");
+  // 5f: 5e's loop with one global pointer per operand and an unmasked K loop for whole tiles.
+  // ncu at 4096^3 fp16 (H100, 2026-11-27, docs/PERFORMANCE.md): 124 instructions per K step (64
+  // mma, 16 ldmatrix), 236 registers, 7.1 cycles between a warp's issues. Those are not in
+  // assets/measured/ yet (tests/kernels/rung_instructions_test.cpp checks every rung that carries
+  // them against those files), so the description leaves them to the engine's estimates.
+  fixed("matmul_mma_sync_lean", kHalf, mma_sync_lean::kTile, R, 80,
+        mma(8, mma_sync_lean::kStages, 0, 0, true),
+        "5e with fewer instructions beside the mma: one global pointer per operand, "
+        "copies at constant offsets from it, no mask on interior tiles");
   // The templated rung takes its tile, warps and stages from the problem (tilesim-bench --sweep
   // blocks): the engine sees the mma.sync path with the problem's num_warps and stages, and
   // estimates registers itself (they range from 40 to a spilling 255 over the configurations).

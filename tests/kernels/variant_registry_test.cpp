@@ -10,6 +10,7 @@
 #include "kernels/kernels.hpp"
 #include "kernels/matmul_fma_b_layout.hpp"
 #include "kernels/matmul_mma_sync.hpp"
+#include "kernels/matmul_mma_sync_lean.hpp"
 #include "kernels/matmul_mma_sync_swizzled.hpp"
 #include "kernels/matmul_register_blocked.hpp"
 #include "kernels/matmul_wgmma_tma.hpp"
@@ -30,6 +31,7 @@ TEST(VariantRegistry, EveryFixedTileIsTheTileItsKernelIsBuiltWith) {
       {"matmul_mma_sync_128x256", k::mma_sync::kTile128x256},
       {"matmul_mma_sync_warp64", k::mma_sync::kTileWarp64},
       {"matmul_mma_sync_swizzled", k::mma_sync_swizzled::kTile},
+      {"matmul_mma_sync_lean", k::mma_sync_lean::kTile},
       {"matmul_wgmma_tma", k::wgmma_tma::kTile},
       {"matmul_wgmma_tma_store", k::wgmma_tma::kTile},
   };
