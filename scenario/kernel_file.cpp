@@ -3,6 +3,7 @@
 
 #include <sstream>
 
+#include "sim/program/plan_from_records.hpp"
 #include "triton/launch.hpp"
 
 namespace tilesim::scenario {
@@ -18,7 +19,7 @@ OpenedKernel open_kernel_file(const std::string& path, const std::string& functi
   s.name = std::filesystem::path(path).stem().string();
   s.title = k.source->file + ": " + k.source->fn.name;
   s.problem = inf.spec;
-  s.file_plan.plan = inf.plan;
+  s.file_plan = {inf.plan, inf.spec};
   s.description = k.source->file + ":" + std::to_string(k.source->fn.pos.line) + " " +
                   k.source->fn.name + " is sim's " + std::string(sim::to_string(inf.spec.kernel)) +
                   " (" + std::string(sim::to_string(inf.spec.order)) + " order, " +
@@ -45,10 +46,7 @@ std::vector<KernelFileStep> kernel_file_steps(const triton::LoadedKernel& k,
   opt.scalars = true;
   triton::ProgramRun run = k.ev->run(pid, opt);
   KernelFileStep map;
-  map.line = k.source->fn.body.empty() ? 0 : k.source->fn.body.front()->pos.line;
-  for (const char* name : {"pid_m", "pid_n"})
-    for (const auto& r : run.records)
-      if (r.kind == triton::RecordKind::scalar && r.name == name) map.line = r.pos.line;
+  map.line = sim::map_line(k.source->fn, run);  // the plan's rule (sim/program)
   std::vector<KernelFileStep> steps{map};
   const bool trans_step = spec.kernel == sim::Kernel::transpose;
   for (auto& r : run.records)

@@ -6,8 +6,8 @@
 namespace tilesim::scenario {
 
 sim::Problem problem_of(const Scenario& s) {
-  const auto& plan = s.file_plan.plan;
-  if (plan && plan->kernel == s.problem.kernel) return sim::Problem(s.problem, plan);
+  const auto& f = s.file_plan;
+  if (f.plan && f.spec == s.problem) return sim::Problem(s.problem, f.plan);
   return sim::Problem(s.problem);
 }
 

@@ -23,7 +23,8 @@ struct Resolved {
 };
 
 // The scenario's problem with its programs' steps: a kernel file's own plan where the scenario
-// names one (and the problem is still that file's kernel), else the built-in listing's.
+// names one and its problem is still the one the file was read at (flags or edits that change it
+// leave the file: the built-in listing's plan takes over, as the app shows), else the built-in's.
 sim::Problem problem_of(const Scenario& s);
 
 // Throws sim::InvalidField naming the field for a bad problem, an unknown preset ("machine"), a

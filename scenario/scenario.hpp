@@ -36,12 +36,17 @@ struct Scenario {
   std::string triton_file, triton_function;
   std::vector<std::string> triton_args;
   std::filesystem::path triton_path;
-  // The file's own program plan (its steps with its lines and names; sim/program/program_plan.hpp),
-  // read with the problem when the scenario names a triton_file; null for the built-in kernels.
-  // Not saved and not compared: it follows from triton_file and triton_args, which are.
+  // The file's own program plan (its steps with its lines and names; sim/program/program_plan.hpp)
+  // and the problem it was read at, set with the problem when the scenario names a triton_file;
+  // null for the built-in kernels. Not saved (it follows from triton_file and triton_args); equal
+  // when both plans read the same.
   struct FilePlan {
     std::shared_ptr<const sim::ProgramPlan> plan;
-    bool operator==(const FilePlan&) const { return true; }
+    sim::ProblemSpec spec;
+    bool operator==(const FilePlan& o) const {
+      if (!plan || !o.plan) return !plan && !o.plan;
+      return spec == o.spec && *plan == *o.plan;
+    }
   } file_plan;
   bool operator==(const Scenario&) const = default;
 };

@@ -181,7 +181,7 @@ Inference infer_problem(const Evaluator& ev, const InferOptions& opt) {
   // The launch order: every order whose formula gives each checked pid its evaluated tile (the
   // one its store, or for copy and transpose its load, starts at).
   std::vector<sim::TileCoord> tiles;
-  for (const auto& c : seen) tiles.push_back(sim::seen_tile(c, s.kernel, s.block_m, s.block_n));
+  for (const auto& c : seen) tiles.push_back(sim::seen_tile(ev, c, s.kernel, s.block_m, s.block_n));
   std::vector<sim::LaunchOrder> matching;
   const sim::GridShape g = sim::grid_of(probe);
   for (auto order : {sim::LaunchOrder::row_major, sim::LaunchOrder::column_major,
@@ -214,7 +214,7 @@ Inference infer_problem(const Evaluator& ev, const InferOptions& opt) {
   auto plan = std::make_shared<sim::ProgramPlan>(sim::derive_plan(ev, roles, s, seen, tiles));
   if (const auto differs = sim::same_steps(*plan, built_in.plan()))
     refuse(ev, ev.kernel().fn.pos, "the kernel's steps differ from sim's: " + *differs);
-  inf.records_checked = sim::check_programs(ev, sim::Problem(s, plan), seen);
+  inf.records_checked = sim::check_programs(ev, sim::Problem(s, plan), seen, /*lines=*/true);
   inf.plan = std::move(plan);
   inf.programs_checked = static_cast<std::int64_t>(seen.size());
   return inf;

@@ -214,20 +214,6 @@ std::string matrix_name(const std::string& arg) {
   return n;
 }
 
-// The line of the first statement assigning pid_n (else pid_m), else the function's first.
-int map_line_of(const triton::Function& fn) {
-  for (const char* name : {"pid_n", "pid_m"}) {
-    int line = 0;
-    visit_stmts(fn.body, [&](const Stmt& s) {
-      if (line || s.kind != StmtKind::assign) return;
-      for (const auto& t : s.targets)
-        if (t && t->kind == ExprKind::name && t->text == name) line = s.pos.line;
-    });
-    if (line) return line;
-  }
-  return fn.body.empty() ? 0 : fn.body.front()->pos.line;
-}
-
 // ---- Axes --------------------------------------------------------------------------------------
 
 struct AxisFacts {
@@ -263,7 +249,32 @@ std::array<Axis, 2> natural_axes(Operand op, Kernel kernel) {
   return {Axis::m, Axis::n};
 }
 
+// sim's matrices are distinct: a kernel reading and writing one tensor (in place), or reading
+// one as both of tl.dot's operands, is no kernel sim models.
+void refuse_aliases(const Evaluator& ev, const KernelRoles& r, SourcePos pos) {
+  const auto name = [&](int i) { return ev.launch().args[static_cast<std::size_t>(i)].name; };
+  const bool matmul = r.kernel == Kernel::matmul;
+  const std::array<std::pair<int, const char*>, 3> roles{
+      {{r.a, matmul ? "A" : "in"}, {matmul ? r.b : -1, "B"}, {r.c, matmul ? "C" : "out"}}};
+  for (std::size_t i = 0; i < roles.size(); ++i)
+    for (std::size_t j = i + 1; j < roles.size(); ++j)
+      if (roles[i].first >= 0 && roles[i].first == roles[j].first)
+        refuse(ev, pos,
+               name(roles[i].first) + " is both " + roles[i].second + " and " + roles[j].second +
+                   ": sim's kernels read and write distinct matrices");
+}
+
 }  // namespace
+
+int map_line(const triton::Function& fn, const triton::ProgramRun& run) {
+  for (const char* name : {"pid_n", "pid_m"}) {
+    int line = 0;
+    for (const Record& r : run.records)
+      if (r.kind == RecordKind::scalar && r.name == name) line = r.pos.line;
+    if (line) return line;
+  }
+  return fn.body.empty() ? 0 : fn.body.front()->pos.line;
+}
 
 KernelRoles recognise_roles(const Evaluator& ev, const triton::ProgramRun& run) {
   KernelRoles r;
@@ -290,6 +301,7 @@ KernelRoles recognise_roles(const Evaluator& ev, const triton::ProgramRun& run) 
     const Record& lb = run.records[static_cast<std::size_t>(d.b_origin)];
     r.a = la.access.tensor;
     r.b = lb.access.tensor;
+    refuse_aliases(ev, r, dot->pos);
     r.input_precision = d.input_precision;
     std::string why;
     const auto sa = recognize_span(la.access, tensor(ev, r.a), &why);
@@ -310,6 +322,7 @@ KernelRoles recognise_roles(const Evaluator& ev, const triton::ProgramRun& run) 
   for (const auto& rec : run.records)
     if (rec.kind == RecordKind::load) r.a = rec.access.tensor;
   r.kernel = trans > 0 ? Kernel::transpose : Kernel::copy;
+  refuse_aliases(ev, r, store->pos);
   // A copy stores the loaded tile itself; a transpose, its transpose. Anything computed from
   // it (tl.exp, tl.sum, ...) has memory traffic sim could replay but work it does not model.
   const triton::AccessRecord& st = store->access;
@@ -348,7 +361,7 @@ SeenProgram see_program(const Evaluator& ev, const KernelRoles& roles, std::int6
   for (std::size_t i = 0; i < run.records.size(); ++i) {
     const Record& r = run.records[i];
     if (!is_step(r.kind, roles.kernel)) continue;
-    SeenStep st{r.kind, r.pos, r.loop, r.loop_depth, r.iteration, {}};
+    SeenStep st{r.kind, r.pos, r.loop, r.loop_depth, r.iteration, r.access.has_mask, {}};
     if (r.kind == RecordKind::load || r.kind == RecordKind::store) {
       if (i >= seen.size() || !seen[i].operand)
         refuse(ev, r.pos, who + "this access reads a tensor that is none of the kernel's operands");
@@ -361,11 +374,14 @@ SeenProgram see_program(const Evaluator& ev, const KernelRoles& roles, std::int6
   return out;
 }
 
-TileCoord seen_tile(const SeenProgram& s, Kernel kernel, int block_m, int block_n) {
+TileCoord seen_tile(const Evaluator& ev, const SeenProgram& s, Kernel kernel, int block_m,
+                    int block_n) {
   const RecordKind names = kernel == Kernel::matmul ? RecordKind::store : RecordKind::load;
   for (const SeenStep& st : s.steps)
     if (st.kind == names) return {st.span.row0 / block_m, st.span.col0 / block_n};
-  return {};
+  refuse(ev, ev.kernel().fn.pos,
+         "pid " + std::to_string(s.pid) + (kernel == Kernel::matmul ? " stores" : " loads") +
+             " no tile: every program of sim's kernels does");
 }
 
 ProgramPlan derive_plan(const Evaluator& ev, const KernelRoles& roles, const ProblemSpec& spec,
@@ -376,8 +392,15 @@ ProgramPlan derive_plan(const Evaluator& ev, const KernelRoles& roles, const Pro
   ProgramPlan plan;
   plan.source = src.file;
   plan.kernel = roles.kernel;
-  plan.map_line = map_line_of(fn);
   if (programs.empty()) refuse(ev, fn.pos, "no program was evaluated");
+  {
+    // The first program again, for its scalar assignments only (its accesses' lanes dropped).
+    triton::EvalOptions scalars;
+    scalars.scalars = true;
+    scalars.keep_access_tiles = false;
+    scalars.on_access = [](std::size_t, const Record&) {};
+    plan.map_line = map_line(fn, ev.run(programs.front().pid, scalars));
+  }
 
   // The structure, from the first program: the steps before, in (iteration 0) and after the loop.
   const SeenProgram& first = programs.front();
@@ -388,14 +411,27 @@ ProgramPlan derive_plan(const Evaluator& ev, const KernelRoles& roles, const Pro
     std::vector<PlanStep>* part;
   };
   std::vector<Slot> slots;
+  // A matmul written without a loop (K within one block) runs its body once: the steps up to its
+  // dot are the K loop's, at k = 0.
+  const bool matmul = roles.kernel == Kernel::matmul;
+  const bool no_loop = matmul && std::none_of(first.steps.begin(), first.steps.end(),
+                                              [](const SeenStep& st) { return st.loop_depth > 0; });
+  std::size_t last_dot = 0;
+  for (std::size_t i = 0; i < first.steps.size(); ++i)
+    if (first.steps[i].kind == RecordKind::dot) last_dot = i + 1;
   for (const SeenStep& st : first.steps) {
+    if (no_loop) {
+      const bool in_body = static_cast<std::size_t>(&st - first.steps.data()) < last_dot;
+      slots.push_back({&st, in_body ? &plan.body : &plan.tail});
+      continue;
+    }
     if (st.loop_depth > 1)
       refuse(ev, st.pos, "this step is in a nested loop: sim models one loop, over K");
     if (st.loop_depth == 1) {
       if (after_loop ||
           (in_loop_seen && (st.loop.line != loop_pos.line || st.loop.col != loop_pos.col)))
         refuse(ev, st.pos, "a second loop with loads, stores or dots: sim models one, over K");
-      if (roles.kernel != Kernel::matmul)
+      if (!matmul)
         refuse(ev, st.pos, "a loop in a kernel without tl.dot: sim's copy and transpose have none");
       loop_pos = st.loop;
       in_loop_seen = true;
@@ -422,9 +458,9 @@ ProgramPlan derive_plan(const Evaluator& ev, const KernelRoles& roles, const Pro
         ps.op = StepOp::store;
         break;
       default:
-        ps.op = st.span.operand == Operand::b    ? StepOp::load_b
-                : roles.kernel == Kernel::matmul ? StepOp::load_a
-                                                 : StepOp::load;
+        ps.op = st.span.operand == Operand::b ? StepOp::load_b
+                : matmul                      ? StepOp::load_a
+                                              : StepOp::load;
         if (st.span.operand == Operand::c)
           refuse(ev, st.pos, "this load reads the output: sim's kernels only store it");
     }
@@ -442,7 +478,8 @@ ProgramPlan derive_plan(const Evaluator& ev, const KernelRoles& roles, const Pro
     const Expr* mask = call ? call_arg(*call, ps.op == StepOp::store ? 2 : 1, "mask") : nullptr;
     ps.ptr_line = building_line(fn, ptr, st.pos.line);
     ps.mask_line = building_line(fn, mask, st.pos.line);
-    ps.has_mask = mask != nullptr;
+    ps.has_mask = st.has_mask;  // the evaluator's: mask=None passes none
+    if (!ps.has_mask) ps.mask_line = 0;
     Broadcast names = broadcast_names(fn, ptr, st.pos.line);
     if (layout->swap) {
       std::swap(names.row_index, names.col_index);
@@ -464,11 +501,11 @@ ProgramPlan derive_plan(const Evaluator& ev, const KernelRoles& roles, const Pro
                                     {o.span.col0, o.span.cols, o.span.col_extent}};
         wrap[0] = wrap[0] || o.span.wrap_rows;
         wrap[1] = wrap[1] || o.span.wrap_cols;
+        const std::int64_t k = no_loop && slot.part == &plan.body ? 0 : o.iteration;
         for (int side = 0; side < 2; ++side)
           for (Axis a : {Axis::m, Axis::n, Axis::k})
             fits[side][static_cast<int>(a)] =
-                fits[side][static_cast<int>(a)] &&
-                axis_fits(spec, a, tiles[p], o.iteration, facts[side]);
+                fits[side][static_cast<int>(a)] && axis_fits(spec, a, tiles[p], k, facts[side]);
       }
     }
     const auto natural = natural_axes(ps.operand, roles.kernel);
@@ -493,7 +530,7 @@ ProgramPlan derive_plan(const Evaluator& ev, const KernelRoles& roles, const Pro
 }
 
 std::int64_t check_programs(const Evaluator& ev, const Problem& p,
-                            const std::vector<SeenProgram>& programs) {
+                            const std::vector<SeenProgram>& programs, bool lines) {
   std::int64_t checked = 0;
   const std::int64_t steps = steps_per_program(p);
   const std::string kernel(to_string(p.kernel()));
@@ -515,6 +552,11 @@ std::int64_t check_programs(const Evaluator& ev, const Problem& p,
         refuse(ev, r.pos,
                pid + ": sim's step " + std::to_string(step) + " is " + std::string(to_string(op)) +
                    " here");
+      if (lines && r.pos.line != want.line)
+        refuse(ev, r.pos,
+               pid + ": sim's step " + std::to_string(step) + " (" + std::string(to_string(op)) +
+                   ") is made on line " + std::to_string(want.line) +
+                   " in the first program: sim models one source line per step");
       ++checked;
       if (!is_memory_op(op)) continue;
       if (!same_span(r.span, *want.span))

@@ -36,6 +36,7 @@ struct SeenStep {
   triton::SourcePos pos, loop;
   int loop_depth = 0;
   std::int64_t iteration = -1;
+  bool has_mask = false;  // the access passed a mask (mask=None passes none)
   TileSpan span;
 };
 struct SeenProgram {
@@ -46,8 +47,14 @@ struct SeenProgram {
 // memory stays one access's), and throws SourceError at the first access sim cannot model.
 SeenProgram see_program(const triton::Evaluator& ev, const KernelRoles& roles, std::int64_t pid);
 // The output tile a seen program computes: where its store (matmul) or its load (copy,
-// transpose) starts, over the blocks.
-TileCoord seen_tile(const SeenProgram& s, Kernel kernel, int block_m, int block_n);
+// transpose) starts, over the blocks; SourceError where it has none.
+TileCoord seen_tile(const triton::Evaluator& ev, const SeenProgram& s, Kernel kernel, int block_m,
+                    int block_n);
+
+// The line of the map step (pid -> (pid_m, pid_n)) in a program run with EvalOptions::scalars:
+// the last line that assigned pid_n outside loops, else pid_m, else the function's first
+// statement. The one rule for a file's plan and the app's code panel.
+int map_line(const triton::Function& fn, const triton::ProgramRun& run_with_scalars);
 
 // The plan the seen programs follow at `spec`'s problem, each program computing tiles[i]: every
 // access's rows and columns as one of the problem's axes (the one that matches in every program;
@@ -59,8 +66,9 @@ ProgramPlan derive_plan(const triton::Evaluator& ev, const KernelRoles& roles,
                         const std::vector<TileCoord>& tiles);
 
 // Checks each seen program step by step against what `p` (whose plan it is) replays for it;
-// throws SourceError at the first difference. Returns the number of steps checked.
+// throws SourceError at the first difference. `lines`: each step must also be made at its plan
+// step's line (one source site per step: a file's own plan). Returns the steps checked.
 std::int64_t check_programs(const triton::Evaluator& ev, const Problem& p,
-                            const std::vector<SeenProgram>& programs);
+                            const std::vector<SeenProgram>& programs, bool lines = false);
 
 }  // namespace tilesim::sim

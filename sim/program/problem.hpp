@@ -80,7 +80,8 @@ class Problem {
  public:
   // The steps of its programs are those of the built-in listing for (kernel, boundary, order).
   explicit Problem(const ProblemSpec& spec);
-  // ... or those of a kernel file's plan (plan_from_records.hpp), read at this spec.
+  // ... or those of a kernel file's plan (plan_from_records.hpp), read at this spec; the timing
+  // model needs sim's steps (same_steps against the built-in's), which the bridge checks.
   Problem(const ProblemSpec& spec, std::shared_ptr<const ProgramPlan> plan);
   const ProblemSpec& spec() const { return m_spec; }
   const ProgramPlan& plan() const { return *m_plan; }
@@ -120,7 +121,7 @@ class Problem {
 
  private:
   ProblemSpec m_spec;
-  std::shared_ptr<const ProgramPlan> m_plan;  // never null
+  std::shared_ptr<const ProgramPlan> m_plan;  // never null (but in a moved-from Problem)
 };
 
 std::int64_t cdiv(std::int64_t a, std::int64_t b);

@@ -2,8 +2,10 @@
 #include "sim/program/program_plan.hpp"
 
 #include <array>
+#include <map>
 #include <mutex>
 #include <stdexcept>
+#include <tuple>
 
 #include "sim/base/enum_names.hpp"
 #include "sim/program/launch_order.hpp"
@@ -85,7 +87,8 @@ std::shared_ptr<const ProgramPlan> read_builtin(Kernel kernel, Boundary boundary
   const Listing& listing = kernel_listing(kernel, boundary, order);
   const triton::KernelSource src = triton::parse_kernel(listing.text(), listing.name);
   const ProblemSpec spec = probe_spec(kernel, boundary, order);
-  // Shapes and the pid -> tile table come from the problem; its plan is what is being read.
+  // Shapes and the pid -> tile table come from the problem; its plan is what is being read (a
+  // Problem built here without a plan would ask builtin_plan for this very key).
   auto reading = std::make_shared<ProgramPlan>();
   reading->kernel = kernel;
   const Problem shape_only(spec, reading);
@@ -101,7 +104,7 @@ std::shared_ptr<const ProgramPlan> read_builtin(Kernel kernel, Boundary boundary
   }
   auto plan = std::make_shared<ProgramPlan>(derive_plan(ev, roles, spec, seen, tiles));
   plan->source = listing.name;
-  check_programs(ev, Problem(spec, plan), seen);
+  check_programs(ev, Problem(spec, plan), seen, /*lines=*/true);
   return plan;
 }
 
@@ -149,14 +152,15 @@ std::optional<std::string> same_steps(const ProgramPlan& plan, const ProgramPlan
 
 std::shared_ptr<const ProgramPlan> builtin_plan(Kernel kernel, Boundary boundary,
                                                 LaunchOrder order) {
-  constexpr int kKernels = 3, kBoundaries = 2, kOrders = 4;
-  static std::array<std::once_flag, kKernels * kBoundaries * kOrders> once;
-  static std::array<std::shared_ptr<const ProgramPlan>, kKernels * kBoundaries * kOrders> plans;
-  const auto i = static_cast<std::size_t>(
-      (static_cast<int>(kernel) * kBoundaries + static_cast<int>(boundary)) * kOrders +
-      static_cast<int>(order));
-  std::call_once(once.at(i), [&] { plans[i] = read_builtin(kernel, boundary, order); });
-  return plans[i];
+  // Read under the lock, once per key (about 2 ms). read_builtin never builds a Problem without
+  // a plan (that would come back here for the same key).
+  static std::mutex mu;
+  static std::map<std::tuple<Kernel, Boundary, LaunchOrder>, std::shared_ptr<const ProgramPlan>>
+      plans;
+  std::lock_guard lock(mu);
+  auto& plan = plans[{kernel, boundary, order}];
+  if (!plan) plan = read_builtin(kernel, boundary, order);
+  return plan;
 }
 
 }  // namespace tilesim::sim

@@ -17,20 +17,20 @@ std::int64_t floordiv(std::int64_t a, std::int64_t b) {
   return q;
 }
 
-struct Axis {
+struct AxisRun {
   std::int64_t start = 0;
   bool wrap = false;
 };
 
 // Consecutive indices x[0], x[0] + 1, ... straight or modulo `extent`.
-std::optional<Axis> consecutive(const std::vector<std::int64_t>& x, std::int64_t extent) {
+std::optional<AxisRun> consecutive(const std::vector<std::int64_t>& x, std::int64_t extent) {
   bool straight = true, wrapped = x[0] >= 0 && x[0] < extent;
   for (std::size_t i = 0; i < x.size(); ++i) {
     straight = straight && x[i] == x[0] + static_cast<std::int64_t>(i);
     wrapped = wrapped && x[i] == (x[0] + static_cast<std::int64_t>(i)) % extent;
   }
-  if (straight) return Axis{x[0], false};
-  if (wrapped) return Axis{x[0], true};
+  if (straight) return AxisRun{x[0], false};
+  if (wrapped) return AxisRun{x[0], true};
   return std::nullopt;
 }
 

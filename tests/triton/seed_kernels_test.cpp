@@ -225,21 +225,28 @@ TEST(SeedKernels, AFilesPlanPointsAtItsOwnLinesAndNames) {
     EXPECT_EQ(a.l2_load_sectors, b.l2_load_sectors);
     EXPECT_EQ(a.dram_read_bytes, b.dram_read_bytes);
     EXPECT_EQ(a.dram_write_bytes, b.dram_write_bytes);
+    const auto& src = lc.source->lines;
     for (std::int64_t pid : {std::int64_t{0}, pc.programs() - 1})
       for (std::int64_t step = 0; step < sim::steps_per_program(pc); ++step) {
-        const sim::Step a = sim::program_step(pc, pid, step),
-                        b = sim::program_step(builtin, pid, step);
+        const sim::Step a = sim::program_step(pc, pid, step);
+        const sim::Step b = sim::program_step(builtin, pid, step);
         EXPECT_EQ(a.op, b.op);
         EXPECT_EQ(a.bytes, b.bytes);
-        if (a.span) EXPECT_EQ(a.span->row0, b.span->row0);
-        if (a.span) EXPECT_EQ(a.span->col0, b.span->col0);
-        EXPECT_NE(lc.source->lines[static_cast<std::size_t>(a.line - 1)].find(
-                      a.op == sim::StepOp::transpose ? "trans"
-                      : a.op == sim::StepOp::map     ? "pid"
+        ASSERT_EQ(a.span.has_value(), b.span.has_value());
+        if (a.span) {
+          EXPECT_EQ(a.span->row0, b.span->row0);
+          EXPECT_EQ(a.span->col0, b.span->col0);
+        }
+        ASSERT_GE(a.line, 1);
+        ASSERT_LE(a.line, static_cast<int>(src.size()));
+        // seed 000's copy and transpose name no pid_n: their map is the pid's own line.
+        EXPECT_NE(src[static_cast<std::size_t>(a.line - 1)].find(
+                      a.op == sim::StepOp::transpose ? "tl.trans"
+                      : a.op == sim::StepOp::map     ? "= tl.program_id"
                       : a.op == sim::StepOp::store   ? "tl.store"
                                                      : "tl.load"),
                   std::string::npos)
-            << lc.source->lines[static_cast<std::size_t>(a.line - 1)];
+            << src[static_cast<std::size_t>(a.line - 1)];
       }
   }
 }
