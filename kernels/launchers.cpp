@@ -14,6 +14,7 @@
 #include "kernels/matmul_simt.hpp"
 #include "kernels/matmul_wgmma_tma.hpp"
 #include "kernels/transpose.hpp"
+#include "kernels/transpose_pipelined.hpp"
 
 namespace tilesim::kernels {
 
@@ -27,6 +28,7 @@ const std::vector<LauncherRow>& launchers() {
       {"transpose_smem_padded", TILESIM_LAUNCHER(launch_transpose_smem_padded)},
       {"transpose_smem_padded_vectorized",
        TILESIM_LAUNCHER(launch_transpose_smem_padded_vectorized)},
+      {"transpose_smem_padded_pipelined", TILESIM_LAUNCHER(launch_transpose_smem_padded_pipelined)},
       {"matmul_naive", TILESIM_LAUNCHER(launch_matmul_naive)},
       {"matmul_smem_tiled", TILESIM_LAUNCHER(launch_matmul_smem_tiled)},
       // The same kernel: the problem's (registry-fixed) b_layout picks the B^T instantiation.

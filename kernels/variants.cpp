@@ -12,6 +12,7 @@
 #include "kernels/matmul_mma_sync_swizzled.hpp"
 #include "kernels/matmul_register_blocked.hpp"
 #include "kernels/matmul_wgmma_tma.hpp"
+#include "kernels/transpose_pipelined.hpp"
 
 namespace tilesim::kernels {
 namespace {
@@ -112,6 +113,20 @@ std::vector<Variant> make_variants() {
        "the padded tile with 16-byte global loads and stores (4 elements gathered down a tile "
        "column per store), as copy_vectorized moves memory")
       .timing = element_loop(SmemLayout::swizzled, 16, 32, 94, 81);
+  // transpose_smem_padded's scalar accesses and padded tile on its own 64 x 64 tile, 256 threads,
+  // with every thread's 16 loads of a tile issued before its first shared store (a compile-time,
+  // fully unrolled loop), and a persistent grid that issues the next tile's loads before this
+  // tile's stores (transpose_pipelined.cu). Registers and instruction counts: not yet in
+  // assets/measured/, so the engine estimates them (24 + its 16 loads in flight).
+  {
+    auto& pp = rung("transpose_smem_padded_pipelined", Kernel::transpose, kAll, "copy_memcpy_d2d",
+                    "the padded tile and its scalar accesses, with 16 loads in flight a thread "
+                    "(all of a tile's issued before the first shared store) and the next tile's "
+                    "loads issued before this tile's stores (persistent grid, two shared buffers)");
+    pp.fixed_tile = transpose_pipelined::kTile;
+    pp.timing = element_loop(SmemLayout::swizzled, 0, 0, 0, 0);
+    pp.timing->options.loads_in_flight = 16;
+  }
   // matmul
   rung("matmul_naive", Kernel::matmul, kAll, "cublas_sgemm",
        "one thread per output element, every operand from global memory (through L1/L2)");
