@@ -13,7 +13,7 @@
 #include "kernels/matmul_mma_sync_swizzled.hpp"
 #include "kernels/matmul_register_blocked.hpp"
 #include "kernels/matmul_wgmma_tma.hpp"
-#include "kernels/transpose_pipelined.hpp"
+#include "kernels/transpose_batched.hpp"
 
 using namespace tilesim;
 using kernels::FixedTile;
@@ -33,7 +33,7 @@ TEST(VariantRegistry, EveryFixedTileIsTheTileItsKernelIsBuiltWith) {
       {"matmul_mma_sync_swizzled", k::mma_sync_swizzled::kTile},
       {"matmul_wgmma_tma", k::wgmma_tma::kTile},
       {"matmul_wgmma_tma_store", k::wgmma_tma::kTile},
-      {"transpose_smem_padded_pipelined", k::transpose_pipelined::kTile},
+      {"transpose_smem_padded_batched", k::transpose_batched::kTile},
   };
   int fixed = 0;
   for (const auto& v : kernels::variants()) {
