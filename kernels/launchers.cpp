@@ -15,6 +15,7 @@
 #include "kernels/matmul_simt.hpp"
 #include "kernels/matmul_wgmma_tma.hpp"
 #include "kernels/transpose.hpp"
+#include "kernels/transpose_batched.hpp"
 
 namespace tilesim::kernels {
 
@@ -28,6 +29,7 @@ const std::vector<LauncherRow>& launchers() {
       {"transpose_smem_padded", TILESIM_LAUNCHER(launch_transpose_smem_padded)},
       {"transpose_smem_padded_vectorized",
        TILESIM_LAUNCHER(launch_transpose_smem_padded_vectorized)},
+      {"transpose_smem_padded_batched", TILESIM_LAUNCHER(launch_transpose_smem_padded_batched)},
       {"matmul_naive", TILESIM_LAUNCHER(launch_matmul_naive)},
       {"matmul_smem_tiled", TILESIM_LAUNCHER(launch_matmul_smem_tiled)},
       // The same kernel: the problem's (registry-fixed) b_layout picks the B^T instantiation.

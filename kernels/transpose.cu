@@ -7,6 +7,9 @@
 //   in one bank (a 32-way conflict when BLOCK_N words is a multiple of 32).
 // version 3 transpose_smem_padded: each shared row padded by one 4-byte word: the column read walks
 //   33 words per lane, which spreads the warp over all 32 banks (conflict-free).
+//   Its element loop keeps one 4-byte load in flight a thread (LDG, STS, branch): version 3b,
+//   transpose_smem_padded_batched (transpose_batched.cu), is this kernel with the loop unrolled
+//   at a fixed 64x64 tile, its 16 loads a thread issued before the first shared store.
 // version 4 transpose_smem_padded_vectorized: the padded tile, but global memory moves 16 bytes
 //   per access both ways (a row of 4 FP32 read, and 4 tile elements down a column gathered into one
 //   16-byte store), as copy_vectorized does: scalar 4-byte accesses cap the other versions near

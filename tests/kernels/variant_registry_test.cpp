@@ -14,6 +14,7 @@
 #include "kernels/matmul_mma_sync_swizzled.hpp"
 #include "kernels/matmul_register_blocked.hpp"
 #include "kernels/matmul_wgmma_tma.hpp"
+#include "kernels/transpose_batched.hpp"
 
 using namespace tilesim;
 using kernels::FixedTile;
@@ -34,6 +35,7 @@ TEST(VariantRegistry, EveryFixedTileIsTheTileItsKernelIsBuiltWith) {
       {"matmul_mma_sync_lean", k::mma_sync_lean::kTile},
       {"matmul_wgmma_tma", k::wgmma_tma::kTile},
       {"matmul_wgmma_tma_store", k::wgmma_tma::kTile},
+      {"transpose_smem_padded_batched", k::transpose_batched::kTile},
   };
   int fixed = 0;
   for (const auto& v : kernels::variants()) {
