@@ -1,4 +1,4 @@
-// The Hopper rungs (matmul_wgmma_tma.cu): their tile and launchers.
+// The Hopper rungs (matmul_wgmma_tma.cu: versions 6, 6b, 6c): their tile and launchers.
 #pragma once
 
 #include "kernels/launcher.hpp"
@@ -13,6 +13,8 @@ inline constexpr int kStages = 4;
 namespace detail {
 std::string launch_matmul_wgmma_tma(const LaunchArgs& args);
 std::string launch_matmul_wgmma_tma_store(const LaunchArgs& args);  // C leaves by TMA store
+std::string launch_matmul_wgmma_persistent(const LaunchArgs& args);  // 6c: persistent, 4 stages
+std::string launch_matmul_wgmma_persistent_s3(const LaunchArgs& args);  // 6c, 3 stages (trial)
 }  // namespace detail
 
 }  // namespace tilesim::kernels

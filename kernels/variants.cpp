@@ -280,6 +280,12 @@ std::vector<Variant> make_variants() {
   fixed("matmul_wgmma_tma_store", kHalf, wgmma_tma::kTile, T, 90, wgmma,
         "the same K loop; C is staged in 128-byte swizzled shared memory and leaves "
         "through TMA bulk tensor stores instead of 4-byte stores from registers");
+  fixed("matmul_wgmma_persistent", kHalf, wgmma_tma::kTile, T, 90, wgmma,
+        "the same warpgroups in a persistent grid (one CTA per SM walking tiles in launch "
+        "order): the producer loads the next tile while the consumers store this one by TMA "
+        "from C panels of their own");
+  fixed("matmul_wgmma_persistent_s3", kHalf, wgmma_tma::kTile, T, 90, wgmma,
+        "trial: the persistent rung with 3 stages and a whole 64 x 256 C panel per consumer");
   // cuBLAS: not our code, so no description (its tile and pipeline are cuBLAS's choice).
   rung("cublas_sgemm", Kernel::matmul, kF32, "", "baseline: cuBLAS SGEMM, strict FP32").kind =
       VariantKind::baseline;

@@ -34,6 +34,8 @@ TEST(VariantRegistry, EveryFixedTileIsTheTileItsKernelIsBuiltWith) {
       {"matmul_mma_sync_lean", k::mma_sync_lean::kTile},
       {"matmul_wgmma_tma", k::wgmma_tma::kTile},
       {"matmul_wgmma_tma_store", k::wgmma_tma::kTile},
+      {"matmul_wgmma_persistent", k::wgmma_tma::kTile},
+      {"matmul_wgmma_persistent_s3", k::wgmma_tma::kTile},
   };
   int fixed = 0;
   for (const auto& v : kernels::variants()) {
