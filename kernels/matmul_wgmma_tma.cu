@@ -362,8 +362,8 @@ __global__ void __launch_bounds__(kThreads, 1)
         if (t == 0 && kt > 0) mbar_arrive(&empty[(it - 1) % kS]);
       }
       asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
-      if (t == 0) mbar_arrive(&empty[(it - 1) % kS]);  // the tile's last stage; the producer is
-                                                       // already in the next tile's loads
+      // The tile's last stage (the producer is already in the next tile's loads).
+      if (t == 0 && k_tiles > 0) mbar_arrive(&empty[(it - 1) % kS]);
       if constexpr (kTmaStore) {
 #pragma unroll
         for (int p = 0; p < kNSub / kCPass; ++p) {
