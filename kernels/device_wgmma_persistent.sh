@@ -9,7 +9,7 @@
 # with the link line of tilesim-run-one (build/build.ninja) with wgmma_orders.cpp.o in place of
 # calibrate_run_one.cpp.o.
 # steps: env check orders ncu sanitize tests (default: all). Env: RUNGS (timed and profiled),
-# SIZES (4096,8192), DTYPES (fp16,bf16), GROUPS (8,16), SAN_RUNG (persistent).
+# SIZES (4096,8192), DTYPES (fp16,bf16), GSIZES (8,16; not GROUPS, a bash variable), SAN_RUNG (persistent).
 set -u
 bin=$1 out=$2
 shift 2
@@ -30,7 +30,7 @@ for s in $steps; do
       echo "check (every wgmma rung) rc=$?"; grep -E "correct$|failure|FAIL" "$logs/check_wgmma.log" ;;
     orders)
       timeout 400 "$bin/wgmma_orders" "${SIZES:-4096,8192}" "${DTYPES:-fp16,bf16}" \
-        "${GROUPS:-8,16}" $rungs > "$logs/orders.log" 2>&1
+        "${GSIZES:-8,16}" $rungs > "$logs/orders.log" 2>&1
       echo "orders rc=$?"; cat "$logs/orders.log" ;;
     ncu)
       for v in $rungs; do
