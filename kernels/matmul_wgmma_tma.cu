@@ -43,7 +43,7 @@ std::string launch_matmul_wgmma_tma_store(const LaunchArgs& a) {
 std::string launch_matmul_wgmma_persistent(const LaunchArgs& a) {
   return launch_matmul_wgmma_tma(a);
 }
-std::string launch_matmul_wgmma_persistent_s3(const LaunchArgs& a) {
+std::string launch_matmul_wgmma_persistent_mc(const LaunchArgs& a) {
   return launch_matmul_wgmma_tma(a);
 }
 #else
@@ -87,6 +87,33 @@ __device__ __forceinline__ void tma_load(void* dst, const CUtensorMap* map, int 
       " [%0], [%1, {%2, %3}], [%4];\n" ::"r"(smem_u32(dst)),
       "l"(reinterpret_cast<std::uint64_t>(map)), "r"(c0), "r"(c1), "r"(smem_u32(bar))
       : "memory");
+}
+// The same box into the same shared-memory offset of every CTA in `mask` (a cluster), each
+// completing on its own mbarrier at `bar`'s offset.
+__device__ __forceinline__ void tma_load_multicast(void* dst, const CUtensorMap* map, int c0, int c1,
+                                                   std::uint64_t* bar, unsigned short mask) {
+  asm volatile(
+      "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
+      ".multicast::cluster [%0], [%1, {%2, %3}], [%4], %5;\n" ::"r"(smem_u32(dst)),
+      "l"(reinterpret_cast<std::uint64_t>(map)), "r"(c0), "r"(c1), "r"(smem_u32(bar)), "h"(mask)
+      : "memory");
+}
+// Arrive on the mbarrier at `bar`'s offset in CTA `rank` of this cluster.
+__device__ __forceinline__ void mbar_arrive_cluster(std::uint64_t* bar, unsigned rank) {
+  asm volatile(
+      "{\n .reg .b32 remote;\n mapa.shared::cluster.u32 remote, %0, %1;\n"
+      " mbarrier.arrive.release.cluster.shared::cluster.b64 _, [remote];\n}\n" ::"r"(smem_u32(bar)),
+      "r"(rank)
+      : "memory");
+}
+__device__ __forceinline__ void cluster_sync() {
+  asm volatile("barrier.cluster.arrive.release.aligned;\nbarrier.cluster.wait.acquire.aligned;\n" ::
+                   : "memory");
+}
+__device__ __forceinline__ unsigned cluster_rank() {
+  unsigned r;
+  asm volatile("mov.u32 %0, %%cluster_ctarank;\n" : "=r"(r));
+  return r;
 }
 // Box (c0 = column, c1 = row) of shared memory to a 2-D tensor map, as one bulk group.
 __device__ __forceinline__ void tma_store(const CUtensorMap* map, int c0, int c1, const void* src) {
@@ -275,7 +302,9 @@ __global__ void __launch_bounds__(kThreads, 1)
 }
 
 // Version 6c: persistent. kS stages of (A, B^T); C panels of kCPass n128 halves per consumer
-// (kCPass = 1: 16 KB each, two passes per tile; 2: 32 KB, one pass).
+// (kCPass = 1: 16 KB each, two passes per tile; 2: 32 KB, one pass). kCluster = 2 (trial 6d):
+// clusters of two CTAs on tiles (2 i, j) and (2 i + 1, j), each loading its own A and one half of
+// the shared B^T tile, multicast into both; g is then the grid of (256, 256) tile pairs.
 template <int kS, int kCPass>
 struct PersistentLayout {
   static constexpr int kCBytes = kCPass * 64 * 128 * 2;  // one consumer's panel
@@ -283,7 +312,7 @@ struct PersistentLayout {
       1024 + kS * (kStageBytesA + kStageBytesB) + 2 * kCBytes + 2 * kS * 8;
 };
 
-template <class T, int kS, int kCPass, bool kTmaStore>
+template <class T, int kS, int kCPass, int kCluster, bool kTmaStore>
 __global__ void __launch_bounds__(kThreads, 1)
     matmul_wgmma_persistent_kernel(const __grid_constant__ CUtensorMap map_a,
                                    const __grid_constant__ CUtensorMap map_b,
@@ -302,32 +331,50 @@ __global__ void __launch_bounds__(kThreads, 1)
 
   const int wg = threadIdx.x / 128, t = threadIdx.x % 128;
   const int k_tiles = static_cast<int>((k + kBK - 1) / kBK);
-  const int tiles = static_cast<int>(g.tiles_m * g.tiles_n);
+  const int tiles = static_cast<int>(g.tiles_m * g.tiles_n);  // tile pairs when kCluster = 2
+  const unsigned rank = kCluster > 1 ? cluster_rank() : 0;
+  const int first = blockIdx.x / kCluster, stride = gridDim.x / kCluster;
+  // The tile this CTA computes for pid p of g.
+  auto tile_origin = [&](int p, int& row0, int& col0) {
+    std::int64_t pid_m, pid_n;
+    tile_of(g, p, pid_m, pid_n);
+    row0 = static_cast<int>((pid_m * kCluster + rank) * kBM);
+    col0 = static_cast<int>(pid_n * kBN);
+  };
 
   if (threadIdx.x == 0) {
     for (int s = 0; s < kS; ++s) {
       mbar_init(&full[s], 1);
-      mbar_init(&empty[s], 2);  // one arrival per consumer warpgroup
+      mbar_init(&empty[s], 2 * kCluster);  // one arrival per consumer warpgroup of the cluster
     }
     asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
     asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
   }
-  __syncthreads();
+  if constexpr (kCluster > 1)
+    cluster_sync();  // the peer's barriers exist before anything is multicast into them
+  else
+    __syncthreads();
 
   if (wg == 0) {  // producer: one thread runs the stage ring through every tile of this CTA
     asm volatile("setmaxnreg.dec.sync.aligned.u32 40;\n");
     if (t == 0) {
       int it = 0;  // K steps issued by this CTA so far, over all its tiles
-      for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
-        std::int64_t pid_m, pid_n;
-        tile_of(g, tile, pid_m, pid_n);
-        const int row0 = static_cast<int>(pid_m * kBM), col0 = static_cast<int>(pid_n * kBN);
+      for (int tile = first; tile < tiles; tile += stride) {
+        int row0, col0;
+        tile_origin(tile, row0, col0);
         for (int kt = 0; kt < k_tiles; ++kt, ++it) {
           const int s = it % kS;
           if (it >= kS) mbar_wait(&empty[s], ((it / kS) - 1) & 1);
           mbar_expect_tx(&full[s], kStageBytesA + kStageBytesB);
           tma_load(as + s * kBM * kBK, &map_a, kt * kBK, row0, &full[s]);
-          tma_load(bs + s * kBN * kBK, &map_b, kt * kBK, col0, &full[s]);
+          if constexpr (kCluster > 1) {  // this CTA's half of B^T, into both CTAs
+            constexpr int kHalf = kBN / kCluster;
+            tma_load_multicast(bs + s * kBN * kBK + rank * kHalf * kBK, &map_b, kt * kBK,
+                               col0 + static_cast<int>(rank) * kHalf, &full[s],
+                               static_cast<unsigned short>((1u << kCluster) - 1));
+          } else {
+            tma_load(bs + s * kBN * kBK, &map_b, kt * kBK, col0, &full[s]);
+          }
         }
       }
     }
@@ -335,11 +382,20 @@ __global__ void __launch_bounds__(kThreads, 1)
     asm volatile("setmaxnreg.inc.sync.aligned.u32 232;\n");
     const int warp = t / 32, lane = t % 32;
     unsigned char* panel = cs + (wg - 1) * L::kCBytes;
+    // Frees stage s for the producers: this CTA's, and with a cluster also the peer's, which
+    // multicasts its half of B^T into this CTA's stage.
+    auto release = [&](int s) {
+      if constexpr (kCluster > 1) {
+#pragma unroll
+        for (int r = 0; r < kCluster; ++r) mbar_arrive_cluster(&empty[s], r);
+      } else {
+        mbar_arrive(&empty[s]);
+      }
+    };
     int it = 0;
-    for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
-      std::int64_t pid_m, pid_n;
-      tile_of(g, tile, pid_m, pid_n);
-      const int row0 = static_cast<int>(pid_m * kBM), col0 = static_cast<int>(pid_n * kBN);
+    for (int tile = first; tile < tiles; tile += stride) {
+      int row0, col0;
+      tile_origin(tile, row0, col0);
       float acc[kNSub][64];
 #pragma unroll
       for (int j = 0; j < kNSub; ++j)
@@ -359,11 +415,11 @@ __global__ void __launch_bounds__(kThreads, 1)
                                 smem_desc(b_tile + j * 128 * kBK + kk * 16));
         asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
         asm volatile("wgmma.wait_group.sync.aligned 1;\n" ::: "memory");
-        if (t == 0 && kt > 0) mbar_arrive(&empty[(it - 1) % kS]);
+        if (t == 0 && kt > 0) release((it - 1) % kS);
       }
       asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
       // The tile's last stage (the producer is already in the next tile's loads).
-      if (t == 0 && k_tiles > 0) mbar_arrive(&empty[(it - 1) % kS]);
+      if (t == 0 && k_tiles > 0) release((it - 1) % kS);
       if constexpr (kTmaStore) {
 #pragma unroll
         for (int p = 0; p < kNSub / kCPass; ++p) {
@@ -424,6 +480,8 @@ __global__ void __launch_bounds__(kThreads, 1)
     if constexpr (kTmaStore)
       if (t == 0) asm volatile("cp.async.bulk.wait_group 0;\n" ::: "memory");
   }
+  // No CTA leaves while its peer may still arrive on its barriers.
+  if constexpr (kCluster > 1) cluster_sync();
 #endif
 }
 
@@ -475,40 +533,63 @@ void launch_kernel(const LaunchArgs& a) {
   // clang-format on
   TILESIM_CUDA_CHECK_LAUNCH();
 }
-template <class T, int kS, int kCPass, bool kTmaStore>
+template <class T, int kS, int kCPass, int kCluster, bool kTmaStore>
 void launch_persistent(const LaunchArgs& a) {
   const CUtensorMap map_a = make_map(a.a, a.dtype, a.m, a.k, kBM);
-  const CUtensorMap map_b = make_map(a.b, a.dtype, a.n, a.k, kBN);
+  const CUtensorMap map_b = make_map(a.b, a.dtype, a.n, a.k, kBN / kCluster);
   const CUtensorMap map_c = kTmaStore ? make_map(a.c, a.dtype, a.m, a.n, 64) : map_a;
-  auto* kernel = matmul_wgmma_persistent_kernel<T, kS, kCPass, kTmaStore>;
+  auto* kernel = matmul_wgmma_persistent_kernel<T, kS, kCPass, kCluster, kTmaStore>;
   constexpr auto bytes = PersistentLayout<kS, kCPass>::kBytes;
   TILESIM_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                           static_cast<int>(bytes)));
   int dev = 0, sms = 0;
   TILESIM_CUDA_CHECK(cudaGetDevice(&dev));
   TILESIM_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-  const unsigned ctas = std::min(grid_blocks(a.grid), static_cast<unsigned>(sms));
-  // clang-format off
-  kernel<<<ctas, kThreads, bytes, a.stream>>>(
-      map_a, map_b, map_c, static_cast<T*>(a.c), a.m, a.n, a.k, a.grid);
-  // clang-format on
+  GridMap g = a.grid;  // with clusters: the grid of tile pairs (2 i, j), (2 i + 1, j)
+  if (kCluster > 1) {
+    g.tiles_m = (a.grid.tiles_m + kCluster - 1) / kCluster;
+    g.group_size_m = std::max<std::int64_t>(1, a.grid.group_size_m / kCluster);
+  }
+  cudaLaunchConfig_t cfg{};
+  cudaLaunchAttribute attr[1]{};
+  attr[0].id = cudaLaunchAttributeClusterDimension;
+  attr[0].val.clusterDim.x = kCluster;
+  attr[0].val.clusterDim.y = 1;
+  attr[0].val.clusterDim.z = 1;
+  cfg.blockDim = dim3(kThreads);
+  cfg.dynamicSmemBytes = bytes;
+  cfg.stream = a.stream;
+  cfg.attrs = attr;
+  cfg.numAttrs = 1;
+  // As many CTAs (clusters) as can run at once: a persistent CTA that starts late would take a
+  // whole share of the tiles after the others finish.
+  unsigned resident = static_cast<unsigned>(sms);
+  if (kCluster > 1) {
+    int clusters = 0;
+    cfg.gridDim = dim3(static_cast<unsigned>(sms / kCluster * kCluster));
+    TILESIM_CUDA_CHECK(cudaOccupancyMaxActiveClusters(&clusters, kernel, &cfg));
+    resident = static_cast<unsigned>(std::max(1, clusters) * kCluster);
+  }
+  cfg.gridDim = dim3(std::min(grid_blocks(g) * kCluster, resident));
+  TILESIM_CUDA_CHECK(cudaLaunchKernelEx(&cfg, kernel, map_a, map_b, map_c, static_cast<T*>(a.c),
+                                        a.m, a.n, a.k, g));
   TILESIM_CUDA_CHECK_LAUNCH();
 }
 // Which kernel: 0 = version 6, 1 = 6b (TMA store), 2 = 6c (persistent, 4 stages, 16 KB C
-// panels), 3 = 6c with 3 stages and 32 KB panels. The TMA store needs C's row stride (N * 2
-// bytes) to be a multiple of 16.
+// panels), 3 = 6d (6c in clusters of 2 with B^T multicast). The TMA store needs C's row stride
+// (N * 2 bytes) to be a multiple of 16.
 template <class T>
 void launch_typed(const LaunchArgs& a, int which) {
   const bool tma_store = a.n % 8 == 0;
   if (which == 2 || which == 3) {
     if (which == 2 && tma_store)
-      launch_persistent<T, 4, 1, true>(a);
+      launch_persistent<T, 4, 1, 1, true>(a);
     else if (which == 2)
-      launch_persistent<T, 4, 1, false>(a);
+      launch_persistent<T, 4, 1, 1, false>(a);
     else if (tma_store)
-      launch_persistent<T, 3, 2, true>(a);
+      launch_persistent<T, 4, 1, 2, true>(a);
     else
-      launch_persistent<T, 3, 2, false>(a);
+      launch_persistent<T, 4, 1, 2, false>(a);
   } else if (which == 1 && tma_store) {
     launch_kernel<T, true>(a);
   } else {
@@ -565,7 +646,7 @@ std::string launch_matmul_wgmma_tma_store(const LaunchArgs& a) {
 std::string launch_matmul_wgmma_persistent(const LaunchArgs& a) {
   return launch_wgmma(a, 2);
 }
-std::string launch_matmul_wgmma_persistent_s3(const LaunchArgs& a) {
+std::string launch_matmul_wgmma_persistent_mc(const LaunchArgs& a) {
   return launch_wgmma(a, 3);
 }
 #endif  // TILESIM_NO_HOPPER

@@ -14,7 +14,7 @@ namespace detail {
 std::string launch_matmul_wgmma_tma(const LaunchArgs& args);
 std::string launch_matmul_wgmma_tma_store(const LaunchArgs& args);  // C leaves by TMA store
 std::string launch_matmul_wgmma_persistent(const LaunchArgs& args);  // 6c: persistent, 4 stages
-std::string launch_matmul_wgmma_persistent_s3(const LaunchArgs& args);  // 6c, 3 stages (trial)
+std::string launch_matmul_wgmma_persistent_mc(const LaunchArgs& args);  // 6d: clusters of 2 (trial)
 }  // namespace detail
 
 }  // namespace tilesim::kernels

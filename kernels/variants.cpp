@@ -287,9 +287,9 @@ std::vector<Variant> make_variants() {
         "the same warpgroups in a persistent grid (one CTA per SM walking tiles in launch "
         "order): the producer loads the next tile while the consumers store this one by TMA "
         "from C panels of their own");
-  fixed("matmul_wgmma_persistent_s3", kHalf, wgmma_tma::kTile, T, 90,
-        described(MathPath::wgmma, std::nullopt, 8, 3),
-        "trial: the persistent rung with 3 stages and a whole 64 x 256 C panel per consumer");
+  fixed("matmul_wgmma_persistent_mc", kHalf, wgmma_tma::kTile, T, 90, wgmma_p,
+        "trial: the persistent rung in clusters of two CTAs on vertically adjacent tiles, "
+        "each loading half of their shared B^T tile and multicasting it into both");
   // cuBLAS: not our code, so no description (its tile and pipeline are cuBLAS's choice).
   rung("cublas_sgemm", Kernel::matmul, kF32, "", "baseline: cuBLAS SGEMM, strict FP32").kind =
       VariantKind::baseline;
