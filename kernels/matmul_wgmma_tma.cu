@@ -102,7 +102,7 @@ __device__ __forceinline__ void tma_load_multicast(void* dst, const CUtensorMap*
 __device__ __forceinline__ void mbar_arrive_cluster(std::uint64_t* bar, unsigned rank) {
   asm volatile(
       "{\n .reg .b32 remote;\n mapa.shared::cluster.u32 remote, %0, %1;\n"
-      " mbarrier.arrive.release.cluster.shared::cluster.b64 _, [remote];\n}\n" ::"r"(smem_u32(bar)),
+      " mbarrier.arrive.shared::cluster.b64 _, [remote];\n}\n" ::"r"(smem_u32(bar)),
       "r"(rank)
       : "memory");
 }
@@ -386,8 +386,9 @@ __global__ void __launch_bounds__(kThreads, 1)
     // multicasts its half of B^T into this CTA's stage.
     auto release = [&](int s) {
       if constexpr (kCluster > 1) {
+        mbar_arrive(&empty[s]);
 #pragma unroll
-        for (int r = 0; r < kCluster; ++r) mbar_arrive_cluster(&empty[s], r);
+        for (int r = 1; r < kCluster; ++r) mbar_arrive_cluster(&empty[s], (rank + r) % kCluster);
       } else {
         mbar_arrive(&empty[s]);
       }
