@@ -46,9 +46,6 @@ std::string launch_matmul_wgmma_persistent(const LaunchArgs& a) {
 std::string launch_matmul_wgmma_persistent_mc(const LaunchArgs& a) {
   return launch_matmul_wgmma_tma(a);
 }
-std::string launch_matmul_wgmma_persistent_n256(const LaunchArgs& a) {
-  return launch_matmul_wgmma_tma(a);
-}
 #else
 namespace {
 
@@ -169,51 +166,6 @@ __device__ __forceinline__ void wgmma_m64n128k16<__nv_bfloat16>(float* d, std::u
   asm volatile("wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 " TILESIM_WGMMA_REGS
                ", %64, %65, 1, 1, 1, 0, 0;\n"
                : TILESIM_WGMMA_OUTS(d)
-               : "l"(da), "l"(db));
-}
-// m64n256k16: one instruction for a warpgroup's whole 64 x 256 row block (version 6e). Its 128
-// accumulators per thread are the two m64n128 halves' 64 each, back to back (n8 chunk q of the 256
-// columns at registers 4 q .. 4 q + 3), so acc[2][64] is passed as one array of 128.
-#define TILESIM_WGMMA_REGS128 "{" "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, " "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, " "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, " "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, " "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, " "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, " "%96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, " "%112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127" "}"
-#define TILESIM_WGMMA_OUTS128(d) \
-      "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), \
-      "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), \
-      "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), \
-      "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), \
-      "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), \
-      "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), \
-      "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), \
-      "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), \
-      "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), \
-      "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), \
-      "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]), "+f"(d[64]), "+f"(d[65]), \
-      "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]), \
-      "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), \
-      "+f"(d[78]), "+f"(d[79]), "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), \
-      "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]), "+f"(d[88]), "+f"(d[89]), \
-      "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]), \
-      "+f"(d[96]), "+f"(d[97]), "+f"(d[98]), "+f"(d[99]), "+f"(d[100]), "+f"(d[101]), \
-      "+f"(d[102]), "+f"(d[103]), "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107]), \
-      "+f"(d[108]), "+f"(d[109]), "+f"(d[110]), "+f"(d[111]), "+f"(d[112]), "+f"(d[113]), \
-      "+f"(d[114]), "+f"(d[115]), "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]), \
-      "+f"(d[120]), "+f"(d[121]), "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), \
-      "+f"(d[126]), "+f"(d[127])
-template <class T>
-__device__ __forceinline__ void wgmma_m64n256k16(float* d, std::uint64_t da, std::uint64_t db);
-template <>
-__device__ __forceinline__ void wgmma_m64n256k16<__half>(float* d, std::uint64_t da,
-                                                         std::uint64_t db) {
-  asm volatile("wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16 " TILESIM_WGMMA_REGS128
-               ", %128, %129, 1, 1, 1, 0, 0;\n"
-               : TILESIM_WGMMA_OUTS128(d)
-               : "l"(da), "l"(db));
-}
-template <>
-__device__ __forceinline__ void wgmma_m64n256k16<__nv_bfloat16>(float* d, std::uint64_t da,
-                                                                std::uint64_t db) {
-  asm volatile("wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16 " TILESIM_WGMMA_REGS128
-               ", %128, %129, 1, 1, 1, 0, 0;\n"
-               : TILESIM_WGMMA_OUTS128(d)
                : "l"(da), "l"(db));
 }
 #endif  // __CUDA_ARCH_FEAT_SM90_ALL
@@ -360,7 +312,7 @@ struct PersistentLayout {
       1024 + kS * (kStageBytesA + kStageBytesB) + 2 * kCBytes + 2 * kS * 8;
 };
 
-template <class T, int kS, int kCPass, int kCluster, bool kN256, bool kTmaStore>
+template <class T, int kS, int kCPass, int kCluster, bool kTmaStore>
 __global__ void __launch_bounds__(kThreads, 1)
     matmul_wgmma_persistent_kernel(const __grid_constant__ CUtensorMap map_a,
                                    const __grid_constant__ CUtensorMap map_b,
@@ -457,18 +409,11 @@ __global__ void __launch_bounds__(kThreads, 1)
         const T* b_tile = bs + s * kBN * kBK;
         asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
 #pragma unroll
-        for (int kk = 0; kk < kBK / 16; ++kk) {
-          if constexpr (kN256) {
-            static_assert(kNSub == 2);
-            wgmma_m64n256k16<T>(&acc[0][0], smem_desc(a_tile + kk * 16),
-                                smem_desc(b_tile + kk * 16));
-          } else {
+        for (int kk = 0; kk < kBK / 16; ++kk)
 #pragma unroll
-            for (int j = 0; j < kNSub; ++j)
-              wgmma_m64n128k16<T>(acc[j], smem_desc(a_tile + kk * 16),
-                                  smem_desc(b_tile + j * 128 * kBK + kk * 16));
-          }
-        }
+          for (int j = 0; j < kNSub; ++j)
+            wgmma_m64n128k16<T>(acc[j], smem_desc(a_tile + kk * 16),
+                                smem_desc(b_tile + j * 128 * kBK + kk * 16));
         asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
         asm volatile("wgmma.wait_group.sync.aligned 1;\n" ::: "memory");
         if (t == 0 && kt > 0) release((it - 1) % kS);
@@ -589,12 +534,12 @@ void launch_kernel(const LaunchArgs& a) {
   // clang-format on
   TILESIM_CUDA_CHECK_LAUNCH();
 }
-template <class T, int kS, int kCPass, int kCluster, bool kN256, bool kTmaStore>
+template <class T, int kS, int kCPass, int kCluster, bool kTmaStore>
 void launch_persistent(const LaunchArgs& a) {
   const CUtensorMap map_a = make_map(a.a, a.dtype, a.m, a.k, kBM);
   const CUtensorMap map_b = make_map(a.b, a.dtype, a.n, a.k, kBN / kCluster);
   const CUtensorMap map_c = kTmaStore ? make_map(a.c, a.dtype, a.m, a.n, 64) : map_a;
-  auto* kernel = matmul_wgmma_persistent_kernel<T, kS, kCPass, kCluster, kN256, kTmaStore>;
+  auto* kernel = matmul_wgmma_persistent_kernel<T, kS, kCPass, kCluster, kTmaStore>;
   constexpr auto bytes = PersistentLayout<kS, kCPass>::kBytes;
   TILESIM_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                           static_cast<int>(bytes)));
@@ -632,25 +577,20 @@ void launch_persistent(const LaunchArgs& a) {
   TILESIM_CUDA_CHECK_LAUNCH();
 }
 // Which kernel: 0 = version 6, 1 = 6b (TMA store), 2 = 6c (persistent, 4 stages, 16 KB C
-// panels), 3 = 6d (6c in clusters of 2 with B^T multicast), 4 = 6e (6c with one m64n256k16 per
-// k16 step instead of two m64n128k16). The TMA store needs C's row stride (N * 2 bytes) to be a
-// multiple of 16.
+// panels), 3 = 6d (6c in clusters of 2 with B^T multicast). The TMA store needs C's row stride
+// (N * 2 bytes) to be a multiple of 16.
 template <class T>
 void launch_typed(const LaunchArgs& a, int which) {
   const bool tma_store = a.n % 8 == 0;
-  if (which == 2 || which == 3 || which == 4) {
+  if (which == 2 || which == 3) {
     if (which == 2 && tma_store)
-      launch_persistent<T, 4, 1, 1, false, true>(a);
+      launch_persistent<T, 4, 1, 1, true>(a);
     else if (which == 2)
-      launch_persistent<T, 4, 1, 1, false, false>(a);
-    else if (which == 4 && tma_store)
-      launch_persistent<T, 4, 1, 1, true, true>(a);
-    else if (which == 4)
-      launch_persistent<T, 4, 1, 1, true, false>(a);
+      launch_persistent<T, 4, 1, 1, false>(a);
     else if (tma_store)
-      launch_persistent<T, 4, 1, 2, false, true>(a);
+      launch_persistent<T, 4, 1, 2, true>(a);
     else
-      launch_persistent<T, 4, 1, 2, false, false>(a);
+      launch_persistent<T, 4, 1, 2, false>(a);
   } else if (which == 1 && tma_store) {
     launch_kernel<T, true>(a);
   } else {
@@ -709,9 +649,6 @@ std::string launch_matmul_wgmma_persistent(const LaunchArgs& a) {
 }
 std::string launch_matmul_wgmma_persistent_mc(const LaunchArgs& a) {
   return launch_wgmma(a, 3);
-}
-std::string launch_matmul_wgmma_persistent_n256(const LaunchArgs& a) {
-  return launch_wgmma(a, 4);
 }
 #endif  // TILESIM_NO_HOPPER
 

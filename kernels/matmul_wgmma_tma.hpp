@@ -15,7 +15,6 @@ std::string launch_matmul_wgmma_tma(const LaunchArgs& args);
 std::string launch_matmul_wgmma_tma_store(const LaunchArgs& args);  // C leaves by TMA store
 std::string launch_matmul_wgmma_persistent(const LaunchArgs& args);  // 6c: persistent, 4 stages
 std::string launch_matmul_wgmma_persistent_mc(const LaunchArgs& args);  // 6d: clusters of 2 (trial)
-std::string launch_matmul_wgmma_persistent_n256(const LaunchArgs& args);  // 6e: m64n256k16 (trial)
 }  // namespace detail
 
 }  // namespace tilesim::kernels

@@ -290,9 +290,6 @@ std::vector<Variant> make_variants() {
   fixed("matmul_wgmma_persistent_mc", kHalf, wgmma_tma::kTile, T, 90, wgmma_p,
         "trial: the persistent rung in clusters of two CTAs on vertically adjacent tiles, "
         "each loading half of their shared B^T tile and multicasting it into both");
-  fixed("matmul_wgmma_persistent_n256", kHalf, wgmma_tma::kTile, T, 90, wgmma_p,
-        "trial: the persistent rung issuing one wgmma m64n256k16 per k16 step and warpgroup "
-        "instead of two m64n128k16");
   // cuBLAS: not our code, so no description (its tile and pipeline are cuBLAS's choice).
   rung("cublas_sgemm", Kernel::matmul, kF32, "", "baseline: cuBLAS SGEMM, strict FP32").kind =
       VariantKind::baseline;
