@@ -22,6 +22,13 @@
 //   panel per consumer warpgroup, two 128-byte swizzled (64, 64) boxes) and leaves by TMA store;
 //   a consumer waits for its previous stores to have read the panel only when it next writes it,
 //   so the stores drain under the next K loop. N % 8 != 0: 4-byte stores from registers.
+// version 6d matmul_wgmma_persistent_mc: 6c in clusters of two CTAs on vertically adjacent tiles
+//   (2 i, j) and (2 i + 1, j), which share their B^T tile: each CTA's producer loads its own A
+//   tile and one 128-row half of B^T, multicast into the same stage of both CTAs, so L2 serves
+//   each B^T byte once per pair. A stage is refilled only when the consumers of both CTAs have
+//   freed it (its "empty" mbarrier counts four arrivals, two of them from the peer). The launch
+//   order applies to the grid of tile pairs (GROUP_SIZE_M halved), and the grid holds as many
+//   clusters as can be resident at once (cudaOccupancyMaxActiveClusters).
 #include "kernels/device_common.cuh"
 #include "kernels/device_resources.cuh"
 #include "kernels/matmul_wgmma_tma.hpp"

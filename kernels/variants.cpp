@@ -288,8 +288,8 @@ std::vector<Variant> make_variants() {
         "order): the producer loads the next tile while the consumers store this one by TMA "
         "from C panels of their own");
   fixed("matmul_wgmma_persistent_mc", kHalf, wgmma_tma::kTile, T, 90, wgmma_p,
-        "trial: the persistent rung in clusters of two CTAs on vertically adjacent tiles, "
-        "each loading half of their shared B^T tile and multicasting it into both");
+        "the persistent rung in clusters of two CTAs on vertically adjacent tiles, each "
+        "loading half of their shared B^T tile and multicasting it into both");
   // cuBLAS: not our code, so no description (its tile and pipeline are cuBLAS's choice).
   rung("cublas_sgemm", Kernel::matmul, kF32, "", "baseline: cuBLAS SGEMM, strict FP32").kind =
       VariantKind::baseline;
