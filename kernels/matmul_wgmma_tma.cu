@@ -97,8 +97,9 @@ __device__ __forceinline__ void tma_load(void* dst, const CUtensorMap* map, int 
 }
 // The same box into the same shared-memory offset of every CTA in `mask` (a cluster), each
 // completing on its own mbarrier at `bar`'s offset.
-__device__ __forceinline__ void tma_load_multicast(void* dst, const CUtensorMap* map, int c0, int c1,
-                                                   std::uint64_t* bar, unsigned short mask) {
+__device__ __forceinline__ void tma_load_multicast(void* dst, const CUtensorMap* map, int c0,
+                                                   int c1, std::uint64_t* bar,
+                                                   unsigned short mask) {
   asm volatile(
       "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
       ".multicast::cluster [%0], [%1, {%2, %3}], [%4], %5;\n" ::"r"(smem_u32(dst)),
@@ -330,8 +331,8 @@ __global__ void __launch_bounds__(kThreads, 1)
   extern __shared__ unsigned char smem_raw[];
   unsigned char* base = reinterpret_cast<unsigned char*>(
       (reinterpret_cast<std::uintptr_t>(smem_raw) + 1023) & ~std::uintptr_t{1023});
-  T* as = reinterpret_cast<T*>(base);                      // (stages, BM, BK)
-  T* bs = reinterpret_cast<T*>(base + kS * kStageBytesA);  // (stages, BN, BK)
+  T* as = reinterpret_cast<T*>(base);                             // (stages, BM, BK)
+  T* bs = reinterpret_cast<T*>(base + kS * kStageBytesA);         // (stages, BN, BK)
   unsigned char* cs = base + kS * (kStageBytesA + kStageBytesB);  // (2, kCPass * 2, 64, 64)
   auto* full = reinterpret_cast<std::uint64_t*>(cs + 2 * L::kCBytes);
   std::uint64_t* empty = full + kS;

@@ -38,8 +38,8 @@ int main(int argc, char** argv) {
   opt.repeats = 30;
   opt.max_seconds = 4.0;
   int failures = 0;
-  std::printf("%-28s %-6s %-6s %-14s %9s %9s %8s  %s\n", "variant", "size", "dtype", "order",
-              "ms", "TF/s", "%cuBLAS", "check");
+  std::printf("%-28s %-6s %-6s %-14s %9s %9s %8s  %s\n", "variant", "size", "dtype", "order", "ms",
+              "TF/s", "%cuBLAS", "check");
   for (const auto& s : sizes)
     for (const auto& ds : dtypes) {
       const std::int64_t n = std::atoll(s.c_str());
