@@ -49,6 +49,8 @@ const std::vector<LauncherRow>& launchers() {
       {"matmul_mma_sync_tiles", TILESIM_LAUNCHER(launch_matmul_mma_sync_tiles)},
       {"matmul_wgmma_tma", TILESIM_LAUNCHER(launch_matmul_wgmma_tma)},
       {"matmul_wgmma_tma_store", TILESIM_LAUNCHER(launch_matmul_wgmma_tma_store)},
+      {"matmul_wgmma_persistent", TILESIM_LAUNCHER(launch_matmul_wgmma_persistent)},
+      {"matmul_wgmma_persistent_mc", TILESIM_LAUNCHER(launch_matmul_wgmma_persistent_mc)},
       {"cublas_sgemm", TILESIM_LAUNCHER(launch_cublas_sgemm)},
       {"cublas_tf32", TILESIM_LAUNCHER(launch_cublas_tf32)},
       {"cublas_gemmex", TILESIM_LAUNCHER(launch_cublas_gemmex)},

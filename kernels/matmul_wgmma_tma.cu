@@ -14,6 +14,21 @@
 //   the fragment stores are conflict-free and no other warpgroup needs to wait), then one thread
 //   hands the four 64 x 64 boxes to the copy engine (cp.async.bulk.tensor store, which clips at
 //   the matrix edge) instead of 64 4-byte stores per thread. N % 8 != 0: version 6's epilogue.
+// version 6c matmul_wgmma_persistent: the same warpgroups and K loop in a persistent grid of
+//   min(tiles, SMs) CTAs, each walking pids blockIdx.x, + gridDim.x, ... in the launch order. The
+//   stage ring and its mbarrier phases run on across tiles, so the producer loads the next tile's
+//   first stages while the consumers are still in this tile's epilogue, and no CTA pays a launch,
+//   barrier set-up or an empty pipeline per tile. C gets shared memory of its own (a 64 x 128
+//   panel per consumer warpgroup, two 128-byte swizzled (64, 64) boxes) and leaves by TMA store;
+//   a consumer waits for its previous stores to have read the panel only when it next writes it,
+//   so the stores drain under the next K loop. N % 8 != 0: 4-byte stores from registers.
+// version 6d matmul_wgmma_persistent_mc: 6c in clusters of two CTAs on vertically adjacent tiles
+//   (2 i, j) and (2 i + 1, j), which share their B^T tile: each CTA's producer loads its own A
+//   tile and one 128-row half of B^T, multicast into the same stage of both CTAs, so L2 serves
+//   each B^T byte once per pair. A stage is refilled only when the consumers of both CTAs have
+//   freed it (its "empty" mbarrier counts four arrivals, two of them from the peer). The launch
+//   order applies to the grid of tile pairs (GROUP_SIZE_M halved), and the grid holds as many
+//   clusters as can be resident at once (cudaOccupancyMaxActiveClusters).
 #include "kernels/device_common.cuh"
 #include "kernels/device_resources.cuh"
 #include "kernels/matmul_wgmma_tma.hpp"
@@ -30,6 +45,12 @@ std::string launch_matmul_wgmma_tma(const LaunchArgs&) {
   return "built without sm_90 in CMAKE_CUDA_ARCHITECTURES: no sm_90a code for the wgmma rung";
 }
 std::string launch_matmul_wgmma_tma_store(const LaunchArgs& a) {
+  return launch_matmul_wgmma_tma(a);
+}
+std::string launch_matmul_wgmma_persistent(const LaunchArgs& a) {
+  return launch_matmul_wgmma_tma(a);
+}
+std::string launch_matmul_wgmma_persistent_mc(const LaunchArgs& a) {
   return launch_matmul_wgmma_tma(a);
 }
 #else
@@ -73,6 +94,34 @@ __device__ __forceinline__ void tma_load(void* dst, const CUtensorMap* map, int 
       " [%0], [%1, {%2, %3}], [%4];\n" ::"r"(smem_u32(dst)),
       "l"(reinterpret_cast<std::uint64_t>(map)), "r"(c0), "r"(c1), "r"(smem_u32(bar))
       : "memory");
+}
+// The same box into the same shared-memory offset of every CTA in `mask` (a cluster), each
+// completing on its own mbarrier at `bar`'s offset.
+__device__ __forceinline__ void tma_load_multicast(void* dst, const CUtensorMap* map, int c0,
+                                                   int c1, std::uint64_t* bar,
+                                                   unsigned short mask) {
+  asm volatile(
+      "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
+      ".multicast::cluster [%0], [%1, {%2, %3}], [%4], %5;\n" ::"r"(smem_u32(dst)),
+      "l"(reinterpret_cast<std::uint64_t>(map)), "r"(c0), "r"(c1), "r"(smem_u32(bar)), "h"(mask)
+      : "memory");
+}
+// Arrive on the mbarrier at `bar`'s offset in CTA `rank` of this cluster.
+__device__ __forceinline__ void mbar_arrive_cluster(std::uint64_t* bar, unsigned rank) {
+  asm volatile(
+      "{\n .reg .b32 remote;\n mapa.shared::cluster.u32 remote, %0, %1;\n"
+      " mbarrier.arrive.shared::cluster.b64 _, [remote];\n}\n" ::"r"(smem_u32(bar)),
+      "r"(rank)
+      : "memory");
+}
+__device__ __forceinline__ void cluster_sync() {
+  asm volatile("barrier.cluster.arrive.release.aligned;\nbarrier.cluster.wait.acquire.aligned;\n" ::
+                   : "memory");
+}
+__device__ __forceinline__ unsigned cluster_rank() {
+  unsigned r;
+  asm volatile("mov.u32 %0, %%cluster_ctarank;\n" : "=r"(r));
+  return r;
 }
 // Box (c0 = column, c1 = row) of shared memory to a 2-D tensor map, as one bulk group.
 __device__ __forceinline__ void tma_store(const CUtensorMap* map, int c0, int c1, const void* src) {
@@ -260,6 +309,191 @@ __global__ void __launch_bounds__(kThreads, 1)
 #endif
 }
 
+// Version 6c: persistent. kS stages of (A, B^T); C panels of kCPass n128 halves per consumer
+// (kCPass = 1: 16 KB each, two passes per tile; 2: 32 KB, one pass). kCluster = 2 (trial 6d):
+// clusters of two CTAs on tiles (2 i, j) and (2 i + 1, j), each loading its own A and one half of
+// the shared B^T tile, multicast into both; g is then the grid of (256, 256) tile pairs.
+template <int kS, int kCPass>
+struct PersistentLayout {
+  static constexpr int kCBytes = kCPass * 64 * 128 * 2;  // one consumer's panel
+  static constexpr std::size_t kBytes =
+      1024 + kS * (kStageBytesA + kStageBytesB) + 2 * kCBytes + 2 * kS * 8;
+};
+
+template <class T, int kS, int kCPass, int kCluster, bool kTmaStore>
+__global__ void __launch_bounds__(kThreads, 1)
+    matmul_wgmma_persistent_kernel(const __grid_constant__ CUtensorMap map_a,
+                                   const __grid_constant__ CUtensorMap map_b,
+                                   const __grid_constant__ CUtensorMap map_c, T* __restrict__ c,
+                                   std::int64_t m, std::int64_t n, std::int64_t k, GridMap g) {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  using L = PersistentLayout<kS, kCPass>;
+  extern __shared__ unsigned char smem_raw[];
+  unsigned char* base = reinterpret_cast<unsigned char*>(
+      (reinterpret_cast<std::uintptr_t>(smem_raw) + 1023) & ~std::uintptr_t{1023});
+  T* as = reinterpret_cast<T*>(base);                             // (stages, BM, BK)
+  T* bs = reinterpret_cast<T*>(base + kS * kStageBytesA);         // (stages, BN, BK)
+  unsigned char* cs = base + kS * (kStageBytesA + kStageBytesB);  // (2, kCPass * 2, 64, 64)
+  auto* full = reinterpret_cast<std::uint64_t*>(cs + 2 * L::kCBytes);
+  std::uint64_t* empty = full + kS;
+
+  const int wg = threadIdx.x / 128, t = threadIdx.x % 128;
+  const int k_tiles = static_cast<int>((k + kBK - 1) / kBK);
+  const int tiles = static_cast<int>(g.tiles_m * g.tiles_n);  // tile pairs when kCluster = 2
+  const unsigned rank = kCluster > 1 ? cluster_rank() : 0;
+  const int first = blockIdx.x / kCluster, stride = gridDim.x / kCluster;
+  // The tile this CTA computes for pid p of g.
+  auto tile_origin = [&](int p, int& row0, int& col0) {
+    std::int64_t pid_m, pid_n;
+    tile_of(g, p, pid_m, pid_n);
+    row0 = static_cast<int>((pid_m * kCluster + rank) * kBM);
+    col0 = static_cast<int>(pid_n * kBN);
+  };
+
+  if (threadIdx.x == 0) {
+    for (int s = 0; s < kS; ++s) {
+      mbar_init(&full[s], 1);
+      mbar_init(&empty[s], 2 * kCluster);  // one arrival per consumer warpgroup of the cluster
+    }
+    asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+    asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+  }
+  if constexpr (kCluster > 1)
+    cluster_sync();  // the peer's barriers exist before anything is multicast into them
+  else
+    __syncthreads();
+
+  if (wg == 0) {  // producer: one thread runs the stage ring through every tile of this CTA
+    asm volatile("setmaxnreg.dec.sync.aligned.u32 40;\n");
+    if (t == 0) {
+      int it = 0;  // K steps issued by this CTA so far, over all its tiles
+      for (int tile = first; tile < tiles; tile += stride) {
+        int row0, col0;
+        tile_origin(tile, row0, col0);
+        for (int kt = 0; kt < k_tiles; ++kt, ++it) {
+          const int s = it % kS;
+          if (it >= kS) mbar_wait(&empty[s], ((it / kS) - 1) & 1);
+          mbar_expect_tx(&full[s], kStageBytesA + kStageBytesB);
+          tma_load(as + s * kBM * kBK, &map_a, kt * kBK, row0, &full[s]);
+          if constexpr (kCluster > 1) {  // this CTA's half of B^T, into both CTAs
+            constexpr int kHalf = kBN / kCluster;
+            tma_load_multicast(bs + s * kBN * kBK + rank * kHalf * kBK, &map_b, kt * kBK,
+                               col0 + static_cast<int>(rank) * kHalf, &full[s],
+                               static_cast<unsigned short>((1u << kCluster) - 1));
+          } else {
+            tma_load(bs + s * kBN * kBK, &map_b, kt * kBK, col0, &full[s]);
+          }
+        }
+      }
+    }
+  } else {  // consumers: warpgroup wg owns rows (wg - 1) * 64 .. + 63 of every tile
+    asm volatile("setmaxnreg.inc.sync.aligned.u32 232;\n");
+    const int warp = t / 32, lane = t % 32;
+    unsigned char* panel = cs + (wg - 1) * L::kCBytes;
+    // Frees stage s for the producers: this CTA's, and with a cluster also the peer's, which
+    // multicasts its half of B^T into this CTA's stage.
+    auto release = [&](int s) {
+      if constexpr (kCluster > 1) {
+        mbar_arrive(&empty[s]);
+#pragma unroll
+        for (int r = 1; r < kCluster; ++r) mbar_arrive_cluster(&empty[s], (rank + r) % kCluster);
+      } else {
+        mbar_arrive(&empty[s]);
+      }
+    };
+    int it = 0;
+    for (int tile = first; tile < tiles; tile += stride) {
+      int row0, col0;
+      tile_origin(tile, row0, col0);
+      float acc[kNSub][64];
+#pragma unroll
+      for (int j = 0; j < kNSub; ++j)
+#pragma unroll
+        for (int e = 0; e < 64; ++e) acc[j][e] = 0.f;
+      for (int kt = 0; kt < k_tiles; ++kt, ++it) {
+        const int s = it % kS;
+        mbar_wait(&full[s], (it / kS) & 1);
+        const T* a_tile = as + s * kBM * kBK + (wg - 1) * 64 * kBK;
+        const T* b_tile = bs + s * kBN * kBK;
+        asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+#pragma unroll
+        for (int kk = 0; kk < kBK / 16; ++kk)
+#pragma unroll
+          for (int j = 0; j < kNSub; ++j)
+            wgmma_m64n128k16<T>(acc[j], smem_desc(a_tile + kk * 16),
+                                smem_desc(b_tile + j * 128 * kBK + kk * 16));
+        asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+        asm volatile("wgmma.wait_group.sync.aligned 1;\n" ::: "memory");
+        if (t == 0 && kt > 0) release((it - 1) % kS);
+      }
+      asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+      // The tile's last stage (the producer is already in the next tile's loads).
+      if (t == 0 && k_tiles > 0) release((it - 1) % kS);
+      if constexpr (kTmaStore) {
+#pragma unroll
+        for (int p = 0; p < kNSub / kCPass; ++p) {
+          // The panel is free once the stores that last read it have done so.
+          if (t == 0) asm volatile("cp.async.bulk.wait_group.read 0;\n" ::: "memory");
+          asm volatile("bar.sync %0, 128;\n" ::"r"(wg) : "memory");
+#pragma unroll
+          for (int jj = 0; jj < kCPass; ++jj)
+#pragma unroll
+            for (int q = 0; q < 16; ++q)
+#pragma unroll
+              for (int h = 0; h < 2; ++h) {
+                const int j = p * kCPass + jj;
+                const int r = warp * 16 + lane / 4 + h * 8, cb = jj * 2 + q / 8;
+                const T v0 = from_float<T>(acc[j][4 * q + 2 * h]),
+                        v1 = from_float<T>(acc[j][4 * q + 2 * h + 1]);
+                const unsigned pair =
+                    *reinterpret_cast<const unsigned short*>(&v0) |
+                    (static_cast<unsigned>(*reinterpret_cast<const unsigned short*>(&v1)) << 16);
+                *reinterpret_cast<unsigned*>(panel + cb * 8192 + r * 128 +
+                                             (((q % 8) ^ (r % 8)) << 4) + (lane % 4) * 4) = pair;
+              }
+          asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+          asm volatile("bar.sync %0, 128;\n" ::"r"(wg) : "memory");
+          if (t == 0) {
+#pragma unroll
+            for (int cb = 0; cb < kCPass * 2; ++cb)
+              tma_store(&map_c, col0 + p * kCPass * 128 + cb * 64, row0 + (wg - 1) * 64,
+                        panel + cb * 8192);
+            asm volatile("cp.async.bulk.commit_group;\n" ::: "memory");
+          }
+        }
+      } else {
+        const bool pairs = n % 2 == 0;
+#pragma unroll
+        for (int j = 0; j < kNSub; ++j)
+#pragma unroll
+          for (int q = 0; q < 16; ++q)
+#pragma unroll
+            for (int h = 0; h < 2; ++h) {
+              const std::int64_t row = row0 + (wg - 1) * 64 + warp * 16 + lane / 4 + h * 8;
+              const std::int64_t col = col0 + j * 128 + q * 8 + (lane % 4) * 2;
+              if (row >= m) continue;
+              const T v0 = from_float<T>(acc[j][4 * q + 2 * h]),
+                      v1 = from_float<T>(acc[j][4 * q + 2 * h + 1]);
+              T* p = c + row * n + col;
+              if (pairs && col + 1 < n) {
+                const unsigned short lo = *reinterpret_cast<const unsigned short*>(&v0);
+                const unsigned short hi = *reinterpret_cast<const unsigned short*>(&v1);
+                *reinterpret_cast<unsigned*>(p) = lo | (static_cast<unsigned>(hi) << 16);
+              } else {
+                if (col < n) p[0] = v0;
+                if (col + 1 < n) p[1] = v1;
+              }
+            }
+      }
+    }
+    if constexpr (kTmaStore)
+      if (t == 0) asm volatile("cp.async.bulk.wait_group 0;\n" ::: "memory");
+  }
+  // No CTA leaves while its peer may still arrive on its barriers.
+  if constexpr (kCluster > 1) cluster_sync();
+#endif
+}
+
 PFN_cuTensorMapEncodeTiled_v12000 encode_fn() {
   static PFN_cuTensorMapEncodeTiled_v12000 fn = [] {
     void* p = nullptr;
@@ -308,18 +542,73 @@ void launch_kernel(const LaunchArgs& a) {
   // clang-format on
   TILESIM_CUDA_CHECK_LAUNCH();
 }
-// The TMA store needs C's row stride (N * 2 bytes) to be a multiple of 16.
+template <class T, int kS, int kCPass, int kCluster, bool kTmaStore>
+void launch_persistent(const LaunchArgs& a) {
+  const CUtensorMap map_a = make_map(a.a, a.dtype, a.m, a.k, kBM);
+  const CUtensorMap map_b = make_map(a.b, a.dtype, a.n, a.k, kBN / kCluster);
+  const CUtensorMap map_c = kTmaStore ? make_map(a.c, a.dtype, a.m, a.n, 64) : map_a;
+  auto* kernel = matmul_wgmma_persistent_kernel<T, kS, kCPass, kCluster, kTmaStore>;
+  constexpr auto bytes = PersistentLayout<kS, kCPass>::kBytes;
+  TILESIM_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                          static_cast<int>(bytes)));
+  int dev = 0, sms = 0;
+  TILESIM_CUDA_CHECK(cudaGetDevice(&dev));
+  TILESIM_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+  GridMap g = a.grid;  // with clusters: the grid of tile pairs (2 i, j), (2 i + 1, j)
+  if (kCluster > 1) {
+    g.tiles_m = (a.grid.tiles_m + kCluster - 1) / kCluster;
+    g.group_size_m = std::max<std::int64_t>(1, a.grid.group_size_m / kCluster);
+  }
+  cudaLaunchConfig_t cfg{};
+  cudaLaunchAttribute attr[1]{};
+  attr[0].id = cudaLaunchAttributeClusterDimension;
+  attr[0].val.clusterDim.x = kCluster;
+  attr[0].val.clusterDim.y = 1;
+  attr[0].val.clusterDim.z = 1;
+  cfg.blockDim = dim3(kThreads);
+  cfg.dynamicSmemBytes = bytes;
+  cfg.stream = a.stream;
+  cfg.attrs = attr;
+  cfg.numAttrs = 1;
+  // As many CTAs (clusters) as can run at once: a persistent CTA that starts late would take a
+  // whole share of the tiles after the others finish.
+  unsigned resident = static_cast<unsigned>(sms);
+  if (kCluster > 1) {
+    int clusters = 0;
+    cfg.gridDim = dim3(static_cast<unsigned>(sms / kCluster * kCluster));
+    TILESIM_CUDA_CHECK(cudaOccupancyMaxActiveClusters(&clusters, kernel, &cfg));
+    resident = static_cast<unsigned>(std::max(1, clusters) * kCluster);
+  }
+  cfg.gridDim = dim3(std::min(grid_blocks(g) * kCluster, resident));
+  TILESIM_CUDA_CHECK(cudaLaunchKernelEx(&cfg, kernel, map_a, map_b, map_c, static_cast<T*>(a.c),
+                                        a.m, a.n, a.k, g));
+  TILESIM_CUDA_CHECK_LAUNCH();
+}
+// Which kernel: 0 = version 6, 1 = 6b (TMA store), 2 = 6c (persistent, 4 stages, 16 KB C
+// panels), 3 = 6d (6c in clusters of 2 with B^T multicast). The TMA store needs C's row stride
+// (N * 2 bytes) to be a multiple of 16.
 template <class T>
-void launch_typed(const LaunchArgs& a, bool tma_store) {
-  if (tma_store && a.n % 8 == 0)
+void launch_typed(const LaunchArgs& a, int which) {
+  const bool tma_store = a.n % 8 == 0;
+  if (which == 2 || which == 3) {
+    if (which == 2 && tma_store)
+      launch_persistent<T, 4, 1, 1, true>(a);
+    else if (which == 2)
+      launch_persistent<T, 4, 1, 1, false>(a);
+    else if (tma_store)
+      launch_persistent<T, 4, 1, 2, true>(a);
+    else
+      launch_persistent<T, 4, 1, 2, false>(a);
+  } else if (which == 1 && tma_store) {
     launch_kernel<T, true>(a);
-  else
+  } else {
     launch_kernel<T, false>(a);
+  }
 }
 
 }  // namespace
 
-static std::string launch_wgmma(const LaunchArgs& a, bool tma_store) {
+static std::string launch_wgmma(const LaunchArgs& a, int which) {
   if (a.dtype == sim::DType::fp32) return "wgmma rung takes FP16 or BF16 inputs";
   if (!a.b_transposed) return "wgmma rung reads B^T (N, K), K-major";
   if (a.m > 0x7fffffff || a.n > 0x7fffffff) return "sizes exceed the tensor map's int coordinates";
@@ -329,9 +618,9 @@ static std::string launch_wgmma(const LaunchArgs& a, bool tma_store) {
   if (major != 9) return "wgmma and TMA need a Hopper GPU (compute capability 9.0, sm_90a code)";
   if (a.k % 8 == 0) {
     if (a.dtype == sim::DType::fp16)
-      launch_typed<__half>(a, tma_store);
+      launch_typed<__half>(a, which);
     else
-      launch_typed<__nv_bfloat16>(a, tma_store);
+      launch_typed<__nv_bfloat16>(a, which);
     return "";
   }
   // TMA needs 16-byte row strides: when K % 8 != 0, A and B^T are first copied into zero-padded
@@ -351,17 +640,23 @@ static std::string launch_wgmma(const LaunchArgs& a, bool tma_store) {
   p.a = pa.p;
   p.b = pb.p;
   if (a.dtype == sim::DType::fp16)
-    launch_typed<__half>(p, tma_store);
+    launch_typed<__half>(p, which);
   else
-    launch_typed<__nv_bfloat16>(p, tma_store);
+    launch_typed<__nv_bfloat16>(p, which);
   return "";
 }
 
 std::string launch_matmul_wgmma_tma(const LaunchArgs& a) {
-  return launch_wgmma(a, false);
+  return launch_wgmma(a, 0);
 }
 std::string launch_matmul_wgmma_tma_store(const LaunchArgs& a) {
-  return launch_wgmma(a, true);
+  return launch_wgmma(a, 1);
+}
+std::string launch_matmul_wgmma_persistent(const LaunchArgs& a) {
+  return launch_wgmma(a, 2);
+}
+std::string launch_matmul_wgmma_persistent_mc(const LaunchArgs& a) {
+  return launch_wgmma(a, 3);
 }
 #endif  // TILESIM_NO_HOPPER
 

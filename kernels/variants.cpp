@@ -297,6 +297,16 @@ std::vector<Variant> make_variants() {
   fixed("matmul_wgmma_tma_store", kHalf, wgmma_tma::kTile, T, 90, wgmma,
         "the same K loop; C is staged in 128-byte swizzled shared memory and leaves "
         "through TMA bulk tensor stores instead of 4-byte stores from registers");
+  // The persistent rungs: the same path, warps and stages (no measured registers yet: the
+  // measured-register test reads assets/measured/, which has no row for them).
+  const TimingDescription wgmma_p = described(MathPath::wgmma, std::nullopt, 8, wgmma_tma::kStages);
+  fixed("matmul_wgmma_persistent", kHalf, wgmma_tma::kTile, T, 90, wgmma_p,
+        "the same warpgroups in a persistent grid (one CTA per SM walking tiles in launch "
+        "order): the producer loads the next tile while the consumers store this one by TMA "
+        "from C panels of their own");
+  fixed("matmul_wgmma_persistent_mc", kHalf, wgmma_tma::kTile, T, 90, wgmma_p,
+        "the persistent rung in clusters of two CTAs on vertically adjacent tiles, each "
+        "loading half of their shared B^T tile and multicasting it into both");
   // cuBLAS: not our code, so no description (its tile and pipeline are cuBLAS's choice).
   rung("cublas_sgemm", Kernel::matmul, kF32, "", "baseline: cuBLAS SGEMM, strict FP32").kind =
       VariantKind::baseline;

@@ -36,6 +36,8 @@ TEST(VariantRegistry, EveryFixedTileIsTheTileItsKernelIsBuiltWith) {
       {"matmul_wgmma_tma", k::wgmma_tma::kTile},
       {"matmul_wgmma_tma_store", k::wgmma_tma::kTile},
       {"transpose_smem_padded_batched", k::transpose_batched::kTile},
+      {"matmul_wgmma_persistent", k::wgmma_tma::kTile},
+      {"matmul_wgmma_persistent_mc", k::wgmma_tma::kTile},
   };
   int fixed = 0;
   for (const auto& v : kernels::variants()) {
