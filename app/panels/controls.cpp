@@ -57,20 +57,25 @@ void field_error(const FrameContext& f, const char* field) {
 
 // A kernel file being read on a worker (File -> Open kernel, --triton, a save): which, for how
 // long, and a way to stop waiting. The front end reports no progress of its own, so the time
-// waited is shown rather than a bar that would not move.
+// waited is shown rather than a bar that would not move; it has a line of its own, as wrapping
+// may break a number after its decimal point.
 void kernel_read_status(FrameContext& f) {
   const Jobs& j = *f.model.jobs;
   if (!j.kernel.pending()) return;
-  const double waited =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - j.kernel_requested_at)
-          .count();
   const std::string text = std::string(j.kernel_request.reload ? "Reloading " : "Opening kernel ") +
                            j.kernel_request.path.filename().string() +
-                           ": reading and recognising it (" + format_seconds(waited) + ")";
+                           ": reading and recognising it";
   ImGui::PushTextWrapPos(0);
   text_colored(palette::highlight, text.c_str());
   ImGui::PopTextWrapPos();
-  if (!f.ui.figure && ImGui::SmallButton("Cancel##kernel_read")) f.cmds.push(CancelKernelOpen{});
+  if (!f.ui.figure) {
+    if (ImGui::SmallButton("Cancel##kernel_read")) f.cmds.push(CancelKernelOpen{});
+    ImGui::SameLine();
+  }
+  const double waited =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - j.kernel_requested_at)
+          .count();
+  ImGui::TextDisabled("%s so far", format_seconds(waited).c_str());
 }
 
 }  // namespace
