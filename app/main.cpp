@@ -550,7 +550,10 @@ int main(int argc, char** argv) {
     if (start_view_pending && landed.landed) {
       start_view_pending = false;
       if (!landed.error.empty()) std::fprintf(stderr, "tilesim: %s\n", landed.error.c_str());
-      if (const int rc = landed.error.empty() ? apply_start_view(model, ui, o) : 0) {
+      // Not when the learner opened another file before this one landed.
+      const bool start_file =
+          landed.error.empty() && model.kernel_file && model.kernel_file->path == *o.triton;
+      if (const int rc = start_file ? apply_start_view(model, ui, o) : 0) {
         shut_down(model);
         ui.warps_job.stop_and_join();
         return rc;
