@@ -30,7 +30,6 @@
 #include "app/soak.hpp"
 #include "scenario/bench_report.hpp"
 #include "scenario/file_io.hpp"
-#include "scenario/kernel_file.hpp"
 #include "scenario/resolve.hpp"
 #include "triton/heap_reuse.hpp"
 
@@ -110,7 +109,9 @@ void drop_all_but_jobs(CommandQueue& q, AppModel& m) {
 }
 
 // One frame of the interactive loop, `dt` seconds after the last; `inject` feeds test input.
-void window_frame(Session& s, double dt, const std::function<void(ImGuiIO&)>& inject = {}) {
+// Returns what a kernel file read on the worker did when it landed after the frame.
+KernelLanding window_frame(Session& s, double dt,
+                           const std::function<void(ImGuiIO&)>& inject = {}) {
   AppModel& model = s.model;
   UiState& ui = s.ui;
   // The fraction of the event shown: a lesson's step-to-step animation, else playback's.
@@ -134,7 +135,9 @@ void window_frame(Session& s, double dt, const std::function<void(ImGuiIO&)>& in
     ui.kernel_poll_s = 0;
     if (kernel_file_changed(*model.kernel_file)) s.q.push(ReloadKernel{});
   }
+  // The frame's commands act on the model it drew; a kernel file read meanwhile lands after.
   s.q.apply_all(model);
+  return land_kernel_open(model);
 }
 
 }  // namespace
@@ -160,6 +163,7 @@ void settle(Session& s) {
     draw_frame(s.plat, s.model, s.ui, s.q, s.help, s.measured);
     s.plat.render();
     drop_all_but_jobs(s.q, s.model);  // headless figures show the state as given
+    land_kernel_open(s.model);
     ++frames;
     const bool cmp = s.ui.center_tab == PanelId::compare || s.ui.focus == PanelId::compare;
     if (cmp) sync_sessions(s.model);
@@ -171,7 +175,7 @@ void settle(Session& s) {
     const bool lesson_pending = s.ui.lesson && s.ui.lesson->step != s.ui.lesson->requested;
     const bool busy = lesson_pending || m.jobs->sweep.pending() || m.jobs->device.pending() ||
                       m.jobs->gpu.pending() || m.jobs->rungs.pending() ||
-                      s.ui.warps_job.pending() || engines_busy;
+                      m.jobs->kernel.pending() || s.ui.warps_job.pending() || engines_busy;
     const double waited =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (busy)
@@ -343,6 +347,32 @@ void frame_bench(Session& s, const Options& o) {
       (long long)snapshots, vertices / *o.frames);
 }
 
+// The start's positions and views that depend on the problem (--sweep-view, --pid, --seek):
+// returns the exit code of a refusal (0: none).
+int apply_start_view(AppModel& model, UiState& ui, const Options& o) {
+  if (o.sweep_view == "blocks") {
+    ui.sweep_axis = SweepAxis::block_size;
+    ui.sweep_rate = true;
+  } else if (o.sweep_view == "measured") {
+    // The axis the preset's bundled sweep file measured at these sizes (block sizes if none).
+    const auto* rep = scenario::bundled_sweep_report(model.machine.key);
+    const auto axis = rep ? measured_sweep_axis(model.problem.spec(), *rep) : std::nullopt;
+    ui.sweep_axis = axis.value_or(SweepAxis::block_size);
+    ui.sweep_rate = true;
+  }
+  if (o.pid) {
+    if (*o.pid >= model.problem.programs()) {
+      std::fprintf(stderr, "tilesim: --pid %lld is out of range: allowed 0..%lld\n",
+                   (long long)*o.pid, (long long)model.problem.programs() - 1);
+      return 2;
+    }
+    ui.formula_pid = *o.pid;
+    if (!o.seek) model.engine->seek_pid(*o.pid);
+  }
+  if (o.seek) model.engine->seek(*o.seek);
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -389,14 +419,7 @@ int main(int argc, char** argv) {
       sc = scenario::load_scenario(*o.scenario);
       sc_path = *o.scenario;
     } else if (o.triton) {
-      // As File -> Open kernel: the file's problem, its source shown (a refusal: exit 2, as
-      // tilesim-cli run --triton).
-      sc =
-          scenario::open_kernel_file(o.triton->string(), o.triton_function, o.triton_args).scenario;
-      sc.triton_file = o.triton->string();
-      sc.triton_function = o.triton_function;
-      sc.triton_args = o.triton_args;
-      sc.triton_path = *o.triton;
+      // Read on a worker once the model exists (below); the default problem stands in meanwhile.
     } else {
       const auto all = scenario::list_lessons(scenario::assets_dir() / "lessons");
       const auto start = first_screen_lesson(all);
@@ -412,9 +435,6 @@ int main(int argc, char** argv) {
         }
       }
     }
-  } catch (const sim::InvalidField& e) {  // a kernel file refused (file:line:col)
-    std::fprintf(stderr, "tilesim: %s\n", e.what());
-    return 2;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "tilesim: %s\n", e.what());
     return 1;
@@ -453,26 +473,26 @@ int main(int argc, char** argv) {
     ui.center_tab = PanelId::compare;
   if (ui.lesson) lesson_update(model, *ui.lesson, ui.center_tab, 0, false, 1);
   if (o.tab) ui.center_tab = *parse_panel(*o.tab);  // an explicit tab wins over the lesson's view
-  if (o.sweep_view == "blocks") {
-    ui.sweep_axis = SweepAxis::block_size;
-    ui.sweep_rate = true;
-  } else if (o.sweep_view == "measured") {
-    // The axis the preset's bundled sweep file measured at these sizes (block sizes if none).
-    const auto* rep = scenario::bundled_sweep_report(model.machine.key);
-    const auto axis = rep ? measured_sweep_axis(model.problem.spec(), *rep) : std::nullopt;
-    ui.sweep_axis = axis.value_or(SweepAxis::block_size);
-    ui.sweep_rate = true;
-  }
-  if (o.pid) {
-    if (*o.pid >= model.problem.programs()) {
-      std::fprintf(stderr, "tilesim: --pid %lld is out of range: allowed 0..%lld\n",
-                   (long long)*o.pid, (long long)model.problem.programs() - 1);
-      return 2;
+  // --triton: as File -> Open kernel, read on a worker. The window draws meanwhile ("Opening
+  // kernel...") and takes the positions below once it lands; a figure or the soak has nothing to
+  // draw before it, so they wait for it (a refusal: exit 2, as tilesim-cli run --triton).
+  bool start_view_pending = false;
+  if (o.triton) {
+    ui.kernel_path = o.triton->string();  // a refused file can be fixed and opened again
+    apply_command(model, OpenKernel{*o.triton, o.triton_function, o.triton_args});
+    if (headless || o.soak) {
+      constexpr double kReadAsLongAsItTakes = 24 * 3600.0;  // the front end's own limits bound it
+      if (const auto landed = finish_kernel_open(model, kReadAsLongAsItTakes);
+          !landed.error.empty()) {
+        std::fprintf(stderr, "tilesim: %s\n", landed.error.c_str());
+        return 2;
+      }
+    } else {
+      start_view_pending = true;
     }
-    ui.formula_pid = *o.pid;
-    if (!o.seek) model.engine->seek_pid(*o.pid);
   }
-  if (o.seek) model.engine->seek(*o.seek);
+  if (!start_view_pending)
+    if (const int rc = apply_start_view(model, ui, o)) return rc;
   ui.figure = headless && (o.screenshot || o.export_dir || o.record);
   const HelpText help = load_help();
   const auto measured = scenario::load_measured_dir(scenario::assets_dir() / "measured");
@@ -526,7 +546,19 @@ int main(int argc, char** argv) {
     const auto now = std::chrono::steady_clock::now();
     const double dt = std::chrono::duration<double>(now - last).count();
     last = now;
-    window_frame(session, dt);
+    const KernelLanding landed = window_frame(session, dt);
+    if (start_view_pending && landed.landed) {
+      start_view_pending = false;
+      if (!landed.error.empty()) std::fprintf(stderr, "tilesim: %s\n", landed.error.c_str());
+      // Not when the learner opened another file before this one landed.
+      const bool start_file =
+          landed.error.empty() && model.kernel_file && model.kernel_file->path == *o.triton;
+      if (const int rc = start_file ? apply_start_view(model, ui, o) : 0) {
+        shut_down(model);
+        ui.warps_job.stop_and_join();
+        return rc;
+      }
+    }
   }
   // Jobs in flight are cancelled and joined before the window and the model go away.
   shut_down(model);

@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <cctype>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -112,6 +113,9 @@ class Soak {
                  action.load(), current.c_str(), why.c_str());
   }
   void check_png(const std::filesystem::path& p);
+  void open_kernel(const SoakAction& a);
+  bool until_kernel_landed();
+  void save_kernel(const std::string& text);
   void check_scenario_save(const std::filesystem::path& p);
   double quit_mid_job();
   void watch(double limit_s) {
@@ -125,16 +129,20 @@ class Soak {
   Input in;
   std::filesystem::path dir;
   std::vector<std::filesystem::path> scenarios, lessons, corrupt;
+  std::vector<std::filesystem::path> kernels;          // bundled kernel files, opened in turn
+  std::filesystem::path refused_kernel, saved_kernel;  // written in the soak's folder
+  std::filesystem::file_time_type kernel_time{};       // the saved copy's time, moved on per save
   std::map<std::filesystem::path, std::string> saved;  // every file written, as written
   std::string current = "start";
   std::atomic<int> action{0};  // read by the watchdog
   int failures = 0;
-  std::array<std::size_t, 3> opened{};  // scenarios, lessons, corrupt files opened so far
+  std::array<std::size_t, 4> opened{};  // scenarios, lessons, corrupt files, kernels so far
+  int kernel_saves = 0;                 // saves of the open kernel file read back
   std::int64_t frame_count = 0;
   double longest_ms = 0;
   std::string longest_at;
   std::atomic<std::int64_t> frame_started_ns{0};  // 0 between frames (watchdog)
-  std::atomic<double> watch_limit_s{0};            // what the watchdog allows the current frame
+  std::atomic<double> watch_limit_s{0};           // what the watchdog allows the current frame
 };
 
 void Soak::frame() {
@@ -322,8 +330,104 @@ void Soak::perform(const SoakAction& a) {
       frames(2);
       return;
     }
+    case SoakKind::open_kernel:
+      t.ui.lesson.reset();
+      open_kernel(a);
+      return;
     case SoakKind::count:
       return;
+  }
+}
+
+// Frames until the kernel file being read has landed (the frame loop lands it after the frame
+// in which the read finished) and the open file, if saved since, has been read again; false if
+// that has not happened after kKernelReadS.
+bool Soak::until_kernel_landed() {
+  constexpr double kKernelReadS = 120;  // a hang, not a slow read (sanitizers run 5-15x slower)
+  const auto busy = [this] {
+    return t.model.jobs->kernel.pending() ||
+           (t.model.kernel_file && kernel_file_changed(*t.model.kernel_file));
+  };
+  const auto t0 = Clock::now();
+  do {
+    frame();
+  } while (busy() && std::chrono::duration<double>(Clock::now() - t0).count() < kKernelReadS);
+  if (busy()) return false;
+  frame();  // lands a read that finished after the last frame looked
+  return true;
+}
+
+// The soak's copy of seed 004's file saved as an editor would: new bytes and a later time (two
+// saves within the clock's resolution must still read as two versions).
+void Soak::save_kernel(const std::string& text) {
+  write_bytes(saved_kernel, text);
+  kernel_time += std::chrono::seconds(2);
+  std::filesystem::last_write_time(saved_kernel, kernel_time);
+  saved[saved_kernel] = text;
+}
+
+// A kernel file opened as File -> Open kernel does, read on the worker while frames are drawn.
+void Soak::open_kernel(const SoakAction& a) {
+  const std::string was_path = t.model.kernel_file ? t.model.kernel_file->path.string() : "";
+  const scenario::Scenario was = t.model.scenario;
+  switch (a.index % 4) {
+    case 0: {  // refused: said with file:line:col, and what was open stays
+      t.q.push(OpenKernel{refused_kernel, {}, {}});
+      if (!until_kernel_landed()) return fail("the refused kernel file is still being read");
+      const std::string want = refused_kernel.filename().string() + ":6:5: tl.atomic_add";
+      if (!t.model.status_is_error || t.model.status.find(want) == std::string::npos)
+        fail("a refused kernel file was not named with its line: " + t.model.status);
+      if (!(t.model.scenario == was) ||
+          was_path != (t.model.kernel_file ? t.model.kernel_file->path.string() : ""))
+        fail("a refused kernel file changed what was open");
+      return;
+    }
+    case 1: {  // seed 004's copy, opened, then saved twice while its reload may be running
+      const std::string text =
+          read_bytes(scenario::assets_dir() / "kernels" / "seed004_grouped_matmul.py");
+      const auto with_group = [&](int g) {
+        std::string edited = text;
+        const auto at = edited.find("GROUP_SIZE_M=3 grid");
+        if (at != std::string::npos) edited.replace(at, 14, "GROUP_SIZE_M=" + std::to_string(g));
+        return edited;
+      };
+      save_kernel(text);
+      t.q.push(OpenKernel{saved_kernel, {}, {}});
+      if (!until_kernel_landed()) return fail("seed 004's kernel file is still being read");
+      if (!t.model.kernel_file || t.model.kernel_file->path != saved_kernel ||
+          t.model.status_is_error)
+        return fail("seed 004's kernel file did not open: " + t.model.status);
+      const int first = 1 + a.index % 4, last = 5 + a.index % 4;
+      save_kernel(with_group(first));
+      // The look for saves comes twice a second (30 frames here); the second save lands while
+      // the first one's read runs, or just after it.
+      for (int i = 0; i < 60 && !t.model.jobs->kernel.pending(); ++i) frame();
+      save_kernel(with_group(last));
+      if (!until_kernel_landed()) return fail("a saved kernel file is still being read");
+      ++kernel_saves;
+      if (!t.model.kernel_file || !t.model.kernel_file->error.empty() ||
+          t.model.problem.spec().group_size_m != last)
+        fail("the last save of the kernel file is not what is shown (GROUP_SIZE_M " +
+             std::to_string(t.model.problem.spec().group_size_m) + ", want " +
+             std::to_string(last) + "): " + t.model.status);
+      return;
+    }
+    default: {  // the next bundled file: it opens, or its refusal names file:line:col
+      if (kernels.empty()) return;
+      const auto& p = kernels[opened[3]++ % kernels.size()];
+      t.q.push(OpenKernel{p, {}, {}});
+      if (!until_kernel_landed()) return fail(p.filename().string() + " is still being read");
+      const bool opened_it =
+          t.model.kernel_file && t.model.kernel_file->path == p && !t.model.status_is_error;
+      const std::string named = p.filename().string() + ":";
+      const auto at = t.model.status.find(named);
+      const bool refused_by_line =
+          t.model.status_is_error && at != std::string::npos &&
+          std::isdigit(static_cast<unsigned char>(t.model.status[at + named.size()]));
+      if (!opened_it && !refused_by_line)
+        fail(p.filename().string() + " neither opened nor was refused by line: " + t.model.status);
+      return;
+    }
   }
 }
 
@@ -338,6 +442,12 @@ double Soak::quit_mid_job() {
   t.q.push(SetSpec{big, "m"});
   t.q.push(RequestSweep{SweepAxis::block_size});
   t.q.push(RunOnGpu{"matmul_simt"});
+  // A kernel file at 8192^3: a read the front end takes a while over, in flight at the quit.
+  t.q.push(OpenKernel{
+      scenario::assets_dir() / "kernels" / "seed004_grouped_matmul.py",
+      {},
+      {"a_ptr=8192x8192:fp16", "b_ptr=8192x8192:fp16", "c_ptr=8192x8192:fp16", "M=8192", "N=8192",
+       "K=8192", "stride_am=8192", "stride_bk=8192", "stride_cm=8192", "grid=16384"}});
   t.ui.center_tab = PanelId::sweep;
   frames(2);
   if (!t.model.jobs->sweep.pending()) fail("the sweep was not running at quit");
@@ -349,7 +459,7 @@ double Soak::quit_mid_job() {
   const double s = std::chrono::duration<double>(Clock::now() - t0).count();
   const Jobs& j = *t.model.jobs;
   const std::size_t left = j.sweep.threads() + j.device.threads() + j.gpu.threads() +
-                           j.rungs.threads() + t.ui.warps_job.threads();
+                           j.rungs.threads() + j.kernel.threads() + t.ui.warps_job.threads();
   if (left) fail("quitting left " + std::to_string(left) + " worker threads unjoined");
   if (t.model.engine || t.model.engine_compare) fail("quitting left an engine session");
   return s;
@@ -368,6 +478,17 @@ int Soak::run() {
   for (const auto& e : scenario::list_lessons(scenario::assets_dir() / "lessons"))
     lessons.push_back(e.path);
   corrupt = corrupt_files(dir, scenarios.empty() ? dir / "none.json" : scenarios.front());
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator(scenario::assets_dir() / "kernels", ec))
+    if (e.path().extension() == ".py") kernels.push_back(e.path());
+  std::sort(kernels.begin(), kernels.end());
+  // Outside the subset on line 6, column 5 (the front end names it so).
+  refused_kernel = dir / "refused_kernel.py";
+  write_bytes(refused_kernel,
+              "import triton\nimport triton.language as tl\n\n@triton.jit\n"
+              "def k(x_ptr):\n    tl.atomic_add(x_ptr, 1)\n");
+  saved_kernel = dir / "soak_kernel.py";
+  kernel_time = std::filesystem::file_time_type::clock::now();
 
   // The watchdog: a frame past the limit is a hang; abort so the sanitizer prints the stacks.
   std::atomic<bool> done{false};
@@ -409,13 +530,12 @@ int Soak::run() {
   std::printf(
       "soak: seed %llu: %d actions, %lld frames in %.1f s; peak memory %lld MiB (bound %lld); "
       "longest frame %.0f ms (%s); %zu saves checked; opened %zu scenarios (of %zu), %zu "
-      "lessons (of %zu), %zu corrupt files (of %zu); quit with jobs in flight %.0f ms; %d "
-      "failures\n",
+      "lessons (of %zu), %zu corrupt files (of %zu), %zu kernel files (of %zu); %d kernel "
+      "files saved twice mid-reload; quit with jobs in flight %.0f ms; %d failures\n",
       (unsigned long long)o.seed, o.actions, (long long)frame_count, total_s,
       (long long)(peak_rss_bytes() >> 20), (long long)o.max_rss_mib, longest_ms, longest_at.c_str(),
       saved.size(), opened[0], scenarios.size(), opened[1], lessons.size(), opened[2],
-      corrupt.size(), quit_s * 1e3, failures);
-  std::error_code ec;
+      corrupt.size(), opened[3], kernels.size(), kernel_saves, quit_s * 1e3, failures);
   std::filesystem::current_path(started_in, ec);
   if (!failures) std::filesystem::remove_all(dir, ec);
   return failures ? 1 : 0;

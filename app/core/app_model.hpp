@@ -1,10 +1,11 @@
 // The app's model: the open scenario, its last valid Problem, the machine it runs on and the
 // engine sessions (timelines built on worker threads) of its launch order and the compare order.
 // Panels never mutate it: they push Commands (commands.hpp) applied between frames. Long jobs
-// (sweeps, GPU runs, per-rung predictions) belong to it too: started by commands, joined when it
-// goes away.
+// (sweeps, GPU runs, per-rung predictions, reading a kernel file) belong to it too: started by
+// commands, joined when it goes away.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <filesystem>
 #include <memory>
@@ -39,16 +40,24 @@ struct Jobs {
   AsyncJob<GpuRun> gpu;
   int gpu_runs = 0;                 // makes each "Run on GPU" a new job
   AsyncJob<RungPredictions> rungs;  // the GPU panel's prediction for each measured rung
+  // A kernel file being read (OpenKernel, ReloadKernel); land_kernel_open applies it. The front
+  // end does not poll a stop token, so a stopped read runs to its end and its result is dropped.
+  AsyncJob<KernelRead> kernel;
+  KernelRequest kernel_request;  // the latest asked for, and when (what the status line says)
+  std::chrono::steady_clock::time_point kernel_requested_at{};
+  int kernel_opens = 0;  // makes each OpenKernel a new read of the file
   // Asks every job to stop and joins them (all asked first, so they wind down together).
   void stop_and_join() {
     sweep.request_stop();
     device.request_stop();
     gpu.request_stop();
     rungs.request_stop();
+    kernel.request_stop();
     sweep.stop_and_join();
     device.stop_and_join();
     gpu.stop_and_join();
     rungs.stop_and_join();
+    kernel.stop_and_join();
   }
 };
 

@@ -13,6 +13,7 @@
 #include <stop_token>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 namespace tilesim::app {
@@ -27,13 +28,13 @@ class AsyncJob {
   AsyncJob& operator=(const AsyncJob&) = delete;
   ~AsyncJob() { stop_and_join(); }
 
-  // Starts `work` unless `key` is already running or finished.
+  // Starts `work` unless `key` is already running or finished; returns whether it started.
   // A key the user cancelled is not restarted by the frame loop asking for it again; any other
   // key clears that.
-  void request(const std::string& key, Work work) {
+  bool request(const std::string& key, Work work) {
     {
       std::lock_guard lock(m_state->mutex);
-      if (key == m_state->wanted_key || key == m_state->cancelled_key) return;
+      if (key == m_state->wanted_key || key == m_state->cancelled_key) return false;
       m_state->wanted_key = key;
       m_state->cancelled_key.clear();
     }
@@ -68,6 +69,7 @@ class AsyncJob {
       run->done = true;
     });
     m_runs.push_back(run);
+    return true;
   }
   void cancel() {
     cancel_running();
@@ -101,6 +103,12 @@ class AsyncJob {
   std::optional<R> result() const {
     std::lock_guard lock(m_state->mutex);
     return m_state->result;
+  }
+  // The latest finished result, handed over once: for a result the frame loop applies to the
+  // model rather than reads each frame (an opened kernel file). nullopt until the next one.
+  std::optional<R> take() {
+    std::lock_guard lock(m_state->mutex);
+    return std::exchange(m_state->result, std::nullopt);
   }
   bool current() const {
     std::lock_guard lock(m_state->mutex);

@@ -4,9 +4,11 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <exception>
 #include <stop_token>
 #include <string>
+#include <thread>
 
 #include "app/core/animation.hpp"
 #include "scenario/machine_json.hpp"
@@ -117,51 +119,88 @@ void attach_kernel(AppModel& m, const scenario::Scenario& s,
   m.kernel_file = std::move(k);
 }
 
-// OpenKernel and ReloadKernel: the file as the open problem, or its refusal said with what was
-// open kept. A reload keeps the position, the compare order and the machine.
-void open_kernel(AppModel& m, const std::filesystem::path& path, const std::string& function,
-                 const std::vector<std::string>& words, bool reload) {
-  const bool same_file = m.kernel_file && m.kernel_file->path == path;
+// OpenKernel and ReloadKernel: the read starts on the worker (the front end evaluates programs
+// to recognise the problem: too slow for a frame); land_kernel_open applies it.
+void request_kernel_read(AppModel& m, const KernelRequest& r, const std::string& key) {
+  Jobs& j = *m.jobs;
+  const bool started = j.kernel.request(key, [r](std::stop_token, std::atomic<double>& pr) {
+    auto read = read_kernel_file(r);
+    pr = 1;
+    return read;
+  });
+  if (!started) return;  // that version is being read already, or its read was cancelled
+  j.kernel_request = r;
+  j.kernel_requested_at = std::chrono::steady_clock::now();
+}
+
+// A read the user has moved on from (another scenario opened): stopped, and a result that
+// finished before this frame landed it is dropped too.
+void drop_kernel_read(AppModel& m) {
+  m.jobs->kernel.cancel();
+  (void)m.jobs->kernel.take();
+}
+
+// The file read as the open problem. Throws sim::InvalidField when the open machine does not
+// resolve for it; m is then unchanged. A reload keeps the position, compare order and machine.
+void become_kernel(AppModel& m, KernelRead& r) {
+  const KernelRequest& q = r.request;
+  scenario::Scenario s = r.opened->scenario;
+  // Saved scenarios name it wherever they are saved.
+  s.triton_file = std::filesystem::absolute(q.path).lexically_normal().string();
+  s.triton_function = q.function;
+  s.triton_args = q.words;
+  s.triton_path = q.path;
+  s.machine = m.scenario.machine;
+  s.custom_machine_json = m.scenario.custom_machine_json;
+  s.compare_order = q.reload ? m.scenario.compare_order : std::nullopt;
+  const std::int64_t keep = q.reload ? m.position() : 0;
+  auto jobs = std::move(m.jobs);  // a GPU run in flight finishes; a sweep is rekeyed
+  const auto order = m.event_order;
+  scenario::Scenario unread = s;  // make_model would read the file again
+  unread.triton_path.clear();
   try {
-    auto opened = scenario::open_kernel_file(path.string(), function, words);
-    scenario::Scenario s = opened.scenario;
-    // Saved scenarios name it wherever they are saved.
-    s.triton_file = std::filesystem::absolute(path).lexically_normal().string();
-    s.triton_function = function;
-    s.triton_args = words;
-    s.triton_path = path;
-    s.machine = m.scenario.machine;
-    s.custom_machine_json = m.scenario.custom_machine_json;
-    s.compare_order = reload ? m.scenario.compare_order : std::nullopt;
-    const std::int64_t keep = reload ? m.position() : 0;
-    auto jobs = std::move(m.jobs);  // a GPU run in flight finishes; a sweep is rekeyed
-    const auto order = m.event_order;
-    scenario::Scenario unread = s;  // make_model would read the file again
-    unread.triton_path.clear();
-    try {
-      m = make_model(unread, {}, order);
-      m.scenario.triton_path = path;
-    } catch (...) {
-      m.jobs = std::move(jobs);
-      throw;
-    }
+    m = make_model(unread, {}, order);
+    m.scenario.triton_path = q.path;
+  } catch (...) {
     m.jobs = std::move(jobs);
-    attach_kernel(m, s, opened.kernel);
-    if (keep) m.engine->seek(keep);
-    set_status(m, (reload ? "Reloaded " : "Opened kernel ") + path.string(), false);
-  } catch (const std::exception& err) {
-    // Keep what was open; a refusal of the open file itself is kept beside its last good read
-    // (its time noted, so the next save is what is read again).
-    if (same_file) {
-      m.kernel_file->error = err.what();
-      note_file_time(*m.kernel_file);
-    }
-    set_status(m,
-               std::string(reload ? "Not reloaded: " : "Could not open the kernel: ") + err.what() +
-                   (m.kernel_file ? " (the last version that read stays open)"
-                                  : " (the previous scenario stays open)"),
-               true);
+    throw;
   }
+  m.jobs = std::move(jobs);
+  attach_kernel(m, s, r.opened->kernel);
+  if (m.kernel_file) {  // the version read, not the one on disk now: a save since reads again
+    m.kernel_file->mtime = r.mtime;
+    m.kernel_file->size = r.size;
+  }
+  if (keep) m.engine->seek(keep);
+}
+
+KernelLanding apply_kernel_read(AppModel& m, KernelRead r) {
+  const KernelRequest& q = r.request;
+  const bool same_file = m.kernel_file && m.kernel_file->path == q.path;
+  if (q.reload && !same_file) return {};  // the file was left while it was read
+  std::string error = r.error;
+  if (r.opened) {
+    try {
+      become_kernel(m, r);
+      set_status(m, (q.reload ? "Reloaded " : "Opened kernel ") + q.path.string(), false);
+      return {true, {}};
+    } catch (const std::exception& e) {
+      error = e.what();
+    }
+  }
+  // Keep what was open; a refusal of the open file itself is kept beside its last good read
+  // (with the version refused, so the next save is what is read again).
+  if (same_file) {
+    m.kernel_file->error = error;
+    m.kernel_file->mtime = r.mtime;
+    m.kernel_file->size = r.size;
+  }
+  set_status(m,
+             std::string(q.reload ? "Not reloaded: " : "Could not open the kernel: ") + error +
+                 (m.kernel_file ? " (the last version that read stays open)"
+                                : " (the previous scenario stays open)"),
+             true);
+  return {true, error};
 }
 
 }  // namespace
@@ -209,6 +248,18 @@ AppModel make_model(const scenario::Scenario& s, std::filesystem::path path,
   return m;
 }
 
+KernelLanding land_kernel_open(AppModel& m) {
+  auto read = m.jobs->kernel.take();
+  return read ? apply_kernel_read(m, std::move(*read)) : KernelLanding{};
+}
+
+KernelLanding finish_kernel_open(AppModel& m, double timeout_s) {
+  const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
+  while (m.jobs->kernel.pending() && std::chrono::steady_clock::now() < until)
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  return land_kernel_open(m);
+}
+
 bool is_job_request(const Command& c) {
   return std::holds_alternative<RequestSweep>(c) || std::holds_alternative<QueryDevice>(c) ||
          std::holds_alternative<PredictRungs>(c);
@@ -219,6 +270,7 @@ void shut_down(AppModel& m) {
   m.jobs->sweep.request_stop();
   m.jobs->gpu.request_stop();
   m.jobs->rungs.request_stop();
+  m.jobs->kernel.request_stop();
   if (m.engine) m.engine->cancel();
   if (m.engine_compare) m.engine_compare->cancel();
   m.jobs->stop_and_join();
@@ -320,6 +372,7 @@ void apply_command(AppModel& m, const Command& c) {
           [&](const LoadScenario& e) {
             try {
               auto s = scenario::load_scenario(e.path);
+              drop_kernel_read(m);            // the scenario chosen later wins
               auto jobs = std::move(m.jobs);  // a GPU run in flight finishes; a sweep is rekeyed
               m = make_model(s, e.path, m.event_order);
               m.jobs = std::move(jobs);
@@ -340,11 +393,30 @@ void apply_command(AppModel& m, const Command& c) {
               set_status(m, err.what(), true);
             }
           },
-          [&](const OpenKernel& e) { open_kernel(m, e.path, e.function, e.words, false); },
+          [&](const OpenKernel& e) {
+            land_kernel_open(m);  // a read finished and not landed yet is not overwritten unseen
+            request_kernel_read(m, KernelRequest{e.path, e.function, e.words, false},
+                                "open " + std::to_string(++m.jobs->kernel_opens));
+          },
           [&](const ReloadKernel&) {
-            if (!m.kernel_file) return;
-            const KernelFileState k = *m.kernel_file;
-            open_kernel(m, k.path, k.function, k.words, true);
+            land_kernel_open(m);
+            if (!m.kernel_file || !kernel_file_changed(*m.kernel_file)) return;
+            // A file being opened replaces this one: reading this one again would supersede it.
+            if (m.jobs->kernel.pending() && !m.jobs->kernel_request.reload) return;
+            const KernelFileState& k = *m.kernel_file;
+            const KernelRequest r{k.path, k.function, k.words, true};
+            request_kernel_read(m, r, reload_key(r));
+          },
+          [&](const CancelKernelOpen&) {
+            if (!m.jobs->kernel.pending()) return;
+            m.jobs->kernel.cancel();
+            const KernelRequest& r = m.jobs->kernel_request;
+            set_status(m,
+                       std::string(r.reload ? "Stopped reloading " : "Stopped opening ") +
+                           r.path.string() +
+                           (m.kernel_file ? ": the last version that read stays open"
+                                          : ": the open scenario stays"),
+                       false);
           },
           [&](const Reset&) {
             m.engine->seek(0);

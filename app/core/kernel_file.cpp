@@ -83,4 +83,27 @@ void note_file_time(KernelFileState& k) {
   k.size = std::filesystem::file_size(k.path, ec);
 }
 
+KernelRead read_kernel_file(const KernelRequest& r) {
+  KernelRead out;
+  out.request = r;
+  std::error_code ec;
+  out.mtime = std::filesystem::last_write_time(r.path, ec);
+  out.size = std::filesystem::file_size(r.path, ec);
+  try {
+    out.opened = scenario::open_kernel_file(r.path.string(), r.function, r.words);
+  } catch (const std::exception& e) {
+    out.error = e.what();
+  }
+  return out;
+}
+
+std::string reload_key(const KernelRequest& r) {
+  std::error_code ec;
+  const auto t = std::filesystem::last_write_time(r.path, ec);
+  const auto size = std::filesystem::file_size(r.path, ec);
+  std::string key = "reload " + r.path.string() + "|" + r.function;
+  for (const auto& w : r.words) key += "|" + w;
+  return key + "|" + std::to_string(t.time_since_epoch().count()) + "|" + std::to_string(size);
+}
+
 }  // namespace tilesim::app

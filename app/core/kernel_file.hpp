@@ -61,4 +61,29 @@ bool kernel_file_changed(const KernelFileState& k);
 // Records the file's time and size as seen now.
 void note_file_time(KernelFileState& k);
 
+// Reading a kernel file is the slow half of opening it (0.1-0.2 s at an 8192^3 launch, more for
+// big grids: the front end evaluates programs to recognise the problem), so it runs on a worker
+// (Jobs::kernel) and its outcome is applied to the model between frames (land_kernel_open).
+struct KernelRequest {
+  std::filesystem::path path;
+  std::string function;
+  std::vector<std::string> words;
+  bool reload = false;  // a save of the open file: lands only while that file is still open
+};
+struct KernelRead {
+  KernelRequest request;
+  // The file's time and size looked at before it was read: a save during the read leaves the
+  // file different from these, so the next look reads it again and no save is missed.
+  std::filesystem::file_time_type mtime{};
+  std::uintmax_t size = 0;
+  std::optional<scenario::OpenedKernel> opened;  // nullopt: refused, and why in `error`
+  std::string error;  // "kernel.py:14:9: tl.atomic_add is not supported yet"
+};
+// Worker side: reads, evaluates and recognises the file (scenario::open_kernel_file); a refusal
+// is returned, not thrown.
+KernelRead read_kernel_file(const KernelRequest& r);
+// The job key of a reload: the file, its launch and the version on disk now, so the twice-a-second
+// look for a save does not restart a read of the same version, and a newer save supersedes it.
+std::string reload_key(const KernelRequest& r);
+
 }  // namespace tilesim::app

@@ -1,7 +1,7 @@
 // The soak test's random walk of user actions (`tilesim --soak SEED --actions N`): a seeded,
 // reproducible sequence of keys, clicks, drags, field edits (out-of-range values included), files
-// opened (scenarios, lessons, corrupted files), sweeps, saves and resizes. The window-free half:
-// app/soak.cpp turns each action into input events for the real window.
+// opened (scenarios, lessons, corrupted files, kernel files), sweeps, saves and resizes. The
+// window-free half: app/soak.cpp turns each action into input events for the real window.
 #pragma once
 
 #include <cstdint>
@@ -32,6 +32,9 @@ enum class SoakKind {
   save_scenario,  // the scenario saved, reloaded and compared
   resize,         // the window resized to w x h
   set_machine,    // the machine preset `index` (an unknown name included)
+  // A kernel file opened through the worker (`index` % 4): 0 a refused one, 1 seed 004's copy
+  // saved twice while its reload runs, else the next bundled one in turn.
+  open_kernel,
   count
 };
 

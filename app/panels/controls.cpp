@@ -5,6 +5,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -52,6 +53,29 @@ void field_error(const FrameContext& f, const char* field) {
     text_colored(palette::l2_miss, f.model.field_error->message.c_str());
     ImGui::PopTextWrapPos();
   }
+}
+
+// A kernel file being read on a worker (File -> Open kernel, --triton, a save): which, for how
+// long, and a way to stop waiting. The front end reports no progress of its own, so the time
+// waited is shown rather than a bar that would not move; it has a line of its own, as wrapping
+// may break a number after its decimal point.
+void kernel_read_status(FrameContext& f) {
+  const Jobs& j = *f.model.jobs;
+  if (!j.kernel.pending()) return;
+  const std::string text = std::string(j.kernel_request.reload ? "Reloading " : "Opening kernel ") +
+                           j.kernel_request.path.filename().string() +
+                           ": reading and recognising it";
+  ImGui::PushTextWrapPos(0);
+  text_colored(palette::highlight, text.c_str());
+  ImGui::PopTextWrapPos();
+  if (!f.ui.figure) {
+    if (ImGui::SmallButton("Cancel##kernel_read")) f.cmds.push(CancelKernelOpen{});
+    ImGui::SameLine();
+  }
+  const double waited =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - j.kernel_requested_at)
+          .count();
+  ImGui::TextDisabled("%s so far", format_seconds(waited).c_str());
 }
 
 }  // namespace
@@ -110,6 +134,7 @@ void draw_controls(FrameContext& f, const Rect& r) {
       ImGui::TextDisabled("%s", m.scenario.description.c_str());
       ImGui::PopTextWrapPos();
     }
+    kernel_read_status(f);
     // --- Playback -------------------------------------------------------------------------
     ImGui::Separator();
     const auto at = f.at;

@@ -58,8 +58,8 @@ void returns_or_abort(const char* what, F f) {
   auto done = std::async(std::launch::async, f);
   if (done.wait_for(kHangGuard) == std::future_status::timeout) {
     std::fprintf(stderr, "%s has not returned after %lld minutes: a hang\n", what,
-                 static_cast<long long>(std::chrono::duration_cast<std::chrono::minutes>(
-                                            kHangGuard).count()));
+                 static_cast<long long>(
+                     std::chrono::duration_cast<std::chrono::minutes>(kHangGuard).count()));
     std::abort();
   }
   done.get();
@@ -98,6 +98,18 @@ TEST(AsyncJob, ACancelledKeyIsNotRestartedByAskingAgain) {
   EXPECT_FALSE(job.pending());
 }
 
+// A result the frame loop applies (an opened kernel file) is handed over once; asking for the
+// key already running starts nothing, and says so.
+TEST(AsyncJob, TakeHandsTheResultOverOnceAndARepeatedKeyStartsNothing) {
+  AsyncJob<int> job;
+  EXPECT_TRUE(job.request("a", [](std::stop_token, std::atomic<double>&) { return 7; }));
+  EXPECT_FALSE(job.request("a", [](std::stop_token, std::atomic<double>&) { return 8; }));
+  ASSERT_TRUE(eventually([&] { return !job.pending(); }));
+  EXPECT_EQ(job.take(), 7);
+  EXPECT_FALSE(job.take());
+  EXPECT_FALSE(job.result());
+}
+
 TEST(Jobs, SweepStartsThroughACommandAndItsResultLandsInTheModel) {
   AppModel m = make_model(default_scenario());  // seed 004: 8 cheap replays
   apply_command(m, RequestSweep{SweepAxis::group_size_m});
@@ -113,8 +125,8 @@ TEST(Jobs, ASweepAskedToStopBeforeItStartsReplaysNothing) {
   std::stop_source stop;
   stop.request_stop();
   std::atomic<double> progress{0};
-  const auto bars = sweep_bars(big, SweepAxis::block_size, *sim::find_machine("h100"),
-                               std::nullopt, stop.get_token(), progress);
+  const auto bars = sweep_bars(big, SweepAxis::block_size, *sim::find_machine("h100"), std::nullopt,
+                               stop.get_token(), progress);
   EXPECT_TRUE(bars.empty());
   EXPECT_EQ(progress.load(), 0.0);
 }

@@ -58,11 +58,17 @@ std::string broken_seed004() {
                   "    pid = tl.program_id(axis=0)\n    tl.atomic_add(c_ptr, 1)\n");
 }
 
+// Applies an OpenKernel or ReloadKernel and lands the worker's read, as the frames after it do.
+void apply_and_land(AppModel& m, const Command& c) {
+  apply_command(m, c);
+  finish_kernel_open(m, kHangGuardS);
+}
+
 }  // namespace
 
 TEST(KernelFile, OpeningAGoodFileMakesItsProblemAndListsItsSource) {
   AppModel m = make_model(default_scenario());
-  apply_command(m, OpenKernel{seed004(), {}, {}});
+  apply_and_land(m, OpenKernel{seed004(), {}, {}});
   ASSERT_TRUE(m.kernel_file) << m.status;
   EXPECT_FALSE(m.status_is_error) << m.status;
   // Seed 004: 574^3 with 64^3 blocks, GROUP_SIZE_M = 3, recognised as sim's grouped matmul.
@@ -99,7 +105,7 @@ TEST(KernelFile, ABrokenFileIsRefusedWithItsLineAndTheOpenScenarioStays) {
   save(bad, broken_seed004(), 0);
   AppModel m = make_model(default_scenario());
   const auto before = m.scenario;
-  apply_command(m, OpenKernel{bad, {}, {}});
+  apply_and_land(m, OpenKernel{bad, {}, {}});
   EXPECT_FALSE(m.kernel_file);
   EXPECT_TRUE(m.status_is_error);
   EXPECT_NE(m.status.find("broken.py:25:5: tl.atomic_add is not supported"), std::string::npos)
@@ -107,7 +113,7 @@ TEST(KernelFile, ABrokenFileIsRefusedWithItsLineAndTheOpenScenarioStays) {
   EXPECT_EQ(m.scenario, before);
   ASSERT_TRUE(m.engine);
   // A file that is no kernel file at all is refused the same way.
-  apply_command(m, OpenKernel{dir / "missing.py", {}, {}});
+  apply_and_land(m, OpenKernel{dir / "missing.py", {}, {}});
   EXPECT_TRUE(m.status_is_error);
   EXPECT_EQ(m.scenario, before);
 }
@@ -118,7 +124,7 @@ TEST(KernelFile, ASavedEditReloadsAndABrokenSaveKeepsTheLastGoodVersion) {
   const std::string good = scenario::read_file(seed004());
   save(file, good, 0);
   AppModel m = make_model(default_scenario());
-  apply_command(m, OpenKernel{file, {}, {}});
+  apply_and_land(m, OpenKernel{file, {}, {}});
   ASSERT_TRUE(m.kernel_file) << m.status;
   EXPECT_FALSE(kernel_file_changed(*m.kernel_file));
   ASSERT_TRUE(m.engine->wait_settled(kHangGuardS));
@@ -130,7 +136,7 @@ TEST(KernelFile, ASavedEditReloadsAndABrokenSaveKeepsTheLastGoodVersion) {
                "BLOCK_SIZE_M=32 BLOCK_SIZE_N=32 BLOCK_SIZE_K=32 GROUP_SIZE_M=3 grid=324");
   save(file, edited, 2);
   ASSERT_TRUE(kernel_file_changed(*m.kernel_file));
-  apply_command(m, ReloadKernel{});
+  apply_and_land(m, ReloadKernel{});
   ASSERT_TRUE(m.kernel_file);
   EXPECT_TRUE(m.kernel_file->error.empty()) << m.kernel_file->error;
   EXPECT_EQ(m.problem.spec().block_m, 32);
@@ -142,7 +148,7 @@ TEST(KernelFile, ASavedEditReloadsAndABrokenSaveKeepsTheLastGoodVersion) {
   // A save that breaks the file: said, with its line, and the last good version stays open.
   save(file, broken_seed004(), 4);
   ASSERT_TRUE(kernel_file_changed(*m.kernel_file));
-  apply_command(m, ReloadKernel{});
+  apply_and_land(m, ReloadKernel{});
   ASSERT_TRUE(m.kernel_file);
   EXPECT_NE(m.kernel_file->error.find("grouped.py:25:5: tl.atomic_add"), std::string::npos)
       << m.kernel_file->error;
@@ -158,7 +164,7 @@ TEST(KernelFile, ASavedEditReloadsAndABrokenSaveKeepsTheLastGoodVersion) {
   // Not read again until the next save; the fix is read and the error goes.
   EXPECT_FALSE(kernel_file_changed(*m.kernel_file));
   save(file, good, 6);
-  apply_command(m, ReloadKernel{});
+  apply_and_land(m, ReloadKernel{});
   ASSERT_TRUE(m.kernel_file);
   EXPECT_TRUE(m.kernel_file->error.empty());
   EXPECT_EQ(m.problem.spec().block_m, 64);
@@ -166,7 +172,7 @@ TEST(KernelFile, ASavedEditReloadsAndABrokenSaveKeepsTheLastGoodVersion) {
 
 TEST(KernelFile, EditingTheProblemLeavesTheFileForTheBuiltInListing) {
   AppModel m = make_model(default_scenario());
-  apply_command(m, OpenKernel{seed004(), {}, {}});
+  apply_and_land(m, OpenKernel{seed004(), {}, {}});
   ASSERT_TRUE(m.kernel_file);
   sim::ProblemSpec spec = m.problem.spec();
   apply_command(m, SetSpec{spec, "m"});  // the same problem: still the file's
@@ -215,7 +221,7 @@ TEST(KernelFile, AScenarioNamesAKernelFileUnderTheAssetsOrBesideIt) {
 
 TEST(KernelFile, BroadcastInspectorShowsTheEvaluatorsOffsetsWithTheFilesNames) {
   AppModel m = make_model(default_scenario());
-  apply_command(m, OpenKernel{seed004(), {}, {}});
+  apply_and_land(m, OpenKernel{seed004(), {}, {}});
   ASSERT_TRUE(m.kernel_file);
   // pid 29 = tile (5, 0); step 1 = its load of A at k = 0: rows 320..383 (wrapped % 574).
   const BroadcastView v = make_broadcast_view(m.problem, CursorPos{29, 1}, 8, 8, &*m.kernel_file);
@@ -241,7 +247,7 @@ TEST(KernelFile, BroadcastInspectorShowsTheEvaluatorsOffsetsWithTheFilesNames) {
 
 TEST(KernelFile, TheGpuPanelFindsTheFilesMeasuredRunOnItsGpu) {
   AppModel m = make_model(default_scenario());
-  apply_command(m, OpenKernel{seed004(), {}, {}});
+  apply_and_land(m, OpenKernel{seed004(), {}, {}});
   ASSERT_TRUE(m.kernel_file);
   const auto* run = m.kernel_file->measured_run("h100");
   ASSERT_TRUE(run);
@@ -249,7 +255,7 @@ TEST(KernelFile, TheGpuPanelFindsTheFilesMeasuredRunOnItsGpu) {
   EXPECT_GT(run->median_ms, 0);
   EXPECT_FALSE(m.kernel_file->measured_run("t4"));  // no runs on that preset's GPU
   // Another launch of the same file is not the run measured.
-  apply_command(m, OpenKernel{seed004(), {}, {"GROUP_SIZE_M=9"}});
+  apply_and_land(m, OpenKernel{seed004(), {}, {"GROUP_SIZE_M=9"}});
   ASSERT_TRUE(m.kernel_file);
   EXPECT_FALSE(m.kernel_file->measured_run("h100"));
 }
