@@ -85,7 +85,7 @@ Action add_trace_command(CLI::App& app) {
                                           " is out of range: allowed 0.." + std::to_string(n - 1));
     const auto tile = sim::tile_of(p, *pid);
     const auto lanes = sim::store_lanes(p, *pid);
-    const auto& listing = sim::kernel_listing(p);
+
     const bool triton = !flags->triton_file.empty();
     // The file, read once for --offsets: its steps' records give each access's expressions.
     std::optional<triton::LoadedKernel> file;
@@ -129,7 +129,7 @@ Action add_trace_command(CLI::App& app) {
     std::printf("pid %lld computes output tile (pid_m, pid_n) = (%lld, %lld); %lld steps\n",
                 (long long)*pid, (long long)tile.pid_m, (long long)tile.pid_n, (long long)n);
     std::printf("listing: %s\n\n", triton ? (flags->triton_file + " (the Triton file)").c_str()
-                                          : listing.name.c_str());
+                                          : p.plan().source.c_str());
     for (std::int64_t i = first; i < last; ++i) {
       const auto st = sim::program_step(p, *pid, i);
       std::printf("  step %4lld  line %2d  %-9s", (long long)i, st.line,

@@ -1,6 +1,8 @@
 // A Triton kernel file as a scenario (see kernel_file.hpp).
 #include "scenario/kernel_file.hpp"
 
+#include <algorithm>
+#include <fstream>
 #include <sstream>
 
 #include "sim/program/plan_from_records.hpp"
@@ -54,6 +56,20 @@ std::vector<KernelFileStep> kernel_file_steps(const triton::LoadedKernel& k,
         r.kind == triton::RecordKind::dot || (trans_step && r.kind == triton::RecordKind::trans))
       steps.push_back({r.pos.line, std::move(r)});
   return steps;
+}
+
+std::vector<std::filesystem::path> bundled_kernel_files() {
+  std::vector<std::filesystem::path> out;
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator(assets_dir() / "kernels", ec)) {
+    if (e.path().extension() != ".py" || !e.is_regular_file(ec)) continue;
+    std::ifstream in(e.path(), std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    if (text.str().find("{launch_order}") == std::string::npos) out.push_back(e.path());
+  }
+  std::sort(out.begin(), out.end());
+  return out;
 }
 
 std::string call_argument(const std::vector<std::string>& lines, int line, int col, int index,

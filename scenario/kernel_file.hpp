@@ -59,6 +59,11 @@ std::string source_line(const std::vector<std::string>& lines, int line);
 // 0 when none: the line that built a load's pointers or mask.
 int assignment_line(const std::vector<std::string>& lines, const std::string& name, int before);
 
+// The kernel files bundled under assets/kernels/ that a user can open (File -> Open kernel's
+// list), sorted: every .py but the built-in listings' templates, whose {launch_order} block sim
+// fills in (sim/program/listing.hpp) and which are no file Triton could run.
+std::vector<std::filesystem::path> bundled_kernel_files();
+
 // Where a scenario's "triton_file" lives: as written when absolute; else beside the scenario
 // (`scenario_dir`, when given), else under the bundled assets ("assets/kernels/x.py" and
 // "kernels/x.py" both name assets/kernels/x.py). The first that exists; empty when none does.

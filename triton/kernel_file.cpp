@@ -8,13 +8,49 @@
 
 namespace tilesim::triton {
 
+namespace {
+
+// The launch of `function` in `text`: its "# launch:" comments, then `words`.
+Launch launch_of(const KernelSource& k, const std::vector<std::string>& words) {
+  Launch launch = launch_from_comments(k);
+  for (const auto& w : words) apply_launch_word(w, &launch);
+  return launch;
+}
+
+// The one @triton.jit function the launch fits, or "" (none, several, or a single function).
+std::string fitting_function(const std::string& text, const std::string& file,
+                             const std::vector<std::string>& words) {
+  std::vector<std::string> names;
+  try {
+    names = jit_functions(text, file);
+  } catch (const SourceError&) {
+    return {};  // parse_kernel says where
+  }
+  if (names.size() < 2) return {};
+  std::string fits;
+  for (const auto& n : names) {
+    try {
+      const KernelSource k = parse_kernel(text, file, n);
+      check_launch(k, launch_of(k, words));
+    } catch (const SourceError&) {
+      continue;
+    }
+    if (!fits.empty()) return {};  // several fit: the user chooses
+    fits = n;
+  }
+  return fits;
+}
+
+}  // namespace
+
 LoadedKernel load_kernel_text(std::string text, const std::string& file, std::string_view function,
                               const std::vector<std::string>& words) {
+  std::string chosen(function);
+  if (chosen.empty()) chosen = fitting_function(text, file, words);
+  function = chosen;
   LoadedKernel k;
   k.source = std::make_unique<KernelSource>(parse_kernel(text, file, function));
-  Launch launch = launch_from_comments(*k.source);
-  for (const auto& w : words) apply_launch_word(w, &launch);
-  k.ev = std::make_unique<Evaluator>(*k.source, std::move(launch));
+  k.ev = std::make_unique<Evaluator>(*k.source, launch_of(*k.source, words));
   return k;
 }
 

@@ -17,7 +17,10 @@ struct LoadedKernel {
 };
 
 // `words`: NAME=VALUE launch words (--arg, grid=..., num_warps=...), applied after the file's
-// own "# launch:" lines. Throws SourceError naming the file (and line and column).
+// own "# launch:" lines. `function` empty in a file of several @triton.jit functions: the one
+// function that launch fits (its parameters, no more and no fewer: a helper such as the
+// tutorial's leaky_relu does not), else the parser's "choose one" refusal. Throws SourceError
+// naming the file (and line and column).
 LoadedKernel load_kernel_text(std::string text, const std::string& file,
                               std::string_view function = {},
                               const std::vector<std::string>& words = {});

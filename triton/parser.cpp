@@ -621,6 +621,13 @@ std::vector<std::string> split_lines(std::string_view s) {
 
 }  // namespace
 
+std::vector<std::string> jit_functions(std::string_view source, const std::string& file) {
+  std::vector<std::string> names;
+  Parser parser(tokenize(source, file), file);
+  (void)parser.module(&names, {});
+  return names;
+}
+
 KernelSource parse_kernel(std::string_view source, const std::string& file,
                           std::string_view function) {
   KernelSource k;

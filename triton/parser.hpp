@@ -24,6 +24,10 @@ struct KernelSource {
 KernelSource parse_kernel(std::string_view source, const std::string& file,
                           std::string_view function = {});
 
+// The names of every @triton.jit function of a file, in order (the file tokenized and its
+// functions parsed; throws SourceError where it does not read).
+std::vector<std::string> jit_functions(std::string_view source, const std::string& file);
+
 // Refuses the first tl.* name the function uses that the evaluator does not know, at its
 // position: "kernel.py:14:9: tl.atomic_add is not supported yet".
 void check_subset(const KernelSource& k);

@@ -130,8 +130,12 @@ BroadcastView make_broadcast_view(const sim::Problem& p, CursorPos at, int max_r
   v.cols = shown_lanes(v.access.cols(), max_cols);
   v.row_header = v.access.row_expr + "[:, None]";
   v.col_header = v.access.col_expr + "[None, :]";
-  const auto& listing = sim::kernel_listing(p);
-  std::string line = s.line > 0 ? listing.lines[s.line - 1] : std::string{};
+  // The plan's own text: the built-in listing, or the kernel file the problem was read from.
+  const std::vector<std::string>& lines = p.plan().lines;
+  const auto line_at = [&](int n) {
+    return n > 0 && n <= static_cast<int>(lines.size()) ? lines[n - 1] : std::string{};
+  };
+  std::string line = line_at(s.line);
   line.erase(0, line.find_first_not_of(' '));
   if (const auto hash = line.find("  #"); hash != std::string::npos) line.resize(hash);
   v.step_label = "pid " + std::to_string(at.pid) +
@@ -140,12 +144,12 @@ BroadcastView make_broadcast_view(const sim::Problem& p, CursorPos at, int max_r
                  v.access.col_expr + "[None, :] * " + v.access.col_stride_name;
   v.mask_header = "no mask (indices wrap with %)";
   if (s.mask_line > 0) {
-    std::string ml = listing.lines[s.mask_line - 1];
+    std::string ml = line_at(s.mask_line);
     ml.erase(0, ml.find_first_not_of(' '));
     v.mask_header = ml.substr(0, ml.find(" ="));
   }
   if (s.ptr_line > 0) {
-    std::string pl = listing.lines[s.ptr_line - 1];
+    std::string pl = line_at(s.ptr_line);
     pl.erase(0, pl.find_first_not_of(' '));
     const auto eq = pl.find(" = ");
     if (eq != std::string::npos) {

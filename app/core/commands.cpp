@@ -243,7 +243,7 @@ AppModel make_model(const scenario::Scenario& s, std::filesystem::path path,
   m.event_order = order;
   m.scenario = s;
   m.path = std::move(path);
-  rebuild(m, sim::Problem(s.problem));
+  rebuild(m, scenario::problem_of(s));  // a kernel file's scenario steps through its own plan
   attach_kernel(m, s, nullptr);
   return m;
 }
@@ -283,7 +283,10 @@ void apply_command(AppModel& m, const Command& c) {
       Overloaded{
           [&](const SetSpec& e) {
             try {
-              sim::Problem p(e.spec);
+              // The file's own plan while the problem is still the file's, else the built-in's.
+              scenario::Scenario next = m.scenario;
+              next.problem = e.spec;
+              const sim::Problem p = scenario::problem_of(next);
               if (m.kernel_file && !(e.spec == m.scenario.problem)) {
                 // An edited problem is no longer the file's: the built-in listing takes over.
                 set_status(m,
@@ -295,6 +298,7 @@ void apply_command(AppModel& m, const Command& c) {
                 m.scenario.triton_function.clear();
                 m.scenario.triton_args.clear();
                 m.scenario.triton_path.clear();
+                m.scenario.file_plan = {};
               }
               m.scenario.problem = e.spec;
               m.field_error.reset();

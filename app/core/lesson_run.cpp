@@ -146,11 +146,11 @@ std::vector<std::string> check_highlights(const scenario::LessonHighlight& h, co
     if (pid >= p.programs())
       bad.push_back("pid " + std::to_string(pid) + " does not exist (" +
                     std::to_string(p.programs()) + " programs)");
-  const auto& listing = sim::kernel_listing(p);
+  const auto& listing_lines = p.plan().lines;
   for (int l : h.code_lines)
-    if (l > static_cast<int>(listing.lines.size()))
+    if (l > static_cast<int>(listing_lines.size()))
       bad.push_back("code line " + std::to_string(l) + " is past the listing's " +
-                    std::to_string(listing.lines.size()) + " lines");
+                    std::to_string(listing_lines.size()) + " lines");
   if (!h.lanes.empty()) {
     // The broadcast inspector shows this step's access (a dot shows its load_b, ...).
     const sim::Step s = sim::program_step(p, at.pid, inspected_step(p, at.step));

@@ -18,9 +18,8 @@ void draw_code(FrameContext& f, const Rect& r) {
     const auto at = f.at;
     const sim::Step step = sim::program_step(p, at.pid, at.step);
     // The listing: the open Triton file's own source and lines, else the built-in kernel's.
-    const auto& builtin = sim::kernel_listing(p);
     const KernelFileState* kf = f.model.kernel_file ? &*f.model.kernel_file : nullptr;
-    const std::vector<std::string>& lines = kf ? kf->lines() : builtin.lines;
+    const std::vector<std::string>& lines = kf ? kf->lines() : p.plan().lines;
     int now_line = step.line, ptr_line = step.ptr_line, mask_line = step.mask_line;
     if (kf) {
       bool exact = true;  // while playing a slow kernel: program 0's lines (the same lines)
@@ -53,7 +52,7 @@ void draw_code(FrameContext& f, const Rect& r) {
         ImGui::TextDisabled("the last version that read is shown");
       }
     } else {
-      ImGui::TextDisabled("%s", builtin.name.c_str());
+      ImGui::TextDisabled("%s", p.plan().source.c_str());
     }
     ImGui::PopTextWrapPos();
     text_colored(palette::highlight, "this step");

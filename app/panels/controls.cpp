@@ -12,6 +12,7 @@
 
 #include "app/core/options.hpp"
 #include "app/panels/panels.hpp"
+#include "scenario/kernel_file.hpp"
 #include "sim/machine/machine.hpp"
 #include "sim/program/program_trace.hpp"
 #include "sim/program/schedule.hpp"
@@ -277,15 +278,8 @@ void draw_controls(FrameContext& f, const Rect& r) {
       ImGui::EndCombo();
     }
     // File -> Open kernel: a Triton file (.py), one of assets/kernels/ or a path.
-    static const std::vector<std::filesystem::path> kernel_files = [] {
-      std::vector<std::filesystem::path> out;
-      std::error_code ec;
-      for (const auto& e :
-           std::filesystem::directory_iterator(scenario::assets_dir() / "kernels", ec))
-        if (e.path().extension() == ".py") out.push_back(e.path());
-      std::sort(out.begin(), out.end());
-      return out;
-    }();
+    static const std::vector<std::filesystem::path> kernel_files =
+        scenario::bundled_kernel_files();  // read once: the bundled files do not change
     ImGui::SetNextItemWidth(-1);
     if (ImGui::BeginCombo("##kernels", "Open kernel (a Triton .py file)...")) {
       for (const auto& p : kernel_files)

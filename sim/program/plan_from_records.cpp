@@ -391,6 +391,7 @@ ProgramPlan derive_plan(const Evaluator& ev, const KernelRoles& roles, const Pro
   const triton::Function& fn = src.fn;
   ProgramPlan plan;
   plan.source = src.file;
+  plan.lines = src.lines;
   plan.kernel = roles.kernel;
   if (programs.empty()) refuse(ev, fn.pos, "no program was evaluated");
   {

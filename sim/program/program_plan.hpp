@@ -54,6 +54,8 @@ struct PlanStep {
 
 struct ProgramPlan {
   std::string source;  // the listing ("matmul_mask.py + launch_orders/grouped.py") or file
+  std::vector<std::string>
+      lines;  // its text: line i + 1 is lines[i] (what every step's line names)
   Kernel kernel = Kernel::matmul;  // the class sim times it as
   int map_line = 0;                // the line assigning pid_n (else pid_m): the map step's
   // head once, body once per K iteration (k_tiles() times; empty without a K loop), tail once.

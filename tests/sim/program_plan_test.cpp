@@ -68,6 +68,7 @@ TEST(ProgramPlan, MatmulListingsAreALoopOfLoadALoadBDotThenAStore) {
       const auto plan = builtin_plan(Kernel::matmul, bd, o);
       const Listing& l = kernel_listing(Kernel::matmul, bd, o);
       EXPECT_EQ(plan->source, l.name);
+      EXPECT_EQ(plan->lines, l.lines);  // the text every step's line numbers
       EXPECT_EQ(plan->kernel, Kernel::matmul);
       EXPECT_TRUE(starts(trimmed_line(l, plan->map_line), "pid_n ="));
       EXPECT_TRUE(plan->head.empty());

@@ -112,3 +112,25 @@ TEST(FilePlan, AScenariosFilePlanIsUsedOnlyAtTheProblemItWasReadAt) {
 
 }  // namespace
 }  // namespace tilesim::triton
+
+namespace tilesim::triton {
+namespace {
+
+// The tutorial's file holds matmul_kernel and its helper leaky_relu; its "# launch:" comments
+// fit only matmul_kernel, which is then opened without --function. The Open kernel list offers
+// every bundled file that opens: not the built-in listings' {launch_order} templates.
+TEST(FilePlan, AFileOfSeveralFunctionsOpensTheOneItsLaunchFits) {
+  const auto l = load_kernel_file(testing::asset_kernel("tutorial_matmul.py"));
+  EXPECT_EQ(l.source->fn.name, "matmul_kernel");
+  const auto files = scenario::bundled_kernel_files();
+  ASSERT_FALSE(files.empty());
+  for (const auto& f : files) {
+    SCOPED_TRACE(f.string());
+    EXPECT_EQ(f.filename().string().find("_mask.py"), std::string::npos);
+    EXPECT_EQ(f.filename().string().find("_wrap.py"), std::string::npos);
+    EXPECT_NO_THROW(scenario::open_kernel_file(f.string()));
+  }
+}
+
+}  // namespace
+}  // namespace tilesim::triton
