@@ -3,6 +3,7 @@
 #pragma once
 
 #include <fstream>
+#include <functional>
 #include <memory>
 #include <sstream>
 #include <string>
@@ -23,6 +24,16 @@ inline std::string asset_kernel(const std::string& name) {
 }
 inline std::string test_kernel(const std::string& name) {
   return std::string(TILESIM_ASSETS_DIR) + "/../tests/triton/kernels/" + name;
+}
+
+// The message of the SourceError `f` throws ("file:line:col: reason"), or "not refused".
+inline std::string refusal(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const SourceError& e) {
+    return e.what();
+  }
+  return "not refused";
 }
 
 // A parsed file and an evaluator over its header's launch.

@@ -15,15 +15,7 @@ namespace tilesim::triton {
 namespace {
 
 using testing::asset_kernel;
-
-std::string refusal(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const SourceError& e) {
-    return e.what();
-  }
-  return "not refused";
-}
+using testing::refusal;
 
 // K = 64 fits one block: the student wrote no loop. Its body runs once, at k = 0.
 constexpr const char* kNoLoop = R"(

@@ -11,16 +11,8 @@ namespace tilesim::triton {
 namespace {
 
 using testing::load;
+using testing::refusal;
 using testing::test_kernel;
-
-std::string refusal(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const SourceError& e) {
-    return e.what();
-  }
-  return "not refused";
-}
 
 TEST(TestKernels, ColumnMajorCopyIsSimsColumnMajorOrder) {
   const auto k = load(test_kernel("column_major_copy.py"));
