@@ -104,6 +104,7 @@ std::shared_ptr<const ProgramPlan> read_builtin(Kernel kernel, Boundary boundary
   }
   auto plan = std::make_shared<ProgramPlan>(derive_plan(ev, roles, spec, seen, tiles));
   plan->source = listing.name;
+  plan->lines = listing.lines;  // the listing's own lines (the parsed text ends with a newline)
   check_programs(ev, Problem(spec, plan), seen, /*lines=*/true);
   return plan;
 }
