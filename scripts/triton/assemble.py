@@ -75,10 +75,12 @@ def main():
     ap.add_argument("--rerun", default="")
     ap.add_argument("--out", required=True)
     ap.add_argument("--note", default="")
+    ap.add_argument("--supplement", action="store_true",
+                    help="the run measured sweep.supplement_v2(): every configuration is fit")
     a = ap.parse_args()
     head, recs, ncu = load(a.run)
-    cs = sweep.configs()
-    sp = split.assign(cs)
+    cs = sweep.supplement_v2() if a.supplement else sweep.configs()
+    sp = {c["id"]: "fit" for c in cs} if a.supplement else split.assign(cs)
     re_recs = load(a.rerun)[1] if a.rerun else {}
     out = []
     for c in cs:
@@ -108,9 +110,12 @@ def main():
     head["gpu_file"] = os.path.basename(a.out)
     head["ncu"] = {"command": "ncu --csv --page raw --cache-control all --clock-control none "
                               "-k regex:<the kernels' names> (scripts/triton/ncu_subset.py)",
-                   "metrics": ncu_subset.METRICS, "units": ncu.get("units", {}),
+                   "metrics": ncu_subset.METRICS + (ncu_subset.METRICS_V2 if a.supplement else []),
+                   "units": ncu.get("units", {}),
                    "profiled": ncu.get("profiled", 0)}
-    head["split_rule"] = "docs/TRITON_SPLIT.md, version 1 (scripts/triton/split.py)"
+    head["split_rule"] = ("docs/TRITON_SPLIT.md, version 2: the supplement, every configuration fit"
+                          if a.supplement else
+                          "docs/TRITON_SPLIT.md, version 1 (scripts/triton/split.py)")
     head["rerun"] = a.note
     head["counts"] = {"configurations": len(out), "measured": sum(1 for r in out if r["ok"]),
                       "correct": sum(1 for r in out if r.get("correct")),

@@ -21,6 +21,17 @@ METRICS = [
     "smsp__inst_executed_pipe_tensor.sum", "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum",
     "gpu__time_duration.sum", "launch__registers_per_thread", "launch__occupancy_limit_registers",
 ]
+# Added for the version-2 supplement (local memory: spilled registers; warp stalls), and
+# dropped again if this ncu does not know one of them.
+METRICS_V2 = [
+    "smsp__sass_inst_executed_op_local_ld.sum", "smsp__sass_inst_executed_op_local_st.sum",
+    "l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum", "l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum",
+    "lts__t_sectors_srcunit_tex_op_read.sum", "lts__t_sectors_srcunit_tex_op_write.sum",
+    "smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio",
+    "smsp__average_warps_issue_stalled_lg_throttle_per_issue_active.ratio",
+    "smsp__average_warps_issue_stalled_barrier_per_issue_active.ratio",
+    "smsp__cycles_active.avg",
+]
 NAMES = ("matcopy|matrix_transpose_kernel|seed000_matmul_kernel|matmul_kernel|"
          "block_matmul_kernel|coalesced_block_matmul_kernel|tutorial_matmul_kernel")
 
@@ -30,21 +41,33 @@ def main():
     ap.add_argument("--out", required=True)
     ap.add_argument("--metrics", default=",".join(METRICS))
     ap.add_argument("--select", default="")
+    ap.add_argument("--supplement", action="store_true", help="sweep.supplement_v2(), METRICS_V2 too")
     ap.add_argument("--timeout", type=float, default=1e9, help="stop ncu after S seconds, keep what it printed")
     a = ap.parse_args()
+    if a.supplement:
+        a.metrics += "," + ",".join(METRICS_V2)
     here = os.path.dirname(os.path.abspath(__file__))
-    cmd = ["ncu", "--csv", "--page", "raw", "--metrics", a.metrics, "--cache-control", "all",
-           "--clock-control", "none", "-k", f"regex:^({NAMES})$",
-           sys.executable, os.path.join(here, "measure.py"), "--out", a.out, "--ncu-mode"]
-    if a.select:
-        cmd += ["--select", a.select]
-    try:
-        p = subprocess.run(cmd, capture_output=True, text=True, timeout=a.timeout)
-        stdout, stderr, rc = p.stdout, p.stderr, p.returncode
-    except subprocess.TimeoutExpired as e:
-        def _s(x):
-            return x.decode(errors="replace") if isinstance(x, bytes) else (x or "")
-        stdout, stderr, rc = _s(e.stdout), _s(e.stderr), "timeout"
+
+    def profile(metrics):
+        cmd = ["ncu", "--csv", "--page", "raw", "--metrics", metrics, "--cache-control", "all",
+               "--clock-control", "none", "-k", f"regex:^({NAMES})$",
+               sys.executable, os.path.join(here, "measure.py"), "--out", a.out, "--ncu-mode"]
+        if a.select:
+            cmd += ["--select", a.select]
+        if a.supplement:
+            cmd += ["--supplement"]
+        try:
+            p = subprocess.run(cmd, capture_output=True, text=True, timeout=a.timeout)
+            return p.stdout, p.stderr, p.returncode
+        except subprocess.TimeoutExpired as e:
+            def _s(x):
+                return x.decode(errors="replace") if isinstance(x, bytes) else (x or "")
+            return _s(e.stdout), _s(e.stderr), "timeout"
+
+    stdout, stderr, rc = profile(a.metrics)
+    if a.supplement and "Failed to find metric" in stdout + stderr:
+        a.metrics = ",".join(METRICS)
+        stdout, stderr, rc = profile(a.metrics)
     open(os.path.join(a.out, "ncu_log.txt"), "w").write(stderr[-20000:] + "\n----\n" +
                                                         stdout[-4000:])
     try:
@@ -53,7 +76,7 @@ def main():
         sys.path.insert(0, here)
         import measure
         import sweep
-        cs = [c for c in sweep.configs() if c["ncu"]]
+        cs = [c for c in (sweep.supplement_v2() if a.supplement else sweep.configs()) if c["ncu"]]
         if a.select:
             cs = [c for c in cs if any(s in c["id"] for s in a.select.split(","))]
         order = [c["id"] for c in sorted(cs, key=lambda c: (measure.input_key(c), c["id"]))]

@@ -178,6 +178,35 @@ def configs():
     return uniq
 
 
+def supplement_v2():
+    """Configurations added on 2026-11-27 (docs/TRITON_SPLIT.md, version 2), every one of them in
+    the fit set, at shapes version 1 never lists: fit-set evidence for two mechanisms the
+    version-1 fit set had no case of. (1) Tiles staged through registers with 2-byte loads (no
+    dimension a multiple of 16) at blocks and warps whose registers spill, and their neighbours
+    that do not: 3001^3, every block of sweep D at 4 and 8 warps. (2) No software pipeline
+    (num_stages = 1) with two or more programs per SM: 7168^3, fp16 and tf32. All under ncu."""
+    out = []
+    blocks16 = [(64, 64, 32), (64, 128, 32), (128, 64, 32), (128, 128, 32), (64, 256, 32),
+                (128, 256, 64), (256, 128, 64), (128, 128, 128), (64, 64, 64), (128, 128, 64)]
+    for (bm, bn, bk) in blocks16:
+        for w in (4, 8):
+            out.append(_cfg("tutorial", 3001, 3001, 3001, "fp16", bm=bm, bn=bn, bk=bk, w=w, s=3))
+    for (bm, bn, bk) in [(64, 64, 32), (128, 128, 32), (128, 128, 64), (128, 256, 64)]:
+        for st in (1, 2):
+            out.append(_cfg("tutorial", 7168, 7168, 7168, "fp16", bm=bm, bn=bn, bk=bk, w=8, s=st))
+    for (bm, bn, bk) in [(64, 64, 32), (128, 128, 32)]:
+        for st in (1, 3):
+            out.append(_cfg("tutorial", 7168, 7168, 7168, "fp32", "tf32", bm=bm, bn=bn, bk=bk,
+                            w=8, s=st))
+    out.append(_cfg("tutorial", 7168, 7168, 7168, "fp16", bm=128, bn=128, bk=64, w=4, s=1))
+    for c in out:
+        c["id"] = config_id(c)
+        c["shape_class"] = shape_class(c)
+        c["ncu"] = True
+        c["supplement"] = 2
+    return out
+
+
 def _mark_ncu(cs):
     """The Nsight Compute subset, by rule: (1) for every (kernel, shape class, dtype+precision,
     b_layout) the first configuration in list order whose m*n*k is at most 16384*8192*8192;
