@@ -35,7 +35,7 @@ TEST(RungTiming, EveryMatmulRungWithTilesHasADescription) {
     EXPECT_TRUE(v.timing->options.path && v.timing->num_warps && v.timing->stages) << v.name;
     ++described;
   }
-  EXPECT_EQ(described, 17);  // + matmul_wgmma_persistent and its cluster trial
+  EXPECT_EQ(described, 18);  // + matmul_wgmma_persistent, its cluster trial, the ping-pong rung
 }
 
 TEST(RungTiming, CublasBaselinesAndNaiveKernelsAreNotDescribed) {
