@@ -28,28 +28,52 @@ namespace tilesim::kernels::detail {
 std::string launch_matmul_wgmma_pingpong(const LaunchArgs&) {
   return "built without sm_90 in CMAKE_CUDA_ARCHITECTURES: no sm_90a code for the wgmma rung";
 }
+std::string launch_matmul_wgmma_pingpong_n256(const LaunchArgs& a) {
+  return launch_matmul_wgmma_pingpong(a);
+}
 #else
 namespace {
 
-constexpr int kBM = wgmma_pingpong::kTile.block_m, kBN = wgmma_pingpong::kTile.block_n,
-              kBK = wgmma_pingpong::kTile.block_k, kS = wgmma_pingpong::kStages, kThreads = 384;
-static_assert(kBM == 128 && kBN == 128 && kBK == 64, "the fragment and box arithmetic below");
-constexpr int kStageBytesA = kBM * kBK * 2, kStageBytesB = kBN * kBK * 2;
-constexpr int kPanelBytes = 64 * kBN * 2;  // one consumer's C panel: 64 rows of the tile
-constexpr std::size_t kSmemBytes =
-    1024 + kS * (kStageBytesA + kStageBytesB) + 2 * kPanelBytes + 2 * kS * 8;
-static_assert(kSmemBytes <= 227 * 1024, "one CTA per SM");
+constexpr int kBK = 64, kThreads = 384;
+constexpr int kPanelBytes = 64 * 128 * 2;  // one consumer's C panel: two (64, 64) boxes
+// One consumer's tile: kBM x kBN = (128, 128) (6f: two wgmma m64n128k16 a k16 step, one per
+// 64-row half) or (64, 256) (trial: one m64n256k16). Either way 128 accumulators a thread.
+template <int kBM>
+struct Shape {
+  static constexpr int kBN = kBM == 128 ? 128 : 256;
+  static constexpr int kMB = kBM / 64;  // 64-row blocks, one wgmma chain each
+  static constexpr int kStageBytesA = kBM * kBK * 2, kStageBytesB = kBN * kBK * 2;
+  static constexpr int kS = (227 * 1024 - 1024 - 2 * kPanelBytes - 256) /
+                            (kStageBytesA + kStageBytesB);  // as many stages as fit: 6 or 4
+  static constexpr std::size_t kSmemBytes =
+      1024 + kS * (kStageBytesA + kStageBytesB) + 2 * kPanelBytes + 2 * kS * 8;
+  static_assert(kSmemBytes <= 227 * 1024, "one CTA per SM");
+};
+static_assert(Shape<128>::kS == wgmma_pingpong::kStages && Shape<64>::kS == 4);
+static_assert(wgmma_pingpong::kTile.block_m == 128 && wgmma_pingpong::kTile.block_n == 128 &&
+              wgmma_pingpong::kTileN256.block_m == 64 && wgmma_pingpong::kTileN256.block_n == 256);
+
+template <class T, int kN>
+__device__ __forceinline__ void wgmma_n(float* d, std::uint64_t da, std::uint64_t db) {
+  if constexpr (kN == 128)
+    wgmma_m64n128k16<T>(d, da, db);
+  else
+    wgmma_m64n256k16<T>(d, da, db);
+}
 // Named barriers: 0 is __syncthreads; 1 + c: consumer c's own warpgroup; 3 + c: "consumer c may
 // start its next K loop" (128 threads arrive, 128 sync).
 constexpr int kBarWarpgroup = 1, kBarTurn = 3;
 
-template <class T, bool kTmaStore>
+template <class T, int kBM, bool kTmaStore>
 __global__ void __launch_bounds__(kThreads, 1)
     matmul_wgmma_pingpong_kernel(const __grid_constant__ CUtensorMap map_a,
                                  const __grid_constant__ CUtensorMap map_b,
                                  const __grid_constant__ CUtensorMap map_c, T* __restrict__ c,
                                  std::int64_t m, std::int64_t n, std::int64_t k, GridMap g) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  using S = Shape<kBM>;
+  constexpr int kBN = S::kBN, kS = S::kS, kStageBytesA = S::kStageBytesA,
+                kStageBytesB = S::kStageBytesB;
   extern __shared__ unsigned char smem_raw[];
   unsigned char* base = reinterpret_cast<unsigned char*>(
       (reinterpret_cast<std::uintptr_t>(smem_raw) + 1023) & ~std::uintptr_t{1023});
@@ -107,11 +131,11 @@ __global__ void __launch_bounds__(kThreads, 1)
       tile_origin(tile, row0, col0);
       // Wait for the other consumer to have passed all of the previous tile's "full" waits.
       if (local > 0) asm volatile("bar.sync %0, 256;\n" ::"r"(kBarTurn + cw) : "memory");
-      float acc[2][64];
+      float acc[S::kMB][kBN / 2];
 #pragma unroll
-      for (int h = 0; h < 2; ++h)
+      for (int h = 0; h < S::kMB; ++h)
 #pragma unroll
-        for (int e = 0; e < 64; ++e) acc[h][e] = 0.f;
+        for (int e = 0; e < kBN / 2; ++e) acc[h][e] = 0.f;
       std::int64_t it = local * k_tiles;  // the ring position of this tile's first K step
       for (int kt = 0; kt < k_tiles; ++kt, ++it) {
         const int s = static_cast<int>(it % kS);
@@ -122,9 +146,9 @@ __global__ void __launch_bounds__(kThreads, 1)
 #pragma unroll
         for (int kk = 0; kk < kBK / 16; ++kk)
 #pragma unroll
-          for (int h = 0; h < 2; ++h)
-            wgmma_m64n128k16<T>(acc[h], smem_desc(a_tile + h * 64 * kBK + kk * 16),
-                                smem_desc(b_tile + kk * 16));
+          for (int h = 0; h < S::kMB; ++h)
+            wgmma_n<T, kBN>(acc[h], smem_desc(a_tile + h * 64 * kBK + kk * 16),
+                            smem_desc(b_tile + kk * 16));
         asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
         // Keep this step's wgmma in flight; the previous step's has finished reading its stage.
         asm volatile("wgmma.wait_group.sync.aligned 1;\n" ::: "memory");
@@ -141,7 +165,9 @@ __global__ void __launch_bounds__(kThreads, 1)
       // columns 8 q + 2 (lane % 4) (+ 1).
       if constexpr (kTmaStore) {
 #pragma unroll
-        for (int h = 0; h < 2; ++h) {
+        for (int pass = 0; pass < S::kMB * (kBN / 128); ++pass) {
+          // Pass: 64 rows (block h) x 128 columns (from c0) of the tile.
+          const int h = pass / (kBN / 128), c0 = (pass % (kBN / 128)) * 128;
           // The panel is free once the stores that last read it have done so.
           if (t == 0) asm volatile("cp.async.bulk.wait_group.read 0;\n" ::: "memory");
           asm volatile("bar.sync %0, 128;\n" ::"r"(kBarWarpgroup + cw) : "memory");
@@ -152,8 +178,9 @@ __global__ void __launch_bounds__(kThreads, 1)
               // Box cb = q / 8 (64 columns, 128-byte rows); 16-byte chunk q % 8 of row r sits at
               // chunk (q % 8) ^ (r % 8) (the 128-byte swizzle the tensor map names).
               const int r = warp * 16 + lane / 4 + hh * 8, cb = q / 8;
-              const T v0 = from_float<T>(acc[h][4 * q + 2 * hh]),
-                      v1 = from_float<T>(acc[h][4 * q + 2 * hh + 1]);
+              const int qa = c0 / 8 + q;  // the n8 chunk within the accumulators
+              const T v0 = from_float<T>(acc[h][4 * qa + 2 * hh]),
+                      v1 = from_float<T>(acc[h][4 * qa + 2 * hh + 1]);
               const unsigned pair =
                   *reinterpret_cast<const unsigned short*>(&v0) |
                   (static_cast<unsigned>(*reinterpret_cast<const unsigned short*>(&v1)) << 16);
@@ -165,16 +192,16 @@ __global__ void __launch_bounds__(kThreads, 1)
           if (t == 0) {
 #pragma unroll
             for (int cb = 0; cb < 2; ++cb)
-              tma_store(&map_c, col0 + cb * 64, row0 + h * 64, panel + cb * 8192);
+              tma_store(&map_c, col0 + c0 + cb * 64, row0 + h * 64, panel + cb * 8192);
             asm volatile("cp.async.bulk.commit_group;\n" ::: "memory");
           }
         }
       } else {
         const bool pairs = n % 2 == 0;
 #pragma unroll
-        for (int h = 0; h < 2; ++h)
+        for (int h = 0; h < S::kMB; ++h)
 #pragma unroll
-          for (int q = 0; q < 16; ++q)
+          for (int q = 0; q < kBN / 8; ++q)
 #pragma unroll
             for (int hh = 0; hh < 2; ++hh) {
               const std::int64_t row = row0 + h * 64 + warp * 16 + lane / 4 + hh * 8;
@@ -200,13 +227,16 @@ __global__ void __launch_bounds__(kThreads, 1)
 #endif
 }
 
-template <class T, bool kTmaStore>
+template <class T, int kBM, bool kTmaStore>
 void launch_pingpong(const LaunchArgs& a) {
+  using S = Shape<kBM>;
+  constexpr int kBN = S::kBN;
+  constexpr std::size_t kSmemBytes = S::kSmemBytes;
   const CUtensorMap map_a = make_map(a.a, a.dtype, a.m, a.k, kBM);
   const CUtensorMap map_b = make_map(a.b, a.dtype, a.n, a.k, kBN);
   // C (M, N) in (64, 64) boxes; 64 columns of 2 bytes = the 128-byte swizzle span.
   const CUtensorMap map_c = kTmaStore ? make_map(a.c, a.dtype, a.m, a.n, 64) : map_a;
-  auto* kernel = matmul_wgmma_pingpong_kernel<T, kTmaStore>;
+  auto* kernel = matmul_wgmma_pingpong_kernel<T, kBM, kTmaStore>;
   TILESIM_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                           static_cast<int>(kSmemBytes)));
   int dev = 0, sms = 0;
@@ -222,17 +252,25 @@ void launch_pingpong(const LaunchArgs& a) {
   TILESIM_CUDA_CHECK_LAUNCH();
 }
 
-}  // namespace
-
-std::string launch_matmul_wgmma_pingpong(const LaunchArgs& a) {
+template <int kBM>
+std::string launch_shape(const LaunchArgs& a) {
   return launch_wgmma_checked(a, [](auto tag, const LaunchArgs& p) {
     using T = decltype(tag);
     // The TMA store needs C's row stride (N * 2 bytes) to be a multiple of 16.
     if (p.n % 8 == 0)
-      launch_pingpong<T, true>(p);
+      launch_pingpong<T, kBM, true>(p);
     else
-      launch_pingpong<T, false>(p);
+      launch_pingpong<T, kBM, false>(p);
   });
+}
+
+}  // namespace
+
+std::string launch_matmul_wgmma_pingpong(const LaunchArgs& a) {
+  return launch_shape<128>(a);
+}
+std::string launch_matmul_wgmma_pingpong_n256(const LaunchArgs& a) {
+  return launch_shape<64>(a);
 }
 #endif  // TILESIM_NO_HOPPER
 
