@@ -15,6 +15,10 @@
 // Each stage is consumed by one warpgroup, so its "empty" mbarrier counts one arrival. C leaves by
 // TMA store from a 64 x 128 shared panel per consumer (two 64 x 64 boxes, two passes a tile); the
 // stores drain under the other consumer's K loop. N % 8 != 0: 4-byte stores from registers.
+// Trials (docs/PERFORMANCE.md, Follow-up 6): matmul_wgmma_pingpong_n256, the same with a (64, 256)
+// tile per consumer and one wgmma m64n256k16 per k16 step (one warpgroup issuing two n128 chains
+// kept the tensor pipe 67 % busy, one n256 chain 86 %), 5 stages of 40 KB beside 8 KB C panels;
+// matmul_wgmma_pingpong_n256_mc, that in clusters of two with B^T multicast, as 6d does for 6c.
 #include "kernels/device_common.cuh"
 #include "kernels/matmul_wgmma_pingpong.hpp"
 
@@ -31,25 +35,32 @@ std::string launch_matmul_wgmma_pingpong(const LaunchArgs&) {
 std::string launch_matmul_wgmma_pingpong_n256(const LaunchArgs& a) {
   return launch_matmul_wgmma_pingpong(a);
 }
+std::string launch_matmul_wgmma_pingpong_n256_mc(const LaunchArgs& a) {
+  return launch_matmul_wgmma_pingpong(a);
+}
 #else
 namespace {
 
 constexpr int kBK = 64, kThreads = 384;
-constexpr int kPanelBytes = 64 * 128 * 2;  // one consumer's C panel: two (64, 64) boxes
 // One consumer's tile: kBM x kBN = (128, 128) (6f: two wgmma m64n128k16 a k16 step, one per
-// 64-row half) or (64, 256) (trial: one m64n256k16). Either way 128 accumulators a thread.
+// 64-row half) or (64, 256) (trials: one m64n256k16). Either way 128 accumulators a thread. Each
+// consumer has a C panel of kBoxes (64, 64) boxes: 2 for 6f (6 stages fit beside them); 1 for the
+// (64, 256) tile, whose 40 KB stages then fit 5 deep instead of 4.
 template <int kBM>
 struct Shape {
   static constexpr int kBN = kBM == 128 ? 128 : 256;
   static constexpr int kMB = kBM / 64;  // 64-row blocks, one wgmma chain each
+  static constexpr int kBoxes = kBM == 128 ? 2 : 1;
+  static constexpr int kPanelBytes = kBoxes * 64 * 64 * 2;
   static constexpr int kStageBytesA = kBM * kBK * 2, kStageBytesB = kBN * kBK * 2;
   static constexpr int kS = (227 * 1024 - 1024 - 2 * kPanelBytes - 256) /
-                            (kStageBytesA + kStageBytesB);  // as many stages as fit: 6 or 4
+                            (kStageBytesA + kStageBytesB);  // as many stages as fit: 6 or 5
   static constexpr std::size_t kSmemBytes =
       1024 + kS * (kStageBytesA + kStageBytesB) + 2 * kPanelBytes + 2 * kS * 8;
   static_assert(kSmemBytes <= 227 * 1024, "one CTA per SM");
 };
-static_assert(Shape<128>::kS == wgmma_pingpong::kStages && Shape<64>::kS == 4);
+static_assert(Shape<128>::kS == wgmma_pingpong::kStages &&
+              Shape<64>::kS == wgmma_pingpong::kStagesN256);
 static_assert(wgmma_pingpong::kTile.block_m == 128 && wgmma_pingpong::kTile.block_n == 128 &&
               wgmma_pingpong::kTileN256.block_m == 64 && wgmma_pingpong::kTileN256.block_n == 256);
 
@@ -64,7 +75,12 @@ __device__ __forceinline__ void wgmma_n(float* d, std::uint64_t da, std::uint64_
 // start its next K loop" (128 threads arrive, 128 sync).
 constexpr int kBarWarpgroup = 1, kBarTurn = 3;
 
-template <class T, int kBM, bool kTmaStore>
+// kCluster = 2 (trial): clusters of two CTAs on vertically adjacent tiles (2 i, j), (2 i + 1, j)
+// of the same (64, 256) shape, which share their B^T tile: each CTA's producer loads its own A and
+// one 128-row half of B^T, multicast into the same stage of both CTAs (as 6d does); a stage is
+// refilled once the owning consumers of both CTAs have freed it. g is then the grid of tile pairs,
+// and both CTAs of a cluster walk the same pairs, so their consumers own the same ring positions.
+template <class T, int kBM, int kCluster, bool kTmaStore>
 __global__ void __launch_bounds__(kThreads, 1)
     matmul_wgmma_pingpong_kernel(const __grid_constant__ CUtensorMap map_a,
                                  const __grid_constant__ CUtensorMap map_b,
@@ -73,41 +89,47 @@ __global__ void __launch_bounds__(kThreads, 1)
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
   using S = Shape<kBM>;
   constexpr int kBN = S::kBN, kS = S::kS, kStageBytesA = S::kStageBytesA,
-                kStageBytesB = S::kStageBytesB;
+                kStageBytesB = S::kStageBytesB, kPanelBytes = S::kPanelBytes;
   extern __shared__ unsigned char smem_raw[];
   unsigned char* base = reinterpret_cast<unsigned char*>(
       (reinterpret_cast<std::uintptr_t>(smem_raw) + 1023) & ~std::uintptr_t{1023});
   T* as = reinterpret_cast<T*>(base);                             // (stages, BM, BK)
   T* bs = reinterpret_cast<T*>(base + kS * kStageBytesA);         // (stages, BN, BK)
-  unsigned char* cs = base + kS * (kStageBytesA + kStageBytesB);  // (2 consumers, 2, 64, 64)
+  unsigned char* cs = base + kS * (kStageBytesA + kStageBytesB);  // (2 consumers, boxes, 64, 64)
   auto* full = reinterpret_cast<std::uint64_t*>(cs + 2 * kPanelBytes);
   std::uint64_t* empty = full + kS;
 
   const int wg = threadIdx.x / 128, t = threadIdx.x % 128;
   const int k_tiles = static_cast<int>((k + kBK - 1) / kBK);
-  const std::int64_t tiles = g.tiles_m * g.tiles_n;
+  const std::int64_t tiles = g.tiles_m * g.tiles_n;  // tile pairs when kCluster = 2
+  const unsigned rank = kCluster > 1 ? cluster_rank() : 0;
+  const std::int64_t first = blockIdx.x / kCluster, stride = gridDim.x / kCluster;
   auto tile_origin = [&](std::int64_t p, int& row0, int& col0) {
     std::int64_t pid_m, pid_n;
     tile_of(g, p, pid_m, pid_n);
-    row0 = static_cast<int>(pid_m * kBM);
+    row0 = static_cast<int>((pid_m * kCluster + rank) * kBM);
     col0 = static_cast<int>(pid_n * kBN);
   };
 
   if (threadIdx.x == 0) {
     for (int s = 0; s < kS; ++s) {
       mbar_init(&full[s], 1);
-      mbar_init(&empty[s], 1);  // the one consumer warpgroup that owns the stage's K step
+      // The one consumer warpgroup that owns the stage's K step, in each CTA of the cluster.
+      mbar_init(&empty[s], kCluster);
     }
     asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
     asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
   }
-  __syncthreads();
+  if constexpr (kCluster > 1)
+    cluster_sync();  // the peer's barriers exist before anything is multicast into them
+  else
+    __syncthreads();
 
   if (wg == 0) {  // producer: one thread fills the ring with every tile's K steps, in tile order
     asm volatile("setmaxnreg.dec.sync.aligned.u32 40;\n");
     if (t == 0) {
       std::int64_t it = 0;  // K steps issued by this CTA so far
-      for (std::int64_t tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+      for (std::int64_t tile = first; tile < tiles; tile += stride) {
         int row0, col0;
         tile_origin(tile, row0, col0);
         for (int kt = 0; kt < k_tiles; ++kt, ++it) {
@@ -115,7 +137,14 @@ __global__ void __launch_bounds__(kThreads, 1)
           if (it >= kS) mbar_wait(&empty[s], static_cast<unsigned>((it / kS - 1) & 1));
           mbar_expect_tx(&full[s], kStageBytesA + kStageBytesB);
           tma_load(as + s * kBM * kBK, &map_a, kt * kBK, row0, &full[s]);
-          tma_load(bs + s * kBN * kBK, &map_b, kt * kBK, col0, &full[s]);
+          if constexpr (kCluster > 1) {  // this CTA's half of B^T, into both CTAs
+            constexpr int kHalf = kBN / kCluster;
+            tma_load_multicast(bs + s * kBN * kBK + rank * kHalf * kBK, &map_b, kt * kBK,
+                               col0 + static_cast<int>(rank) * kHalf, &full[s],
+                               static_cast<unsigned short>((1u << kCluster) - 1));
+          } else {
+            tma_load(bs + s * kBN * kBK, &map_b, kt * kBK, col0, &full[s]);
+          }
         }
       }
     }
@@ -123,9 +152,14 @@ __global__ void __launch_bounds__(kThreads, 1)
     asm volatile("setmaxnreg.inc.sync.aligned.u32 232;\n");
     const int cw = wg - 1, warp = t / 32, lane = t % 32;
     unsigned char* panel = cs + cw * kPanelBytes;
-    const std::int64_t stride = gridDim.x;
+    // Frees stage s: in this CTA, and with a cluster in the peer, which multicasts its half of B^T
+    // into this CTA's stage.
+    auto release = [&](std::int64_t s) {
+      mbar_arrive(&empty[s]);
+      if constexpr (kCluster > 1) mbar_arrive_cluster(&empty[s], rank ^ 1u);
+    };
     std::int64_t local = cw;  // the tile's index among this CTA's tiles
-    for (std::int64_t tile = blockIdx.x + cw * stride; tile < tiles;
+    for (std::int64_t tile = first + cw * stride; tile < tiles;
          tile += 2 * stride, local += 2) {
       int row0, col0;
       tile_origin(tile, row0, col0);
@@ -152,7 +186,7 @@ __global__ void __launch_bounds__(kThreads, 1)
         asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
         // Keep this step's wgmma in flight; the previous step's has finished reading its stage.
         asm volatile("wgmma.wait_group.sync.aligned 1;\n" ::: "memory");
-        if (t == 0 && kt > 0) mbar_arrive(&empty[(it - 1) % kS]);
+        if (t == 0 && kt > 0) release((it - 1) % kS);
       }
       // Every full wait of this tile is behind us: the other consumer may start the next tile's
       // K loop (its wgmmas queue behind this tile's last one). Only when that tile exists, so that
@@ -160,19 +194,20 @@ __global__ void __launch_bounds__(kThreads, 1)
       if (tile + stride < tiles)
         asm volatile("bar.arrive %0, 256;\n" ::"r"(kBarTurn + (1 - cw)) : "memory");
       asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
-      if (t == 0 && k_tiles > 0) mbar_arrive(&empty[(it - 1) % kS]);
+      if (t == 0 && k_tiles > 0) release((it - 1) % kS);
       // Accumulator layout (each n8 chunk q of a 64-row half h): rows 16 * warp + lane / 4 (+ 8),
       // columns 8 q + 2 (lane % 4) (+ 1).
       if constexpr (kTmaStore) {
+        constexpr int kCols = S::kBoxes * 64, kPerRow = kBN / kCols;  // a pass: 64 x kCols
 #pragma unroll
-        for (int pass = 0; pass < S::kMB * (kBN / 128); ++pass) {
-          // Pass: 64 rows (block h) x 128 columns (from c0) of the tile.
-          const int h = pass / (kBN / 128), c0 = (pass % (kBN / 128)) * 128;
+        for (int pass = 0; pass < S::kMB * kPerRow; ++pass) {
+          // Pass: 64 rows (block h) x kCols columns (from c0) of the tile.
+          const int h = pass / kPerRow, c0 = (pass % kPerRow) * kCols;
           // The panel is free once the stores that last read it have done so.
           if (t == 0) asm volatile("cp.async.bulk.wait_group.read 0;\n" ::: "memory");
           asm volatile("bar.sync %0, 128;\n" ::"r"(kBarWarpgroup + cw) : "memory");
 #pragma unroll
-          for (int q = 0; q < 16; ++q)
+          for (int q = 0; q < kCols / 8; ++q)
 #pragma unroll
             for (int hh = 0; hh < 2; ++hh) {
               // Box cb = q / 8 (64 columns, 128-byte rows); 16-byte chunk q % 8 of row r sits at
@@ -191,7 +226,7 @@ __global__ void __launch_bounds__(kThreads, 1)
           asm volatile("bar.sync %0, 128;\n" ::"r"(kBarWarpgroup + cw) : "memory");
           if (t == 0) {
 #pragma unroll
-            for (int cb = 0; cb < 2; ++cb)
+            for (int cb = 0; cb < S::kBoxes; ++cb)
               tma_store(&map_c, col0 + c0 + cb * 64, row0 + h * 64, panel + cb * 8192);
             asm volatile("cp.async.bulk.commit_group;\n" ::: "memory");
           }
@@ -224,53 +259,79 @@ __global__ void __launch_bounds__(kThreads, 1)
     if constexpr (kTmaStore)
       if (t == 0) asm volatile("cp.async.bulk.wait_group 0;\n" ::: "memory");
   }
+  // No CTA leaves while its peer may still arrive on its barriers.
+  if constexpr (kCluster > 1) cluster_sync();
 #endif
 }
 
-template <class T, int kBM, bool kTmaStore>
+template <class T, int kBM, int kCluster, bool kTmaStore>
 void launch_pingpong(const LaunchArgs& a) {
   using S = Shape<kBM>;
   constexpr int kBN = S::kBN;
   constexpr std::size_t kSmemBytes = S::kSmemBytes;
   const CUtensorMap map_a = make_map(a.a, a.dtype, a.m, a.k, kBM);
-  const CUtensorMap map_b = make_map(a.b, a.dtype, a.n, a.k, kBN);
+  const CUtensorMap map_b = make_map(a.b, a.dtype, a.n, a.k, kBN / kCluster);
   // C (M, N) in (64, 64) boxes; 64 columns of 2 bytes = the 128-byte swizzle span.
   const CUtensorMap map_c = kTmaStore ? make_map(a.c, a.dtype, a.m, a.n, 64) : map_a;
-  auto* kernel = matmul_wgmma_pingpong_kernel<T, kBM, kTmaStore>;
+  auto* kernel = matmul_wgmma_pingpong_kernel<T, kBM, kCluster, kTmaStore>;
   TILESIM_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                           static_cast<int>(kSmemBytes)));
   int dev = 0, sms = 0;
   TILESIM_CUDA_CHECK(cudaGetDevice(&dev));
   TILESIM_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-  // One CTA per SM (a CTA that starts late would take a whole share of the tiles after the others
-  // finish); with fewer tiles than SMs, one tile a CTA.
-  const unsigned grid = std::min(grid_blocks(a.grid), static_cast<unsigned>(sms));
-  // clang-format off
-  kernel<<<grid, kThreads, kSmemBytes, a.stream>>>(map_a, map_b, map_c, static_cast<T*>(a.c),
-                                                   a.m, a.n, a.k, a.grid);
-  // clang-format on
+  GridMap g = a.grid;  // with clusters: the grid of tile pairs (2 i, j), (2 i + 1, j)
+  if (kCluster > 1) {
+    g.tiles_m = (a.grid.tiles_m + kCluster - 1) / kCluster;
+    g.group_size_m = std::max<std::int64_t>(1, a.grid.group_size_m / kCluster);
+  }
+  cudaLaunchConfig_t cfg{};
+  cudaLaunchAttribute attr[1]{};
+  attr[0].id = cudaLaunchAttributeClusterDimension;
+  attr[0].val.clusterDim.x = kCluster;
+  attr[0].val.clusterDim.y = 1;
+  attr[0].val.clusterDim.z = 1;
+  cfg.blockDim = dim3(kThreads);
+  cfg.dynamicSmemBytes = kSmemBytes;
+  cfg.stream = a.stream;
+  cfg.attrs = attr;
+  cfg.numAttrs = 1;
+  // One CTA per SM, as many as can be resident at once (a CTA that starts late would take a whole
+  // share of the tiles after the others finish); with fewer tiles than SMs, one tile a CTA.
+  unsigned resident = static_cast<unsigned>(sms);
+  if (kCluster > 1) {
+    int clusters = 0;
+    cfg.gridDim = dim3(static_cast<unsigned>(sms / kCluster * kCluster));
+    TILESIM_CUDA_CHECK(cudaOccupancyMaxActiveClusters(&clusters, kernel, &cfg));
+    resident = static_cast<unsigned>(std::max(1, clusters) * kCluster);
+  }
+  cfg.gridDim = dim3(std::min(grid_blocks(g) * kCluster, resident));
+  TILESIM_CUDA_CHECK(cudaLaunchKernelEx(&cfg, kernel, map_a, map_b, map_c, static_cast<T*>(a.c),
+                                        a.m, a.n, a.k, g));
   TILESIM_CUDA_CHECK_LAUNCH();
 }
 
-template <int kBM>
+template <int kBM, int kCluster>
 std::string launch_shape(const LaunchArgs& a) {
   return launch_wgmma_checked(a, [](auto tag, const LaunchArgs& p) {
     using T = decltype(tag);
     // The TMA store needs C's row stride (N * 2 bytes) to be a multiple of 16.
     if (p.n % 8 == 0)
-      launch_pingpong<T, kBM, true>(p);
+      launch_pingpong<T, kBM, kCluster, true>(p);
     else
-      launch_pingpong<T, kBM, false>(p);
+      launch_pingpong<T, kBM, kCluster, false>(p);
   });
 }
 
 }  // namespace
 
 std::string launch_matmul_wgmma_pingpong(const LaunchArgs& a) {
-  return launch_shape<128>(a);
+  return launch_shape<128, 1>(a);
 }
 std::string launch_matmul_wgmma_pingpong_n256(const LaunchArgs& a) {
-  return launch_shape<64>(a);
+  return launch_shape<64, 1>(a);
+}
+std::string launch_matmul_wgmma_pingpong_n256_mc(const LaunchArgs& a) {
+  return launch_shape<64, 2>(a);
 }
 #endif  // TILESIM_NO_HOPPER
 

@@ -317,9 +317,13 @@ std::vector<Variant> make_variants() {
         "128 x 128 tile and the two take turns on the tensor cores, so one's epilogue runs "
         "under the other's K loop");
   fixed("matmul_wgmma_pingpong_n256", kHalf, wgmma_pingpong::kTileN256, T, 90,
-        described(MathPath::wgmma, std::nullopt, 8, 4),
+        described(MathPath::wgmma, std::nullopt, 8, wgmma_pingpong::kStagesN256),
         "trial: the ping-pong rung with a 64 x 256 tile per consumer warpgroup, one wgmma "
         "m64n256k16 per k16 step instead of two m64n128k16");
+  fixed("matmul_wgmma_pingpong_n256_mc", kHalf, wgmma_pingpong::kTileN256, T, 90,
+        described(MathPath::wgmma, std::nullopt, 8, wgmma_pingpong::kStagesN256),
+        "trial: the 64 x 256 ping-pong rung in clusters of two CTAs on vertically adjacent "
+        "tiles, each loading half of their shared B^T tile and multicasting it into both");
   // cuBLAS: not our code, so no description (its tile and pipeline are cuBLAS's choice).
   rung("cublas_sgemm", Kernel::matmul, kF32, "", "baseline: cuBLAS SGEMM, strict FP32").kind =
       VariantKind::baseline;
