@@ -54,6 +54,7 @@ const std::vector<LauncherRow>& launchers() {
       {"matmul_wgmma_persistent_mc", TILESIM_LAUNCHER(launch_matmul_wgmma_persistent_mc)},
       {"matmul_wgmma_pingpong", TILESIM_LAUNCHER(launch_matmul_wgmma_pingpong)},
       {"matmul_wgmma_pingpong_n256", TILESIM_LAUNCHER(launch_matmul_wgmma_pingpong_n256)},
+      {"matmul_wgmma_pingpong_n256_s5", TILESIM_LAUNCHER(launch_matmul_wgmma_pingpong_n256_s5)},
       {"matmul_wgmma_pingpong_n256_mc", TILESIM_LAUNCHER(launch_matmul_wgmma_pingpong_n256_mc)},
       {"cublas_sgemm", TILESIM_LAUNCHER(launch_cublas_sgemm)},
       {"cublas_tf32", TILESIM_LAUNCHER(launch_cublas_tf32)},

@@ -17,8 +17,9 @@
 // stores drain under the other consumer's K loop. N % 8 != 0: 4-byte stores from registers.
 // Trials (docs/PERFORMANCE.md, Follow-up 6): matmul_wgmma_pingpong_n256, the same with a (64, 256)
 // tile per consumer and one wgmma m64n256k16 per k16 step (one warpgroup issuing two n128 chains
-// kept the tensor pipe 67 % busy, one n256 chain 86 %), 5 stages of 40 KB beside 8 KB C panels;
-// matmul_wgmma_pingpong_n256_mc, that in clusters of two with B^T multicast, as 6d does for 6c.
+// kept the tensor pipe 67 % busy, one n256 chain 86 %), 4 stages of 40 KB beside 16 KB C panels;
+// matmul_wgmma_pingpong_n256_s5, 5 stages beside 8 KB panels; matmul_wgmma_pingpong_n256_mc, the
+// 4-stage one in clusters of two with B^T multicast, as 6d does for 6c.
 #include "kernels/device_common.cuh"
 #include "kernels/matmul_wgmma_pingpong.hpp"
 
@@ -38,6 +39,9 @@ std::string launch_matmul_wgmma_pingpong_n256(const LaunchArgs& a) {
 std::string launch_matmul_wgmma_pingpong_n256_mc(const LaunchArgs& a) {
   return launch_matmul_wgmma_pingpong(a);
 }
+std::string launch_matmul_wgmma_pingpong_n256_s5(const LaunchArgs& a) {
+  return launch_matmul_wgmma_pingpong(a);
+}
 #else
 namespace {
 
@@ -45,12 +49,12 @@ constexpr int kBK = 64, kThreads = 384;
 // One consumer's tile: kBM x kBN = (128, 128) (6f: two wgmma m64n128k16 a k16 step, one per
 // 64-row half) or (64, 256) (trials: one m64n256k16). Either way 128 accumulators a thread. Each
 // consumer has a C panel of kBoxes (64, 64) boxes: 2 for 6f (6 stages fit beside them); 1 for the
-// (64, 256) tile, whose 40 KB stages then fit 5 deep instead of 4.
-template <int kBM>
+// (64, 256) tile can have 2 (4 stages of 40 KB fit) or 1 (5 stages fit).
+template <int kBM, int kBoxes_>
 struct Shape {
   static constexpr int kBN = kBM == 128 ? 128 : 256;
   static constexpr int kMB = kBM / 64;  // 64-row blocks, one wgmma chain each
-  static constexpr int kBoxes = kBM == 128 ? 2 : 1;
+  static constexpr int kBoxes = kBoxes_;
   static constexpr int kPanelBytes = kBoxes * 64 * 64 * 2;
   static constexpr int kStageBytesA = kBM * kBK * 2, kStageBytesB = kBN * kBK * 2;
   static constexpr int kS = (227 * 1024 - 1024 - 2 * kPanelBytes - 256) /
@@ -59,8 +63,8 @@ struct Shape {
       1024 + kS * (kStageBytesA + kStageBytesB) + 2 * kPanelBytes + 2 * kS * 8;
   static_assert(kSmemBytes <= 227 * 1024, "one CTA per SM");
 };
-static_assert(Shape<128>::kS == wgmma_pingpong::kStages &&
-              Shape<64>::kS == wgmma_pingpong::kStagesN256);
+static_assert(Shape<128, 2>::kS == wgmma_pingpong::kStages &&
+              Shape<64, 2>::kS == wgmma_pingpong::kStagesN256 && Shape<64, 1>::kS == 5);
 static_assert(wgmma_pingpong::kTile.block_m == 128 && wgmma_pingpong::kTile.block_n == 128 &&
               wgmma_pingpong::kTileN256.block_m == 64 && wgmma_pingpong::kTileN256.block_n == 256);
 
@@ -80,14 +84,14 @@ constexpr int kBarWarpgroup = 1, kBarTurn = 3;
 // one 128-row half of B^T, multicast into the same stage of both CTAs (as 6d does); a stage is
 // refilled once the owning consumers of both CTAs have freed it. g is then the grid of tile pairs,
 // and both CTAs of a cluster walk the same pairs, so their consumers own the same ring positions.
-template <class T, int kBM, int kCluster, bool kTmaStore>
+template <class T, int kBM, int kBoxes, int kCluster, bool kTmaStore>
 __global__ void __launch_bounds__(kThreads, 1)
     matmul_wgmma_pingpong_kernel(const __grid_constant__ CUtensorMap map_a,
                                  const __grid_constant__ CUtensorMap map_b,
                                  const __grid_constant__ CUtensorMap map_c, T* __restrict__ c,
                                  std::int64_t m, std::int64_t n, std::int64_t k, GridMap g) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-  using S = Shape<kBM>;
+  using S = Shape<kBM, kBoxes>;
   constexpr int kBN = S::kBN, kS = S::kS, kStageBytesA = S::kStageBytesA,
                 kStageBytesB = S::kStageBytesB, kPanelBytes = S::kPanelBytes;
   extern __shared__ unsigned char smem_raw[];
@@ -264,16 +268,16 @@ __global__ void __launch_bounds__(kThreads, 1)
 #endif
 }
 
-template <class T, int kBM, int kCluster, bool kTmaStore>
+template <class T, int kBM, int kBoxes, int kCluster, bool kTmaStore>
 void launch_pingpong(const LaunchArgs& a) {
-  using S = Shape<kBM>;
+  using S = Shape<kBM, kBoxes>;
   constexpr int kBN = S::kBN;
   constexpr std::size_t kSmemBytes = S::kSmemBytes;
   const CUtensorMap map_a = make_map(a.a, a.dtype, a.m, a.k, kBM);
   const CUtensorMap map_b = make_map(a.b, a.dtype, a.n, a.k, kBN / kCluster);
   // C (M, N) in (64, 64) boxes; 64 columns of 2 bytes = the 128-byte swizzle span.
   const CUtensorMap map_c = kTmaStore ? make_map(a.c, a.dtype, a.m, a.n, 64) : map_a;
-  auto* kernel = matmul_wgmma_pingpong_kernel<T, kBM, kCluster, kTmaStore>;
+  auto* kernel = matmul_wgmma_pingpong_kernel<T, kBM, kBoxes, kCluster, kTmaStore>;
   TILESIM_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                           static_cast<int>(kSmemBytes)));
   int dev = 0, sms = 0;
@@ -310,28 +314,31 @@ void launch_pingpong(const LaunchArgs& a) {
   TILESIM_CUDA_CHECK_LAUNCH();
 }
 
-template <int kBM, int kCluster>
+template <int kBM, int kBoxes, int kCluster>
 std::string launch_shape(const LaunchArgs& a) {
   return launch_wgmma_checked(a, [](auto tag, const LaunchArgs& p) {
     using T = decltype(tag);
     // The TMA store needs C's row stride (N * 2 bytes) to be a multiple of 16.
     if (p.n % 8 == 0)
-      launch_pingpong<T, kBM, kCluster, true>(p);
+      launch_pingpong<T, kBM, kBoxes, kCluster, true>(p);
     else
-      launch_pingpong<T, kBM, kCluster, false>(p);
+      launch_pingpong<T, kBM, kBoxes, kCluster, false>(p);
   });
 }
 
 }  // namespace
 
 std::string launch_matmul_wgmma_pingpong(const LaunchArgs& a) {
-  return launch_shape<128, 1>(a);
+  return launch_shape<128, 2, 1>(a);
 }
 std::string launch_matmul_wgmma_pingpong_n256(const LaunchArgs& a) {
-  return launch_shape<64, 1>(a);
+  return launch_shape<64, 2, 1>(a);
+}
+std::string launch_matmul_wgmma_pingpong_n256_s5(const LaunchArgs& a) {
+  return launch_shape<64, 1, 1>(a);
 }
 std::string launch_matmul_wgmma_pingpong_n256_mc(const LaunchArgs& a) {
-  return launch_shape<64, 2>(a);
+  return launch_shape<64, 2, 2>(a);
 }
 #endif  // TILESIM_NO_HOPPER
 

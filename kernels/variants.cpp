@@ -320,6 +320,9 @@ std::vector<Variant> make_variants() {
         described(MathPath::wgmma, std::nullopt, 8, wgmma_pingpong::kStagesN256),
         "trial: the ping-pong rung with a 64 x 256 tile per consumer warpgroup, one wgmma "
         "m64n256k16 per k16 step instead of two m64n128k16");
+  fixed("matmul_wgmma_pingpong_n256_s5", kHalf, wgmma_pingpong::kTileN256, T, 90,
+        described(MathPath::wgmma, std::nullopt, 8, 5),
+        "trial: the 64 x 256 ping-pong rung with 5 stages beside 8 KB C panels");
   fixed("matmul_wgmma_pingpong_n256_mc", kHalf, wgmma_pingpong::kTileN256, T, 90,
         described(MathPath::wgmma, std::nullopt, 8, wgmma_pingpong::kStagesN256),
         "trial: the 64 x 256 ping-pong rung in clusters of two CTAs on vertically adjacent "
