@@ -431,8 +431,18 @@ void launch_persistent(const LaunchArgs& a) {
     resident = static_cast<unsigned>(std::max(1, clusters) * kCluster);
   }
   cfg.gridDim = dim3(std::min(grid_blocks(g) * kCluster, resident));
-  TILESIM_CUDA_CHECK(cudaLaunchKernelEx(&cfg, kernel, map_a, map_b, map_c, static_cast<T*>(a.c),
-                                        a.m, a.n, a.k, g));
+  if constexpr (kCluster > 1) {
+    TILESIM_CUDA_CHECK(cudaLaunchKernelEx(&cfg, kernel, map_a, map_b, map_c,
+                                          static_cast<T*>(a.c), a.m, a.n, a.k, g));
+  } else {
+    // A plain launch: with a cluster-dimension attribute of 1 the ping-pong trial with 64-row
+    // tiles (matmul_wgmma_pingpong.cu) ran at 54 % of cuBLAS in grouped G = 8 instead of 84 %
+    // (docs/PERFORMANCE.md, Follow-up 6).
+    // clang-format off
+    kernel<<<cfg.gridDim, kThreads, bytes, a.stream>>>(map_a, map_b, map_c, static_cast<T*>(a.c),
+                                                       a.m, a.n, a.k, g);
+    // clang-format on
+  }
   TILESIM_CUDA_CHECK_LAUNCH();
 }
 // Which kernel: 0 = version 6, 1 = 6b (TMA store), 2 = 6c (persistent, 4 stages, 16 KB C
