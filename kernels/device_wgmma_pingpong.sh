@@ -6,6 +6,9 @@
 # Usage (on the GPU machine, repo root): kernels/device_wgmma_pingpong.sh DIR OUT_DIR [steps...]
 # DIR as for device_wgmma_persistent.sh (tilesim-bench, tilesim-run-one, kernels_tests,
 # wgmma_orders, built for sm_90a). BUILD_ROOT: the repository path the binaries were built in.
+# The device tool ships the checkout its session started in, not a helper's worktree: copy this
+# script, device_wgmma_persistent.sh and a tarball of DIR into an ignored folder of that checkout
+# (Follow-up 6 used .devcarry/pingpong/) and name it in the call's carry.
 set -u
 bin=$1 out=$2
 shift 2
