@@ -163,8 +163,7 @@ __global__ void __launch_bounds__(kThreads, 1)
       if constexpr (kCluster > 1) mbar_arrive_cluster(&empty[s], rank ^ 1u);
     };
     std::int64_t local = cw;  // the tile's index among this CTA's tiles
-    for (std::int64_t tile = first + cw * stride; tile < tiles;
-         tile += 2 * stride, local += 2) {
+    for (std::int64_t tile = first + cw * stride; tile < tiles; tile += 2 * stride, local += 2) {
       int row0, col0;
       tile_origin(tile, row0, col0);
       // Wait for the other consumer to have passed all of the previous tile's "full" waits.
@@ -310,8 +309,8 @@ void launch_pingpong(const LaunchArgs& a) {
   }
   cfg.gridDim = dim3(std::min(grid_blocks(g) * kCluster, resident));
   if constexpr (kCluster > 1) {
-    TILESIM_CUDA_CHECK(cudaLaunchKernelEx(&cfg, kernel, map_a, map_b, map_c,
-                                          static_cast<T*>(a.c), a.m, a.n, a.k, g));
+    TILESIM_CUDA_CHECK(cudaLaunchKernelEx(&cfg, kernel, map_a, map_b, map_c, static_cast<T*>(a.c),
+                                          a.m, a.n, a.k, g));
   } else {
     // A plain launch: with a cluster-dimension attribute of 1 the (64, 256) trial ran at 54 % in
     // grouped G = 8 (calls 3 and 4) where the plain launch of call 2 gave 85 %.

@@ -17,7 +17,7 @@ inline constexpr int kStagesN256 = 4;
 
 namespace detail {
 std::string launch_matmul_wgmma_pingpong(const LaunchArgs& args);
-std::string launch_matmul_wgmma_pingpong_n256(const LaunchArgs& args);  // trial: 64 x 256 tiles
+std::string launch_matmul_wgmma_pingpong_n256(const LaunchArgs& args);     // trial: 64 x 256 tiles
 std::string launch_matmul_wgmma_pingpong_n256_s5(const LaunchArgs& args);  // trial: 5 stages
 std::string launch_matmul_wgmma_pingpong_n256_mc(
     const LaunchArgs& args);  // trial: 64 x 256 tiles in clusters of 2, B^T multicast

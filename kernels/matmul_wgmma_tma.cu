@@ -432,8 +432,8 @@ void launch_persistent(const LaunchArgs& a) {
   }
   cfg.gridDim = dim3(std::min(grid_blocks(g) * kCluster, resident));
   if constexpr (kCluster > 1) {
-    TILESIM_CUDA_CHECK(cudaLaunchKernelEx(&cfg, kernel, map_a, map_b, map_c,
-                                          static_cast<T*>(a.c), a.m, a.n, a.k, g));
+    TILESIM_CUDA_CHECK(cudaLaunchKernelEx(&cfg, kernel, map_a, map_b, map_c, static_cast<T*>(a.c),
+                                          a.m, a.n, a.k, g));
   } else {
     // A plain launch: with a cluster-dimension attribute of 1 the ping-pong trial with 64-row
     // tiles (matmul_wgmma_pingpong.cu) ran at 54 % of cuBLAS in grouped G = 8 instead of 84 %
@@ -470,9 +470,8 @@ void launch_typed(const LaunchArgs& a, int which) {
 }  // namespace
 
 static std::string launch_wgmma(const LaunchArgs& a, int which) {
-  return launch_wgmma_checked(a, [which](auto tag, const LaunchArgs& p) {
-    launch_typed<decltype(tag)>(p, which);
-  });
+  return launch_wgmma_checked(
+      a, [which](auto tag, const LaunchArgs& p) { launch_typed<decltype(tag)>(p, which); });
 }
 
 std::string launch_matmul_wgmma_tma(const LaunchArgs& a) {
