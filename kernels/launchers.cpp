@@ -13,6 +13,7 @@
 #include "kernels/matmul_mma_sync_tiles.hpp"
 #include "kernels/matmul_register_blocked.hpp"
 #include "kernels/matmul_simt.hpp"
+#include "kernels/matmul_wgmma_pingpong.hpp"
 #include "kernels/matmul_wgmma_tma.hpp"
 #include "kernels/transpose.hpp"
 #include "kernels/transpose_batched.hpp"
@@ -51,6 +52,10 @@ const std::vector<LauncherRow>& launchers() {
       {"matmul_wgmma_tma_store", TILESIM_LAUNCHER(launch_matmul_wgmma_tma_store)},
       {"matmul_wgmma_persistent", TILESIM_LAUNCHER(launch_matmul_wgmma_persistent)},
       {"matmul_wgmma_persistent_mc", TILESIM_LAUNCHER(launch_matmul_wgmma_persistent_mc)},
+      {"matmul_wgmma_pingpong", TILESIM_LAUNCHER(launch_matmul_wgmma_pingpong)},
+      {"matmul_wgmma_pingpong_n256", TILESIM_LAUNCHER(launch_matmul_wgmma_pingpong_n256)},
+      {"matmul_wgmma_pingpong_n256_s5", TILESIM_LAUNCHER(launch_matmul_wgmma_pingpong_n256_s5)},
+      {"matmul_wgmma_pingpong_n256_mc", TILESIM_LAUNCHER(launch_matmul_wgmma_pingpong_n256_mc)},
       {"cublas_sgemm", TILESIM_LAUNCHER(launch_cublas_sgemm)},
       {"cublas_tf32", TILESIM_LAUNCHER(launch_cublas_tf32)},
       {"cublas_gemmex", TILESIM_LAUNCHER(launch_cublas_gemmex)},

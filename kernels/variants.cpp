@@ -12,6 +12,7 @@
 #include "kernels/matmul_mma_sync_lean.hpp"
 #include "kernels/matmul_mma_sync_swizzled.hpp"
 #include "kernels/matmul_register_blocked.hpp"
+#include "kernels/matmul_wgmma_pingpong.hpp"
 #include "kernels/matmul_wgmma_tma.hpp"
 #include "kernels/transpose_batched.hpp"
 
@@ -307,6 +308,25 @@ std::vector<Variant> make_variants() {
   fixed("matmul_wgmma_persistent_mc", kHalf, wgmma_tma::kTile, T, 90, wgmma_p,
         "the persistent rung in clusters of two CTAs on vertically adjacent tiles, each "
         "loading half of their shared B^T tile and multicasting it into both");
+  // Ping-pong: the registry's tile is one consumer warpgroup's (128 x 128); the engine sees the
+  // wgmma path with the kernel's 8 consumer warps and 6 stages (it has no notion of the two
+  // consumers taking turns, nor of a persistent grid).
+  fixed("matmul_wgmma_pingpong", kHalf, wgmma_pingpong::kTile, T, 90,
+        described(MathPath::wgmma, std::nullopt, 8, wgmma_pingpong::kStages),
+        "ping-pong consumers in a persistent grid: each consumer warpgroup owns a whole "
+        "128 x 128 tile and the two take turns on the tensor cores, so one's epilogue runs "
+        "under the other's K loop");
+  fixed("matmul_wgmma_pingpong_n256", kHalf, wgmma_pingpong::kTileN256, T, 90,
+        described(MathPath::wgmma, std::nullopt, 8, wgmma_pingpong::kStagesN256),
+        "trial: the ping-pong rung with a 64 x 256 tile per consumer warpgroup, one wgmma "
+        "m64n256k16 per k16 step instead of two m64n128k16");
+  fixed("matmul_wgmma_pingpong_n256_s5", kHalf, wgmma_pingpong::kTileN256, T, 90,
+        described(MathPath::wgmma, std::nullopt, 8, 5),
+        "trial: the 64 x 256 ping-pong rung with 5 stages beside 8 KB C panels");
+  fixed("matmul_wgmma_pingpong_n256_mc", kHalf, wgmma_pingpong::kTileN256, T, 90,
+        described(MathPath::wgmma, std::nullopt, 8, wgmma_pingpong::kStagesN256),
+        "trial: the 64 x 256 ping-pong rung in clusters of two CTAs on vertically adjacent "
+        "tiles, each loading half of their shared B^T tile and multicasting it into both");
   // cuBLAS: not our code, so no description (its tile and pipeline are cuBLAS's choice).
   rung("cublas_sgemm", Kernel::matmul, kF32, "", "baseline: cuBLAS SGEMM, strict FP32").kind =
       VariantKind::baseline;

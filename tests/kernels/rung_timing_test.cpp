@@ -35,7 +35,7 @@ TEST(RungTiming, EveryMatmulRungWithTilesHasADescription) {
     EXPECT_TRUE(v.timing->options.path && v.timing->num_warps && v.timing->stages) << v.name;
     ++described;
   }
-  EXPECT_EQ(described, 17);  // + matmul_wgmma_persistent and its cluster trial
+  EXPECT_EQ(described, 21);  // + 6c, its cluster trial 6d, ping-pong 6f and its 3 trials
 }
 
 TEST(RungTiming, CublasBaselinesAndNaiveKernelsAreNotDescribed) {

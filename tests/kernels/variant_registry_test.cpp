@@ -13,6 +13,7 @@
 #include "kernels/matmul_mma_sync_lean.hpp"
 #include "kernels/matmul_mma_sync_swizzled.hpp"
 #include "kernels/matmul_register_blocked.hpp"
+#include "kernels/matmul_wgmma_pingpong.hpp"
 #include "kernels/matmul_wgmma_tma.hpp"
 #include "kernels/transpose_batched.hpp"
 
@@ -38,6 +39,10 @@ TEST(VariantRegistry, EveryFixedTileIsTheTileItsKernelIsBuiltWith) {
       {"transpose_smem_padded_batched", k::transpose_batched::kTile},
       {"matmul_wgmma_persistent", k::wgmma_tma::kTile},
       {"matmul_wgmma_persistent_mc", k::wgmma_tma::kTile},
+      {"matmul_wgmma_pingpong", k::wgmma_pingpong::kTile},
+      {"matmul_wgmma_pingpong_n256", k::wgmma_pingpong::kTileN256},
+      {"matmul_wgmma_pingpong_n256_s5", k::wgmma_pingpong::kTileN256},
+      {"matmul_wgmma_pingpong_n256_mc", k::wgmma_pingpong::kTileN256},
   };
   int fixed = 0;
   for (const auto& v : kernels::variants()) {
