@@ -150,21 +150,6 @@ std::string source_line(const std::vector<std::string>& lines, int line) {
   return t;
 }
 
-int assignment_line(const std::vector<std::string>& lines, const std::string& name, int before) {
-  if (name.empty()) return 0;
-  for (int n = std::min(before - 1, static_cast<int>(lines.size())); n >= 1; --n) {
-    const std::string& l = lines[n - 1];
-    const auto start = l.find_first_not_of(" \t");
-    if (start == std::string::npos || l.compare(start, name.size(), name) != 0) continue;
-    std::size_t i = start + name.size();
-    while (i < l.size() && l[i] == ' ') ++i;
-    if (i + 1 < l.size() && l[i] == '=' && l[i + 1] != '=') return n;
-    if (i + 2 < l.size() && std::string("+-*").find(l[i]) != std::string::npos && l[i + 1] == '=')
-      return n;
-  }
-  return 0;
-}
-
 std::filesystem::path resolve_kernel_path(const std::string& written,
                                           const std::filesystem::path& scenario_dir) {
   const std::filesystem::path w(written);

@@ -55,9 +55,6 @@ std::string call_argument(const std::vector<std::string>& lines, int line, int c
 // Line `line` (1-based) of `lines` as a listing quotes it: leading blanks and a trailing
 // "  # comment" dropped; empty outside the file.
 std::string source_line(const std::vector<std::string>& lines, int line);
-// The last line before `before` (1-based) that assigns `name` ("name = ..." or "name += ..."),
-// 0 when none: the line that built a load's pointers or mask.
-int assignment_line(const std::vector<std::string>& lines, const std::string& name, int before);
 
 // The kernel files bundled under assets/kernels/ that a user can open (File -> Open kernel's
 // list), sorted: every .py but the built-in listings' templates, whose {launch_order} block sim

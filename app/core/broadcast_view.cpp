@@ -2,7 +2,6 @@
 #include "app/core/broadcast_view.hpp"
 
 #include <algorithm>
-#include <regex>
 
 #include "sim/program/listing.hpp"
 
@@ -82,30 +81,24 @@ void use_file_record(BroadcastView& v, const KernelFileState& kf,
   std::string ptr = scenario::call_argument(lines, r.pos.line, r.pos.col, 0);
   const std::string base = r.access.tensor_name.empty() ? "base" : r.access.tensor_name;
   v.sum_header = (ptr.empty() ? "pointers" : ptr) + " - " + base;
-  // The index vectors' own names where the pointers' line spells them out.
-  const int ptr_line = kf.pointer_line(st);
-  if (ptr_line > 0) {
-    const std::string pl = lines[ptr_line - 1];
-    static const std::regex col_re(
-        R"(([A-Za-z_]\w*)\s*\[\s*:\s*,\s*None\s*\](\s*\*\s*([A-Za-z_]\w*))?)");
-    static const std::regex row_re(
-        R"(([A-Za-z_]\w*)\s*\[\s*None\s*,\s*:\s*\](\s*\*\s*([A-Za-z_]\w*))?)");
-    std::smatch down, across;
-    if (std::regex_search(pl, down, col_re) && std::regex_search(pl, across, row_re)) {
-      // [:, None] walks the tile's first axis: the access's rows unless the tile is swapped.
-      std::smatch& r_m = swapped ? across : down;
-      std::smatch& c_m = swapped ? down : across;
-      v.access.row_expr = r_m[1];
-      v.access.col_expr = c_m[1];
-      if (r_m[3].matched) v.access.row_stride_name = r_m[3];
-      if (c_m[3].matched) v.access.col_stride_name = c_m[3];
-      v.sum_header += " = " + v.access.row_expr + "[:, None] * " + v.access.row_stride_name +
-                      " + " + v.access.col_expr + "[None, :] * " + v.access.col_stride_name;
-    }
+  // The index vectors' own names where the pointers' expression spells them out.
+  const sim::AccessSource src = kf.access_source(st);
+  if (!src.row_index.empty() && !src.col_index.empty()) {
+    // x[:, None] walks the tile's first axis: the access's rows unless the tile is swapped.
+    v.access.row_expr = swapped ? src.col_index : src.row_index;
+    v.access.col_expr = swapped ? src.row_index : src.col_index;
+    const std::string& rs = swapped ? src.col_stride : src.row_stride;
+    const std::string& cs = swapped ? src.row_stride : src.col_stride;
+    if (!rs.empty()) v.access.row_stride_name = rs;
+    if (!cs.empty()) v.access.col_stride_name = cs;
+    v.sum_header += " = " + v.access.row_expr + "[:, None] * " + v.access.row_stride_name +
+                    " + " + v.access.col_expr + "[None, :] * " + v.access.col_stride_name;
   }
   if (r.access.has_mask) {
-    const std::string m = scenario::call_argument(lines, r.pos.line, r.pos.col, 0, "mask");
-    const int ml = kf.mask_line(st);
+    const std::string m = scenario::call_argument(lines, r.pos.line, r.pos.col,
+                                                  r.kind == triton::RecordKind::store ? 2 : 1,
+                                                  "mask");
+    const int ml = src.mask_line;
     v.mask_header = ml > 0 && ml != r.pos.line ? scenario::source_line(lines, ml)
                     : m.empty()                ? "mask"
                                                : "mask=" + m;

@@ -42,21 +42,20 @@ const std::vector<scenario::KernelFileStep>& KernelFileState::steps_while(
   return m_steps0;
 }
 
-int KernelFileState::pointer_line(const scenario::KernelFileStep& s) const {
-  if (!s.record) return 0;
+sim::AccessSource KernelFileState::access_source(const scenario::KernelFileStep& s) const {
+  if (!s.record) return {};
   const auto& r = *s.record;
-  if (r.kind != triton::RecordKind::load && r.kind != triton::RecordKind::store) return 0;
-  return scenario::assignment_line(
-      lines(), scenario::call_argument(lines(), r.pos.line, r.pos.col, 0), r.pos.line);
+  if (r.kind != triton::RecordKind::load && r.kind != triton::RecordKind::store) return {};
+  return sim::access_source(kernel->source->fn, r.pos, r.kind == triton::RecordKind::store,
+                            r.access.has_mask);
+}
+
+int KernelFileState::pointer_line(const scenario::KernelFileStep& s) const {
+  return access_source(s).ptr_line;
 }
 
 int KernelFileState::mask_line(const scenario::KernelFileStep& s) const {
-  if (!s.record || !s.record->access.has_mask) return 0;
-  const auto& r = *s.record;
-  const std::string mask = scenario::call_argument(lines(), r.pos.line, r.pos.col, 0, "mask");
-  // A mask written in place ("mask=offs_k[None, :] < K") is on the load's own line.
-  const int n = scenario::assignment_line(lines(), mask, r.pos.line);
-  return n ? n : (mask.empty() ? 0 : r.pos.line);
+  return access_source(s).mask_line;
 }
 
 const scenario::TritonFileRun* KernelFileState::measured_run(const std::string& machine_key) const {

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "scenario/kernel_file.hpp"
+#include "sim/program/plan_from_records.hpp"
 
 namespace tilesim::app {
 
@@ -39,7 +40,9 @@ struct KernelFileState {
   const std::vector<scenario::KernelFileStep>& steps_while(const sim::ProblemSpec& spec,
                                                            std::int64_t pid, bool playing,
                                                            bool* exact) const;
-  // Where a step's load or store built its pointers and its mask in the file (0: not found).
+  // Where a step's load or store built its pointers and its mask in the file (0: none), and the
+  // names its pointers broadcast: sim::access_source, the rule the file's plan follows.
+  sim::AccessSource access_source(const scenario::KernelFileStep& s) const;
   int pointer_line(const scenario::KernelFileStep& s) const;
   int mask_line(const scenario::KernelFileStep& s) const;
   // The file's measured run on `machine_key`'s GPU (assets/measured/triton_files_KEY.json), kept

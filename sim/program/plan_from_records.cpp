@@ -206,6 +206,24 @@ Broadcast broadcast_names(const triton::Function& fn, const Expr* ptr, int acces
   return b;
 }
 
+}  // namespace
+
+AccessSource access_source(const triton::Function& fn, SourcePos pos, bool store, bool has_mask) {
+  AccessSource a;
+  const Expr* call = access_call(fn, pos);
+  if (!call) return a;
+  const Expr* ptr = call_arg(*call, 0, "pointer");
+  const Expr* mask = call_arg(*call, store ? 2 : 1, "mask");
+  a.ptr_line = building_line(fn, ptr, pos.line);
+  a.mask_line = has_mask ? building_line(fn, mask, pos.line) : 0;
+  const Broadcast b = broadcast_names(fn, ptr, pos.line);
+  a.row_index = b.row_index, a.row_stride = b.row_stride;
+  a.col_index = b.col_index, a.col_stride = b.col_stride;
+  return a;
+}
+
+namespace {
+
 // "a_ptr" -> "A", "in_ptr" -> "in", "x" -> "X": the matrix as the curriculum names it.
 std::string matrix_name(const std::string& arg) {
   std::string n = arg;
@@ -474,14 +492,10 @@ ProgramPlan derive_plan(const Evaluator& ev, const KernelRoles& roles, const Pro
     for (const Layout& l : layouts)
       if (l.op == ps.operand) layout = &l;
     ps.matrix_name = matrix_name(ev.launch().args[static_cast<std::size_t>(layout->tensor)].name);
-    const Expr* call = access_call(fn, st.pos);
-    const Expr* ptr = call ? call_arg(*call, 0, "pointer") : nullptr;
-    const Expr* mask = call ? call_arg(*call, ps.op == StepOp::store ? 2 : 1, "mask") : nullptr;
-    ps.ptr_line = building_line(fn, ptr, st.pos.line);
-    ps.mask_line = building_line(fn, mask, st.pos.line);
+    AccessSource names = access_source(fn, st.pos, ps.op == StepOp::store, st.has_mask);
+    ps.ptr_line = names.ptr_line;
+    ps.mask_line = names.mask_line;
     ps.has_mask = st.has_mask;  // the evaluator's: mask=None passes none
-    if (!ps.has_mask) ps.mask_line = 0;
-    Broadcast names = broadcast_names(fn, ptr, st.pos.line);
     if (layout->swap) {
       std::swap(names.row_index, names.col_index);
       std::swap(names.row_stride, names.col_stride);

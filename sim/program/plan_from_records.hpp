@@ -51,6 +51,20 @@ SeenProgram see_program(const triton::Evaluator& ev, const KernelRoles& roles, s
 TileCoord seen_tile(const triton::Evaluator& ev, const SeenProgram& s, Kernel kernel, int block_m,
                     int block_n);
 
+// Where a tl.load or tl.store (the call at `pos`) built its arguments: the line that assigned the
+// name passed as its pointers (or mask), or the call's own line where the expression is written
+// in place; 0 where nothing is passed, and for the mask where `has_mask` is false (mask=None).
+// The mask is the keyword or the positional argument after the pointers (a load) or the value
+// (a store). And the names its pointers' expression broadcasts, base + x[:, None] * sx +
+// y[None, :] * sy as written (in any order), rows first as written; empty where a term is
+// written otherwise. The one rule for a plan's steps and the app's panels on a kernel file.
+struct AccessSource {
+  int ptr_line = 0, mask_line = 0;
+  std::string row_index, row_stride, col_index, col_stride;
+};
+AccessSource access_source(const triton::Function& fn, triton::SourcePos pos, bool store,
+                           bool has_mask);
+
 // The line of the map step (pid -> (pid_m, pid_n)) in a program run with EvalOptions::scalars:
 // the last line that assigned pid_n outside loops, else pid_m, else the function's first
 // statement. The one rule for a file's plan and the app's code panel.

@@ -72,6 +72,37 @@ def cp(src, dst, BLOCK: tl.constexpr):
       sim::tile_access(sim::Problem(inf.spec, inf.plan), sim::StepOp::load, {1, 2}, -1).has_mask);
 }
 
+// Masks passed by position (tl.load(ptrs, mask), tl.store(ptrs, value, mask)): the mask's line
+// is where that mask was built, not where the pointers were (sim::access_source, the rule the
+// app's code panel and inspector read too).
+TEST(FilePlan, APositionalMaskIsFoundWhereItWasBuilt) {
+  const std::string src = R"(
+@triton.jit
+def cp(src, dst, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    pid_m = pid // 4
+    pid_n = pid % 4
+    r = pid_m * BLOCK + tl.arange(0, BLOCK)
+    c = pid_n * BLOCK + tl.arange(0, BLOCK)
+    ptrs = src + r[:, None] * 60 + c[None, :]
+    m = (r[:, None] < 60) & (c[None, :] < 60)
+    t = tl.load(ptrs, m)
+    outs = dst + r[:, None] * 60 + c[None, :]
+    keep = (r[:, None] < 60) & (c[None, :] < 60)
+    tl.store(outs, t, keep)
+)";
+  const auto l = load_kernel_text(src, "positional.py", {},
+                                  {"src=60x60:fp16", "dst=60x60:fp16", "BLOCK=16", "grid=16"});
+  const Inference inf = infer_problem(*l.ev);
+  ASSERT_EQ(inf.plan->head.size(), 2u);
+  EXPECT_EQ(inf.plan->head[0].ptr_line, 9);
+  EXPECT_EQ(inf.plan->head[0].mask_line, 10);
+  EXPECT_EQ(inf.plan->head[0].row.index_name, "r");
+  EXPECT_EQ(inf.plan->head[0].col.stride_name, "");  // c[None, :] has no stride written
+  EXPECT_EQ(inf.plan->head[1].ptr_line, 12);  // a copy has no loop: its store is in the head
+  EXPECT_EQ(inf.plan->head[1].mask_line, 13);
+}
+
 TEST(FilePlan, OneTensorInTwoRolesIsRefusedByName) {
   const std::string copy = R"(
 @triton.jit
