@@ -58,17 +58,10 @@ std::vector<std::int64_t> pids_to_check(std::int64_t programs, std::int64_t lane
 }  // namespace
 
 sim::TileCoord evaluated_tile(const Evaluator& ev, const sim::ProblemSpec& spec, std::int64_t pid) {
-  const ProgramRun run = ev.run(pid);
-  for (const auto& r : run.records) {
-    const bool take = spec.kernel == sim::Kernel::matmul ? r.kind == RecordKind::store
-                                                         : r.kind == RecordKind::load;
-    if (!take) continue;
-    std::string why;
-    const auto s = sim::recognize_span(r.access, tensor(ev, r.access.tensor), &why);
-    if (!s) refuse(ev, r.pos, "this access is not a tile sim can model: " + why);
-    return {s->span.row0 / spec.block_m, s->span.col0 / spec.block_n};
-  }
-  refuse(ev, ev.kernel().fn.pos, "program " + std::to_string(pid) + " stores no tile");
+  // sim's one rule for a program's tile (sim::seen_tile), on the program as sim reads it.
+  const sim::KernelRoles roles = sim::recognise_roles(ev, ev.run(0));
+  return sim::seen_tile(ev, sim::see_program(ev, roles, pid), spec.kernel, spec.block_m,
+                        spec.block_n);
 }
 
 Inference infer_problem(const Evaluator& ev, const InferOptions& opt) {
