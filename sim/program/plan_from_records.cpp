@@ -234,23 +234,11 @@ std::string matrix_name(const std::string& arg) {
 
 // ---- Axes --------------------------------------------------------------------------------------
 
-struct AxisFacts {
-  std::int64_t start = 0;
-  int lanes = 0;
-  std::int64_t extent = 0;
-};
 // Does axis `a` of the problem give these facts for a program computing `t` at iteration `k`?
-bool axis_fits(const ProblemSpec& s, Axis a, TileCoord t, std::int64_t k, const AxisFacts& f) {
-  switch (a) {
-    case Axis::m:
-      return f.lanes == s.block_m && f.extent == s.m && f.start == t.pid_m * s.block_m;
-    case Axis::n:
-      return f.lanes == s.block_n && f.extent == s.n && f.start == t.pid_n * s.block_n;
-    case Axis::k:
-      return s.kernel == Kernel::matmul && k >= 0 && f.lanes == s.block_k && f.extent == s.k &&
-             f.start == k * s.block_k;
-  }
-  return false;
+// (K only in a matmul, and only inside the loop.)
+bool axis_fits(const ProblemSpec& s, Axis a, TileCoord t, std::int64_t k, const AxisRange& f) {
+  if (a == Axis::k && (s.kernel != Kernel::matmul || k < 0)) return false;
+  return axis_range(s, a, t, k) == f;
 }
 
 // The operand's own axes, preferred where several fit at this launch (they read the same).
@@ -512,7 +500,7 @@ ProgramPlan derive_plan(const Evaluator& ev, const KernelRoles& roles, const Pro
       for (const SeenStep& o : programs[p].steps) {
         // The same access: same position (a program may skip none: check_programs counts).
         if (o.pos.line != st.pos.line || o.pos.col != st.pos.col || o.kind != st.kind) continue;
-        const AxisFacts facts[2] = {{o.span.row0, o.span.rows, o.span.row_extent},
+        const AxisRange facts[2] = {{o.span.row0, o.span.rows, o.span.row_extent},
                                     {o.span.col0, o.span.cols, o.span.col_extent}};
         wrap[0] = wrap[0] || o.span.wrap_rows;
         wrap[1] = wrap[1] || o.span.wrap_cols;

@@ -41,24 +41,19 @@ const PlanStep& plan_step_of(const Problem& p, StepOp op) {
                               plan.source);
 }
 
-struct AxisRange {
-  std::int64_t start = 0;
-  int lanes = 0;
-  std::int64_t extent = 0;
-};
-AxisRange axis_range(const Problem& p, Axis a, TileCoord t, std::int64_t k) {
+}  // namespace
+
+AxisRange axis_range(const ProblemSpec& s, Axis a, TileCoord t, std::int64_t k) {
   switch (a) {
     case Axis::m:
-      return {t.pid_m * p.block_m(), p.block_m(), p.m()};
+      return {t.pid_m * s.block_m, s.block_m, s.m};
     case Axis::n:
-      return {t.pid_n * p.block_n(), p.block_n(), p.n()};
+      return {t.pid_n * s.block_n, s.block_n, s.n};
     case Axis::k:
-      return {std::max<std::int64_t>(k, 0) * p.block_k(), p.block_k(), p.k()};
+      return {std::max<std::int64_t>(k, 0) * s.block_k, s.block_k, s.k};
   }
   return {};
 }
-
-}  // namespace
 
 StepOp step_op(const Problem& p, std::int64_t step, std::int64_t* k) {
   *k = -1;
@@ -96,7 +91,8 @@ std::int64_t steps_per_program(const Problem& p) {
 
 TileSpan step_span(const Problem& p, const PlanStep& step, TileCoord t, std::int64_t k) {
   if (!is_memory_op(step.op)) throw std::invalid_argument("step_span: not a memory step");
-  const AxisRange r = axis_range(p, step.row.axis, t, k), c = axis_range(p, step.col.axis, t, k);
+  const AxisRange r = axis_range(p.spec(), step.row.axis, t, k),
+                  c = axis_range(p.spec(), step.col.axis, t, k);
   TileSpan s;
   s.operand = step.operand;
   s.row0 = r.start;
