@@ -5,6 +5,11 @@
 
 #include <gtest/gtest.h>
 
+#include <memory>
+#include <thread>
+#include <tuple>
+#include <vector>
+
 #include "sim/program/listing.hpp"
 #include "sim/program/program_trace.hpp"
 
@@ -180,4 +185,37 @@ TEST(ProgramPlan, SameStepsNamesTheFirstDifference) {
   EXPECT_NE(same_steps(*builtin_plan(Kernel::copy, Boundary::mask, LaunchOrder::grouped), *mask)
                 ->find("copy"),
             std::string::npos);
+}
+
+// The built-in plans are read on first use and cached per (kernel, boundary, order) for the
+// process (builtin_plan: a map under a mutex). Many threads asking at once, each in its own
+// order, get one plan per key: the same object whoever read it. scripts/tsan runs this one
+// ("Concurrent") under ThreadSanitizer, in a process of its own so that the calls are first ones.
+TEST(ProgramPlanConcurrent, FirstCallsFromManyThreadsGetOnePlanPerKey) {
+  using tilesim::sim::Boundary, tilesim::sim::Kernel, tilesim::sim::LaunchOrder;
+  std::vector<std::tuple<Kernel, Boundary, LaunchOrder>> keys;
+  for (const Kernel k : {Kernel::matmul, Kernel::copy, Kernel::transpose})
+    for (const Boundary b : {Boundary::mask, Boundary::wrap})
+      for (const LaunchOrder o : {LaunchOrder::row_major, LaunchOrder::column_major,
+                                  LaunchOrder::grouped, LaunchOrder::grouped_legacy})
+        keys.emplace_back(k, b, o);
+  constexpr int kThreads = 8;
+  std::vector<std::vector<std::shared_ptr<const tilesim::sim::ProgramPlan>>> got(kThreads);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t)
+    threads.emplace_back([&, t] {
+      got[t].resize(keys.size());
+      for (std::size_t i = 0; i < keys.size(); ++i) {
+        const std::size_t j = (i * 7 + static_cast<std::size_t>(t) * 5) % keys.size();
+        const auto& [k, b, o] = keys[j];
+        got[t][j] = tilesim::sim::builtin_plan(k, b, o);
+      }
+    });
+  for (auto& th : threads) th.join();
+  for (std::size_t j = 0; j < keys.size(); ++j) {
+    ASSERT_TRUE(got[0][j]) << j;
+    EXPECT_FALSE(got[0][j]->lines.empty()) << j;
+    for (int t = 1; t < kThreads; ++t)
+      EXPECT_EQ(got[t][j], got[0][j]) << "thread " << t << ", key " << j;
+  }
 }
