@@ -27,6 +27,29 @@ for s in $steps; do
     mkdir -p "$out/logs"
     timeout 120 "$bin/tilesim-bench" --ladder check --only streamk > "$out/logs/check_streamk.log" 2>&1
     echo "check (6g) rc=$?"; grep -E "correct$|failure|FAIL" "$out/logs/check_streamk.log"
+  elif [ "$s" = ncu2 ]; then  # one 4096^3 fp16 grouped G = 16 launch per rung: time, tensor
+    # pipe, L2 hit rate and DRAM throughput
+    mkdir -p "$out/logs"
+    for v in $RUNGS; do
+      timeout 60 ncu --clock-control none --section SpeedOfLight --section MemoryWorkloadAnalysis \
+        --section ComputeWorkloadAnalysis --section LaunchStats --metrics \
+        sm__pipe_tensor_op_gmma_cycles_active.avg.pct_of_peak_sustained_active,lts__t_sector_hit_rate.pct,sm__cycles_active.avg,gpc__cycles_elapsed.max \
+        -k "regex:wgmma" -c 1 --csv --page details "$bin/tilesim-run-one" --variant "$v" \
+        --kernel matmul --m 4096 --n 4096 --k 4096 --dtype fp16 --order grouped --group-m 16 \
+        --block-m 128 --block-n 256 --block-k 64 > "$out/logs/ncu2_$v.csv" 2>&1
+      echo "ncu2 $v rc=$?"
+      grep -E '"(Duration|Grid Size|Memory Throughput|DRAM Throughput|L2 Hit Rate|L1/TEX Hit Rate|Compute \(SM\) Throughput|sm__pipe_tensor_op_gmma_cycles_active.avg.pct_of_peak_sustained_active|lts__t_sector_hit_rate.pct|sm__cycles_active.avg|gpc__cycles_elapsed.max)"' \
+        "$out/logs/ncu2_$v.csv" | awk -F'","' '{print $(NF-2)" = "$NF}'
+    done
+  elif [ "$s" = sanitize ]; then  # as the persistent script's, with shorter limits (a hang in
+    # the owners' waits would otherwise hold the machine for 150 s a tool)
+    mkdir -p "$out/logs"
+    for tool in memcheck racecheck; do
+      extra=; [ $tool = racecheck ] && extra="--racecheck-report all"
+      timeout 60 compute-sanitizer --tool $tool $extra --error-exitcode 9 "$bin/tilesim-bench" \
+        --ladder check --only "$SAN_RUNG" --check-max-elems 2e8 > "$out/logs/$tool.log" 2>&1
+      echo "$tool rc=$?"; grep -E "ERROR SUMMARY|RACECHECK SUMMARY|correct$" "$out/logs/$tool.log" | tail -4
+    done
   else
     bash "$bin/device_wgmma_persistent.sh" "$bin" "$out" "$s"
     [ -f "$out/logs.tgz" ] && mv "$out/logs.tgz" "$out/logs_$s.tgz"

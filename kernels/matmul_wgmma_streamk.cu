@@ -7,20 +7,23 @@
 //   T % P tiles would leave most SMs idle in a last, partial round (4096^3: 512 tiles on 132 SMs,
 //   3.88 rounds: the last has 116 tiles for 132 SMs), so their K steps are pooled and cut into P
 //   contiguous ranges of (almost) equal length, one per CTA ("stream-K": Osama et al., 2023). A
-//   range covers the end of one tile, possibly whole tiles, and the start of another. Only the CTA
-//   that covers a tile's first K step (its "owner") writes C. Every other contributor stores its
-//   FP32 accumulators in a slot of a global workspace (its own: a CTA contributes so to one tile at
-//   most, the first of its range) and raises the tile's counter with a release add; the owner,
-//   which reaches that tile at the very end of its range (the others reached it at the start of
-//   theirs), waits for the counter with acquire loads, adds the slots into its accumulators, resets
-//   the counter to 0 for the next launch, and stores C. Owners wait only on CTAs of higher index
-//   whose own work before that point waits on nothing, and the grid is at most one CTA per SM
-//   (all resident), so nothing waits for ever. With fewer tiles than SMs, every K step is pooled
-//   over all SMs (as long as each CTA gets at least one); with too few K steps to give every CTA
-//   one, the schedule is 6c's.
-//   The workspace (P slots of 128 KB and a counter per tail tile and consumer warpgroup) is kept
-//   per device between launches, zeroed once when it is (re)allocated; counters return to 0 at the
-//   end of every launch that raised them. Launches sharing it must be ordered (one stream).
+//   range covers the end of one tile, possibly whole tiles, and the start of another. A CTA walks
+//   its range last tile first: it starts at K step 0 of the tile its range ends in, then takes
+//   the end of the tile its range starts in, so at any moment all CTAs are at nearly the same K
+//   step and the A and B^T slices they share are read from L2 close together in time (walking
+//   the range in order staggers them by up to a tile's K steps; trial
+//   matmul_wgmma_streamk_fwd). A tile's contributors are the CTAs whose ranges cover its K steps;
+//   the last of them to finish adds the others' FP32 partial sums to its own and stores C. Every
+//   other one stores its accumulators in a slot of a global workspace (two per CTA and consumer
+//   warpgroup: its range's first and last tile) and raises the tile's counter with an acq_rel
+//   atomic add; the add that brings the counter to (contributors - 1) tells its CTA that it is
+//   the last, and a CTA that finds the counter there already (acquire load) stores nothing.
+//   Nobody waits on another CTA. The last one resets the counter to 0 for the next launch. With
+//   fewer tiles than SMs, every K step is pooled over all SMs (as long as each CTA gets at least
+//   one); with too few K steps to give every CTA one, the schedule is 6c's.
+//   The workspace (4 slots of 64 KB per CTA, a counter per tail tile and consumer warpgroup) is
+//   kept per device between launches, zeroed once when it is (re)allocated; counters return to 0
+//   in every launch that raises them. Launches sharing it must be ordered (one stream).
 #include <memory>
 #include <mutex>
 
@@ -38,6 +41,9 @@ namespace tilesim::kernels::detail {
 std::string launch_matmul_wgmma_streamk(const LaunchArgs&) {
   return "built without sm_90 in CMAKE_CUDA_ARCHITECTURES: no sm_90a code for the wgmma rung";
 }
+std::string launch_matmul_wgmma_streamk_fwd(const LaunchArgs& a) {
+  return launch_matmul_wgmma_streamk(a);
+}
 #else
 namespace {
 
@@ -46,7 +52,8 @@ constexpr int kBM = wgmma_tma::kTile.block_m, kBN = wgmma_tma::kTile.block_n,
 constexpr int kNSub = kBN / 128;  // wgmma n128 instructions per k16 step
 constexpr int kStageBytesA = kBM * kBK * 2, kStageBytesB = kBN * kBK * 2;
 constexpr int kCBytes = 64 * 128 * 2;  // one consumer's C panel: two (64, 64) boxes
-constexpr std::size_t kSmemBytes = 1024 + kS * (kStageBytesA + kStageBytesB) + 2 * kCBytes + 2 * kS * 8;
+constexpr std::size_t kSmemBytes =
+    1024 + kS * (kStageBytesA + kStageBytesB) + 2 * kCBytes + 2 * kS * 8 + 16;
 constexpr int kSlotFloats = 64 * kBN;  // one consumer warpgroup's accumulators (128 a thread)
 
 // The split of the work: tiles [0, dp_tiles) whole, round-robin; the K steps of tiles
@@ -55,7 +62,7 @@ constexpr int kSlotFloats = 64 * kBN;  // one consumer warpgroup's accumulators 
 struct Plan {
   int dp_tiles = 0, sk_tiles = 0;
   long long sk_iters = 0;
-  float* slots = nullptr;  // (gridDim.x, 2 consumers, 32 float4, 128 threads, 4)
+  float* slots = nullptr;  // (gridDim.x, 2 pieces, 2 consumers, 32 float4, 128 threads, 4)
   int* counters = nullptr;  // (sk_tiles, 2 consumers)
 };
 
@@ -65,12 +72,23 @@ __device__ __forceinline__ long long range_begin(const Plan& p, int c) {
   return p.sk_iters * c / gridDim.x;
 }
 
-// This CTA's units of work in order: (tile, first K step, end K step).
+// The CTA whose range holds pooled K step i.
+__device__ __forceinline__ int range_of(const Plan& p, long long i) {
+  return static_cast<int>(((i + 1) * gridDim.x - 1) / p.sk_iters);
+}
+
+// This CTA's units of work in order: (tile, first K step, end K step). Data-parallel tiles first,
+// then the tiles of its stream-K range: in order (kReverse = false), or last tile first
+// (kReverse = true), so that every CTA starts its range at K step 0 of a tile (the range's last
+// tile) and all CTAs walk K nearly in step (see the file's header).
+template <bool kReverse>
 struct Units {
   int next_dp;
-  long long i, e;
-  __device__ explicit Units(const Plan& p)
-      : next_dp(blockIdx.x), i(range_begin(p, blockIdx.x)), e(range_begin(p, blockIdx.x + 1)) {}
+  long long b, e, t;  // the range [b, e) and the next of its tiles
+  __device__ Units(const Plan& p, int k_tiles)
+      : next_dp(blockIdx.x), b(range_begin(p, blockIdx.x)), e(range_begin(p, blockIdx.x + 1)) {
+    t = b >= e ? -1 : (kReverse ? (e - 1) / k_tiles : b / k_tiles);
+  }
   __device__ bool next(const Plan& p, int k_tiles, int& tile, int& kb, int& ke) {
     if (next_dp < p.dp_tiles) {
       tile = next_dp;
@@ -79,18 +97,22 @@ struct Units {
       next_dp += gridDim.x;
       return true;
     }
-    if (i >= e) return false;
-    const long long t = i / k_tiles;
-    kb = static_cast<int>(i - t * k_tiles);
-    ke = static_cast<int>(min(static_cast<long long>(k_tiles), e - t * k_tiles));
+    if (t < 0 || t * k_tiles >= e || (t + 1) * k_tiles <= b) return false;
+    kb = static_cast<int>(max(b - t * k_tiles, 0ll));
+    ke = static_cast<int>(min(e - t * k_tiles, static_cast<long long>(k_tiles)));
     tile = p.dp_tiles + static_cast<int>(t);
-    i = t * k_tiles + ke;
+    t += kReverse ? -1 : 1;
     return true;
   }
 };
 
-__device__ __forceinline__ void red_release_add(int* p, int v) {
-  asm volatile("red.release.gpu.global.add.s32 [%0], %1;\n" ::"l"(p), "r"(v) : "memory");
+__device__ __forceinline__ int atom_add_acq_rel(int* p, int v) {
+  int old;
+  asm volatile("atom.acq_rel.gpu.global.add.s32 %0, [%1], %2;\n"
+               : "=r"(old)
+               : "l"(p), "r"(v)
+               : "memory");
+  return old;
 }
 __device__ __forceinline__ int ld_acquire(const int* p) {
   int v;
@@ -99,7 +121,7 @@ __device__ __forceinline__ int ld_acquire(const int* p) {
 }
 #endif
 
-template <class T, bool kTmaStore>
+template <class T, bool kTmaStore, bool kReverse>
 __global__ void __launch_bounds__(kThreads, 1)
     matmul_wgmma_streamk_kernel(const __grid_constant__ CUtensorMap map_a,
                                 const __grid_constant__ CUtensorMap map_b,
@@ -115,6 +137,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   unsigned char* cs = base + kS * (kStageBytesA + kStageBytesB);  // (2, 2, 64, 64)
   auto* full = reinterpret_cast<std::uint64_t*>(cs + 2 * kCBytes);
   std::uint64_t* empty = full + kS;
+  volatile int* last_flag = reinterpret_cast<volatile int*>(empty + kS);  // one per consumer
 
   const int wg = threadIdx.x / 128, t = threadIdx.x % 128;
   const int k_tiles = static_cast<int>((k + kBK - 1) / kBK);
@@ -139,7 +162,7 @@ __global__ void __launch_bounds__(kThreads, 1)
     asm volatile("setmaxnreg.dec.sync.aligned.u32 40;\n");
     if (t == 0) {
       int it = 0;  // K steps issued by this CTA so far, over all its units
-      Units units(plan);
+      Units<kReverse> units(plan, k_tiles);
       int tile, kb, ke;
       while (units.next(plan, k_tiles, tile, kb, ke)) {
         int row0, col0;
@@ -158,7 +181,7 @@ __global__ void __launch_bounds__(kThreads, 1)
     const int warp = t / 32, lane = t % 32;
     unsigned char* panel = cs + (wg - 1) * kCBytes;
     int it = 0;
-    Units units(plan);
+    Units<kReverse> units(plan, k_tiles);
     int tile, kb, ke;
     while (units.next(plan, k_tiles, tile, kb, ke)) {
       int row0, col0;
@@ -188,13 +211,25 @@ __global__ void __launch_bounds__(kThreads, 1)
       // The unit's last stage (the producer is already in the next unit's loads).
       if (t == 0 && ke > kb) mbar_arrive(&empty[(it - 1) % kS]);
 
-      if (tile >= plan.dp_tiles) {  // a stream-K unit
+      if (tile >= plan.dp_tiles && (kb > 0 || ke < k_tiles)) {  // part of a stream-K tile
+        // Its contributors are the CTAs first..last, whose ranges cover its K steps. The last to
+        // finish adds the others' partial sums to its own and stores C; every other one leaves
+        // its partial sum in its slot (slot 0: the first tile of its range, 1: the last).
         const int st = tile - plan.dp_tiles;
         int* counter = plan.counters + st * 2 + (wg - 1);
-        if (kb > 0) {
-          // Not the owner: this warpgroup's accumulators to its slot, then raise the counter.
-          float4* slot = reinterpret_cast<float4*>(plan.slots) +
-                         (static_cast<std::size_t>(blockIdx.x) * 2 + (wg - 1)) * (kSlotFloats / 4);
+        const int first = range_of(plan, static_cast<long long>(st) * k_tiles),
+                  last = range_of(plan, static_cast<long long>(st + 1) * k_tiles - 1);
+        auto slot_of = [&](int cta) {
+          const int piece = range_begin(plan, cta) / k_tiles == st ? 0 : 1;
+          return reinterpret_cast<float4*>(plan.slots) +
+                 ((static_cast<std::size_t>(cta) * 2 + piece) * 2 + (wg - 1)) * (kSlotFloats / 4);
+        };
+        asm volatile("bar.sync %0, 128;\n" ::"r"(wg) : "memory");  // last_flag's readers are done
+        // Every other contributor has finished: no need to leave a partial sum.
+        if (t == 0) last_flag[wg - 1] = ld_acquire(counter) == last - first;
+        asm volatile("bar.sync %0, 128;\n" ::"r"(wg) : "memory");
+        if (!last_flag[wg - 1]) {
+          float4* slot = slot_of(blockIdx.x);
 #pragma unroll
           for (int q = 0; q < 32; ++q) {
             const int j = q / 16, e = (q % 16) * 4;
@@ -203,35 +238,24 @@ __global__ void __launch_bounds__(kThreads, 1)
           }
           __threadfence();
           asm volatile("bar.sync %0, 128;\n" ::"r"(wg) : "memory");
-          if (t == 0) red_release_add(counter, 1);
-          continue;
-        }
-        if (ke < k_tiles) {
-          // The owner: the other contributors are the CTAs after this one whose ranges start
-          // inside this tile (each range holds at least one K step).
-          const long long tile_end = static_cast<long long>(st + 1) * k_tiles;
-          int others = 0;
-          for (int cta = blockIdx.x + 1;
-               cta < static_cast<int>(gridDim.x) && range_begin(plan, cta) < tile_end; ++cta)
-            ++others;
-          if (t == 0) {
-            while (ld_acquire(counter) < others) __nanosleep(64);
-            *counter = 0;  // every contributor has raised it: ready for the next launch
-          }
+          if (t == 0) last_flag[wg - 1] = atom_add_acq_rel(counter, 1) == last - first;
           asm volatile("bar.sync %0, 128;\n" ::"r"(wg) : "memory");
-          for (int o = 1; o <= others; ++o) {
-            const float4* slot =
-                reinterpret_cast<const float4*>(plan.slots) +
-                (static_cast<std::size_t>(blockIdx.x + o) * 2 + (wg - 1)) * (kSlotFloats / 4);
+          if (!last_flag[wg - 1]) continue;
+        }
+        // Every other contributor has raised the counter (acquired by thread 0 before the
+        // barrier above): back to 0 for the next launch, and their sums into acc.
+        if (t == 0) *counter = 0;
+        for (int cta = first; cta <= last; ++cta) {
+          if (cta == static_cast<int>(blockIdx.x)) continue;
+          const float4* slot = slot_of(cta);
 #pragma unroll
-            for (int q = 0; q < 32; ++q) {
-              const int j = q / 16, e = (q % 16) * 4;
-              const float4 v = __ldcg(slot + q * 128 + t);
-              acc[j][e] += v.x;
-              acc[j][e + 1] += v.y;
-              acc[j][e + 2] += v.z;
-              acc[j][e + 3] += v.w;
-            }
+          for (int q = 0; q < 32; ++q) {
+            const int j = q / 16, e = (q % 16) * 4;
+            const float4 v = __ldcg(slot + q * 128 + t);
+            acc[j][e] += v.x;
+            acc[j][e + 1] += v.y;
+            acc[j][e + 2] += v.z;
+            acc[j][e + 3] += v.w;
           }
         }
       }
@@ -304,7 +328,7 @@ class Workspace {
  public:
   // Slots for `ctas` CTAs and counters for `sk_tiles` tiles, ready on `stream`.
   void reserve(int ctas, int sk_tiles, cudaStream_t stream) {
-    const std::size_t slot_bytes = static_cast<std::size_t>(ctas) * 2 * kSlotFloats * 4;
+    const std::size_t slot_bytes = static_cast<std::size_t>(ctas) * 4 * kSlotFloats * 4;
     const std::size_t counter_bytes = static_cast<std::size_t>(sk_tiles) * 2 * sizeof(int);
     if (!m_slots || m_slots->bytes < slot_bytes) {
       m_slots.reset();
@@ -323,12 +347,12 @@ class Workspace {
   std::unique_ptr<DeviceBuffer> m_slots, m_counters;
 };
 
-template <class T, bool kTmaStore>
+template <class T, bool kTmaStore, bool kReverse>
 void launch_streamk(const LaunchArgs& a) {
   const CUtensorMap map_a = make_map(a.a, a.dtype, a.m, a.k, kBM);
   const CUtensorMap map_b = make_map(a.b, a.dtype, a.n, a.k, kBN);
   const CUtensorMap map_c = kTmaStore ? make_map(a.c, a.dtype, a.m, a.n, 64) : map_a;
-  auto* kernel = matmul_wgmma_streamk_kernel<T, kTmaStore>;
+  auto* kernel = matmul_wgmma_streamk_kernel<T, kTmaStore, kReverse>;
   TILESIM_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                           static_cast<int>(kSmemBytes)));
   int dev = 0, sms = 0;
@@ -366,17 +390,25 @@ void launch_streamk(const LaunchArgs& a) {
   TILESIM_CUDA_CHECK_LAUNCH();
 }
 
-}  // namespace
-
-std::string launch_matmul_wgmma_streamk(const LaunchArgs& a) {
+template <bool kReverse>
+std::string launch(const LaunchArgs& a) {
   return launch_wgmma_checked(a, [](auto tag, const LaunchArgs& p) {
     using T = decltype(tag);
     // The TMA store needs C's row stride (N * 2 bytes) to be a multiple of 16.
     if (p.n % 8 == 0)
-      launch_streamk<T, true>(p);
+      launch_streamk<T, true, kReverse>(p);
     else
-      launch_streamk<T, false>(p);
+      launch_streamk<T, false, kReverse>(p);
   });
+}
+
+}  // namespace
+
+std::string launch_matmul_wgmma_streamk(const LaunchArgs& a) {
+  return launch<true>(a);
+}
+std::string launch_matmul_wgmma_streamk_fwd(const LaunchArgs& a) {
+  return launch<false>(a);
 }
 #endif  // TILESIM_NO_HOPPER
 
