@@ -54,7 +54,6 @@ const std::vector<LauncherRow>& launchers() {
       {"matmul_wgmma_persistent", TILESIM_LAUNCHER(launch_matmul_wgmma_persistent)},
       {"matmul_wgmma_persistent_mc", TILESIM_LAUNCHER(launch_matmul_wgmma_persistent_mc)},
       {"matmul_wgmma_streamk", TILESIM_LAUNCHER(launch_matmul_wgmma_streamk)},
-      {"matmul_wgmma_streamk_fwd", TILESIM_LAUNCHER(launch_matmul_wgmma_streamk_fwd)},
       {"matmul_wgmma_pingpong", TILESIM_LAUNCHER(launch_matmul_wgmma_pingpong)},
       {"matmul_wgmma_pingpong_n256", TILESIM_LAUNCHER(launch_matmul_wgmma_pingpong_n256)},
       {"matmul_wgmma_pingpong_n256_s5", TILESIM_LAUNCHER(launch_matmul_wgmma_pingpong_n256_s5)},

@@ -11,16 +11,21 @@
 //   its range last tile first: it starts at K step 0 of the tile its range ends in, then takes
 //   the end of the tile its range starts in, so at any moment all CTAs are at nearly the same K
 //   step and the A and B^T slices they share are read from L2 close together in time (walking
-//   the range in order staggers them by up to a tile's K steps; trial
-//   matmul_wgmma_streamk_fwd). A tile's contributors are the CTAs whose ranges cover its K steps;
-//   the last of them to finish adds the others' FP32 partial sums to its own and stores C. Every
-//   other one stores its accumulators in a slot of a global workspace (two per CTA and consumer
-//   warpgroup: its range's first and last tile) and raises the tile's counter with an acq_rel
-//   atomic add; the add that brings the counter to (contributors - 1) tells its CTA that it is
-//   the last, and a CTA that finds the counter there already (acquire load) stores nothing.
-//   Nobody waits on another CTA. The last one resets the counter to 0 for the next launch. With
-//   fewer tiles than SMs, every K step is pooled over all SMs (as long as each CTA gets at least
-//   one); with too few K steps to give every CTA one, the schedule is 6c's.
+//   the range in order staggered them by up to a tile's K steps: 89 % of cuBLAS instead of 93 %
+//   at 4096^3, docs/PERFORMANCE.md Follow-up 7). A tile's contributors are the CTAs whose ranges
+//   cover its K steps; the one holding its last K step (it reaches the tile at the end of its
+//   range, after the others have passed it) reduces. Every other one stores its FP32
+//   accumulators in a slot of a global workspace (two per CTA and consumer warpgroup: its
+//   range's first and last tile) and goes on with its next tile at once; two K steps into that
+//   tile, when the stores have drained under the wgmmas, it raises the tile's counter with a
+//   release add. The reducer looks at the counter (acquire load) every 8 K steps from its 12th:
+//   once every other contributor has raised it, it waits for its own wgmmas, adds their slots
+//   into its accumulators and goes on, so the sums are read under the K loop rather than at the
+//   end; if they are not all there by then, it waits for them after its K loop. A contributor
+//   raises its counter before any wait of its own, and the grid is one CTA per SM (all resident),
+//   so nothing waits for ever. The reducer resets the counter to 0 for the next launch and stores
+//   C. With fewer tiles than SMs, every K step is pooled over all SMs (as long as each CTA gets
+//   at least one); with too few K steps to give every CTA one, the schedule is 6c's.
 //   The workspace (4 slots of 64 KB per CTA, a counter per tail tile and consumer warpgroup) is
 //   kept per device between launches, zeroed once when it is (re)allocated; counters return to 0
 //   in every launch that raises them. Launches sharing it must be ordered (one stream).
@@ -40,9 +45,6 @@ namespace tilesim::kernels::detail {
 #if defined(TILESIM_NO_HOPPER)
 std::string launch_matmul_wgmma_streamk(const LaunchArgs&) {
   return "built without sm_90 in CMAKE_CUDA_ARCHITECTURES: no sm_90a code for the wgmma rung";
-}
-std::string launch_matmul_wgmma_streamk_fwd(const LaunchArgs& a) {
-  return launch_matmul_wgmma_streamk(a);
 }
 #else
 namespace {
@@ -78,16 +80,14 @@ __device__ __forceinline__ int range_of(const Plan& p, long long i) {
 }
 
 // This CTA's units of work in order: (tile, first K step, end K step). Data-parallel tiles first,
-// then the tiles of its stream-K range: in order (kReverse = false), or last tile first
-// (kReverse = true), so that every CTA starts its range at K step 0 of a tile (the range's last
-// tile) and all CTAs walk K nearly in step (see the file's header).
-template <bool kReverse>
+// then the tiles of its stream-K range, last tile first, so that every CTA starts its range at K
+// step 0 of a tile and all CTAs walk K nearly in step (see the file's header).
 struct Units {
   int next_dp;
   long long b, e, t;  // the range [b, e) and the next of its tiles
   __device__ Units(const Plan& p, int k_tiles)
       : next_dp(blockIdx.x), b(range_begin(p, blockIdx.x)), e(range_begin(p, blockIdx.x + 1)) {
-    t = b >= e ? -1 : (kReverse ? (e - 1) / k_tiles : b / k_tiles);
+    t = b >= e ? -1 : (e - 1) / k_tiles;
   }
   __device__ bool next(const Plan& p, int k_tiles, int& tile, int& kb, int& ke) {
     if (next_dp < p.dp_tiles) {
@@ -97,22 +97,17 @@ struct Units {
       next_dp += gridDim.x;
       return true;
     }
-    if (t < 0 || t * k_tiles >= e || (t + 1) * k_tiles <= b) return false;
+    if (t < 0 || (t + 1) * k_tiles <= b) return false;
     kb = static_cast<int>(max(b - t * k_tiles, 0ll));
     ke = static_cast<int>(min(e - t * k_tiles, static_cast<long long>(k_tiles)));
     tile = p.dp_tiles + static_cast<int>(t);
-    t += kReverse ? -1 : 1;
+    --t;
     return true;
   }
 };
 
-__device__ __forceinline__ int atom_add_acq_rel(int* p, int v) {
-  int old;
-  asm volatile("atom.acq_rel.gpu.global.add.s32 %0, [%1], %2;\n"
-               : "=r"(old)
-               : "l"(p), "r"(v)
-               : "memory");
-  return old;
+__device__ __forceinline__ void red_release_add(int* p, int v) {
+  asm volatile("red.release.gpu.global.add.s32 [%0], %1;\n" ::"l"(p), "r"(v) : "memory");
 }
 __device__ __forceinline__ int ld_acquire(const int* p) {
   int v;
@@ -121,7 +116,7 @@ __device__ __forceinline__ int ld_acquire(const int* p) {
 }
 #endif
 
-template <class T, bool kTmaStore, bool kReverse>
+template <class T, bool kTmaStore>
 __global__ void __launch_bounds__(kThreads, 1)
     matmul_wgmma_streamk_kernel(const __grid_constant__ CUtensorMap map_a,
                                 const __grid_constant__ CUtensorMap map_b,
@@ -162,7 +157,7 @@ __global__ void __launch_bounds__(kThreads, 1)
     asm volatile("setmaxnreg.dec.sync.aligned.u32 40;\n");
     if (t == 0) {
       int it = 0;  // K steps issued by this CTA so far, over all its units
-      Units<kReverse> units(plan, k_tiles);
+      Units units(plan, k_tiles);
       int tile, kb, ke;
       while (units.next(plan, k_tiles, tile, kb, ke)) {
         int row0, col0;
@@ -181,11 +176,44 @@ __global__ void __launch_bounds__(kThreads, 1)
     const int warp = t / 32, lane = t % 32;
     unsigned char* panel = cs + (wg - 1) * kCBytes;
     int it = 0;
-    Units<kReverse> units(plan, k_tiles);
+    int* pending = nullptr;  // the counter of a tile whose partial sum this CTA stored, not yet raised
+    Units units(plan, k_tiles);
     int tile, kb, ke;
     while (units.next(plan, k_tiles, tile, kb, ke)) {
       int row0, col0;
       tile_origin(tile, row0, col0);
+      // A stream-K tile's contributors: the CTAs first..last whose ranges cover its K steps. The
+      // last one (it holds the tile's last K step) reduces; it walks this tile last in its range.
+      const bool split = tile >= plan.dp_tiles && (kb > 0 || ke < k_tiles);
+      const bool reducer = split && ke == k_tiles;
+      const int st = tile - plan.dp_tiles;
+      int* counter = split ? plan.counters + st * 2 + (wg - 1) : nullptr;
+      const int first = split ? range_of(plan, static_cast<long long>(st) * k_tiles) : 0;
+      const int others = split ? static_cast<int>(blockIdx.x) - first : 0;  // for the reducer
+      auto slot_of = [&](int cta) {  // slot 0: the first tile of cta's range, 1: its last
+        const int piece = range_begin(plan, cta) / k_tiles == st ? 0 : 1;
+        return reinterpret_cast<float4*>(plan.slots) +
+               ((static_cast<std::size_t>(cta) * 2 + piece) * 2 + (wg - 1)) * (kSlotFloats / 4);
+      };
+      // The others' partial sums into acc, once thread 0 has acquired the counter at `others`.
+      auto add_others = [&](float (&acc)[kNSub][64]) {
+        for (int cta = first; cta < static_cast<int>(blockIdx.x); ++cta) {
+          const float4* slot = slot_of(cta);
+#pragma unroll
+          for (int q = 0; q < 32; ++q) {
+            const int j = q / 16, e = (q % 16) * 4;
+            const float4 v = __ldcg(slot + q * 128 + t);
+            acc[j][e] += v.x;
+            acc[j][e + 1] += v.y;
+            acc[j][e + 2] += v.z;
+            acc[j][e + 3] += v.w;
+          }
+        }
+      };
+      // A stored partial sum is announced a few K steps into the next unit, once its stores
+      // have drained under the wgmmas (or at its last step).
+      const int signal_at = pending ? min(kb + 2, ke - 1) : -1;
+      bool merged = false;
       float acc[kNSub][64];
 #pragma unroll
       for (int j = 0; j < kNSub; ++j)
@@ -206,58 +234,47 @@ __global__ void __launch_bounds__(kThreads, 1)
         asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
         asm volatile("wgmma.wait_group.sync.aligned 1;\n" ::: "memory");
         if (t == 0 && kt > kb) mbar_arrive(&empty[(it - 1) % kS]);
+        if (kt == signal_at) {  // every thread's stores to the slot, then one release add
+          asm volatile("bar.sync %0, 128;\n" ::"r"(wg) : "memory");
+          if (t == 0) red_release_add(pending, 1);
+          pending = nullptr;
+        }
+        // The reducer adds the others' sums as soon as they are there, in its K loop (every 8
+        // steps from the 12th, not in the last two): then nothing is left to read at the end.
+        if (reducer && !merged && kt - kb >= 12 && (kt - kb) % 8 == 4 && kt < ke - 2) {
+          asm volatile("bar.sync %0, 128;\n" ::"r"(wg) : "memory");  // earlier flag reads done
+          if (t == 0) last_flag[wg - 1] = ld_acquire(counter) == others;
+          asm volatile("bar.sync %0, 128;\n" ::"r"(wg) : "memory");
+          if (last_flag[wg - 1]) {
+            asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+            add_others(acc);
+            merged = true;
+          }
+        }
       }
       asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
       // The unit's last stage (the producer is already in the next unit's loads).
       if (t == 0 && ke > kb) mbar_arrive(&empty[(it - 1) % kS]);
 
-      if (tile >= plan.dp_tiles && (kb > 0 || ke < k_tiles)) {  // part of a stream-K tile
-        // Its contributors are the CTAs first..last, whose ranges cover its K steps. The last to
-        // finish adds the others' partial sums to its own and stores C; every other one leaves
-        // its partial sum in its slot (slot 0: the first tile of its range, 1: the last).
-        const int st = tile - plan.dp_tiles;
-        int* counter = plan.counters + st * 2 + (wg - 1);
-        const int first = range_of(plan, static_cast<long long>(st) * k_tiles),
-                  last = range_of(plan, static_cast<long long>(st + 1) * k_tiles - 1);
-        auto slot_of = [&](int cta) {
-          const int piece = range_begin(plan, cta) / k_tiles == st ? 0 : 1;
-          return reinterpret_cast<float4*>(plan.slots) +
-                 ((static_cast<std::size_t>(cta) * 2 + piece) * 2 + (wg - 1)) * (kSlotFloats / 4);
-        };
-        asm volatile("bar.sync %0, 128;\n" ::"r"(wg) : "memory");  // last_flag's readers are done
-        // Every other contributor has finished: no need to leave a partial sum.
-        if (t == 0) last_flag[wg - 1] = ld_acquire(counter) == last - first;
-        asm volatile("bar.sync %0, 128;\n" ::"r"(wg) : "memory");
-        if (!last_flag[wg - 1]) {
-          float4* slot = slot_of(blockIdx.x);
+      if (split && !reducer) {  // this warpgroup's accumulators to its slot, announced later
+        float4* slot = slot_of(blockIdx.x);
 #pragma unroll
-          for (int q = 0; q < 32; ++q) {
-            const int j = q / 16, e = (q % 16) * 4;
-            __stcg(slot + q * 128 + t,
-                   make_float4(acc[j][e], acc[j][e + 1], acc[j][e + 2], acc[j][e + 3]));
-          }
-          __threadfence();
-          asm volatile("bar.sync %0, 128;\n" ::"r"(wg) : "memory");
-          if (t == 0) last_flag[wg - 1] = atom_add_acq_rel(counter, 1) == last - first;
-          asm volatile("bar.sync %0, 128;\n" ::"r"(wg) : "memory");
-          if (!last_flag[wg - 1]) continue;
+        for (int q = 0; q < 32; ++q) {
+          const int j = q / 16, e = (q % 16) * 4;
+          __stcg(slot + q * 128 + t,
+                 make_float4(acc[j][e], acc[j][e + 1], acc[j][e + 2], acc[j][e + 3]));
         }
-        // Every other contributor has raised the counter (acquired by thread 0 before the
-        // barrier above): back to 0 for the next launch, and their sums into acc.
-        if (t == 0) *counter = 0;
-        for (int cta = first; cta <= last; ++cta) {
-          if (cta == static_cast<int>(blockIdx.x)) continue;
-          const float4* slot = slot_of(cta);
-#pragma unroll
-          for (int q = 0; q < 32; ++q) {
-            const int j = q / 16, e = (q % 16) * 4;
-            const float4 v = __ldcg(slot + q * 128 + t);
-            acc[j][e] += v.x;
-            acc[j][e + 1] += v.y;
-            acc[j][e + 2] += v.z;
-            acc[j][e + 3] += v.w;
-          }
+        pending = counter;
+        continue;
+      }
+      if (reducer) {
+        if (!merged) {  // wait for the others (they raise the counter before any wait of theirs)
+          if (t == 0)
+            while (ld_acquire(counter) < others) __nanosleep(32);
+          asm volatile("bar.sync %0, 128;\n" ::"r"(wg) : "memory");
+          add_others(acc);
         }
+        if (t == 0) *counter = 0;  // every other contributor has raised it: ready for the next launch
       }
 
       // The whole tile's sum is in acc: store C (6c's epilogue).
@@ -315,6 +332,10 @@ __global__ void __launch_bounds__(kThreads, 1)
             }
       }
     }
+    if (pending) {  // a range that ends in the tile it started in: announce its sum now
+      asm volatile("bar.sync %0, 128;\n" ::"r"(wg) : "memory");
+      if (t == 0) red_release_add(pending, 1);
+    }
     if constexpr (kTmaStore)
       if (t == 0) asm volatile("cp.async.bulk.wait_group 0;\n" ::: "memory");
   }
@@ -347,12 +368,12 @@ class Workspace {
   std::unique_ptr<DeviceBuffer> m_slots, m_counters;
 };
 
-template <class T, bool kTmaStore, bool kReverse>
+template <class T, bool kTmaStore>
 void launch_streamk(const LaunchArgs& a) {
   const CUtensorMap map_a = make_map(a.a, a.dtype, a.m, a.k, kBM);
   const CUtensorMap map_b = make_map(a.b, a.dtype, a.n, a.k, kBN);
   const CUtensorMap map_c = kTmaStore ? make_map(a.c, a.dtype, a.m, a.n, 64) : map_a;
-  auto* kernel = matmul_wgmma_streamk_kernel<T, kTmaStore, kReverse>;
+  auto* kernel = matmul_wgmma_streamk_kernel<T, kTmaStore>;
   TILESIM_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                           static_cast<int>(kSmemBytes)));
   int dev = 0, sms = 0;
@@ -390,25 +411,17 @@ void launch_streamk(const LaunchArgs& a) {
   TILESIM_CUDA_CHECK_LAUNCH();
 }
 
-template <bool kReverse>
-std::string launch(const LaunchArgs& a) {
+}  // namespace
+
+std::string launch_matmul_wgmma_streamk(const LaunchArgs& a) {
   return launch_wgmma_checked(a, [](auto tag, const LaunchArgs& p) {
     using T = decltype(tag);
     // The TMA store needs C's row stride (N * 2 bytes) to be a multiple of 16.
     if (p.n % 8 == 0)
-      launch_streamk<T, true, kReverse>(p);
+      launch_streamk<T, true>(p);
     else
-      launch_streamk<T, false, kReverse>(p);
+      launch_streamk<T, false>(p);
   });
-}
-
-}  // namespace
-
-std::string launch_matmul_wgmma_streamk(const LaunchArgs& a) {
-  return launch<true>(a);
-}
-std::string launch_matmul_wgmma_streamk_fwd(const LaunchArgs& a) {
-  return launch<false>(a);
 }
 #endif  // TILESIM_NO_HOPPER
 

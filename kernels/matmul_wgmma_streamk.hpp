@@ -8,8 +8,6 @@ namespace tilesim::kernels {
 
 namespace detail {
 std::string launch_matmul_wgmma_streamk(const LaunchArgs& args);  // 6g: 6c + stream-K tail
-// Trial: 6g walking each stream-K range in order (its K steps staggered between CTAs).
-std::string launch_matmul_wgmma_streamk_fwd(const LaunchArgs& args);
 }  // namespace detail
 
 }  // namespace tilesim::kernels

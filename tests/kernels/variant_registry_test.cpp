@@ -40,7 +40,6 @@ TEST(VariantRegistry, EveryFixedTileIsTheTileItsKernelIsBuiltWith) {
       {"matmul_wgmma_persistent", k::wgmma_tma::kTile},
       {"matmul_wgmma_persistent_mc", k::wgmma_tma::kTile},
       {"matmul_wgmma_streamk", k::wgmma_tma::kTile},
-      {"matmul_wgmma_streamk_fwd", k::wgmma_tma::kTile},
       {"matmul_wgmma_pingpong", k::wgmma_pingpong::kTile},
       {"matmul_wgmma_pingpong_n256", k::wgmma_pingpong::kTileN256},
       {"matmul_wgmma_pingpong_n256_s5", k::wgmma_pingpong::kTileN256},
