@@ -64,7 +64,7 @@ constexpr int kSlotFloats = 64 * kBN;  // one consumer warpgroup's accumulators 
 struct Plan {
   int dp_tiles = 0, sk_tiles = 0;
   long long sk_iters = 0;
-  float* slots = nullptr;  // (gridDim.x, 2 pieces, 2 consumers, 32 float4, 128 threads, 4)
+  float* slots = nullptr;   // (gridDim.x, 2 pieces, 2 consumers, 32 float4, 128 threads, 4)
   int* counters = nullptr;  // (sk_tiles, 2 consumers)
 };
 
@@ -176,7 +176,8 @@ __global__ void __launch_bounds__(kThreads, 1)
     const int warp = t / 32, lane = t % 32;
     unsigned char* panel = cs + (wg - 1) * kCBytes;
     int it = 0;
-    int* pending = nullptr;  // the counter of a tile whose partial sum this CTA stored, not yet raised
+    int* pending =
+        nullptr;  // the counter of a tile whose partial sum this CTA stored, not yet raised
     Units units(plan, k_tiles);
     int tile, kb, ke;
     while (units.next(plan, k_tiles, tile, kb, ke)) {
@@ -196,7 +197,7 @@ __global__ void __launch_bounds__(kThreads, 1)
                ((static_cast<std::size_t>(cta) * 2 + piece) * 2 + (wg - 1)) * (kSlotFloats / 4);
       };
       // The others' partial sums into acc, once thread 0 has acquired the counter at `others`.
-      auto add_others = [&](float (&acc)[kNSub][64]) {
+      auto add_others = [&](float(&acc)[kNSub][64]) {
         for (int cta = first; cta < static_cast<int>(blockIdx.x); ++cta) {
           const float4* slot = slot_of(cta);
 #pragma unroll
@@ -274,7 +275,8 @@ __global__ void __launch_bounds__(kThreads, 1)
           asm volatile("bar.sync %0, 128;\n" ::"r"(wg) : "memory");
           add_others(acc);
         }
-        if (t == 0) *counter = 0;  // every other contributor has raised it: ready for the next launch
+        if (t == 0)
+          *counter = 0;  // every other contributor has raised it: ready for the next launch
       }
 
       // The whole tile's sum is in acc: store C (6c's epilogue).
@@ -302,8 +304,7 @@ __global__ void __launch_bounds__(kThreads, 1)
           if (t == 0) {
 #pragma unroll
             for (int cb = 0; cb < 2; ++cb)
-              tma_store(&map_c, col0 + p * 128 + cb * 64, row0 + (wg - 1) * 64,
-                        panel + cb * 8192);
+              tma_store(&map_c, col0 + p * 128 + cb * 64, row0 + (wg - 1) * 64, panel + cb * 8192);
             asm volatile("cp.async.bulk.commit_group;\n" ::: "memory");
           }
         }
@@ -396,7 +397,7 @@ void launch_streamk(const LaunchArgs& a) {
   plan.sk_iters = static_cast<long long>(plan.sk_tiles) * k_tiles;
   if (plan.sk_tiles > 0) {
     static std::mutex mutex;
-    static std::vector<std::unique_ptr<Workspace>> per_device;
+    static std::vector<std::unique_ptr<Workspace> > per_device;
     const std::lock_guard<std::mutex> lock(mutex);
     if (per_device.size() <= static_cast<std::size_t>(dev)) per_device.resize(dev + 1);
     if (!per_device[dev]) per_device[dev] = std::make_unique<Workspace>();
