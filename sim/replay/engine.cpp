@@ -11,11 +11,33 @@ std::int64_t EngineCheckpoint::bytes() const {
                                    (a_reuse.capacity() + b_reuse.capacity()) * sizeof(TileReuse));
 }
 
+namespace {
+
+// The matrices as the L2 model lays out its line states (L2Cache's layout; the results do not
+// depend on it): each operand's rows along its unit-stride axis (B transposed: its columns).
+std::vector<L2Region> l2_layout(const Problem& p) {
+  std::vector<L2Region> out;
+  const std::uint64_t e = static_cast<std::uint64_t>(p.elem_bytes());
+  const bool has_b = p.kernel() == Kernel::matmul;
+  for (const Operand op : {Operand::a, Operand::b, Operand::c}) {
+    if (op == Operand::b && !has_b) continue;
+    const MatrixShape s = p.shape(op);
+    const bool along_cols = s.stride_col == 1;
+    const std::int64_t pitch = along_cols ? s.stride_row : s.stride_col;
+    const std::int64_t rows = along_cols ? s.rows : s.cols;
+    out.push_back({p.base_address(op), static_cast<std::uint64_t>(pitch) * e,
+                   static_cast<std::uint64_t>(rows)});
+  }
+  return out;
+}
+
+}  // namespace
+
 Engine::Engine(const Problem& p, const Machine& m, int programs_per_sm, EventOrderKind rounds)
     : m_problem(p),
       m_machine(m),
       m_programs_per_sm(programs_per_sm),
-      m_l2(p.address_space_bytes(), effective_l2_bytes(m), m.l2_ways) {
+      m_l2(p.address_space_bytes(), effective_l2_bytes(m), m.l2_ways, l2_layout(p)) {
   if (programs_per_sm < 1) throw std::invalid_argument("Engine: programs_per_sm < 1");
   m_slots = static_cast<std::int64_t>(m.sms) * programs_per_sm;
   m_steps = sim::steps_per_program(p);
