@@ -458,6 +458,34 @@ void L2Cache::access_rows_lru(std::uint64_t line0, std::uint64_t stride, std::in
   r->miss_sectors += static_cast<std::int32_t>(misses);
 }
 
+void L2Cache::prefetch_rows(std::uint64_t first, std::uint64_t row_stride, std::int64_t rows,
+                            std::uint64_t run_bytes) const {
+#if defined(__GNUC__)
+  if (rows <= 0 || run_bytes == 0 || row_stride % kLineBytes != 0) return;
+  const std::uint64_t line0 = first / kLineBytes, stride = row_stride / kLineBytes;
+  const std::uint64_t lines = (first % kLineBytes + run_bytes - 1) / kLineBytes + 1;
+  const std::uint32_t* const state = m_state.data();
+  const Layout* l = m_layout.empty() ? nullptr : layout_of(line0);
+  if (l != nullptr && stride == l->pitch) {
+    const std::uint64_t rel = line0 - l->first, r0 = rel / l->pitch, c0 = rel % l->pitch;
+    const std::uint64_t r_end = std::min<std::uint64_t>(l->rows, r0 + rows);
+    if (c0 + lines > l->pitch) return;
+    for (std::uint64_t g = r0 / kGroupRows; g * kGroupRows < r_end; ++g)
+      for (std::uint64_t j = 0; j < lines; ++j) {
+        const std::uint64_t r = std::max(r0, g * kGroupRows);
+        __builtin_prefetch(state + l->row_slot(r, c0 + j), 1);
+      }
+    return;
+  }
+  if (l != nullptr || line0 + (static_cast<std::uint64_t>(rows) - 1) * stride >= m_state.size())
+    return;
+  for (std::int64_t i = 0; i < std::min<std::int64_t>(rows, 64); ++i)
+    __builtin_prefetch(state + line0 + static_cast<std::uint64_t>(i) * stride, 1);
+#else
+  (void)first, (void)row_stride, (void)rows, (void)run_bytes;
+#endif
+}
+
 std::int64_t L2Cache::resident_sectors(std::uint64_t begin, std::uint64_t end) const {
   std::int64_t n = 0;
   const std::uint64_t first = begin / kLineBytes, last = (end - 1) / kLineBytes;

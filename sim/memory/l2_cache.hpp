@@ -106,6 +106,11 @@ class L2Cache {
     (void)address;
 #endif
   }
+  // Hint that access_rows(first, row_stride, rows, run_bytes, ...) comes soon: prefetches the
+  // host cache lines of those lines' states (laid out: one per 16 rows and line column; else
+  // one per row, at most 64 rows). Changes nothing but the host's caches.
+  void prefetch_rows(std::uint64_t first, std::uint64_t row_stride, std::int64_t rows,
+                     std::uint64_t run_bytes) const;
   // Resident sectors within bytes [begin, end) (sectors partly inside count).
   std::int64_t resident_sectors(std::uint64_t begin, std::uint64_t end) const;
 

@@ -164,6 +164,25 @@ AccessResult Engine::execute(StepOp op, std::int64_t k, TileCoord tile) {
   return r;
 }
 
+void Engine::prefetch(StepOp op, std::int64_t k, TileCoord tile) const {
+  if (!is_memory_op(op)) return;
+  const Problem& p = m_problem;
+  const TileSpan s = step_span(p, op, tile, k);
+  const MatrixShape shape = p.shape(s.operand);
+  const bool along_cols = shape.stride_col == 1;
+  if (along_cols ? (s.wrap_cols || s.wrap_rows) : (s.wrap_rows || s.wrap_cols)) return;
+  const std::uint64_t e = static_cast<std::uint64_t>(p.elem_bytes());
+  const std::int64_t inner_on = along_cols ? s.cols_on() : s.rows_on();
+  const std::int64_t outer_on = along_cols ? s.rows_on() : s.cols_on();
+  if (inner_on <= 0 || outer_on <= 0) return;
+  const std::uint64_t outer_stride =
+      static_cast<std::uint64_t>(along_cols ? shape.stride_row : shape.stride_col);
+  const std::uint64_t outer0 = static_cast<std::uint64_t>(along_cols ? s.row0 : s.col0);
+  const std::uint64_t inner0 = static_cast<std::uint64_t>(along_cols ? s.col0 : s.row0);
+  m_l2.prefetch_rows(p.base_address(s.operand) + (outer0 * outer_stride + inner0) * e,
+                     outer_stride * e, outer_on, static_cast<std::uint64_t>(inner_on) * e);
+}
+
 AccessResult Engine::memory_step(StepOp op, TileCoord tile, std::int64_t k) {
   const Problem& p = m_problem;
   const TileSpan s = step_span(p, op, tile, k);

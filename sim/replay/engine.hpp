@@ -96,6 +96,11 @@ class Engine {
   // The same for a step whose operation, K-iteration and program tile the caller already knows.
   AccessResult apply(StepOp op, std::int64_t k, TileCoord tile);
 
+  // Hint that the step (op, k, tile) comes soon (the timed engine calls it when it queues the
+  // step): prefetches its lines' states in the L2 model, so that the step does not wait for
+  // the host's memory. Changes nothing but the host's caches.
+  void prefetch(StepOp op, std::int64_t k, TileCoord tile) const;
+
   const Counters& counters() const { return m_counters; }  // so far
   const L2Cache& l2() const { return m_l2; }
   // Input tiles: A (tiles_m, k_tiles) row-major for matmul, the input (tiles_m, tiles_n) for
