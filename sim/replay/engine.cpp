@@ -51,6 +51,21 @@ Engine::Engine(const Problem& p, const Machine& m, int programs_per_sm, EventOrd
   set_cursor();
 }
 
+void Engine::use_tile_lru() {
+  if (m_machine.l2_ways == 0 && m_position == 0)
+    m_tiles.emplace(m_problem.address_space_bytes(), effective_l2_bytes(m_machine));
+}
+
+void Engine::leave_tile_lru() {
+  m_l2.restore(m_tiles->save());
+  m_tiles.reset();
+}
+
+const L2Cache& Engine::l2() const {
+  if (m_tiles) throw std::logic_error("Engine::l2(): the L2 is modelled by tiles");
+  return m_l2;
+}
+
 std::int64_t Engine::waves() const {
   return cdiv(m_problem.programs(), m_slots);
 }
@@ -156,7 +171,7 @@ AccessResult Engine::execute(StepOp op, std::int64_t k, TileCoord tile) {
   }
   if (m_position + 1 == total_events()) {
     // The kernel has finished: every dirty sector still in L2 reaches DRAM.
-    const std::int64_t flushed = m_l2.flush();
+    const std::int64_t flushed = m_tiles ? m_tiles->flush() : m_l2.flush();
     r.writeback_sectors += static_cast<std::int32_t>(flushed);
     c.dram_write_bytes += flushed * L2Cache::kSectorBytes;
     c.dram_flush_bytes += flushed * L2Cache::kSectorBytes;
@@ -165,7 +180,7 @@ AccessResult Engine::execute(StepOp op, std::int64_t k, TileCoord tile) {
 }
 
 void Engine::prefetch(StepOp op, std::int64_t k, TileCoord tile) const {
-  if (!is_memory_op(op)) return;
+  if (m_tiles || !is_memory_op(op)) return;
   const Problem& p = m_problem;
   const TileSpan s = step_span(p, op, tile, k);
   const MatrixShape shape = p.shape(s.operand);
@@ -211,10 +226,13 @@ AccessResult Engine::memory_step(StepOp op, TileCoord tile, std::int64_t k) {
                                            e;
     const std::uint64_t run = static_cast<std::uint64_t>(inner_on) * e;
     if (inner_on > 0 && outer_on > 0) {
-      m_l2.access_rows(first, outer_stride * e, outer_on, run, write, &r);
+      if (m_tiles && !m_tiles->touch(first, outer_stride * e, outer_on, run, write, &r))
+        leave_tile_lru();
+      if (!m_tiles) m_l2.access_rows(first, outer_stride * e, outer_on, run, write, &r);
       lines_touched = outer_on * static_cast<std::int64_t>((first % 128 + run - 1) / 128 + 1);
     }
   } else {
+    if (m_tiles) leave_tile_lru();
     for (int i = 0; i < outer_n && inner_on > 0; ++i) {
       if (!(along_cols ? s.row_on(i) : s.col_on(i))) continue;
       const std::uint64_t outer = static_cast<std::uint64_t>(along_cols ? s.row(i) : s.col(i));
@@ -275,7 +293,7 @@ EngineCheckpoint Engine::save() const {
   EngineCheckpoint c;
   c.position = m_position;
   c.counters = m_counters;
-  c.l2 = m_l2.save();
+  c.l2 = m_tiles ? m_tiles->save() : m_l2.save();
   c.a_reuse = m_a_reuse;
   c.b_reuse = m_b_reuse;
   return c;
@@ -284,6 +302,7 @@ EngineCheckpoint Engine::save() const {
 void Engine::restore(const EngineCheckpoint& c) {
   m_position = c.position;
   m_counters = c.counters;
+  m_tiles.reset();
   m_l2.restore(c.l2);
   m_a_reuse = c.a_reuse;
   m_b_reuse = c.b_reuse;
@@ -294,6 +313,7 @@ ReplayResult replay_rounds(const Problem& p, const Machine& m, const Occupancy& 
                            EventOrderKind rounds, const std::function<void(double)>& progress,
                            const std::atomic<bool>* cancel) {
   Engine engine(p, m, occ.programs_per_sm, rounds);
+  engine.use_tile_lru();  // counters only
   const std::int64_t total = engine.total_events();
   // Chunks of ~1/256 of the work keep progress and cancel responsive at any size.
   const std::int64_t chunk = std::max<std::int64_t>(1, total / 256);

@@ -1,0 +1,71 @@
+// TileLru gives L2Cache's results, access by access, on whole-tile accesses (tile_lru.hpp).
+#include "sim/memory/tile_lru.hpp"
+
+#include <gtest/gtest.h>
+
+#include <vector>
+
+using tilesim::sim::AccessResult;
+using tilesim::sim::L2Cache;
+using tilesim::sim::TileLru;
+
+namespace {
+
+// Tiles of a 64 x 2048-byte matrix: 8 x 4 tiles of 8 rows x 512 bytes (4 lines per row), and a
+// 32 x 256-byte matrix of 8 x 128-byte tiles (1 line per row) at 131072, stored, not loaded.
+struct Tiles {
+  std::uint64_t seed = 7;
+  std::uint64_t next(std::uint64_t n) {
+    seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+    return (seed >> 33) % n;
+  }
+};
+
+void expect_same(std::int64_t capacity_bytes, int accesses) {
+  const std::uint64_t space = 1 << 18;
+  L2Cache lines(space, capacity_bytes);
+  TileLru tiles(space, capacity_bytes);
+  Tiles g;
+  for (int i = 0; i < accesses; ++i) {
+    AccessResult a, b;
+    if (g.next(3) > 0) {
+      const std::uint64_t tr = g.next(8), tc = g.next(4);
+      const std::uint64_t rows = tr == 7 ? 5 : 8, run = tc == 3 ? 300 : 512;  // edge tiles
+      const std::uint64_t first = tr * 8 * 2048 + tc * 512;
+      lines.access_rows(first, 2048, rows, run, false, &a);
+      ASSERT_TRUE(tiles.touch(first, 2048, rows, run, false, &b));
+    } else {
+      const std::uint64_t tr = g.next(4), tc = g.next(2);
+      const std::uint64_t first = 131072 + tr * 8 * 256 + tc * 128;
+      lines.access_rows(first, 256, 8, 128, true, &a);
+      ASSERT_TRUE(tiles.touch(first, 256, 8, 128, true, &b));
+    }
+    ASSERT_EQ(a, b) << "access " << i;
+    ASSERT_EQ(lines.resident_lines(), tiles.resident_lines()) << "access " << i;
+    if (i % 97 == 0) {
+      ASSERT_EQ(lines.save(), tiles.save()) << "access " << i;
+    }
+  }
+  EXPECT_EQ(lines.flush(), tiles.flush());
+  EXPECT_EQ(lines.save(), tiles.save());
+}
+
+}  // namespace
+
+TEST(TileLru, GivesTheLineModelsResultsAccessByAccess) {
+  // Capacities from one tile (self-eviction all the time) to most of the tiles.
+  for (const std::int64_t capacity : {32 * 128, 40 * 128, 100 * 128, 300 * 128, 1000 * 128})
+    expect_same(capacity, 4000);
+}
+
+TEST(TileLru, RefusesAccessesThatAreNotWholeTiles) {
+  TileLru t(1 << 18, 64 * 128);
+  AccessResult r;
+  EXPECT_TRUE(t.touch(0, 2048, 8, 512, false, &r));
+  r = AccessResult{};
+  EXPECT_FALSE(t.touch(0, 2048, 4, 512, false, &r));    // the same tile, other rows
+  EXPECT_FALSE(t.touch(0, 2048, 8, 512, true, &r));     // stored after loaded
+  EXPECT_FALSE(t.touch(128, 2048, 8, 512, false, &r));  // overlaps the first
+  EXPECT_FALSE(t.touch(64, 2048, 8, 128, false, &r));   // not line-aligned
+  EXPECT_EQ(r, AccessResult{});
+}
