@@ -11,33 +11,11 @@ std::int64_t EngineCheckpoint::bytes() const {
                                    (a_reuse.capacity() + b_reuse.capacity()) * sizeof(TileReuse));
 }
 
-namespace {
-
-// The matrices as the L2 model lays out its line states (L2Cache's layout; the results do not
-// depend on it): each operand's rows along its unit-stride axis (B transposed: its columns).
-std::vector<L2Region> l2_layout(const Problem& p) {
-  std::vector<L2Region> out;
-  const std::uint64_t e = static_cast<std::uint64_t>(p.elem_bytes());
-  const bool has_b = p.kernel() == Kernel::matmul;
-  for (const Operand op : {Operand::a, Operand::b, Operand::c}) {
-    if (op == Operand::b && !has_b) continue;
-    const MatrixShape s = p.shape(op);
-    const bool along_cols = s.stride_col == 1;
-    const std::int64_t pitch = along_cols ? s.stride_row : s.stride_col;
-    const std::int64_t rows = along_cols ? s.rows : s.cols;
-    out.push_back({p.base_address(op), static_cast<std::uint64_t>(pitch) * e,
-                   static_cast<std::uint64_t>(rows)});
-  }
-  return out;
-}
-
-}  // namespace
-
 Engine::Engine(const Problem& p, const Machine& m, int programs_per_sm, EventOrderKind rounds)
     : m_problem(p),
       m_machine(m),
       m_programs_per_sm(programs_per_sm),
-      m_l2(p.address_space_bytes(), effective_l2_bytes(m), m.l2_ways, l2_layout(p)) {
+      m_l2(p.address_space_bytes(), effective_l2_bytes(m), m.l2_ways) {
   if (programs_per_sm < 1) throw std::invalid_argument("Engine: programs_per_sm < 1");
   m_slots = static_cast<std::int64_t>(m.sms) * programs_per_sm;
   m_steps = sim::steps_per_program(p);
@@ -177,25 +155,6 @@ AccessResult Engine::execute(StepOp op, std::int64_t k, TileCoord tile) {
     c.dram_flush_bytes += flushed * L2Cache::kSectorBytes;
   }
   return r;
-}
-
-void Engine::prefetch(StepOp op, std::int64_t k, TileCoord tile) const {
-  if (m_tiles || !is_memory_op(op)) return;
-  const Problem& p = m_problem;
-  const TileSpan s = step_span(p, op, tile, k);
-  const MatrixShape shape = p.shape(s.operand);
-  const bool along_cols = shape.stride_col == 1;
-  if (along_cols ? (s.wrap_cols || s.wrap_rows) : (s.wrap_rows || s.wrap_cols)) return;
-  const std::uint64_t e = static_cast<std::uint64_t>(p.elem_bytes());
-  const std::int64_t inner_on = along_cols ? s.cols_on() : s.rows_on();
-  const std::int64_t outer_on = along_cols ? s.rows_on() : s.cols_on();
-  if (inner_on <= 0 || outer_on <= 0) return;
-  const std::uint64_t outer_stride =
-      static_cast<std::uint64_t>(along_cols ? shape.stride_row : shape.stride_col);
-  const std::uint64_t outer0 = static_cast<std::uint64_t>(along_cols ? s.row0 : s.col0);
-  const std::uint64_t inner0 = static_cast<std::uint64_t>(along_cols ? s.col0 : s.row0);
-  m_l2.prefetch_rows(p.base_address(s.operand) + (outer0 * outer_stride + inner0) * e,
-                     outer_stride * e, outer_on, static_cast<std::uint64_t>(inner_on) * e);
 }
 
 AccessResult Engine::memory_step(StepOp op, TileCoord tile, std::int64_t k) {

@@ -98,11 +98,6 @@ class Engine {
   // The same for a step whose operation, K-iteration and program tile the caller already knows.
   AccessResult apply(StepOp op, std::int64_t k, TileCoord tile);
 
-  // Hint that the step (op, k, tile) comes soon (the timed engine calls it when it queues the
-  // step): prefetches its lines' states in the L2 model, so that the step does not wait for
-  // the host's memory. Changes nothing but the host's caches.
-  void prefetch(StepOp op, std::int64_t k, TileCoord tile) const;
-
   // For a replay that reads only counters and records (never l2()): the L2 is modelled tile by
   // tile (sim/memory/tile_lru.hpp) while the accesses allow it, with the same results, and line
   // by line from the first access that does not. Call before the first event. Fully

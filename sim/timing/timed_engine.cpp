@@ -223,13 +223,8 @@ void TimedRun::execute(const Pending& e) {
 
 void TimedRun::push_next(const SlotState& s, std::int64_t pid, std::int64_t step, int slot) {
   const std::int64_t next = step + 1;
-  if (next < m_steps) {
-    // Performance only: the L2 model's state of the step's lines is fetched while other
-    // programs' events run (sim/replay/engine.hpp).
-    m_engine.prefetch(m_op[static_cast<std::size_t>(next)], m_k[static_cast<std::size_t>(next)],
-                      s.tile);
+  if (next < m_steps)
     m_queue.push({ready_time(s, next), pid, next, slot});
-  }
   else
     m_queue.push({s.progress, pid, m_steps, slot});  // retire once the store is out
 }

@@ -9,11 +9,10 @@
 #include <array>
 #include <cstdint>
 #include <limits>
-#include <stdexcept>
+#include <queue>
 #include <tuple>
 #include <vector>
 
-#include "sim/replay/event_heap.hpp"
 #include "sim/timing/dot_share.hpp"
 #include "sim/timing/load_rounds.hpp"
 #include "sim/timing/memory_path.hpp"
@@ -43,27 +42,6 @@ struct Pending {
     if (t != o.t) return t > o.t;
     if (pid != o.pid) return pid > o.pid;
     return step > o.step;
-  }
-};
-
-// Pending's order (t, then pid, then step) as one 128-bit key for the event heap
-// (sim/replay/event_heap.hpp): t in the high half (sign bit flipped: order-preserving), then the
-// pid's rank (pids, then kShareDone, then kDispatch) above step + 1 in 23 bits. Pids stay below
-// 2^32 (the problem's limits) and steps below 2^23 - 1 (at most 3 per K tile, K <= 65536, and
-// SM indices): out of range throws rather than reordering silently.
-struct PendingKey {
-  unsigned __int128 operator()(const Pending& e) const {
-    constexpr std::uint64_t kStepBits = 23, kPidRanks = std::uint64_t{1} << 40;
-    const bool program = e.pid < kShareDone;
-    const std::uint64_t rank =
-        program ? static_cast<std::uint64_t>(e.pid)
-                : kPidRanks - 2 + static_cast<std::uint64_t>(e.pid - kShareDone);
-    const std::uint64_t step = static_cast<std::uint64_t>(e.step + 1);
-    if ((program && (e.pid < 0 || rank >= kPidRanks - 2)) || e.step < -1 ||
-        step >= (std::uint64_t{1} << kStepBits))
-      throw std::logic_error("timed engine: event key out of range");
-    const std::uint64_t t = static_cast<std::uint64_t>(e.t) ^ (std::uint64_t{1} << 63);
-    return (static_cast<unsigned __int128>(t) << 64) | (rank << kStepBits) | step;
   }
 };
 
@@ -172,7 +150,7 @@ class TimedRun {
   std::vector<std::int64_t> m_a_filled, m_b_filled;  // per input tile, like Engine's reuse
   std::vector<StepOp> m_op;
   std::vector<std::int64_t> m_k;
-  EventHeap<Pending, PendingKey> m_queue;  // (std::priority_queue's order, faster)
+  std::priority_queue<Pending, std::vector<Pending>, std::greater<Pending>> m_queue;
   MemoryPath m_memory;  // DRAM and the L2, and the element loops' reads in flight
   std::int64_t m_kernel_end = 0;
   std::vector<SharedPipe::Job> m_share_done;  // share_done()'s scratch: the jobs ending now

@@ -3,8 +3,6 @@
 
 #include <gtest/gtest.h>
 
-#include <vector>
-
 using tilesim::sim::AccessResult;
 using tilesim::sim::L2Cache;
 
@@ -138,72 +136,5 @@ TEST(L2Cache, RestoreGivesTheSameFutureAsTheSavedCache) {
     }
     EXPECT_EQ(ra, rb);
     EXPECT_EQ(a.save(), b.save());
-  }
-}
-
-// The layout of the line states (L2Region) is for speed only: with it, every access, eviction,
-// save, restore, mask, resident count and flush is what the cache gives without it. Regions:
-// two matrices of 37 rows (not a multiple of the layout's 16-row groups) and one at an odd
-// pitch; tile-shaped access_rows inside them, rows across a region's edge, and single accesses.
-TEST(L2Cache, TheStateLayoutChangesNothing) {
-  using tilesim::sim::L2Region;
-  const std::uint64_t space = 1 << 18;
-  const std::vector<L2Region> layout = {
-      {0, 1024, 37}, {40960, 512, 37}, {65536, 384, 100}, {200000, 200, 10}};
-  for (const std::int64_t capacity : {std::int64_t{4096}, std::int64_t{64} << 10}) {
-    L2Cache plain(space, capacity), laid(space, capacity, 0, layout);
-    std::uint64_t seed = 12345;
-    const auto next = [&](std::uint64_t n) {
-      seed = seed * 6364136223846793005ull + 1442695040888963407ull;
-      return (seed >> 33) % n;
-    };
-    for (int i = 0; i < 3000; ++i) {
-      AccessResult ra, rb;
-      const bool write = next(4) == 0;
-      const std::uint64_t kind = next(4);
-      switch (kind) {
-        case 0: {  // a tile of the first matrix: rows r0.., columns c0.. (bytes)
-          const std::uint64_t r0 = next(37), rows = 1 + next(37 - r0), c0 = next(1024);
-          const std::uint64_t run = 1 + next(1024 - c0);
-          plain.access_rows(c0 + r0 * 1024, 1024, rows, run, write, &ra);
-          laid.access_rows(c0 + r0 * 1024, 1024, rows, run, write, &rb);
-          break;
-        }
-        case 1: {  // the second matrix, 128-byte aligned tiles of 1 or 2 lines per row
-          const std::uint64_t r0 = next(37), rows = 1 + next(37 - r0), c0 = 128 * next(3);
-          const std::uint64_t run = 128 * (1 + next(2));
-          plain.access_rows(40960 + c0 + r0 * 512, 512, rows, run, write, &ra);
-          laid.access_rows(40960 + c0 + r0 * 512, 512, rows, run, write, &rb);
-          break;
-        }
-        case 2: {  // rows of another stride (or past a region's end)
-          const std::uint64_t b = 60000 + next(100000), rows = 1 + next(20);
-          const std::uint64_t stride = 256 * (1 + next(3)), run = 1 + next(300);
-          plain.access_rows(b, stride, rows, run, write, &ra);
-          laid.access_rows(b, stride, rows, run, write, &rb);
-          break;
-        }
-        default: {
-          const std::uint64_t b = next(space - 600), n = 1 + next(600);
-          plain.access(b, b + n, write, &ra);
-          laid.access(b, b + n, write, &rb);
-        }
-      }
-      ASSERT_EQ(ra, rb) << "access " << i << " kind " << kind;
-      if (i % 500 == 0) {
-        ASSERT_EQ(plain.save(), laid.save());
-        for (std::uint64_t line = 0; line < space / 128; line += 7) {
-          ASSERT_EQ(plain.valid_mask(line), laid.valid_mask(line));
-          ASSERT_EQ(plain.dirty_mask(line), laid.dirty_mask(line));
-        }
-        for (std::uint64_t b = 0; b + 5000 < space; b += 4099)
-          ASSERT_EQ(plain.resident_sectors(b, b + 5000), laid.resident_sectors(b, b + 5000));
-      }
-    }
-    L2Cache restored(space, capacity, 0, layout);
-    restored.restore(plain.save());
-    EXPECT_EQ(restored.save(), laid.save());
-    EXPECT_EQ(plain.flush(), laid.flush());
-    EXPECT_EQ(plain.save(), laid.save());
   }
 }
