@@ -15,7 +15,7 @@ Engine::Engine(const Problem& p, const Machine& m, int programs_per_sm, EventOrd
     : m_problem(p),
       m_machine(m),
       m_programs_per_sm(programs_per_sm),
-      m_l2(p.address_space_bytes(), effective_l2_bytes(m), m.l2_ways) {
+      m_l2(std::in_place, p.address_space_bytes(), effective_l2_bytes(m), m.l2_ways) {
   if (programs_per_sm < 1) throw std::invalid_argument("Engine: programs_per_sm < 1");
   m_slots = static_cast<std::int64_t>(m.sms) * programs_per_sm;
   m_steps = sim::steps_per_program(p);
@@ -30,18 +30,26 @@ Engine::Engine(const Problem& p, const Machine& m, int programs_per_sm, EventOrd
 }
 
 void Engine::use_tile_lru() {
-  if (m_machine.l2_ways == 0 && m_position == 0)
-    m_tiles.emplace(m_problem.address_space_bytes(), effective_l2_bytes(m_machine));
+  if (m_machine.l2_ways != 0 || m_position != 0 || m_tiles) return;
+  // One model at a time, so memory stays what replay_budget.cpp estimates for the line model:
+  // 4 bytes per line of the address space either way.
+  m_l2.reset();
+  m_tiles.emplace(m_problem.address_space_bytes(), effective_l2_bytes(m_machine));
+}
+
+void Engine::line_model(const std::vector<L2LineState>& lines) {
+  m_tiles.reset();
+  m_l2.emplace(m_problem.address_space_bytes(), effective_l2_bytes(m_machine), m_machine.l2_ways);
+  m_l2->restore(lines);
 }
 
 void Engine::leave_tile_lru() {
-  m_l2.restore(m_tiles->save());
-  m_tiles.reset();
+  line_model(m_tiles->save());  // the resident lines (at most the L2's), then the tile model goes
 }
 
 const L2Cache& Engine::l2() const {
-  if (m_tiles) throw std::logic_error("Engine::l2(): the L2 is modelled by tiles");
-  return m_l2;
+  if (!m_l2) throw std::logic_error("Engine::l2(): the L2 is modelled by tiles");
+  return *m_l2;
 }
 
 std::int64_t Engine::waves() const {
@@ -149,7 +157,7 @@ AccessResult Engine::execute(StepOp op, std::int64_t k, TileCoord tile) {
   }
   if (m_position + 1 == total_events()) {
     // The kernel has finished: every dirty sector still in L2 reaches DRAM.
-    const std::int64_t flushed = m_tiles ? m_tiles->flush() : m_l2.flush();
+    const std::int64_t flushed = m_tiles ? m_tiles->flush() : m_l2->flush();
     r.writeback_sectors += static_cast<std::int32_t>(flushed);
     c.dram_write_bytes += flushed * L2Cache::kSectorBytes;
     c.dram_flush_bytes += flushed * L2Cache::kSectorBytes;
@@ -187,7 +195,7 @@ AccessResult Engine::memory_step(StepOp op, TileCoord tile, std::int64_t k) {
     if (inner_on > 0 && outer_on > 0) {
       if (m_tiles && !m_tiles->touch(first, outer_stride * e, outer_on, run, write, &r))
         leave_tile_lru();
-      if (!m_tiles) m_l2.access_rows(first, outer_stride * e, outer_on, run, write, &r);
+      if (!m_tiles) m_l2->access_rows(first, outer_stride * e, outer_on, run, write, &r);
       lines_touched = outer_on * static_cast<std::int64_t>((first % 128 + run - 1) / 128 + 1);
     }
   } else {
@@ -203,7 +211,7 @@ AccessResult Engine::memory_step(StepOp op, TileCoord tile, std::int64_t k) {
         const std::uint64_t b = row_base + static_cast<std::uint64_t>(c0) * e;
         const std::uint64_t end = b + static_cast<std::uint64_t>(len) * e;
         lines_touched += static_cast<std::int64_t>((end - 1) / 128 - b / 128 + 1);
-        m_l2.access(b, end, write, &r);
+        m_l2->access(b, end, write, &r);
         left -= len;
         c0 = 0;
       }
@@ -252,7 +260,7 @@ EngineCheckpoint Engine::save() const {
   EngineCheckpoint c;
   c.position = m_position;
   c.counters = m_counters;
-  c.l2 = m_tiles ? m_tiles->save() : m_l2.save();
+  c.l2 = m_tiles ? m_tiles->save() : m_l2->save();
   c.a_reuse = m_a_reuse;
   c.b_reuse = m_b_reuse;
   return c;
@@ -261,8 +269,10 @@ EngineCheckpoint Engine::save() const {
 void Engine::restore(const EngineCheckpoint& c) {
   m_position = c.position;
   m_counters = c.counters;
-  m_tiles.reset();
-  m_l2.restore(c.l2);
+  if (m_tiles)
+    line_model(c.l2);
+  else
+    m_l2->restore(c.l2);
   m_a_reuse = c.a_reuse;
   m_b_reuse = c.b_reuse;
   set_cursor();

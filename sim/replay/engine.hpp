@@ -123,6 +123,7 @@ class Engine {
   AccessResult memory_step(StepOp op, TileCoord tile, std::int64_t k);
   void set_cursor();
   void leave_tile_lru();  // the tile model's state into m_l2, which goes on from there
+  void line_model(const std::vector<L2LineState>& lines);  // m_l2 holding `lines`, no m_tiles
 
   Problem m_problem;
   Machine m_machine;
@@ -134,8 +135,9 @@ class Engine {
   // The next event: its round, the round's active slots, and its rank among them.
   std::int64_t m_round = 0, m_rank = 0;
   RoundSlots m_active;
-  L2Cache m_l2;
-  std::optional<TileLru> m_tiles;  // set: the L2 as it stands (m_l2 is not kept)
+  // Exactly one of the two is set: the line model, or (use_tile_lru) the tile model.
+  std::optional<L2Cache> m_l2;
+  std::optional<TileLru> m_tiles;
   Counters m_counters;
   std::vector<TileReuse> m_a_reuse, m_b_reuse;
 };

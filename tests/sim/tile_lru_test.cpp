@@ -1,6 +1,8 @@
 // TileLru gives L2Cache's results, access by access, on whole-tile accesses (tile_lru.hpp).
 #include "sim/memory/tile_lru.hpp"
 
+#include "sim/timing/timed_engine.hpp"
+
 #include <gtest/gtest.h>
 
 #include <vector>
@@ -68,4 +70,40 @@ TEST(TileLru, RefusesAccessesThatAreNotWholeTiles) {
   EXPECT_FALSE(t.touch(128, 2048, 8, 512, false, &r));  // overlaps the first
   EXPECT_FALSE(t.touch(64, 2048, 8, 128, false, &r));   // not line-aligned
   EXPECT_EQ(r, AccessResult{});
+}
+
+// Whole replays: the tile model (counters-only replays) against the line model (a timed run
+// with after_event keeps it), on problems that stay whole tiles and on ones that leave the tile
+// model part way (a wrapped boundary's edge tiles) or at once (rows not line-aligned).
+TEST(TileLru, ReplaysGiveTheLineModelsCountersAndTimes) {
+  using namespace tilesim::sim;
+  const Machine m = *find_machine("h100");
+  struct Case {
+    std::int64_t mnk;
+    int block;
+    Boundary boundary;
+  };
+  // 1088 = 8.5 blocks of 128: the edge tiles wrap (rows of 17 lines, so the interior is tiles).
+  for (const Case c : {Case{1024, 64, Boundary::mask}, Case{1088, 128, Boundary::wrap},
+                       Case{1088, 128, Boundary::mask}, Case{1000, 64, Boundary::mask}}) {
+    ProblemSpec s;
+    s.m = s.n = s.k = c.mnk;
+    s.block_m = s.block_n = c.block, s.block_k = 32;
+    s.group_size_m = 4;
+    s.order = LaunchOrder::grouped;
+    s.boundary = c.boundary;
+    const Problem p(s);
+    Machine small = m;
+    small.l2_bytes = 2 << 20;  // evictions at this size
+    const Occupancy occ = occupancy(p, small);
+    TimedOptions lines;
+    lines.after_event = [](const Engine&) {};
+    const TimedResult a = run_timed(p, small, occ);
+    const TimedResult b = run_timed(p, small, occ, lines);
+    EXPECT_EQ(a.counters, b.counters) << c.mnk;
+    EXPECT_EQ(a.timing.kernel_ps, b.timing.kernel_ps) << c.mnk;
+    EXPECT_EQ(a.a_reuse, b.a_reuse) << c.mnk;
+    EXPECT_EQ(a.b_reuse, b.b_reuse) << c.mnk;
+    EXPECT_GT(a.counters.l2_evicted_lines, 0) << c.mnk;
+  }
 }
