@@ -7,15 +7,15 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <cstring>
 #include <cstdlib>
+#include <cstring>
 #include <ctime>
 #include <random>
 #include <vector>
 
 #include "sim/replay/engine.hpp"
-#include "sim/timing/timed_engine.hpp"
 #include "sim/replay/timeline.hpp"
+#include "sim/timing/timed_engine.hpp"
 
 using namespace tilesim::sim;
 using Clock = std::chrono::steady_clock;

@@ -73,7 +73,8 @@ bool TileLru::touch(std::uint64_t first, std::uint64_t row_stride, std::int64_t 
   std::uint8_t masks[kMaxLinesPerRow] = {};
   for (std::uint64_t j = 0; j < per_row; ++j) {
     const std::uint64_t lb = j * kLine, le = std::min(run_bytes, (j + 1) * kLine);
-    const unsigned s0 = static_cast<unsigned>(lb / 32) & 3, s1 = static_cast<unsigned>((le - 1) / 32) & 3;
+    const unsigned s0 = static_cast<unsigned>(lb / 32) & 3,
+                   s1 = static_cast<unsigned>((le - 1) / 32) & 3;
     masks[j] = static_cast<std::uint8_t>(((2u << s1) - 1) & ~((1u << s0) - 1));
   }
   std::uint32_t x;

@@ -27,8 +27,8 @@ class TileLru {
   bool touch(std::uint64_t first, std::uint64_t row_stride, std::int64_t rows,
              std::uint64_t run_bytes, bool write, AccessResult* r);
 
-  std::int64_t flush();                    // L2Cache::flush(); touch() refuses afterwards
-  std::vector<L2LineState> save() const;   // L2Cache::save(): resident lines, LRU first
+  std::int64_t flush();                   // L2Cache::flush(); touch() refuses afterwards
+  std::vector<L2LineState> save() const;  // L2Cache::save(): resident lines, LRU first
   std::int64_t resident_lines() const { return m_resident; }
 
  private:
@@ -37,11 +37,11 @@ class TileLru {
   struct Tile {
     std::uint64_t first_line = 0, stride = 0;  // lines
     std::int64_t rows = 0;
-    int per_row = 0;                            // lines per row
-    std::int64_t lines = 0;                     // rows * per_row
-    std::int64_t first_resident = 0;            // lines [first_resident, lines) are resident
+    int per_row = 0;                  // lines per row
+    std::int64_t lines = 0;           // rows * per_row
+    std::int64_t first_resident = 0;  // lines [first_resident, lines) are resident
     bool store = false;
-    std::uint8_t masks[kMaxLinesPerRow] = {};   // sector mask of each row's line j
+    std::uint8_t masks[kMaxLinesPerRow] = {};    // sector mask of each row's line j
     std::uint32_t older = kNone, newer = kNone;  // the LRU list of tiles with resident lines
   };
   // Sectors of lines [begin, end) of tile t (line i has masks[i % per_row]).

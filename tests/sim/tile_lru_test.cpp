@@ -1,11 +1,11 @@
 // TileLru gives L2Cache's results, access by access, on whole-tile accesses (tile_lru.hpp).
 #include "sim/memory/tile_lru.hpp"
 
-#include "sim/timing/timed_engine.hpp"
-
 #include <gtest/gtest.h>
 
 #include <vector>
+
+#include "sim/timing/timed_engine.hpp"
 
 using tilesim::sim::AccessResult;
 using tilesim::sim::L2Cache;
@@ -13,9 +13,8 @@ using tilesim::sim::TileLru;
 
 namespace {
 
-// Tiles of a 64 x 2048-byte matrix: 8 x 4 tiles of 8 rows x 512 bytes (4 lines per row), and a
-// 32 x 256-byte matrix of 8 x 128-byte tiles (1 line per row) at 131072, stored, not loaded.
-struct Tiles {
+// A fixed pseudo-random sequence (the same on every machine).
+struct Rng {
   std::uint64_t seed = 7;
   std::uint64_t next(std::uint64_t n) {
     seed = seed * 6364136223846793005ull + 1442695040888963407ull;
@@ -27,7 +26,10 @@ void expect_same(std::int64_t capacity_bytes, int accesses) {
   const std::uint64_t space = 1 << 18;
   L2Cache lines(space, capacity_bytes);
   TileLru tiles(space, capacity_bytes);
-  Tiles g;
+  // Random tiles of a 64 x 2048-byte matrix, loaded: 8 x 4 tiles of 8 rows x 512 bytes (4 lines
+  // per row; the last row of tiles 5 rows, the last column 300 bytes), and of a 32 x 256-byte
+  // matrix at 131072, stored: 4 x 2 tiles of 8 rows x 128 bytes (1 line per row).
+  Rng g;
   for (int i = 0; i < accesses; ++i) {
     AccessResult a, b;
     if (g.next(3) > 0) {
