@@ -15,7 +15,7 @@ Engine::Engine(const Problem& p, const Machine& m, int programs_per_sm, EventOrd
     : m_problem(p),
       m_machine(m),
       m_programs_per_sm(programs_per_sm),
-      m_l2(p.address_space_bytes(), effective_l2_bytes(m), m.l2_ways) {
+      m_l2(std::in_place, p.address_space_bytes(), effective_l2_bytes(m), m.l2_ways) {
   if (programs_per_sm < 1) throw std::invalid_argument("Engine: programs_per_sm < 1");
   m_slots = static_cast<std::int64_t>(m.sms) * programs_per_sm;
   m_steps = sim::steps_per_program(p);
@@ -27,6 +27,29 @@ Engine::Engine(const Problem& p, const Machine& m, int programs_per_sm, EventOrd
     m_a_reuse.resize(static_cast<std::size_t>(p.tiles_m() * p.tiles_n()));
   }
   set_cursor();
+}
+
+void Engine::use_tile_lru() {
+  if (m_machine.l2_ways != 0 || m_position != 0 || m_tiles) return;
+  // One model at a time, so memory stays what replay_budget.cpp estimates for the line model:
+  // 4 bytes per line of the address space either way.
+  m_l2.reset();
+  m_tiles.emplace(m_problem.address_space_bytes(), effective_l2_bytes(m_machine));
+}
+
+void Engine::line_model(const std::vector<L2LineState>& lines) {
+  m_tiles.reset();
+  m_l2.emplace(m_problem.address_space_bytes(), effective_l2_bytes(m_machine), m_machine.l2_ways);
+  m_l2->restore(lines);
+}
+
+void Engine::leave_tile_lru() {
+  line_model(m_tiles->save());  // the resident lines (at most the L2's), then the tile model goes
+}
+
+const L2Cache& Engine::l2() const {
+  if (!m_l2) throw std::logic_error("Engine::l2(): the L2 is modelled by tiles");
+  return *m_l2;
 }
 
 std::int64_t Engine::waves() const {
@@ -134,7 +157,7 @@ AccessResult Engine::execute(StepOp op, std::int64_t k, TileCoord tile) {
   }
   if (m_position + 1 == total_events()) {
     // The kernel has finished: every dirty sector still in L2 reaches DRAM.
-    const std::int64_t flushed = m_l2.flush();
+    const std::int64_t flushed = m_tiles ? m_tiles->flush() : m_l2->flush();
     r.writeback_sectors += static_cast<std::int32_t>(flushed);
     c.dram_write_bytes += flushed * L2Cache::kSectorBytes;
     c.dram_flush_bytes += flushed * L2Cache::kSectorBytes;
@@ -170,10 +193,13 @@ AccessResult Engine::memory_step(StepOp op, TileCoord tile, std::int64_t k) {
                                            e;
     const std::uint64_t run = static_cast<std::uint64_t>(inner_on) * e;
     if (inner_on > 0 && outer_on > 0) {
-      m_l2.access_rows(first, outer_stride * e, outer_on, run, write, &r);
+      if (m_tiles && !m_tiles->touch(first, outer_stride * e, outer_on, run, write, &r))
+        leave_tile_lru();
+      if (!m_tiles) m_l2->access_rows(first, outer_stride * e, outer_on, run, write, &r);
       lines_touched = outer_on * static_cast<std::int64_t>((first % 128 + run - 1) / 128 + 1);
     }
   } else {
+    if (m_tiles) leave_tile_lru();
     for (int i = 0; i < outer_n && inner_on > 0; ++i) {
       if (!(along_cols ? s.row_on(i) : s.col_on(i))) continue;
       const std::uint64_t outer = static_cast<std::uint64_t>(along_cols ? s.row(i) : s.col(i));
@@ -185,7 +211,7 @@ AccessResult Engine::memory_step(StepOp op, TileCoord tile, std::int64_t k) {
         const std::uint64_t b = row_base + static_cast<std::uint64_t>(c0) * e;
         const std::uint64_t end = b + static_cast<std::uint64_t>(len) * e;
         lines_touched += static_cast<std::int64_t>((end - 1) / 128 - b / 128 + 1);
-        m_l2.access(b, end, write, &r);
+        m_l2->access(b, end, write, &r);
         left -= len;
         c0 = 0;
       }
@@ -234,7 +260,7 @@ EngineCheckpoint Engine::save() const {
   EngineCheckpoint c;
   c.position = m_position;
   c.counters = m_counters;
-  c.l2 = m_l2.save();
+  c.l2 = m_tiles ? m_tiles->save() : m_l2->save();
   c.a_reuse = m_a_reuse;
   c.b_reuse = m_b_reuse;
   return c;
@@ -243,7 +269,10 @@ EngineCheckpoint Engine::save() const {
 void Engine::restore(const EngineCheckpoint& c) {
   m_position = c.position;
   m_counters = c.counters;
-  m_l2.restore(c.l2);
+  if (m_tiles)
+    line_model(c.l2);
+  else
+    m_l2->restore(c.l2);
   m_a_reuse = c.a_reuse;
   m_b_reuse = c.b_reuse;
   set_cursor();
@@ -253,6 +282,7 @@ ReplayResult replay_rounds(const Problem& p, const Machine& m, const Occupancy& 
                            EventOrderKind rounds, const std::function<void(double)>& progress,
                            const std::atomic<bool>* cancel) {
   Engine engine(p, m, occ.programs_per_sm, rounds);
+  engine.use_tile_lru();  // counters only
   const std::int64_t total = engine.total_events();
   // Chunks of ~1/256 of the work keep progress and cancel responsive at any size.
   const std::int64_t chunk = std::max<std::int64_t>(1, total / 256);

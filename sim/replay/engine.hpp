@@ -15,11 +15,13 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <vector>
 
 #include "sim/machine/machine.hpp"
 #include "sim/memory/counters.hpp"
 #include "sim/memory/l2_cache.hpp"
+#include "sim/memory/tile_lru.hpp"
 #include "sim/program/occupancy.hpp"
 #include "sim/program/problem.hpp"
 #include "sim/program/program_trace.hpp"
@@ -96,8 +98,15 @@ class Engine {
   // The same for a step whose operation, K-iteration and program tile the caller already knows.
   AccessResult apply(StepOp op, std::int64_t k, TileCoord tile);
 
+  // For a replay that reads only counters and records (never l2()): the L2 is modelled tile by
+  // tile (sim/memory/tile_lru.hpp) while the accesses allow it, with the same results, and line
+  // by line from the first access that does not. Call before the first event. Fully
+  // associative L2 only (otherwise nothing changes).
+  void use_tile_lru();
+
   const Counters& counters() const { return m_counters; }  // so far
-  const L2Cache& l2() const { return m_l2; }
+  // The line-by-line L2 (throws std::logic_error while use_tile_lru() models it by tiles).
+  const L2Cache& l2() const;
   // Input tiles: A (tiles_m, k_tiles) row-major for matmul, the input (tiles_m, tiles_n) for
   // copy and transpose; B (k_tiles, tiles_n) for matmul, empty otherwise.
   const std::vector<TileReuse>& a_reuse() const { return m_a_reuse; }
@@ -113,6 +122,8 @@ class Engine {
   AccessResult execute(StepOp op, std::int64_t k, TileCoord tile);
   AccessResult memory_step(StepOp op, TileCoord tile, std::int64_t k);
   void set_cursor();
+  void leave_tile_lru();  // the tile model's state into m_l2, which goes on from there
+  void line_model(const std::vector<L2LineState>& lines);  // m_l2 holding `lines`, no m_tiles
 
   Problem m_problem;
   Machine m_machine;
@@ -124,7 +135,9 @@ class Engine {
   // The next event: its round, the round's active slots, and its rank among them.
   std::int64_t m_round = 0, m_rank = 0;
   RoundSlots m_active;
-  L2Cache m_l2;
+  // Exactly one of the two is set: the line model, or (use_tile_lru) the tile model.
+  std::optional<L2Cache> m_l2;
+  std::optional<TileLru> m_tiles;
   Counters m_counters;
   std::vector<TileReuse> m_a_reuse, m_b_reuse;
 };

@@ -36,6 +36,9 @@ TimedRun::TimedRun(const Problem& p, const Machine& m, const Occupancy& occ,
       m_sm(static_cast<std::size_t>(m.sms)),
       m_share(m.older_program_share, occ.programs_per_sm, m.sms, m_slots),
       m_memory(m_costs, m.sms, static_cast<double>(effective_l2_bytes(m))) {
+  // Nothing reads the L2's lines but the timeline's after_event: the rest may model it by tiles
+  // (same results, sim/memory/tile_lru.hpp).
+  if (!opt.after_event) m_engine.use_tile_lru();
   if (opt.events) opt.events->reserve(static_cast<std::size_t>(m_engine.total_events()));
   if (opt.records) opt.records->reserve(static_cast<std::size_t>(m_engine.total_events()));
   m_programs.resize(static_cast<std::size_t>(p.programs()));
