@@ -15,7 +15,7 @@ shift 2
 export RUNGS=${RUNGS:-matmul_wgmma_persistent matmul_wgmma_pingpong}
 export SAN_RUNG=${SAN_RUNG:-pingpong} GSIZES=${GSIZES:-8,16,32}
 export PATH=/usr/local/cuda/bin:$PATH
-root=${BUILD_ROOT:-/work/wt-pingpong}
+root=${BUILD_ROOT:?set BUILD_ROOT to the repository path the binaries were built in}
 if [ ! -e "$root/assets" ]; then mkdir -p "$root" && ln -s "$PWD/assets" "$root/assets"; fi
 echo "=== registers (cuobjdump, sm_90a kernels)"
 cuobjdump --dump-resource-usage "$bin/tilesim-bench" 2>/dev/null | grep -A1 -E "wgmma_(pingpong|persistent)" |

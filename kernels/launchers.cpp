@@ -14,7 +14,6 @@
 #include "kernels/matmul_register_blocked.hpp"
 #include "kernels/matmul_simt.hpp"
 #include "kernels/matmul_wgmma_pingpong.hpp"
-#include "kernels/matmul_wgmma_streamk.hpp"
 #include "kernels/matmul_wgmma_tma.hpp"
 #include "kernels/transpose.hpp"
 #include "kernels/transpose_batched.hpp"
@@ -53,7 +52,6 @@ const std::vector<LauncherRow>& launchers() {
       {"matmul_wgmma_tma_store", TILESIM_LAUNCHER(launch_matmul_wgmma_tma_store)},
       {"matmul_wgmma_persistent", TILESIM_LAUNCHER(launch_matmul_wgmma_persistent)},
       {"matmul_wgmma_persistent_mc", TILESIM_LAUNCHER(launch_matmul_wgmma_persistent_mc)},
-      {"matmul_wgmma_streamk", TILESIM_LAUNCHER(launch_matmul_wgmma_streamk)},
       {"matmul_wgmma_pingpong", TILESIM_LAUNCHER(launch_matmul_wgmma_pingpong)},
       {"matmul_wgmma_pingpong_n256", TILESIM_LAUNCHER(launch_matmul_wgmma_pingpong_n256)},
       {"matmul_wgmma_pingpong_n256_s5", TILESIM_LAUNCHER(launch_matmul_wgmma_pingpong_n256_s5)},

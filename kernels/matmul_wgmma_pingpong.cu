@@ -48,8 +48,8 @@ namespace {
 constexpr int kBK = 64, kThreads = 384;
 // One consumer's tile: kBM x kBN = (128, 128) (6f: two wgmma m64n128k16 a k16 step, one per
 // 64-row half) or (64, 256) (trials: one m64n256k16). Either way 128 accumulators a thread. Each
-// consumer has a C panel of kBoxes (64, 64) boxes: 2 for 6f (6 stages fit beside them); 1 for the
-// (64, 256) tile can have 2 (4 stages of 40 KB fit) or 1 (5 stages fit).
+// consumer has a C panel of kBoxes (64, 64) boxes: 2 for 6f (6 stages fit beside them); the
+// (64, 256) trials take 2 (beside 4 stages of 40 KB) or 1 (beside 5 stages).
 template <int kBM, int kBoxes_>
 struct Shape {
   static constexpr int kBN = kBM == 128 ? 128 : 256;

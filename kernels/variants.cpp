@@ -308,13 +308,6 @@ std::vector<Variant> make_variants() {
   fixed("matmul_wgmma_persistent_mc", kHalf, wgmma_tma::kTile, T, 90, wgmma_p,
         "the persistent rung in clusters of two CTAs on vertically adjacent tiles, each "
         "loading half of their shared B^T tile and multicasting it into both");
-  // 6g: 6c's kernel with a stream-K tail; the engine sees 6c (it has no notion of a persistent
-  // grid, nor of the tail's K steps pooled over all SMs).
-  fixed("matmul_wgmma_streamk", kHalf, wgmma_tma::kTile, T, 90, wgmma_p,
-        "the persistent rung with a stream-K tail: whole tiles for the full rounds, then the "
-        "last partial round's K steps cut evenly over all SMs; contributors leave FP32 partial "
-        "sums in a global workspace and the one holding the tile's last K step adds them (in its "
-        "K loop once they are there) and stores C; each CTA walks its range last tile first");
   // Ping-pong: the registry's tile is one consumer warpgroup's (128 x 128); the engine sees the
   // wgmma path with the kernel's 8 consumer warps and 6 stages (it has no notion of the two
   // consumers taking turns, nor of a persistent grid).

@@ -5,8 +5,10 @@
 // ROUNDS rounds, each timing cuBLAS and every rung back to back (10 launches each, median
 // of CUDA-event times, L2 flushed before each launch, the order within a round rotated so that no
 // one always runs first). Per rung: the round-by-round ratio cuBLAS ms / rung ms, its median and
-// quartiles over the rounds, and the medians of each side. A clock or thermal drift moves both
-// sides of a round alike, so the ratio's spread is the comparison's own, not the GPU's.
+// quartiles over the rounds, the rounds it won, and the medians of each side. A drift slower than
+// a round moves both sides of it alike and drops out of the ratio; a faster one (within a round)
+// does not, and widens the ratio's spread (at 8192^3 on an H100 the rounds' ratios span about
+// 88-114 %), so a count of rounds won treats rounds as more independent than they are.
 // Not part of the CMake build: linked like kernels/wgmma_orders.cpp; kernels/device_paired.sh
 // runs it.
 // Usage: wgmma_paired SIZE DTYPE ORDER G ROUNDS RUNG...   e.g. wgmma_paired 8192 fp16 grouped
@@ -44,6 +46,13 @@ int main(int argc, char** argv) {
   const std::vector<std::string> rungs(argv + 6, argv + argc);
   if (n <= 0 || g <= 0 || rounds <= 0 || (ds != "fp16" && ds != "bf16")) {
     std::fprintf(stderr, "wgmma_paired: SIZE, G, ROUNDS > 0; DTYPE fp16 | bf16\n");
+    return 2;
+  }
+  if (os != "row-major" && os != "column-major" && os != "grouped" && os != "grouped-legacy") {
+    std::fprintf(stderr,
+                 "wgmma_paired: ORDER \"%s\" is unknown: row-major | column-major | grouped | "
+                 "grouped-legacy\n",
+                 os.c_str());
     return 2;
   }
   const auto order = os == "row-major"      ? sim::LaunchOrder::row_major

@@ -199,7 +199,7 @@ const std::vector<MachineParameter>& rows() {
            {"", K::assumed,
             "a round 10 TB/s above the lower bound tilesim-bench gives: the wgmma rung moves "
             "1.61 GB of tiles through L2 in 0.20 ms at 4096^3 on an H200 "
-            "(assets/measured/bench_h200.json). Measured since: 7.2-7.4 TB/s on an H100 "
+            "(assets/measured/bench_h200.json). Measured since: 6.9-7.4 TB/s on an H100 "
             "(kernels/probes/l2_bandwidth.cu, all 132 SMs reading an L2-resident 8 MiB; "
             "assets/measured/l2_bandwidth_h100.csv); kept at 10 TB/s until the figures fitted "
             "beside it are fitted again with the measured one (with 7.3 TB/s and 128 "
@@ -209,8 +209,9 @@ const std::vector<MachineParameter>& rows() {
           "one SM's L2 fill path (loads and stores)",
           {{"t4", K::measured, "published microbenchmark (Jia et al. 2019), rounded"},
            {"", K::measured,
-            "published microbenchmarks (Luo et al. 2024), rounded. tilesim's probe reads "
-            "123 bytes/cycle at 1980 MHz (244 GB/s) into one H100 SM with 64 KiB in flight "
+            "published microbenchmarks (Luo et al. 2024), rounded. tilesim's own probe reads "
+            "about twice that: 121-123 bytes/cycle at 1980 MHz (240-244 GB/s) into one H100 SM "
+            "with 64-256 KiB in flight "
             "(kernels/probes/l2_bandwidth.cu, assets/measured/l2_bandwidth_h100.csv): kept at "
             "64 for now, as l2_bytes_per_s"}}),
       row(TILESIM_FIELD(smem_bytes_per_cycle), "bytes/cycle", G::memory,

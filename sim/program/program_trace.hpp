@@ -75,7 +75,6 @@ std::int64_t steps_per_program(const Problem& p);
 // Step `step` of program `pid`; throws std::out_of_range outside [0, steps_per_program).
 Step program_step(const Problem& p, std::int64_t pid, std::int64_t step);
 std::vector<Step> program_trace(const Problem& p, std::int64_t pid);
-// The span a memory step touches, for a program computing `tile`, without building a Step.
 // Where axis `a` of the problem runs for the program computing tile `t` at K-iteration `k` (a
 // step outside the loop: k < 0, read as 0): its first index, its lanes (the block) and the
 // matrix's extent along it. The one rule for a plan's rectangles, in the replay
@@ -88,6 +87,7 @@ struct AxisRange {
 };
 AxisRange axis_range(const ProblemSpec& s, Axis a, TileCoord t, std::int64_t k);
 
+// The span a memory step touches, for a program computing `tile`, without building a Step.
 TileSpan step_span(const Problem& p, StepOp op, TileCoord tile, std::int64_t k);
 TileSpan step_span(const Problem& p, const PlanStep& step, TileCoord tile, std::int64_t k);
 // The output tile (pid_m, pid_n) whose store writes tile (tile_row, tile_col) of C, counted in

@@ -35,7 +35,7 @@ TEST(RungTiming, EveryMatmulRungWithTilesHasADescription) {
     EXPECT_TRUE(v.timing->options.path && v.timing->num_warps && v.timing->stages) << v.name;
     ++described;
   }
-  EXPECT_EQ(described, 22);  // + 6c, its cluster trial 6d, ping-pong 6f and its 3 trials, 6g
+  EXPECT_EQ(described, 21);  // + ping-pong 6f and its 3 trials
 }
 
 TEST(RungTiming, CublasBaselinesAndNaiveKernelsAreNotDescribed) {
@@ -58,23 +58,6 @@ TEST(RungTiming, WgmmaRunsItsOwnTileWithKMajorBOnEightWarpsInFourStages) {
   EXPECT_EQ(r->timing.path, sim::MathPath::wgmma);
   EXPECT_FALSE(r->timing.layout);  // Triton's default for tensor cores: swizzled
   EXPECT_EQ(r->spec.m, 4096);      // sizes are the problem's
-}
-
-// 6g (stream-K tail) is 6c's kernel with another split of the work: the engine describes both
-// alike (the wgmma path on the 128 x 256 x 64 tile, 8 consumer warps, 4 stages).
-TEST(RungTiming, StreamKIsDescribedAsThePersistentRung) {
-  sim::ProblemSpec spec;
-  spec.m = spec.n = spec.k = 4096;
-  const auto sk = kernels::rung_timing(variant("matmul_wgmma_streamk"), spec);
-  const auto p = kernels::rung_timing(variant("matmul_wgmma_persistent"), spec);
-  ASSERT_TRUE(sk);
-  ASSERT_TRUE(p);
-  EXPECT_EQ(sk->spec.block_m, p->spec.block_m);
-  EXPECT_EQ(sk->spec.block_n, p->spec.block_n);
-  EXPECT_EQ(sk->spec.block_k, p->spec.block_k);
-  EXPECT_EQ(sk->spec.num_warps, 8);
-  EXPECT_EQ(sk->spec.stages, 4);
-  EXPECT_EQ(sk->timing.path, sim::MathPath::wgmma);
 }
 
 TEST(RungTiming, MmaSyncRungsDifferInWarpsAndStages) {

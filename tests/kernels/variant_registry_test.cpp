@@ -39,7 +39,6 @@ TEST(VariantRegistry, EveryFixedTileIsTheTileItsKernelIsBuiltWith) {
       {"transpose_smem_padded_batched", k::transpose_batched::kTile},
       {"matmul_wgmma_persistent", k::wgmma_tma::kTile},
       {"matmul_wgmma_persistent_mc", k::wgmma_tma::kTile},
-      {"matmul_wgmma_streamk", k::wgmma_tma::kTile},
       {"matmul_wgmma_pingpong", k::wgmma_pingpong::kTile},
       {"matmul_wgmma_pingpong_n256", k::wgmma_pingpong::kTileN256},
       {"matmul_wgmma_pingpong_n256_s5", k::wgmma_pingpong::kTileN256},
