@@ -136,11 +136,13 @@ const Expr* call_arg(const Expr& call, std::size_t index, const std::string& key
   return nullptr;
 }
 
-// The last statement before line `before` assigning `name` (=, +=), with its value.
-const Stmt* last_assignment(const triton::Function& fn, const std::string& name, int before) {
+// The last statement before line `before` assigning `name` (=, and += unless `plain_only`), with
+// its value.
+const Stmt* last_assignment(const triton::Function& fn, const std::string& name, int before,
+                            bool plain_only = false) {
   const Stmt* found = nullptr;
   visit_stmts(fn.body, [&](const Stmt& s) {
-    if (s.kind != StmtKind::assign && s.kind != StmtKind::aug_assign) return;
+    if (s.kind != StmtKind::assign && (plain_only || s.kind != StmtKind::aug_assign)) return;
     if (s.pos.line >= before) return;
     for (const auto& t : s.targets)
       if (t && t->kind == ExprKind::name && t->text == name &&
@@ -199,8 +201,10 @@ Broadcast broadcast_names(const triton::Function& fn, const Expr* ptr, int acces
   Broadcast b;
   if (!ptr) return b;
   const Expr* e = ptr;
+  // The pointers as built (ptrs = base + ...), not as last advanced (ptrs += BLOCK_K * s: a loop
+  // that advances them at its top has that line just before the load).
   if (ptr->kind == ExprKind::name)
-    if (const Stmt* s = last_assignment(fn, ptr->text, access_line); s && s->value)
+    if (const Stmt* s = last_assignment(fn, ptr->text, access_line, true); s && s->value)
       e = s->value.get();
   read_terms(*e, &b);
   return b;

@@ -103,6 +103,44 @@ def cp(src, dst, BLOCK: tl.constexpr):
   EXPECT_EQ(inf.plan->head[1].mask_line, 13);
 }
 
+// Pointers advanced at the top of the loop (ptrs += ... just before the load): the names the plan
+// gives the rows and columns are the pointers' as built, not the advance's.
+TEST(FilePlan, PointersAdvancedAtTheLoopsTopKeepTheirNames) {
+  const std::string src = R"(
+@triton.jit
+def mm(a_ptr, b_ptr, c_ptr, M, N, K, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
+       BLOCK_K: tl.constexpr):
+    pid = tl.program_id(0)
+    pid_m = pid // tl.cdiv(N, BLOCK_N)
+    pid_n = pid % tl.cdiv(N, BLOCK_N)
+    rm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    rn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
+    rk = tl.arange(0, BLOCK_K)
+    a_ptrs = (a_ptr - BLOCK_K) + rm[:, None] * K + rk[None, :]
+    b_ptrs = (b_ptr - BLOCK_K * N) + rk[:, None] * N + rn[None, :]
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    for k in range(0, K, BLOCK_K):
+        a_ptrs += BLOCK_K
+        b_ptrs += BLOCK_K * N
+        a = tl.load(a_ptrs)
+        b = tl.load(b_ptrs)
+        acc += tl.dot(a, b)
+    tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc)
+)";
+  const auto l = load_kernel_text(src, "top.py", {},
+                                  {"a_ptr=64x64:fp16", "b_ptr=64x64:fp16", "c_ptr=64x64:fp16",
+                                   "M=64", "N=64", "K=64", "BLOCK_M=32", "BLOCK_N=32",
+                                   "BLOCK_K=16", "grid=4"});
+  const Inference inf = infer_problem(*l.ev);
+  ASSERT_EQ(inf.plan->body.size(), 3u);
+  EXPECT_EQ(inf.plan->body[0].ptr_line, 15);  // the advance: where the pointers last changed
+  EXPECT_EQ(inf.plan->body[0].row.index_name, "rm");
+  EXPECT_EQ(inf.plan->body[0].row.stride_name, "K");
+  EXPECT_EQ(inf.plan->body[0].col.index_name, "rk");
+  EXPECT_EQ(inf.plan->body[1].row.index_name, "rk");
+  EXPECT_EQ(inf.plan->body[1].col.index_name, "rn");
+}
+
 TEST(FilePlan, OneTensorInTwoRolesIsRefusedByName) {
   const std::string copy = R"(
 @triton.jit
