@@ -35,7 +35,8 @@ TEST(RungTiming, EveryMatmulRungWithTilesHasADescription) {
     EXPECT_TRUE(v.timing->options.path && v.timing->num_warps && v.timing->stages) << v.name;
     ++described;
   }
-  EXPECT_EQ(described, 22);  // + 6c, its cluster trial 6d, ping-pong 6f and its 3 trials, 6g
+  EXPECT_EQ(described, 25);  // + 6c, its cluster trial 6d, ping-pong 6f and its 3 trials, 6g,
+                             // the turned 6h and its two cluster trials 6i, 6j
 }
 
 TEST(RungTiming, CublasBaselinesAndNaiveKernelsAreNotDescribed) {
@@ -75,6 +76,23 @@ TEST(RungTiming, StreamKIsDescribedAsThePersistentRung) {
   EXPECT_EQ(sk->spec.num_warps, 8);
   EXPECT_EQ(sk->spec.stages, 4);
   EXPECT_EQ(sk->timing.path, sim::MathPath::wgmma);
+}
+
+// 6h-6j: 6c's description on the turned tile (256 x 128 x 64).
+TEST(RungTiming, TurnedPersistentRungsAreDescribedOnTheirTile) {
+  sim::ProblemSpec spec;
+  spec.m = spec.n = spec.k = 4096;
+  for (const char* name : {"matmul_wgmma_persistent_turned", "matmul_wgmma_persistent_turned_mc",
+                           "matmul_wgmma_persistent_turned_mcb"}) {
+    const auto r = kernels::rung_timing(variant(name), spec);
+    ASSERT_TRUE(r) << name;
+    EXPECT_EQ(r->spec.block_m, 256) << name;
+    EXPECT_EQ(r->spec.block_n, 128) << name;
+    EXPECT_EQ(r->spec.block_k, 64) << name;
+    EXPECT_EQ(r->spec.num_warps, 8) << name;
+    EXPECT_EQ(r->spec.stages, 4) << name;
+    EXPECT_EQ(r->timing.path, sim::MathPath::wgmma) << name;
+  }
 }
 
 TEST(RungTiming, MmaSyncRungsDifferInWarpsAndStages) {
