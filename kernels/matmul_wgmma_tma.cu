@@ -29,6 +29,12 @@
 //   freed it (its "empty" mbarrier counts four arrivals, two of them from the peer). The launch
 //   order applies to the grid of tile pairs (GROUP_SIZE_M halved), and the grid holds as many
 //   clusters as can be resident at once (cudaOccupancyMaxActiveClusters).
+// versions 6h-6j matmul_wgmma_persistent_turned(_mc, _mcb): 6c's kernel (templated on its tile)
+//   with 256 x 128 tiles, cuBLAS's at 4096^3: each consumer warpgroup owns 128 rows x 128 columns,
+//   two wgmma m64n128k16 per k16 step on two 64-row blocks of A against one B^T block (still 128
+//   FP32 accumulators a thread); a stage is 32 KB of A + 16 KB of B^T, shared memory as 6c's.
+//   6i: in clusters of two on tiles (i, 2 j) and (i, 2 j + 1), sharing A (each CTA multicasts
+//   one 128-row half); 6j: clusters on (2 i, j), (2 i + 1, j) sharing B^T, as 6d.
 #include "kernels/device_common.cuh"
 #include "kernels/device_resources.cuh"
 #include "kernels/matmul_wgmma_tma.hpp"
@@ -217,8 +223,7 @@ struct PersistentLayout {
   static constexpr std::size_t kBytes = 1024 + kS * (kStageA + kStageB) + 2 * kCBytes + 2 * kS * 8;
 };
 
-template <class T, int kTM, int kTN, int kS, int kCPass, int kCluster, bool kAlongN,
-          bool kTmaStore>
+template <class T, int kTM, int kTN, int kS, int kCPass, int kCluster, bool kAlongN, bool kTmaStore>
 __global__ void __launch_bounds__(kThreads, 1)
     matmul_wgmma_persistent_kernel(const __grid_constant__ CUtensorMap map_a,
                                    const __grid_constant__ CUtensorMap map_b,
@@ -226,16 +231,16 @@ __global__ void __launch_bounds__(kThreads, 1)
                                    std::int64_t m, std::int64_t n, std::int64_t k, GridMap g) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
   using L = PersistentLayout<kTM, kTN, kS, kCPass>;
-  constexpr int kRows = kTM / 2;      // rows of the tile per consumer warpgroup
-  constexpr int kSubN = kTN / 128;    // (64, 128) sub-tiles of a consumer: kRows / 64 x kSubN
+  constexpr int kRows = kTM / 2;    // rows of the tile per consumer warpgroup
+  constexpr int kSubN = kTN / 128;  // (64, 128) sub-tiles of a consumer: kRows / 64 x kSubN
   constexpr int kSubs = kRows / 64 * kSubN;
   static_assert(kSubs == 2 && kSubs % kCPass == 0, "two (64, 128) sub-tiles per consumer");
   extern __shared__ unsigned char smem_raw[];
   unsigned char* base = reinterpret_cast<unsigned char*>(
       (reinterpret_cast<std::uintptr_t>(smem_raw) + 1023) & ~std::uintptr_t{1023});
-  T* as = reinterpret_cast<T*>(base);                              // (stages, kTM, BK)
-  T* bs = reinterpret_cast<T*>(base + kS * L::kStageA);            // (stages, kTN, BK)
-  unsigned char* cs = base + kS * (L::kStageA + L::kStageB);       // (2, kCPass * 2, 64, 64)
+  T* as = reinterpret_cast<T*>(base);                         // (stages, kTM, BK)
+  T* bs = reinterpret_cast<T*>(base + kS * L::kStageA);       // (stages, kTN, BK)
+  unsigned char* cs = base + kS * (L::kStageA + L::kStageB);  // (2, kCPass * 2, 64, 64)
   auto* full = reinterpret_cast<std::uint64_t*>(cs + 2 * L::kCBytes);
   std::uint64_t* empty = full + kS;
 
@@ -314,7 +319,7 @@ __global__ void __launch_bounds__(kThreads, 1)
         mbar_arrive(&empty[s]);
       }
     };
-    // Sub-tile j of a consumer: rows (wg - 1) * kRows + 64 * (j / kSubN), columns 128 * (j % kSubN).
+    // A consumer's sub-tile j: rows (wg - 1) * kRows + 64 (j / kSubN), columns 128 (j % kSubN).
     int it = 0;
     for (int tile = first; tile < tiles; tile += stride) {
       int row0, col0;
@@ -388,8 +393,7 @@ __global__ void __launch_bounds__(kThreads, 1)
           for (int q = 0; q < 16; ++q)
 #pragma unroll
             for (int h = 0; h < 2; ++h) {
-              const std::int64_t row =
-                  wrow0 + (j / kSubN) * 64 + warp * 16 + lane / 4 + h * 8;
+              const std::int64_t row = wrow0 + (j / kSubN) * 64 + warp * 16 + lane / 4 + h * 8;
               const std::int64_t col = col0 + (j % kSubN) * 128 + q * 8 + (lane % 4) * 2;
               if (row >= m) continue;
               const T v0 = from_float<T>(acc[j][4 * q + 2 * h]),
@@ -430,8 +434,7 @@ void launch_kernel(const LaunchArgs& a) {
   // clang-format on
   TILESIM_CUDA_CHECK_LAUNCH();
 }
-template <class T, int kTM, int kTN, int kS, int kCPass, int kCluster, bool kAlongN,
-          bool kTmaStore>
+template <class T, int kTM, int kTN, int kS, int kCPass, int kCluster, bool kAlongN, bool kTmaStore>
 void launch_persistent(const LaunchArgs& a) {
   // With a cluster, each CTA loads half of the shared operand's tile (A along N, B^T along M).
   const CUtensorMap map_a = make_map(a.a, a.dtype, a.m, a.k, kAlongN ? kTM / kCluster : kTM);
@@ -445,7 +448,7 @@ void launch_persistent(const LaunchArgs& a) {
   int dev = 0, sms = 0;
   TILESIM_CUDA_CHECK(cudaGetDevice(&dev));
   TILESIM_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-  GridMap g = a.grid;  // with clusters: the grid of tile pairs
+  GridMap g = a.grid;             // with clusters: the grid of tile pairs
   if (kCluster > 1 && kAlongN) {  // (i, 2 j), (i, 2 j + 1)
     g.tiles_n = (a.grid.tiles_n + kCluster - 1) / kCluster;
   } else if (kCluster > 1) {  // (2 i, j), (2 i + 1, j)
@@ -504,11 +507,16 @@ void launch_typed(const LaunchArgs& a, int which) {
   constexpr int kTM6h = wgmma_tma::kTileTurned.block_m, kTN6h = wgmma_tma::kTileTurned.block_n;
   static_assert(wgmma_tma::kTileTurned.block_k == kBK);
   switch (which) {
-    case 2: return launch_persistent_any<T, kBM, kBN, 1, false>(a);
-    case 3: return launch_persistent_any<T, kBM, kBN, 2, false>(a);
-    case 4: return launch_persistent_any<T, kTM6h, kTN6h, 1, false>(a);
-    case 5: return launch_persistent_any<T, kTM6h, kTN6h, 2, true>(a);
-    case 6: return launch_persistent_any<T, kTM6h, kTN6h, 2, false>(a);
+    case 2:
+      return launch_persistent_any<T, kBM, kBN, 1, false>(a);
+    case 3:
+      return launch_persistent_any<T, kBM, kBN, 2, false>(a);
+    case 4:
+      return launch_persistent_any<T, kTM6h, kTN6h, 1, false>(a);
+    case 5:
+      return launch_persistent_any<T, kTM6h, kTN6h, 2, true>(a);
+    case 6:
+      return launch_persistent_any<T, kTM6h, kTN6h, 2, false>(a);
     default:
       if (which == 1 && a.n % 8 == 0)
         launch_kernel<T, true>(a);

@@ -1,4 +1,4 @@
-// The Hopper rungs (matmul_wgmma_tma.cu: versions 6, 6b, 6c, 6d): their tile and launchers.
+// The Hopper rungs (matmul_wgmma_tma.cu: versions 6, 6b, 6c, 6d, 6h-6j): their tiles and launchers.
 #pragma once
 
 #include "kernels/launcher.hpp"
