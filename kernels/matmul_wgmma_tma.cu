@@ -29,6 +29,12 @@
 //   freed it (its "empty" mbarrier counts four arrivals, two of them from the peer). The launch
 //   order applies to the grid of tile pairs (GROUP_SIZE_M halved), and the grid holds as many
 //   clusters as can be resident at once (cudaOccupancyMaxActiveClusters).
+// versions 6h-6j matmul_wgmma_persistent_turned(_mc, _mcb): 6c's kernel (templated on its tile)
+//   with 256 x 128 tiles, cuBLAS's at 4096^3: each consumer warpgroup owns 128 rows x 128 columns,
+//   two wgmma m64n128k16 per k16 step on two 64-row blocks of A against one B^T block (still 128
+//   FP32 accumulators a thread); a stage is 32 KB of A + 16 KB of B^T, shared memory as 6c's.
+//   6i: in clusters of two on tiles (i, 2 j) and (i, 2 j + 1), sharing A (each CTA multicasts
+//   one 128-row half); 6j: clusters on (2 i, j), (2 i + 1, j) sharing B^T, as 6d.
 #include "kernels/device_common.cuh"
 #include "kernels/device_resources.cuh"
 #include "kernels/matmul_wgmma_tma.hpp"
@@ -50,6 +56,15 @@ std::string launch_matmul_wgmma_persistent(const LaunchArgs& a) {
   return launch_matmul_wgmma_tma(a);
 }
 std::string launch_matmul_wgmma_persistent_mc(const LaunchArgs& a) {
+  return launch_matmul_wgmma_tma(a);
+}
+std::string launch_matmul_wgmma_persistent_turned(const LaunchArgs& a) {
+  return launch_matmul_wgmma_tma(a);
+}
+std::string launch_matmul_wgmma_persistent_turned_mc(const LaunchArgs& a) {
+  return launch_matmul_wgmma_tma(a);
+}
+std::string launch_matmul_wgmma_persistent_turned_mcb(const LaunchArgs& a) {
   return launch_matmul_wgmma_tma(a);
 }
 #else
@@ -192,31 +207,40 @@ __global__ void __launch_bounds__(kThreads, 1)
 #endif
 }
 
-// Version 6c: persistent. kS stages of (A, B^T); C panels of kCPass n128 halves per consumer
-// (kCPass = 1: 16 KB each, two passes per tile; 2: 32 KB, one pass). kCluster = 2 (trial 6d):
-// clusters of two CTAs on tiles (2 i, j) and (2 i + 1, j), each loading its own A and one half of
-// the shared B^T tile, multicast into both; g is then the grid of (256, 256) tile pairs.
-template <int kS, int kCPass>
+// Version 6c: persistent. A (kTM, kTN) tile of C per CTA: (128, 256) for 6c / 6d, (256, 128) for
+// the turned trials 6h / 6i. Each consumer warpgroup owns kTM / 2 rows of it as two (64, 128)
+// sub-tiles (6c: one row block, two column halves; turned: two row blocks, one column block), so
+// it holds 128 FP32 accumulators and issues two wgmma m64n128k16 per k16 step in both shapes.
+// kS stages of (A, B^T); C panels of kCPass sub-tiles per consumer (kCPass = 1: 16 KB each, two
+// passes per tile; 2: 32 KB, one pass). kCluster = 2: clusters of two CTAs on neighbouring tiles,
+// each loading half of the operand tile they share and multicasting it into both; g is then the
+// grid of tile pairs. kAlongN = false (6d): tiles (2 i, j) and (2 i + 1, j) share B^T; true
+// (6i, cuBLAS's "1x2"): tiles (i, 2 j) and (i, 2 j + 1) share A.
+template <int kTM, int kTN, int kS, int kCPass>
 struct PersistentLayout {
+  static constexpr int kStageA = kTM * kBK * 2, kStageB = kTN * kBK * 2;
   static constexpr int kCBytes = kCPass * 64 * 128 * 2;  // one consumer's panel
-  static constexpr std::size_t kBytes =
-      1024 + kS * (kStageBytesA + kStageBytesB) + 2 * kCBytes + 2 * kS * 8;
+  static constexpr std::size_t kBytes = 1024 + kS * (kStageA + kStageB) + 2 * kCBytes + 2 * kS * 8;
 };
 
-template <class T, int kS, int kCPass, int kCluster, bool kTmaStore>
+template <class T, int kTM, int kTN, int kS, int kCPass, int kCluster, bool kAlongN, bool kTmaStore>
 __global__ void __launch_bounds__(kThreads, 1)
     matmul_wgmma_persistent_kernel(const __grid_constant__ CUtensorMap map_a,
                                    const __grid_constant__ CUtensorMap map_b,
                                    const __grid_constant__ CUtensorMap map_c, T* __restrict__ c,
                                    std::int64_t m, std::int64_t n, std::int64_t k, GridMap g) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-  using L = PersistentLayout<kS, kCPass>;
+  using L = PersistentLayout<kTM, kTN, kS, kCPass>;
+  constexpr int kRows = kTM / 2;    // rows of the tile per consumer warpgroup
+  constexpr int kSubN = kTN / 128;  // (64, 128) sub-tiles of a consumer: kRows / 64 x kSubN
+  constexpr int kSubs = kRows / 64 * kSubN;
+  static_assert(kSubs == 2 && kSubs % kCPass == 0, "two (64, 128) sub-tiles per consumer");
   extern __shared__ unsigned char smem_raw[];
   unsigned char* base = reinterpret_cast<unsigned char*>(
       (reinterpret_cast<std::uintptr_t>(smem_raw) + 1023) & ~std::uintptr_t{1023});
-  T* as = reinterpret_cast<T*>(base);                             // (stages, BM, BK)
-  T* bs = reinterpret_cast<T*>(base + kS * kStageBytesA);         // (stages, BN, BK)
-  unsigned char* cs = base + kS * (kStageBytesA + kStageBytesB);  // (2, kCPass * 2, 64, 64)
+  T* as = reinterpret_cast<T*>(base);                         // (stages, kTM, BK)
+  T* bs = reinterpret_cast<T*>(base + kS * L::kStageA);       // (stages, kTN, BK)
+  unsigned char* cs = base + kS * (L::kStageA + L::kStageB);  // (2, kCPass * 2, 64, 64)
   auto* full = reinterpret_cast<std::uint64_t*>(cs + 2 * L::kCBytes);
   std::uint64_t* empty = full + kS;
 
@@ -229,8 +253,13 @@ __global__ void __launch_bounds__(kThreads, 1)
   auto tile_origin = [&](int p, int& row0, int& col0) {
     std::int64_t pid_m, pid_n;
     tile_of(g, p, pid_m, pid_n);
-    row0 = static_cast<int>((pid_m * kCluster + rank) * kBM);
-    col0 = static_cast<int>(pid_n * kBN);
+    if constexpr (kAlongN) {
+      row0 = static_cast<int>(pid_m * kTM);
+      col0 = static_cast<int>((pid_n * kCluster + rank) * kTN);
+    } else {
+      row0 = static_cast<int>((pid_m * kCluster + rank) * kTM);
+      col0 = static_cast<int>(pid_n * kTN);
+    }
   };
 
   if (threadIdx.x == 0) {
@@ -256,25 +285,31 @@ __global__ void __launch_bounds__(kThreads, 1)
         for (int kt = 0; kt < k_tiles; ++kt, ++it) {
           const int s = it % kS;
           if (it >= kS) mbar_wait(&empty[s], ((it / kS) - 1) & 1);
-          mbar_expect_tx(&full[s], kStageBytesA + kStageBytesB);
-          tma_load(as + s * kBM * kBK, &map_a, kt * kBK, row0, &full[s]);
-          if constexpr (kCluster > 1) {  // this CTA's half of B^T, into both CTAs
-            constexpr int kHalf = kBN / kCluster;
-            tma_load_multicast(bs + s * kBN * kBK + rank * kHalf * kBK, &map_b, kt * kBK,
-                               col0 + static_cast<int>(rank) * kHalf, &full[s],
-                               static_cast<unsigned short>((1u << kCluster) - 1));
+          mbar_expect_tx(&full[s], L::kStageA + L::kStageB);
+          constexpr auto mask = static_cast<unsigned short>((1u << kCluster) - 1);
+          if constexpr (kCluster > 1 && kAlongN) {  // this CTA's half of A, into both CTAs
+            constexpr int kHalf = kTM / kCluster;
+            tma_load_multicast(as + s * kTM * kBK + rank * kHalf * kBK, &map_a, kt * kBK,
+                               row0 + static_cast<int>(rank) * kHalf, &full[s], mask);
           } else {
-            tma_load(bs + s * kBN * kBK, &map_b, kt * kBK, col0, &full[s]);
+            tma_load(as + s * kTM * kBK, &map_a, kt * kBK, row0, &full[s]);
+          }
+          if constexpr (kCluster > 1 && !kAlongN) {  // this CTA's half of B^T, into both CTAs
+            constexpr int kHalf = kTN / kCluster;
+            tma_load_multicast(bs + s * kTN * kBK + rank * kHalf * kBK, &map_b, kt * kBK,
+                               col0 + static_cast<int>(rank) * kHalf, &full[s], mask);
+          } else {
+            tma_load(bs + s * kTN * kBK, &map_b, kt * kBK, col0, &full[s]);
           }
         }
       }
     }
-  } else {  // consumers: warpgroup wg owns rows (wg - 1) * 64 .. + 63 of every tile
+  } else {  // consumers: warpgroup wg owns rows (wg - 1) * kRows .. + kRows - 1 of every tile
     asm volatile("setmaxnreg.inc.sync.aligned.u32 232;\n");
     const int warp = t / 32, lane = t % 32;
     unsigned char* panel = cs + (wg - 1) * L::kCBytes;
     // Frees stage s for the producers: this CTA's, and with a cluster also the peer's, which
-    // multicasts its half of B^T into this CTA's stage.
+    // multicasts its half of the shared operand into this CTA's stage.
     auto release = [&](int s) {
       if constexpr (kCluster > 1) {
         mbar_arrive(&empty[s]);
@@ -284,27 +319,28 @@ __global__ void __launch_bounds__(kThreads, 1)
         mbar_arrive(&empty[s]);
       }
     };
+    // A consumer's sub-tile j: rows (wg - 1) * kRows + 64 (j / kSubN), columns 128 (j % kSubN).
     int it = 0;
     for (int tile = first; tile < tiles; tile += stride) {
       int row0, col0;
       tile_origin(tile, row0, col0);
-      float acc[kNSub][64];
+      float acc[kSubs][64];
 #pragma unroll
-      for (int j = 0; j < kNSub; ++j)
+      for (int j = 0; j < kSubs; ++j)
 #pragma unroll
         for (int e = 0; e < 64; ++e) acc[j][e] = 0.f;
       for (int kt = 0; kt < k_tiles; ++kt, ++it) {
         const int s = it % kS;
         mbar_wait(&full[s], (it / kS) & 1);
-        const T* a_tile = as + s * kBM * kBK + (wg - 1) * 64 * kBK;
-        const T* b_tile = bs + s * kBN * kBK;
+        const T* a_tile = as + s * kTM * kBK + (wg - 1) * kRows * kBK;
+        const T* b_tile = bs + s * kTN * kBK;
         asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
 #pragma unroll
         for (int kk = 0; kk < kBK / 16; ++kk)
 #pragma unroll
-          for (int j = 0; j < kNSub; ++j)
-            wgmma_m64n128k16<T>(acc[j], smem_desc(a_tile + kk * 16),
-                                smem_desc(b_tile + j * 128 * kBK + kk * 16));
+          for (int j = 0; j < kSubs; ++j)
+            wgmma_m64n128k16<T>(acc[j], smem_desc(a_tile + (j / kSubN) * 64 * kBK + kk * 16),
+                                smem_desc(b_tile + (j % kSubN) * 128 * kBK + kk * 16));
         asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
         asm volatile("wgmma.wait_group.sync.aligned 1;\n" ::: "memory");
         if (t == 0 && kt > 0) release((it - 1) % kS);
@@ -312,9 +348,10 @@ __global__ void __launch_bounds__(kThreads, 1)
       asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
       // The tile's last stage (the producer is already in the next tile's loads).
       if (t == 0 && k_tiles > 0) release((it - 1) % kS);
+      const int wrow0 = row0 + (wg - 1) * kRows;
       if constexpr (kTmaStore) {
 #pragma unroll
-        for (int p = 0; p < kNSub / kCPass; ++p) {
+        for (int p = 0; p < kSubs / kCPass; ++p) {
           // The panel is free once the stores that last read it have done so.
           if (t == 0) asm volatile("cp.async.bulk.wait_group.read 0;\n" ::: "memory");
           asm volatile("bar.sync %0, 128;\n" ::"r"(wg) : "memory");
@@ -338,22 +375,26 @@ __global__ void __launch_bounds__(kThreads, 1)
           asm volatile("bar.sync %0, 128;\n" ::"r"(wg) : "memory");
           if (t == 0) {
 #pragma unroll
-            for (int cb = 0; cb < kCPass * 2; ++cb)
-              tma_store(&map_c, col0 + p * kCPass * 128 + cb * 64, row0 + (wg - 1) * 64,
-                        panel + cb * 8192);
+            for (int jj = 0; jj < kCPass; ++jj) {
+              const int j = p * kCPass + jj;
+#pragma unroll
+              for (int cb = 0; cb < 2; ++cb)
+                tma_store(&map_c, col0 + (j % kSubN) * 128 + cb * 64, wrow0 + (j / kSubN) * 64,
+                          panel + (jj * 2 + cb) * 8192);
+            }
             asm volatile("cp.async.bulk.commit_group;\n" ::: "memory");
           }
         }
       } else {
         const bool pairs = n % 2 == 0;
 #pragma unroll
-        for (int j = 0; j < kNSub; ++j)
+        for (int j = 0; j < kSubs; ++j)
 #pragma unroll
           for (int q = 0; q < 16; ++q)
 #pragma unroll
             for (int h = 0; h < 2; ++h) {
-              const std::int64_t row = row0 + (wg - 1) * 64 + warp * 16 + lane / 4 + h * 8;
-              const std::int64_t col = col0 + j * 128 + q * 8 + (lane % 4) * 2;
+              const std::int64_t row = wrow0 + (j / kSubN) * 64 + warp * 16 + lane / 4 + h * 8;
+              const std::int64_t col = col0 + (j % kSubN) * 128 + q * 8 + (lane % 4) * 2;
               if (row >= m) continue;
               const T v0 = from_float<T>(acc[j][4 * q + 2 * h]),
                       v1 = from_float<T>(acc[j][4 * q + 2 * h + 1]);
@@ -393,20 +434,24 @@ void launch_kernel(const LaunchArgs& a) {
   // clang-format on
   TILESIM_CUDA_CHECK_LAUNCH();
 }
-template <class T, int kS, int kCPass, int kCluster, bool kTmaStore>
+template <class T, int kTM, int kTN, int kS, int kCPass, int kCluster, bool kAlongN, bool kTmaStore>
 void launch_persistent(const LaunchArgs& a) {
-  const CUtensorMap map_a = make_map(a.a, a.dtype, a.m, a.k, kBM);
-  const CUtensorMap map_b = make_map(a.b, a.dtype, a.n, a.k, kBN / kCluster);
+  // With a cluster, each CTA loads half of the shared operand's tile (A along N, B^T along M).
+  const CUtensorMap map_a = make_map(a.a, a.dtype, a.m, a.k, kAlongN ? kTM / kCluster : kTM);
+  const CUtensorMap map_b = make_map(a.b, a.dtype, a.n, a.k, kAlongN ? kTN : kTN / kCluster);
   const CUtensorMap map_c = kTmaStore ? make_map(a.c, a.dtype, a.m, a.n, 64) : map_a;
-  auto* kernel = matmul_wgmma_persistent_kernel<T, kS, kCPass, kCluster, kTmaStore>;
-  constexpr auto bytes = PersistentLayout<kS, kCPass>::kBytes;
+  auto* kernel =
+      matmul_wgmma_persistent_kernel<T, kTM, kTN, kS, kCPass, kCluster, kAlongN, kTmaStore>;
+  constexpr auto bytes = PersistentLayout<kTM, kTN, kS, kCPass>::kBytes;
   TILESIM_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                           static_cast<int>(bytes)));
   int dev = 0, sms = 0;
   TILESIM_CUDA_CHECK(cudaGetDevice(&dev));
   TILESIM_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-  GridMap g = a.grid;  // with clusters: the grid of tile pairs (2 i, j), (2 i + 1, j)
-  if (kCluster > 1) {
+  GridMap g = a.grid;             // with clusters: the grid of tile pairs
+  if (kCluster > 1 && kAlongN) {  // (i, 2 j), (i, 2 j + 1)
+    g.tiles_n = (a.grid.tiles_n + kCluster - 1) / kCluster;
+  } else if (kCluster > 1) {  // (2 i, j), (2 i + 1, j)
     g.tiles_m = (a.grid.tiles_m + kCluster - 1) / kCluster;
     g.group_size_m = std::max<std::int64_t>(1, a.grid.group_size_m / kCluster);
   }
@@ -445,25 +490,38 @@ void launch_persistent(const LaunchArgs& a) {
   }
   TILESIM_CUDA_CHECK_LAUNCH();
 }
-// Which kernel: 0 = version 6, 1 = 6b (TMA store), 2 = 6c (persistent, 4 stages, 16 KB C
-// panels), 3 = 6d (6c in clusters of 2 with B^T multicast). The TMA store needs C's row stride
-// (N * 2 bytes) to be a multiple of 16.
+// Which kernel: 0 = version 6, 1 = 6b (TMA store), 2 = 6c (persistent, 128 x 256 tiles, 4 stages,
+// 16 KB C panels), 3 = 6d (6c in clusters of 2 with B^T multicast), 4 = 6h (6c with 256 x 128
+// tiles), 5 = 6i (6h in clusters of 2 along N with A multicast), 6 = 6j (6h in clusters of 2
+// along M with B^T multicast). The TMA store needs C's row stride (N * 2 bytes) to be a multiple
+// of 16.
+template <class T, int kTM, int kTN, int kCluster, bool kAlongN>
+void launch_persistent_any(const LaunchArgs& a) {
+  if (a.n % 8 == 0)
+    launch_persistent<T, kTM, kTN, 4, 1, kCluster, kAlongN, true>(a);
+  else
+    launch_persistent<T, kTM, kTN, 4, 1, kCluster, kAlongN, false>(a);
+}
 template <class T>
 void launch_typed(const LaunchArgs& a, int which) {
-  const bool tma_store = a.n % 8 == 0;
-  if (which == 2 || which == 3) {
-    if (which == 2 && tma_store)
-      launch_persistent<T, 4, 1, 1, true>(a);
-    else if (which == 2)
-      launch_persistent<T, 4, 1, 1, false>(a);
-    else if (tma_store)
-      launch_persistent<T, 4, 1, 2, true>(a);
-    else
-      launch_persistent<T, 4, 1, 2, false>(a);
-  } else if (which == 1 && tma_store) {
-    launch_kernel<T, true>(a);
-  } else {
-    launch_kernel<T, false>(a);
+  constexpr int kTM6h = wgmma_tma::kTileTurned.block_m, kTN6h = wgmma_tma::kTileTurned.block_n;
+  static_assert(wgmma_tma::kTileTurned.block_k == kBK);
+  switch (which) {
+    case 2:
+      return launch_persistent_any<T, kBM, kBN, 1, false>(a);
+    case 3:
+      return launch_persistent_any<T, kBM, kBN, 2, false>(a);
+    case 4:
+      return launch_persistent_any<T, kTM6h, kTN6h, 1, false>(a);
+    case 5:
+      return launch_persistent_any<T, kTM6h, kTN6h, 2, true>(a);
+    case 6:
+      return launch_persistent_any<T, kTM6h, kTN6h, 2, false>(a);
+    default:
+      if (which == 1 && a.n % 8 == 0)
+        launch_kernel<T, true>(a);
+      else
+        launch_kernel<T, false>(a);
   }
 }
 
@@ -485,6 +543,15 @@ std::string launch_matmul_wgmma_persistent(const LaunchArgs& a) {
 }
 std::string launch_matmul_wgmma_persistent_mc(const LaunchArgs& a) {
   return launch_wgmma(a, 3);
+}
+std::string launch_matmul_wgmma_persistent_turned(const LaunchArgs& a) {
+  return launch_wgmma(a, 4);
+}
+std::string launch_matmul_wgmma_persistent_turned_mc(const LaunchArgs& a) {
+  return launch_wgmma(a, 5);
+}
+std::string launch_matmul_wgmma_persistent_turned_mcb(const LaunchArgs& a) {
+  return launch_wgmma(a, 6);
 }
 #endif  // TILESIM_NO_HOPPER
 

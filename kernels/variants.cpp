@@ -308,6 +308,19 @@ std::vector<Variant> make_variants() {
   fixed("matmul_wgmma_persistent_mc", kHalf, wgmma_tma::kTile, T, 90, wgmma_p,
         "the persistent rung in clusters of two CTAs on vertically adjacent tiles, each "
         "loading half of their shared B^T tile and multicasting it into both");
+  // 6h-6j: 6c's kernel with the tile turned to 256 x 128 (cuBLAS's tile at 4096^3); each consumer
+  // warpgroup owns 128 x 128 of it. The same path, warps and stages; the engine sees the tile.
+  fixed("matmul_wgmma_persistent_turned", kHalf, wgmma_tma::kTileTurned, T, 90, wgmma_p,
+        "the persistent rung with the tile turned to 256 x 128: each consumer warpgroup owns "
+        "128 rows x 128 columns (two wgmma m64n128k16 per k16 step on two row blocks of A), "
+        "a stage is 32 KB of A and 16 KB of B^T");
+  fixed("matmul_wgmma_persistent_turned_mc", kHalf, wgmma_tma::kTileTurned, T, 90, wgmma_p,
+        "trial: the turned persistent rung in clusters of two CTAs on horizontally adjacent "
+        "tiles (cuBLAS's 1x2), each loading half of their shared A tile and multicasting it "
+        "into both");
+  fixed("matmul_wgmma_persistent_turned_mcb", kHalf, wgmma_tma::kTileTurned, T, 90, wgmma_p,
+        "trial: the turned persistent rung in clusters of two CTAs on vertically adjacent "
+        "tiles, each loading half of their shared B^T tile and multicasting it into both");
   // Ping-pong: the registry's tile is one consumer warpgroup's (128 x 128); the engine sees the
   // wgmma path with the kernel's 8 consumer warps and 6 stages (it has no notion of the two
   // consumers taking turns, nor of a persistent grid).

@@ -35,7 +35,8 @@ TEST(RungTiming, EveryMatmulRungWithTilesHasADescription) {
     EXPECT_TRUE(v.timing->options.path && v.timing->num_warps && v.timing->stages) << v.name;
     ++described;
   }
-  EXPECT_EQ(described, 21);  // + ping-pong 6f and its 3 trials
+  EXPECT_EQ(described, 24);  // + ping-pong 6f and its 3 trials, the turned 6h and its two
+                             // cluster trials 6i, 6j
 }
 
 TEST(RungTiming, CublasBaselinesAndNaiveKernelsAreNotDescribed) {
@@ -58,6 +59,23 @@ TEST(RungTiming, WgmmaRunsItsOwnTileWithKMajorBOnEightWarpsInFourStages) {
   EXPECT_EQ(r->timing.path, sim::MathPath::wgmma);
   EXPECT_FALSE(r->timing.layout);  // Triton's default for tensor cores: swizzled
   EXPECT_EQ(r->spec.m, 4096);      // sizes are the problem's
+}
+
+// 6h-6j: 6c's description on the turned tile (256 x 128 x 64).
+TEST(RungTiming, TurnedPersistentRungsAreDescribedOnTheirTile) {
+  sim::ProblemSpec spec;
+  spec.m = spec.n = spec.k = 4096;
+  for (const char* name : {"matmul_wgmma_persistent_turned", "matmul_wgmma_persistent_turned_mc",
+                           "matmul_wgmma_persistent_turned_mcb"}) {
+    const auto r = kernels::rung_timing(variant(name), spec);
+    ASSERT_TRUE(r) << name;
+    EXPECT_EQ(r->spec.block_m, 256) << name;
+    EXPECT_EQ(r->spec.block_n, 128) << name;
+    EXPECT_EQ(r->spec.block_k, 64) << name;
+    EXPECT_EQ(r->spec.num_warps, 8) << name;
+    EXPECT_EQ(r->spec.stages, 4) << name;
+    EXPECT_EQ(r->timing.path, sim::MathPath::wgmma) << name;
+  }
 }
 
 TEST(RungTiming, MmaSyncRungsDifferInWarpsAndStages) {
