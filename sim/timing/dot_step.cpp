@@ -16,9 +16,14 @@ DotTime dot_time(const StepCosts& c, int residents, double diffusion_ps, double 
   const std::int64_t math_ps = math_scale == 1.0
                                    ? c.dot_math_ps
                                    : std::llround(static_cast<double>(c.dot_math_ps) * math_scale);
-  // Operand reads beside the math (the slower one sets the pace) or before it (they add up).
+  // Operand reads beside the math (the slower one sets the pace, plus the exposed share of the
+  // other) or before it (they add up). `covered`: the part of the two that runs at once.
   const bool overlap = c.operands_overlap_math;
-  const std::int64_t core = overlap ? std::max(math_ps, c.dot_smem_ps) : math_ps + c.dot_smem_ps;
+  const std::int64_t covered =
+      overlap ? std::llround((1.0 - c.exposed_share) *
+                             static_cast<double>(std::min(math_ps, c.dot_smem_ps)))
+              : 0;
+  const std::int64_t core = math_ps + c.dot_smem_ps - covered;
   // The warps cannot go faster than they issue their instructions: when that takes longer than
   // the pipes, the whole dot is the instruction stream's time (the math hides inside it).
   const std::int64_t paced = core + c.dot_overhead_ps;
@@ -38,7 +43,6 @@ DotTime dot_time(const StepCosts& c, int residents, double diffusion_ps, double 
   }
   // Busy time by cause: math, then the part of the operand reads the math did not cover, split
   // into conflict-free wavefronts and the extra ones of bank conflicts.
-  const std::int64_t covered = overlap ? math_ps : 0;
   const std::int64_t free_part = std::max<std::int64_t>(0, c.dot_smem_free_ps - covered);
   const std::int64_t smem_part = std::max<std::int64_t>(0, c.dot_smem_ps - covered);
   add_time(&d.busy, TimeCause::math, math_ps + c.dot_overhead_ps);

@@ -166,6 +166,13 @@ std::span<const ModelParameter> model_constants() {
                K::fitted,
                "the fit set's four register-staged fp16 matmuls' times on the H100 "
                "(docs/TRITON_SPLIT.md): mean error 10 % at 10 (8: 15 %, 12: 13 %)"),
+      constant(TILESIM_CONSTANT(kTritonFmaExposedShare), kOptions, "of the shorter",
+               G::timing,
+               "a Triton FMA dot: the share of the shorter of its math and its operand reads "
+               "that overlaps neither (a warp's FFMAs wait for its own ld.shared)",
+               K::fitted,
+               "the fit set's three FMA dots with B^T (32 wavefronts a load; docs/TRITON_SPLIT.md, "
+               "H100): the K step is ncu's 1,285 wavefronts a warp plus 0.43-0.48 of the math"),
       constant(TILESIM_CONSTANT(kRegisterBase), kCompiler, "registers", G::timing,
                "Triton's registers a thread: the constant part", K::fitted, kRegisterFit),
       constant(TILESIM_CONSTANT(kRegistersPerAccumulator), kCompiler, "registers/value", G::timing,

@@ -238,6 +238,7 @@ StepCosts step_costs(const Problem& p, const Machine& m, const TimingOptions& op
       wf = wavefronts(reads, m);
     }
     c.operands_overlap_math = c.path != MathPath::mma_sync || opt.fragments_double_buffered;
+    if (opt.triton && c.path == MathPath::fma) c.exposed_share = kTritonFmaExposedShare;
     // Instruction issue. An FMA dot without a counted loop issues one FFMA per output and k per
     // thread, plus its shared loads (one instruction per wavefront without conflicts, above).
     c.dot_warp_instructions = opt.warp_instructions;

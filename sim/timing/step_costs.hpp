@@ -60,6 +60,15 @@ inline constexpr double kTritonLaunchOverheadS = 4.6e-6;
 // the load, its st.shared, the pointer advance and the mask. Fitted on the fit set's
 // register-staged matmuls' times (docs/TRITON_SPLIT.md; docs/PARAMETERS.md).
 inline constexpr double kStagedAccessInstructions = 10;
+// The share of the shorter of a Triton FMA dot's math and its operand reads that runs beside
+// neither (partial overlap): a warp's FFMAs wait for the operands its own ld.shared has just
+// fetched (Triton's FMA code loads a k's operands, then multiplies, with no double buffering of
+// them in registers), and two warps a scheduler (8 warps, one program an SM) cannot always cover
+// that wait. Fitted: the fit set's FMA dots with B stored transposed, whose K-major B tile reads
+// with 32 wavefronts a load (1024^3, 3072^3, 6000x5008x3008, 128x128x32 at 8 warps, H100;
+// docs/TRITON_SPLIT.md): ncu counts 1,285 wavefronts and 2,048 FFMA a warp a K step, and the
+// step takes the wavefronts plus 0.43-0.48 of the math (assets/measured/triton_h100.json).
+inline constexpr double kTritonFmaExposedShare = 0.45;
 
 struct TimingOptions {
   // The kernel is a Triton program (the curriculum's kernels as `run` and the app simulate them):
@@ -147,6 +156,9 @@ struct StepCosts {
   // sizes do not hide that wait (H100/H200: the padded mma.sync rungs run at the sum,
   // docs/FIDELITY.md).
   bool operands_overlap_math = true;
+  // Where they overlap, the share of the shorter of the two that still adds to the longer (0:
+  // the longer alone; kTritonFmaExposedShare for a Triton FMA dot).
+  double exposed_share = 0;
   std::int64_t dot_spill_ps = 0;  // accumulator registers spilled to local memory, per dot
   int accumulator_registers = 0;  // fp32 accumulator registers per thread
   int spilled_registers = 0;      // registers past the 255 a thread may have
