@@ -50,14 +50,6 @@ sim::AccessSource KernelFileState::access_source(const scenario::KernelFileStep&
                             r.access.has_mask);
 }
 
-int KernelFileState::pointer_line(const scenario::KernelFileStep& s) const {
-  return access_source(s).ptr_line;
-}
-
-int KernelFileState::mask_line(const scenario::KernelFileStep& s) const {
-  return access_source(s).mask_line;
-}
-
 const scenario::TritonFileRun* KernelFileState::measured_run(const std::string& machine_key) const {
   if (machine_key != m_run_key) {
     m_run_key = machine_key;

@@ -43,8 +43,6 @@ struct KernelFileState {
   // Where a step's load or store built its pointers and its mask in the file (0: none), and the
   // names its pointers broadcast: sim::access_source, the rule the file's plan follows.
   sim::AccessSource access_source(const scenario::KernelFileStep& s) const;
-  int pointer_line(const scenario::KernelFileStep& s) const;
-  int mask_line(const scenario::KernelFileStep& s) const;
   // The file's measured run on `machine_key`'s GPU (assets/measured/triton_files_KEY.json), kept
   // per machine.
   const scenario::TritonFileRun* measured_run(const std::string& machine_key) const;

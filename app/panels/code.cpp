@@ -26,8 +26,9 @@ void draw_code(FrameContext& f, const Rect& r) {
       const auto& steps = kf->steps_while(p.spec(), at.pid, f.model.playing, &exact);
       const bool known = at.step >= 0 && at.step < static_cast<std::int64_t>(steps.size());
       now_line = known ? steps[at.step].line : 0;
-      ptr_line = known ? kf->pointer_line(steps[at.step]) : 0;
-      mask_line = known ? kf->mask_line(steps[at.step]) : 0;
+      const sim::AccessSource src = known ? kf->access_source(steps[at.step]) : sim::AccessSource{};
+      ptr_line = src.ptr_line;
+      mask_line = src.mask_line;
       if (ptr_line == now_line) ptr_line = 0;
       if (mask_line == now_line || mask_line == ptr_line) mask_line = 0;
     }

@@ -92,9 +92,10 @@ TEST(KernelFile, OpeningAGoodFileMakesItsProblemAndListsItsSource) {
   EXPECT_NE(lines[steps[3].line - 1].find("tl.dot"), std::string::npos);
   EXPECT_NE(lines[steps[28].line - 1].find("tl.store"), std::string::npos);
   // Its load's pointers and mask are built on the lines that assign them.
-  EXPECT_NE(lines[m.kernel_file->pointer_line(steps[1]) - 1].find("a_ptrs = a_ptr"),
+  EXPECT_NE(lines[m.kernel_file->access_source(steps[1]).ptr_line - 1].find("a_ptrs = a_ptr"),
             std::string::npos);
-  EXPECT_EQ(m.kernel_file->mask_line(steps[1]), steps[1].line);  // mask=... written in place
+  EXPECT_EQ(m.kernel_file->access_source(steps[1]).mask_line,
+            steps[1].line);  // mask=... written in place
   ASSERT_TRUE(m.engine->wait_settled(kHangGuardS));
   EXPECT_EQ(m.events(), 81 * 29);
 }
