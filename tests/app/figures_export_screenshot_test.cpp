@@ -12,6 +12,8 @@
 #include <sstream>
 #include <string>
 
+#include "headless_app.hpp"
+
 namespace fs = std::filesystem;
 
 namespace {
@@ -30,17 +32,18 @@ const nlohmann::json* find(const nlohmann::json& figs, const std::string& name, 
 }
 
 TEST(LessonFigures, ExportWritesTheFiguresOfEveryStepWithTheirSources) {
-  if (std::system("command -v xvfb-run >/dev/null 2>&1") != 0)
-    GTEST_SKIP() << "xvfb-run is missing (apt-get install xvfb)";
+  if (!tilesim::test::have_xvfb()) GTEST_SKIP() << "xvfb-run is missing (apt-get install xvfb)";
   const fs::path dir = fs::temp_directory_path() / "tilesim_figures_export";
   fs::remove_all(dir);
   const fs::path lesson = fs::path(TILESIM_ASSETS_DIR).parent_path() / "tests" / "app" /
                           "fixtures" / "figures_lesson.json";
-  const std::string cmd = "xvfb-run -a -s \"-screen 0 1600x900x24\" " + std::string(TILESIM_APP) +
-                          " --lesson " + lesson.string() + " --export-dir " + dir.string() +
-                          " > /dev/null 2> " + (dir.string() + ".err");
-  const int rc = std::system(cmd.c_str());
-  ASSERT_TRUE(WIFEXITED(rc) && WEXITSTATUS(rc) == 0) << "see " << dir.string() + ".err";
+  const fs::path err = dir.string() + ".err";
+  ASSERT_EQ(tilesim::test::run_headless(TILESIM_APP,
+                                        "--lesson " + lesson.string() + " --export-dir " +
+                                            dir.string(),
+                                        err),
+            0)
+      << "see " << err.string();
   for (int step = 1; step <= 2; ++step) {
     const fs::path p = dir / ("figures_lesson-step0" + std::to_string(step) + ".json");
     ASSERT_TRUE(fs::exists(p)) << p;
