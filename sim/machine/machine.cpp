@@ -239,6 +239,12 @@ void validate_machine(const Machine& m) {
            "0..0.3 (a round's sd over its mean; the noise reaches 3 sd)");
   in_range(m.stream_issue_cycles, 0, 100, "stream_issue_cycles", "0..100 (cycles an instruction)");
   in_range(m.warp_load_cv, 0, 1, "warp_load_cv", "0..1 (a warp's round-trip sd over its mean)");
+  // The tensor clock's fall (Machine::tensor_sustained_fraction): a rate of 0 would make a dot
+  // take forever, and the engine divides by it.
+  in_range(m.tensor_sustained_fraction, 0.1, 1, "tensor_sustained_fraction",
+           "0.1..1 (of the tensor rate; 1: no fall)");
+  in_range(m.tensor_throttle_after_s, 0, 10, "tensor_throttle_after_s", "0..10 (seconds)");
+  in_range(m.tensor_throttle_tau_s, 0, 10, "tensor_throttle_tau_s", "0..10 (seconds)");
   check(m.max_programs_per_sm >= 1 && m.max_programs_per_sm <= 64, "max_programs_per_sm",
         "machine.max_programs_per_sm = " + std::to_string(m.max_programs_per_sm) +
             " is out of range: allowed 1..64");

@@ -76,3 +76,22 @@ TEST(BadScenarioFiles, ABadCustomMachineIsRefusedNamingItsField) {
   }
   std::filesystem::remove(path);
 }
+
+// The tensor clock's fall: a sustained rate of 0 would make every dot endless (the engine divides
+// by the rate), a negative time constant is no curve at all. Each is refused by name and range.
+TEST(BadScenarioFiles, ATensorClockCurveOutOfRangeIsRefusedNamingItsField) {
+  for (const auto& [field, value] :
+       {std::pair{"tensor_sustained_fraction", "0"}, {"tensor_throttle_tau_s", "-1"},
+        {"tensor_throttle_after_s", "1e9"}}) {
+    const auto path = write_temp("bad_clock.json", std::string(R"({"custom_machine": {")") +
+                                                       field + R"(": )" + value + "}}");
+    std::string out;
+    EXPECT_EQ(run_status("run --kernel matmul --m 256 --n 256 --k 256 --scenario " + path.string(),
+                         &out),
+              2)
+        << field << ": " << out;
+    EXPECT_NE(out.find(std::string("machine.") + field + " = "), std::string::npos) << out;
+    EXPECT_NE(out.find("is out of range: allowed"), std::string::npos) << out;
+    std::filesystem::remove(path);
+  }
+}
