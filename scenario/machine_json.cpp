@@ -101,6 +101,7 @@ void for_each_machine_field(sim::Machine& m, F&& f) {
   f("warp_load_cv", m.warp_load_cv);
   f("stream_issue_cycles", m.stream_issue_cycles);
   f("older_program_share", m.older_program_share);
+  f("tensor_start_fraction", m.tensor_start_fraction);
   f("tensor_sustained_fraction", m.tensor_sustained_fraction);
   f("tensor_throttle_after_s", m.tensor_throttle_after_s);
   f("tensor_throttle_tau_s", m.tensor_throttle_tau_s);

@@ -102,12 +102,17 @@ Machine make(const Sheet& s, const Timing& t) {
 const std::array<Machine, 4>& presets() {
   // The tensor clock's fall under sustained load (Machine::tensor_sustained_fraction): fitted on
   // the fit set of Triton's math-bound wgmma kernels (docs/TRITON_SPLIT.md), per GPU.
-  const auto throttled = [](Machine m, double fraction, double after_s, double tau_s) {
+  const auto throttled = [](Machine m, double start, double fraction, double after_s,
+                            double tau_s) {
+    m.tensor_start_fraction = start;
     m.tensor_sustained_fraction = fraction;
     m.tensor_throttle_after_s = after_s;
     m.tensor_throttle_tau_s = tau_s;
     return m;
   };
+  // A kernel starts at the maximum SM clock (nvidia-smi clocks.max.sm, 1980 MHz on both chips:
+  // the Triton sweeps' headers) over the clock under tensor load (tensor_clock_hz, 1.76 GHz).
+  constexpr double kStart = 1.98e9 / 1.76e9;
   static const std::array<Machine, 4> kPresets{
       make({"t4", "T4", 40, 4 * MiB, 320e9, 8.1e12, 65e12, 64 * KiB, 64 * KiB, 1024, 16,
             "NVIDIA T4 datasheet; Turing TU104 whitepaper; Turing tuning guide"},
@@ -119,13 +124,13 @@ const std::array<Machine, 4>& presets() {
           make({"h100", "H100-SXM", 132, 50 * MiB, 3.35e12, 67e12, 989e12, 228 * KiB, 227 * KiB,
                 2048, 32, "NVIDIA H100 datasheet (SXM5); Hopper whitepaper; Hopper tuning guide"},
                {1.83e9, 1.98e9, 1.76e9, 494e12, true, 0.67, 260, 706, 10e12, 64}),
-          0.78, 0.2e-3, 0.2e-3),
+          kStart, 0.78, 0, 0.23e-3),
       throttled(make({"h200", "H200", 132, 60 * MiB, 4.8e12, 67e12, 989e12, 228 * KiB, 227 * KiB,
                       2048, 32,
                       "NVIDIA H200 datasheet (SXM); SMs and L2 read off a real H200 "
                       "(cudaGetDeviceProperties); per-SM limits as H100"},
                      {1.83e9, 1.98e9, 1.76e9, 494e12, true, 0.67, 260, 721, 10e12, 64}),
-                0.88, 0.4e-3, 0.2e-3),
+                kStart, 0.88, 0, 0.147e-3),
   };
   return kPresets;
 }
@@ -241,8 +246,9 @@ void validate_machine(const Machine& m) {
   in_range(m.warp_load_cv, 0, 1, "warp_load_cv", "0..1 (a warp's round-trip sd over its mean)");
   // The tensor clock's fall (Machine::tensor_sustained_fraction): a rate of 0 would make a dot
   // take forever, and the engine divides by it.
-  in_range(m.tensor_sustained_fraction, 0.1, 1, "tensor_sustained_fraction",
-           "0.1..1 (of the tensor rate; 1: no fall)");
+  in_range(m.tensor_start_fraction, 0.5, 2, "tensor_start_fraction", "0.5..2 (of the preset's rate)");
+  in_range(m.tensor_sustained_fraction, 0.1, 2, "tensor_sustained_fraction",
+           "0.1..2 (of the preset's rate)");
   in_range(m.tensor_throttle_after_s, 0, 10, "tensor_throttle_after_s", "0..10 (seconds)");
   in_range(m.tensor_throttle_tau_s, 0, 10, "tensor_throttle_tau_s", "0..10 (seconds)");
   check(m.max_programs_per_sm >= 1 && m.max_programs_per_sm <= 64, "max_programs_per_sm",

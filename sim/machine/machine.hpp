@@ -112,11 +112,13 @@ struct Machine {
   // programs per SM (kernels/probes/block_timeline.cu): 0.60 for FP16 mma.sync, 0.59 for FP32
   // FMA (docs/MODEL_HISTORY.md). 1: the older always first.
   double older_program_share = 0.6;
-  // The tensor cores' clock under sustained load (power): a kernel's dots run at the full rate
-  // for `tensor_throttle_after_s`, then the rate falls towards `tensor_sustained_fraction` of it
-  // with time constant `tensor_throttle_tau_s`: r(t) = f + (1 - f) exp(-(t - after) / tau).
-  // Applied to Triton programs' tensor-core dots (the CUDA rungs' fitted tensor_efficiency has
-  // it folded in). 1: no throttling.
+  // The SM clock under load (power), for Triton programs with tensor-core dots, as do_bench runs
+  // them: a kernel starts at `tensor_start_fraction` of the rate the preset's clocks give (the
+  // 256 MB memset before each run leaves the clock at its maximum), holds it for
+  // `tensor_throttle_after_s`, then falls towards `tensor_sustained_fraction` with time constant
+  // `tensor_throttle_tau_s`: r(t) = f + (r0 - f) exp(-(t - after) / tau). Its dots, L2 transfers
+  // and fills run at r(t) (the CUDA rungs' fitted tensor_efficiency has it folded in). All 1: none.
+  double tensor_start_fraction = 1.0;
   double tensor_sustained_fraction = 1.0;
   double tensor_throttle_after_s = 0;
   double tensor_throttle_tau_s = 0;

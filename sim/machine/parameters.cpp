@@ -43,12 +43,18 @@ constexpr const char* kTuringGuide = "Turing tuning guide";
 constexpr const char* kAmpereGuide = "Ampere tuning guide";
 constexpr const char* kHopperGuide = "Hopper tuning guide (the H200 has the H100's SM)";
 const std::string kInherited = "copied from the H100/H200 figure (no T4 or A100 measurement)";
-// The tensor clock's fall under load: its three figures were fitted together.
+// The clock's fall under load: its three figures were fitted together, then moved to a curve
+// that starts at the measured maximum clock.
 const std::string kThrottleFit =
     "the fit set of Triton's math-bound wgmma kernels (tutorial, seeds 001 and 003; "
     "docs/TRITON_SPLIT.md): a grid over (fraction, after, tau), least mean |error|: H100 11.2 -> "
     "6.3 % (fit), H200 7.8 -> 6.7 %; TFLOP/s fall with a kernel's duration, 585 at 0.2 ms to 458 "
-    "at 19 ms on the H100 (assets/measured/triton_h100.json)";
+    "at 19 ms on the H100 (assets/measured/triton_h100.json). Since the curve starts at "
+    "tensor_start_fraction (2026-11-27), after = 0 and tau is set so that the mean rate over a "
+    "4096^3 kernel's 235 us is the fitted curve's (H100 0.2/0.2 ms -> 0/0.23 ms, H200 0.4/0.2 -> "
+    "0/0.147 ms); the fraction is kept. With the L2 and the fill path on the same clock, the fit "
+    "set's tensor-core configurations went from 8.1 to 7.1 % MAPE (H100) and 7.6 to 7.7 % (H200), "
+    "beyond +-25 %: 20 -> 16 and 17 -> 13";
 
 const std::vector<MachineParameter>& rows() {
   static const std::vector<MachineParameter> kRows{
@@ -265,12 +271,24 @@ const std::vector<MachineParameter>& rows() {
             "ncu's non-memory stall reasons per issued instruction on an H100 at 8192^2 FP32: "
             "4.3-5.9 over 14 copy and transpose launches, median 5.15 (assets/measured/"
             "element_loops_h100.csv); the H200 has the same SM"}}),
-      row(TILESIM_FIELD(tensor_sustained_fraction), "of the tensor rate", G::timing,
-          "what the tensor cores sustain under long load (power-limited clock; Triton programs)",
+      row(TILESIM_FIELD(tensor_start_fraction), "of the preset's rate", G::timing,
+          "the clock a Triton kernel with tensor-core dots starts at, as do_bench runs it (its "
+          "256 MB memset before each run leaves the clock at its maximum); its dots, L2 "
+          "transfers and fills run at it",
+          {{"t4 a100", K::assumed, "1: not measured on these chips"},
+           {"", K::measured,
+            "the maximum SM clock over tensor_clock_hz: nvidia-smi clocks.max.sm 1980 MHz (the "
+            "Triton sweeps' headers, assets/measured/triton_h100.json and triton_h200.json) over "
+            "1.76 GHz (ncu under load). The fit set's one-wave kernels agree: at 1536^3 (22 us) "
+            "an SM with two programs does 5.75 TFLOP/s, above what 1.76 GHz allows the model "
+            "(5.37). scripts/triton/clock_probe.py reads the clock under do_bench (not yet run)"}}),
+      row(TILESIM_FIELD(tensor_sustained_fraction), "of the preset's rate", G::timing,
+          "what the clock sustains under long load (power-limited; Triton programs with "
+          "tensor-core dots: their dots, L2 transfers and fills)",
           {{"t4 a100", K::assumed, "1: not measured on these chips"},
            {"", K::fitted, kThrottleFit}}),
       row(TILESIM_FIELD(tensor_throttle_after_s), "s", G::timing,
-          "how long a kernel's dots run at the full rate before the clock falls",
+          "how long a kernel runs at its start rate before the clock falls",
           {{"t4 a100", K::assumed, "0: no throttling"},
            {"", K::fitted, kThrottleFit}}),
       row(TILESIM_FIELD(tensor_throttle_tau_s), "s", G::timing, "the time constant of the fall",

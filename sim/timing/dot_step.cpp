@@ -113,7 +113,7 @@ void TimedRun::dot(SlotState& s, SmState& sm, int slot, std::int64_t k, std::int
   const std::int64_t start = std::max({t, sm.dot_free, sm.smem_free});
   const double diffusion = m_diffusion_ps + m_recent_miss * m_diffusion_miss_ps;
   const DotTime d = dot_time(m_costs, m_share.residents(slot), diffusion, fixed_noise(s.pid, k),
-                             1.0 / m_costs.math_rate(start));
+                             1.0 / m_costs.clock_rate(start));
   sm.dot_free = start + d.ps;
   sm.smem_free = start + d.smem_ps;
   sm.totals.dot_ps += d.ps;

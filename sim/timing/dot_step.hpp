@@ -27,7 +27,7 @@ struct DotTime {
 // and _miss_s, in ps); `noise`: a fixed number of mean 0 and variance 1 (fixed_noise(pid, k)).
 // The noise applies where the SM's pace is its warps' latency, not its issue slots (an
 // issue-bound SM fills a stalled warp's slots from the others): ps + sqrt(D * ps) * noise.
-// `math_scale`: the math's time over its full-rate time (the clock's fall, StepCosts::math_rate).
+// `math_scale`: the math's time over its full-rate time (the clock's fall, StepCosts::clock_rate).
 DotTime dot_time(const StepCosts& c, int residents, double diffusion_ps, double noise,
                  double math_scale = 1.0);
 

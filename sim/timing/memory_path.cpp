@@ -33,8 +33,10 @@ Arrival MemoryPath::load(const AccessResult& r, std::int64_t issue, Pipe* fill,
   const std::int64_t dram = to_dram(r.miss_sectors, r.writeback_sectors, issue);
   if (r.miss_sectors > 0) later(dram + c.l2_hit_latency_ps, TimeCause::dram);
   if (r.hit_sectors > 0) later(*filled, TimeCause::dram);
-  later(m_l2.hold(issue, ps_of_bytes(bytes, c.l2_ps_per_byte)), TimeCause::l2);
-  later(fill->hold(issue, ps_of_bytes(bytes, c.fill_ps_per_byte)), TimeCause::sm_load);
+  // The L2 and the fill path run on the SM clock: their rates follow its fall under load.
+  const double clock = c.clock_rate(issue);
+  later(m_l2.hold(issue, ps_of_bytes(bytes, c.l2_ps_per_byte / clock)), TimeCause::l2);
+  later(fill->hold(issue, ps_of_bytes(bytes, c.fill_ps_per_byte / clock)), TimeCause::sm_load);
   if (r.miss_sectors > 0) *filled = std::max(*filled, a.at);
   return a;
 }
@@ -45,8 +47,9 @@ StoreDone MemoryPath::store(const AccessResult& r, std::int64_t t, Pipe* fill) {
   const StepCosts& c = *m_c;
   const std::int64_t bytes = (std::int64_t{r.hit_sectors} + r.miss_sectors) * L2Cache::kSectorBytes;
   StoreDone s;
-  s.out = fill->hold(t, ps_of_bytes(bytes, c.fill_ps_per_byte));
-  const std::int64_t l2 = ps_of_bytes(bytes, c.l2_ps_per_byte);
+  const double clock = c.clock_rate(t);
+  s.out = fill->hold(t, ps_of_bytes(bytes, c.fill_ps_per_byte / clock));
+  const std::int64_t l2 = ps_of_bytes(bytes, c.l2_ps_per_byte / clock);
   s.done = std::max(s.out, m_l2.hold(t, l2)) + c.l2_hit_latency_ps;
   s.cause = s.out - t >= l2 ? TimeCause::sm_load : TimeCause::l2;
   const std::int64_t dram = to_dram(0, r.writeback_sectors, t);

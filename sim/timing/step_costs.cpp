@@ -156,6 +156,7 @@ StepCosts step_costs(const Problem& p, const Machine& m, const TimingOptions& op
   c.layout = opt.layout.value_or(swizzled_default ? SmemLayout::swizzled : SmemLayout::plain);
   if (opt.triton) c.start_ps = std::llround(kTritonLaunchOverheadS * 1e12);
   if (opt.triton && matmul && c.path != MathPath::fma) {
+    c.start_fraction = m.tensor_start_fraction;
     c.sustained_fraction = m.tensor_sustained_fraction;
     c.throttle_after_ps = std::llround(m.tensor_throttle_after_s * 1e12);
     c.throttle_tau_ps = std::llround(m.tensor_throttle_tau_s * 1e12);

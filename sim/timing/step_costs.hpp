@@ -189,15 +189,17 @@ struct StepCosts {
   // From the start of the timed interval to the first program (kTritonLaunchOverheadS; 0 for a
   // CUDA rung's description).
   std::int64_t start_ps = 0;
-  // The tensor clock's fall under sustained load (Machine::tensor_sustained_fraction), for a
-  // Triton program's tensor-core dots: a dot starting at t runs its math at rate r(t).
-  double sustained_fraction = 1.0;
+  // The SM clock's curve under load (Machine::tensor_start_fraction, tensor_sustained_fraction),
+  // for a Triton program with tensor-core dots: a dot, an L2 transfer or a fill that starts at t
+  // runs at rate r(t) of the preset's (the L2 and the crossbar run on the SM clock; DRAM does not).
+  double start_fraction = 1.0, sustained_fraction = 1.0;
   std::int64_t throttle_after_ps = 0, throttle_tau_ps = 0;
-  double math_rate(std::int64_t t) const {
-    if (sustained_fraction >= 1.0 || t <= throttle_after_ps || throttle_tau_ps <= 0) return 1.0;
+  double clock_rate(std::int64_t t) const {
+    if (t <= throttle_after_ps || throttle_tau_ps <= 0 || sustained_fraction == start_fraction)
+      return start_fraction;
     const double u =
         static_cast<double>(t - throttle_after_ps) / static_cast<double>(throttle_tau_ps);
-    return sustained_fraction + (1.0 - sustained_fraction) * std::exp(-u);
+    return sustained_fraction + (start_fraction - sustained_fraction) * std::exp(-u);
   }
   std::int64_t launch_ps = 0;  // block launch to its first step
   // A copy's or transpose's instruction stream, per warp (all its warps' in parallel): its

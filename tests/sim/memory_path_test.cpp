@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 using namespace tilesim::sim;
 
 namespace {
@@ -121,4 +123,39 @@ TEST(Pipe, StartsARequestWhenBothItAndThePipeAreReady) {
   EXPECT_EQ(p.hold(120, 50), 200);  // waits for the pipe
   EXPECT_EQ(p.hold(500, 10), 510);  // the pipe waits for it
   EXPECT_EQ(p.busy, 110);
+}
+
+// The L2 and the fill path run on the SM clock (StepCosts::clock_rate): at twice the rate a
+// transfer holds each pipe half as long; DRAM keeps its own clock.
+TEST(MemoryPath, TheL2AndTheFillPathFollowTheClockAndDramDoesNot) {
+  StepCosts c = costs();
+  c.start_fraction = 2, c.sustained_fraction = 2;  // twice the preset's rate throughout
+  MemoryPath mem(c, 1, 1 << 20);
+  Pipe fill;
+  std::int64_t filled = 0;
+  // 64 sectors (2048 B), all hits: L2 1024 / 2 = 512 ps, fill 4096 / 2 = 2048 ps.
+  const Arrival a = mem.load(access(64, 0), 0, &fill, &filled);
+  EXPECT_EQ(fill.busy, 2048);
+  EXPECT_EQ(a.at, 2048);
+  EXPECT_EQ(a.cause, TimeCause::sm_load);
+  // 64 misses: DRAM at 1 ps a byte whatever the clock, 2048 + 100.
+  MemoryPath mem2(c, 1, 1 << 20);
+  Pipe fill2;
+  filled = 0;
+  EXPECT_EQ(mem2.load(access(0, 64), 0, &fill2, &filled).at, 2148);
+}
+
+// The clock's curve: the start rate, held for `after`, then an exponential fall to the
+// sustained rate; all 1 (or no time constant) is no curve.
+TEST(MemoryPath, TheClockStartsHighAndFallsToItsSustainedRate) {
+  StepCosts c;
+  EXPECT_EQ(c.clock_rate(0), 1.0);
+  EXPECT_EQ(c.clock_rate(1'000'000'000), 1.0);
+  c.start_fraction = 1.125, c.sustained_fraction = 0.78;
+  c.throttle_after_ps = 0, c.throttle_tau_ps = 230'000'000;  // 0.23 ms
+  EXPECT_DOUBLE_EQ(c.clock_rate(0), 1.125);
+  EXPECT_NEAR(c.clock_rate(230'000'000), 0.78 + 0.345 / std::exp(1.0), 1e-12);
+  EXPECT_NEAR(c.clock_rate(20'000'000'000), 0.78, 1e-12);
+  for (std::int64_t t = 0; t < 2'000'000'000; t += 100'000'000)
+    EXPECT_GE(c.clock_rate(t), c.clock_rate(t + 100'000'000)) << t;
 }

@@ -118,3 +118,25 @@ TEST(TritonTiming, SpilledWgmmaAccumulatorsAreWholeFragmentsReloadedEveryKStep) 
   EXPECT_EQ(triton_choices(Problem(s), m).spilled_registers, 0);
   EXPECT_EQ(costs(s).dot_spill_ps, 0);
 }
+
+// do_bench leaves the clock at its maximum before each run (Machine::tensor_start_fraction): a
+// one-wave Triton matmul gets the whole start, its dots and its L2 transfers alike; a copy has
+// no tensor-core dots and keeps the preset's clocks (its pace is DRAM's).
+TEST(TritonTiming, AShortTensorKernelRunsAtTheStartClockAndACopyDoesNot) {
+  const Machine h100 = *find_machine("h100");
+  Machine flat = h100;
+  flat.tensor_start_fraction = 1.0, flat.tensor_sustained_fraction = 1.0;
+  EXPECT_GT(h100.tensor_start_fraction, 1.1);
+  const auto time = [](const ProblemSpec& s, const Machine& m) {
+    const Problem p(s);
+    return run_timed(p, m, occupancy(p, m)).time_s();
+  };
+  const ProblemSpec one_wave = tutorial(2048, 2048, 2048, DType::fp16);
+  EXPECT_LT(time(one_wave, h100), 0.97 * time(one_wave, flat));
+  ProblemSpec copy;
+  copy.kernel = Kernel::copy;
+  copy.m = copy.n = 4096;
+  copy.k = 0;
+  copy.block_m = copy.block_n = 64;
+  EXPECT_EQ(time(copy, h100), time(copy, flat));
+}
