@@ -246,7 +246,8 @@ void validate_machine(const Machine& m) {
   in_range(m.warp_load_cv, 0, 1, "warp_load_cv", "0..1 (a warp's round-trip sd over its mean)");
   // The tensor clock's fall (Machine::tensor_sustained_fraction): a rate of 0 would make a dot
   // take forever, and the engine divides by it.
-  in_range(m.tensor_start_fraction, 0.5, 2, "tensor_start_fraction", "0.5..2 (of the preset's rate)");
+  in_range(m.tensor_start_fraction, 0.5, 2, "tensor_start_fraction",
+           "0.5..2 (of the preset's rate)");
   in_range(m.tensor_sustained_fraction, 0.1, 2, "tensor_sustained_fraction",
            "0.1..2 (of the preset's rate)");
   in_range(m.tensor_throttle_after_s, 0, 10, "tensor_throttle_after_s", "0..10 (seconds)");

@@ -2,8 +2,8 @@
 //
 // Why not xvfb-run's status: xvfb-run replaces it with its own when its clean-up fails (it exits 5
 // when it cannot remove its temporary directory), which a loaded `ctest -j` hit twice on CI
-// (2026-11-27, bb8f27e and 218a40c: the app refused with 1 and the test read 5). So the command runs
-// inside `sh -c`, which writes the app's status to a file beside `err`; xvfb-run's status is
+// (2026-11-27, bb8f27e and 218a40c: the app refused with 1 and the test read 5). So the command
+// runs inside `sh -c`, which writes the app's status to a file beside `err`; xvfb-run's status is
 // returned only where that file was never written (Xvfb did not start).
 #pragma once
 
@@ -16,15 +16,17 @@
 
 namespace tilesim::test {
 
-inline bool have_xvfb() { return std::system("command -v xvfb-run >/dev/null 2>&1") == 0; }
+inline bool have_xvfb() {
+  return std::system("command -v xvfb-run >/dev/null 2>&1") == 0;
+}
 
 // `args` must not contain a single quote (they are paths and flags the tests build).
 inline int run_headless(const std::string& app, const std::string& args,
                         const std::filesystem::path& err) {
   const auto status_file = std::filesystem::path(err.string() + ".status");
   std::filesystem::remove(status_file);
-  const std::string inner = app + " " + args + " > /dev/null 2> " + err.string() +
-                            "; echo $? > " + status_file.string();
+  const std::string inner =
+      app + " " + args + " > /dev/null 2> " + err.string() + "; echo $? > " + status_file.string();
   const std::string cmd = "xvfb-run -a -s \"-screen 0 1600x900x24\" sh -c '" + inner + "'";
   const int rc = std::system(cmd.c_str());
   if (std::FILE* f = std::fopen(status_file.c_str(), "r")) {
