@@ -26,24 +26,57 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import measure as M  # noqa: E402
 
 
+class CNvml:
+    """The three NVML calls the sampler needs, straight from libnvidia-ml.so.1 (no bindings)."""
+
+    def __init__(self, index):
+        import ctypes as C
+        self.C = C
+        self.lib = C.CDLL("libnvidia-ml.so.1")
+        if self.lib.nvmlInit_v2() != 0:
+            raise RuntimeError("nvmlInit_v2 failed")
+        self.h = C.c_void_p()
+        if self.lib.nvmlDeviceGetHandleByIndex_v2(index, C.byref(self.h)) != 0:
+            raise RuntimeError("nvmlDeviceGetHandleByIndex_v2 failed")
+        # Clock-event reasons: the newer name first (NVML 12.x), the older one on older drivers.
+        self.reasons_fn = getattr(self.lib, "nvmlDeviceGetCurrentClocksEventReasons", None) or \
+            self.lib.nvmlDeviceGetCurrentClocksThrottleReasons
+
+    def read(self):
+        C = self.C
+        clk, mw, why = C.c_uint(0), C.c_uint(0), C.c_ulonglong(0)
+        self.lib.nvmlDeviceGetClockInfo(self.h, 1, C.byref(clk))  # NVML_CLOCK_SM = 1, MHz
+        self.lib.nvmlDeviceGetPowerUsage(self.h, C.byref(mw))  # milliwatts
+        self.reasons_fn(self.h, C.byref(why))
+        return float(clk.value), mw.value / 1000, int(why.value)
+
+
 class Sampler:
     """NVML SM clock (MHz), power (W) and clock-event reasons, sampled on a thread."""
 
     def __init__(self, period_s=0.002):
+        self.lib = None
         try:
             import pynvml as nv
             nv.nvmlInit()
             self.nv = nv
             self.h = nv.nvmlDeviceGetHandleByIndex(torch.cuda.current_device())
-        except Exception as e:  # noqa: BLE001 - no NVML bindings: nvidia-smi, ~30 ms a sample
-            print(f"no pynvml ({e!r}): sampling through nvidia-smi", flush=True)
+        except Exception as e:  # noqa: BLE001 - no bindings: NVML's C library through ctypes
+            print(f"no pynvml ({e!r}): NVML through ctypes", flush=True)
             self.nv = None
+            self.lib = None
+            try:
+                self.lib = CNvml(torch.cuda.current_device())
+            except Exception as e2:  # noqa: BLE001 - no NVML at all: nvidia-smi, ~30 ms a sample
+                print(f"no libnvidia-ml ({e2!r}): sampling through nvidia-smi", flush=True)
         self.period = period_s
         self.samples = []  # (host time s, sm MHz, power W, reasons bitmask)
         self.stop = False
         self.t = threading.Thread(target=self.run, daemon=True)
 
     def read(self):
+        if self.nv is None and self.lib is not None:
+            return self.lib.read()
         if self.nv is None:
             import subprocess
             q = subprocess.run(["nvidia-smi", "--query-gpu=clocks.sm,power.draw",
