@@ -110,8 +110,10 @@ const std::array<Machine, 4>& presets() {
     m.tensor_throttle_tau_s = tau_s;
     return m;
   };
-  // A kernel starts at the maximum SM clock (nvidia-smi clocks.max.sm, 1980 MHz on both chips:
-  // the Triton sweeps' headers) over the clock under tensor load (tensor_clock_hz, 1.76 GHz).
+  // The effective rate a Triton kernel's dots start at: the maximum SM clock (nvidia-smi
+  // clocks.max.sm, 1980 MHz on both chips) over the clock under tensor load (tensor_clock_hz,
+  // 1.76 GHz). An assumption the measured clock contradicts (clock64 reads 1.60 GHz from the
+  // first microsecond; docs/PARAMETERS.md says why the rate is kept): a rate, not a clock.
   constexpr double kStart = 1.98e9 / 1.76e9;
   static const std::array<Machine, 4> kPresets{
       make({"t4", "T4", 40, 4 * MiB, 320e9, 8.1e12, 65e12, 64 * KiB, 64 * KiB, 1024, 16,

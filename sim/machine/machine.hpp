@@ -112,12 +112,13 @@ struct Machine {
   // programs per SM (kernels/probes/block_timeline.cu): 0.60 for FP16 mma.sync, 0.59 for FP32
   // FMA (docs/MODEL_HISTORY.md). 1: the older always first.
   double older_program_share = 0.6;
-  // The SM clock under load (power), for Triton programs with tensor-core dots, as do_bench runs
-  // them: a kernel starts at `tensor_start_fraction` of the rate the preset's clocks give (the
-  // 256 MB memset before each run leaves the clock at its maximum), holds it for
-  // `tensor_throttle_after_s`, then falls towards `tensor_sustained_fraction` with time constant
-  // `tensor_throttle_tau_s`: r(t) = f + (r0 - f) exp(-(t - after) / tau). Its dots, L2 transfers
-  // and fills run at r(t) (the CUDA rungs' fitted tensor_efficiency has it folded in). All 1: none.
+  // The effective rate over a kernel's life, for Triton programs with tensor-core dots, as
+  // do_bench runs them: a kernel starts at `tensor_start_fraction` of the rate the preset's clocks
+  // give, holds it for `tensor_throttle_after_s`, then falls towards `tensor_sustained_fraction`
+  // with time constant `tensor_throttle_tau_s`: r(t) = f + (r0 - f) exp(-(t - after) / tau). Its
+  // dots, L2 transfers and fills run at r(t) (the CUDA rungs' fitted tensor_efficiency has it
+  // folded in). All 1: none. Meant as the SM clock under power; fitted to times, and the clock
+  // read inside Triton's kernels (clock64) does not follow it (docs/PARAMETERS.md).
   double tensor_start_fraction = 1.0;
   double tensor_sustained_fraction = 1.0;
   double tensor_throttle_after_s = 0;

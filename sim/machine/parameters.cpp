@@ -272,19 +272,27 @@ const std::vector<MachineParameter>& rows() {
             "4.3-5.9 over 14 copy and transpose launches, median 5.15 (assets/measured/"
             "element_loops_h100.csv); the H200 has the same SM"}}),
       row(TILESIM_FIELD(tensor_start_fraction), "of the preset's rate", G::timing,
-          "the clock a Triton kernel with tensor-core dots starts at, as do_bench runs it (its "
-          "256 MB memset before each run leaves the clock at its maximum); its dots, L2 "
-          "transfers and fills run at it",
+          "the effective rate (SM clock times work per cycle) at which a Triton kernel's "
+          "tensor-core dots, L2 transfers and fills start under do_bench, over the preset's",
           {{"t4 a100", K::assumed, "1: not measured on these chips"},
-           {"", K::measured,
-            "the maximum SM clock over tensor_clock_hz: nvidia-smi clocks.max.sm 1980 MHz (the "
-            "Triton sweeps' headers, assets/measured/triton_h100.json and triton_h200.json) over "
-            "1.76 GHz (ncu under load). The fit set's one-wave kernels agree: at 1536^3 (22 us) "
-            "an SM with two programs does 5.75 TFLOP/s, above what 1.76 GHz allows the model "
-            "(5.37). scripts/triton/clock_probe.py reads the clock under do_bench (not yet run)"}}),
+           {"", K::assumed,
+            "that a kernel starts at the maximum SM clock, nvidia-smi clocks.max.sm 1980 MHz, "
+            "over tensor_clock_hz (1.76 GHz, ncu under load); the fit set's one-wave kernels "
+            "need that rate (at 1536^3, 22 us, an SM with two programs does 5.75 TFLOP/s, "
+            "above the 5.37 that 1.76 GHz allows the model). The clock itself contradicts it: "
+            "clock64 over %globaltimer inside Triton's tutorial matmul (scripts/triton/"
+            "clock_trace.py, assets/measured/clock_trace_h100.json, 2026-11-27) reads 1.60 GHz "
+            "from the first microsecond on both chips (2048^3 fp16, 26 us), and NVML's 1980 MHz "
+            "for such loops is the clock between dots, not under them. Nor is the long kernels' split "
+            "the clock: at 16384^3 fp16 in do_bench's loop the H100 ran at 1350 MHz and the H200 "
+            "at 1059 (clock64; NVML 1215), yet the H200 took 15.4 ms and the H100 18.0 ms. So "
+            "this curve is an effective rate fitted to times, not the SM clock; it is kept until "
+            "it is refitted as measured clock times measured work per cycle "
+            "(docs/TRITON_FINDINGS.md, the last section)"}}),
       row(TILESIM_FIELD(tensor_sustained_fraction), "of the preset's rate", G::timing,
-          "what the clock sustains under long load (power-limited; Triton programs with "
-          "tensor-core dots: their dots, L2 transfers and fills)",
+          "the effective rate sustained under long load (Triton programs with tensor-core "
+          "dots: their dots, L2 transfers and fills); fitted to times, not the SM clock "
+          "(tensor_start_fraction says why)",
           {{"t4 a100", K::assumed, "1: not measured on these chips"},
            {"", K::fitted, kThrottleFit}}),
       row(TILESIM_FIELD(tensor_throttle_after_s), "s", G::timing,
