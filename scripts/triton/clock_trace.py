@@ -10,7 +10,7 @@ inline PTX), records each program's SM, span and cycles: its clock is cycles / n
 configuration is traced (a) on a cold GPU after 300 ms idle, memset then kernel, and (b) as the
 last launch of a do_bench-like loop (memset of 256 MB, launch) of --loop-ms; (c) the loop's
 median time with and without the trace reads, to show they cost nothing.
-Writes DIR/trace.json: per configuration and case, the kernel's ns span and, in bins of program
+Writes DIR/trace.json (assets/measured keeps it as JSONL, a line per configuration): per configuration and case, the kernel's ns span and, in bins of program
 start time, the mean clock (MHz) of the programs that started in the bin.
 """
 import argparse
