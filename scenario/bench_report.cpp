@@ -86,6 +86,8 @@ std::string to_json(const BenchReport& r, int indent) {
                     {"baseline_ms", b.baseline_ms},
                     {"pct_of_baseline", b.pct_of_baseline}});
     if (!b.sweep.empty()) recs.back()["sweep"] = b.sweep;
+    if (!b.run_date.empty()) recs.back()["run_date"] = b.run_date;
+    if (!b.run_commit.empty()) recs.back()["run_commit"] = b.run_commit;
     if (b.resources) {
       const KernelResources& k = *b.resources;
       recs.back()["resources"] = {{"fits", k.fits},
@@ -170,6 +172,8 @@ BenchReport parse_bench_json(std::string_view text) {
       b.baseline_ms = x.value("baseline_ms", 0.0);
       b.pct_of_baseline = x.value("pct_of_baseline", 0.0);
       b.sweep = x.value("sweep", "");
+      b.run_date = x.value("run_date", "");
+      b.run_commit = x.value("run_commit", "");
       if (b.sweep != "" && b.sweep != "blocks" && b.sweep != "group")
         throw std::runtime_error(where + ".sweep: \"" + b.sweep +
                                  "\" is not \"blocks\" or \"group\"");
@@ -198,6 +202,14 @@ BenchReport parse_bench_json(std::string_view text) {
 
 BenchReport load_bench_file(const std::filesystem::path& path) {
   return parse_bench_json(read_file(path));
+}
+
+const std::string& record_date(const BenchReport& report, const BenchRecord& record) {
+  return record.run_date.empty() ? report.date : record.run_date;
+}
+
+const std::string& record_commit(const BenchReport& report, const BenchRecord& record) {
+  return record.run_commit.empty() ? report.commit : record.run_commit;
 }
 
 namespace {

@@ -29,6 +29,10 @@ struct BenchRecord {
   // before sweeps existed have neither and load as ladder records.
   std::string sweep;
   std::optional<KernelResources> resources;
+  // A record merged into the file from a later run (scripts/merge_bench.py): that run's date
+  // (ISO 8601) and commit. Empty: the report's own.
+  std::string run_date;
+  std::string run_commit;
 };
 
 struct BenchReport {
@@ -45,6 +49,9 @@ std::string to_json(const BenchReport& report, int indent = 2);
 // Throws std::runtime_error naming what is wrong ("records[3].median_ms: not a number").
 BenchReport parse_bench_json(std::string_view text);
 BenchReport load_bench_file(const std::filesystem::path& path);
+// When and from which commit `record` was measured: its own run's, else the report's.
+const std::string& record_date(const BenchReport& report, const BenchRecord& record);
+const std::string& record_commit(const BenchReport& report, const BenchRecord& record);
 // The bundled sweep file of a machine preset (assets/measured/bench_sweep_<key>.json), read once;
 // null when there is none or it does not read.
 const BenchReport* bundled_sweep_report(const std::string& machine_key);

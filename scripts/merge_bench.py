@@ -3,7 +3,8 @@
 
 usage: scripts/merge_bench.py BUNDLE.json NEW.json [NEW.json...] --note TEXT
 
-Every record of the new files is appended with TEXT in its `note` (the device call: date, commit),
+Every record of the new files is appended with TEXT in its `note` and its run's date and commit in
+`run_date` and `run_commit` (the app names them as the record's source),
 except a baseline record (cuBLAS, cudaMemcpy) whose variant and problem the bundle already holds:
 the bundle's own baselines, and the rows fitted to them (scripts/fit_timing.py), stay as they
 were measured. The new rungs keep the same-run baseline figures they were compared with
@@ -45,6 +46,7 @@ def main():
             if not base and r["variant"] in rungs:
                 sys.exit(f"{path}: the bundle already holds {r['variant']}")
             r["note"] = note
+            r["run_date"], r["run_commit"] = new["date"], new["commit"]
             bundle["records"].append(r)
             have.add(key(r))
             added += 1

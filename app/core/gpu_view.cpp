@@ -66,14 +66,26 @@ std::string bench_label(const scenario::BenchReport& report) {
   std::string s = report.device.name.empty() ? "unknown device" : report.device.name;
   if (!report.date.empty()) s += ", " + report.date;
   if (!report.commit.empty()) s += ", commit " + report.commit;
+  // Records merged in from later runs (scripts/merge_bench.py) carry their own date: say so.
+  std::string latest;
+  int merged = 0;
+  for (const auto& r : report.records)
+    if (!r.run_date.empty()) {
+      ++merged;
+      latest = std::max(latest, r.run_date);
+    }
+  if (merged)
+    s += "; " + std::to_string(merged) + (merged == 1 ? " record" : " records") +
+         " from later runs, up to " + latest.substr(0, 10);
   return s;
 }
 
 std::string bench_source(const scenario::BenchReport& report, const std::string& path,
-                         bool bundled) {
+                         bool bundled, const scenario::BenchRecord* record) {
   const std::string file =
       bundled ? "assets/measured/" + std::filesystem::path(path).filename().string() : path;
-  return report.device.name + ", " + report.date.substr(0, 10) + ", " + file;
+  const std::string& date = record ? scenario::record_date(report, *record) : report.date;
+  return report.device.name + ", " + date.substr(0, 10) + ", " + file;
 }
 
 std::string bundled_bench_path(const std::string& machine_key) {

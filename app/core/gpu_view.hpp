@@ -35,11 +35,13 @@ std::vector<const scenario::BenchRecord*> bench_matches(const scenario::BenchRep
 // the GPU and sweep panels show real measurements of that chip even without a GPU.
 std::string bundled_bench_path(const std::string& machine_key);
 
-// "NVIDIA H200, 2026-11-22, commit abc1234"
+// "NVIDIA H200, 2026-11-22, commit abc1234" (and "; 353 records from later runs, up to
+// 2026-11-27" where some were merged in)
 std::string bench_label(const scenario::BenchReport& report);
 // Where a bench record's figure comes from: "NVIDIA H200, 2026-11-22,
-// assets/measured/bench_h200.json" (the file as the user gave it when not the bundled one).
+// assets/measured/bench_h200.json" (the file as the user gave it when not the bundled one), with
+// `record`'s own run date where it was merged in from a later run.
 std::string bench_source(const scenario::BenchReport& report, const std::string& path,
-                         bool bundled);
+                         bool bundled, const scenario::BenchRecord* record = nullptr);
 
 }  // namespace tilesim::app

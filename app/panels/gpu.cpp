@@ -258,7 +258,7 @@ void draw_gpu(FrameContext& f, const Rect& r) {
     if (!f.ui.bench_error.empty())
       text_colored(palette::l2_miss, f.ui.bench_error.c_str());
     else if (f.ui.bench_report)
-      ImGui::TextDisabled("bench file: %s", bench_label(*f.ui.bench_report).c_str());
+      text_words("bench file: " + bench_label(*f.ui.bench_report), palette::text_dim);
 
     // Each measured row's own prediction (its rung as the registry describes it), computed on a
     // worker thread once per set of rows and machine: pushing the same rows again is a no-op.
@@ -294,10 +294,10 @@ void draw_gpu(FrameContext& f, const Rect& r) {
       if (f.ui.bench_report) {
         // date, commit: above the table (and in the registered figure's source)
         const std::string label = f.ui.bench_report->device.name;
-        const std::string where =
-            bench_source(*f.ui.bench_report, f.ui.bench_path, f.ui.bench_bundled);
         for (const auto* rec : matches)
-          result_row(f, label.c_str(), where, rec->result, rec->pct_of_baseline, cell(rec->result));
+          result_row(f, label.c_str(),
+                     bench_source(*f.ui.bench_report, f.ui.bench_path, f.ui.bench_bundled, rec),
+                     rec->result, rec->pct_of_baseline, cell(rec->result));
       }
       ImGui::EndTable();
     }

@@ -218,9 +218,9 @@ void draw_triton_beside_rung(FrameContext& f,
     triton_measured_cell(f, set, lookup);
     ImGui::TableNextColumn();
     if (rung) {
-      figure_text(f, measured_run_figure(
-                         rung->result, bench_source(*bench, f.ui.bench_path, f.ui.bench_bundled)));
-      const std::string when = "(" + bench->date.substr(0, 10) + ")";
+      figure_text(f, measured_run_figure(rung->result, bench_source(*bench, f.ui.bench_path,
+                                                                    f.ui.bench_bundled, rung)));
+      const std::string when = "(" + scenario::record_date(*bench, *rung).substr(0, 10) + ")";
       same_line_if_fits(text_width(when.c_str()));
       ImGui::TextDisabled("%s", when.c_str());
     } else {

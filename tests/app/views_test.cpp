@@ -237,6 +237,16 @@ TEST(GpuView, LoadsABenchFileAndFindsTheRecordsOfThisProblem) {
   ASSERT_EQ(hits.size(), 1u);
   EXPECT_DOUBLE_EQ(hits[0]->result.median_ms, 0.5);
   EXPECT_EQ(bench_label(loaded), "Test GPU, 2026-01-02T03:04:05Z, commit abc1234");
+  EXPECT_EQ(bench_source(loaded, path.string(), false, hits[0]),
+            "Test GPU, 2026-01-02, " + path.string());
+  {  // a record merged in from a later run is sourced and counted by its own run's date
+    auto later = loaded;
+    later.records[0].run_date = "2026-02-03T00:00:00Z";
+    EXPECT_EQ(bench_source(later, path.string(), false, &later.records[0]),
+              "Test GPU, 2026-02-03, " + path.string());
+    EXPECT_EQ(bench_label(later), "Test GPU, 2026-01-02T03:04:05Z, commit abc1234; 1 record "
+                                  "from later runs, up to 2026-02-03");
+  }
   // A rung with its own tile and B layout (wgmma: 128x256x64, K-major B) ran the open problem
   // whatever its blocks and B layout; a rung on the problem's blocks ran only those.
   sim::ProblemSpec big;

@@ -42,6 +42,45 @@ TEST(BenchReport, RoundTripsThroughJson) {
   EXPECT_EQ(back.records[0].result.device, rep.device.name);
 }
 
+// A record merged in from a later run (scripts/merge_bench.py) keeps that run's date and commit;
+// the others fall back to the report's.
+TEST(BenchReport, AMergedRecordKeepsItsOwnRunsDateAndCommit) {
+  scenario::BenchReport rep;
+  rep.date = "2026-11-23T15:51:38Z";
+  rep.commit = "d7d0ccf";
+  rep.device.name = "NVIDIA H100 80GB HBM3";
+  scenario::BenchRecord old_run, merged;
+  old_run.result.variant = "matmul_wgmma_tma";
+  merged.result.variant = "matmul_wgmma_persistent";
+  merged.run_date = "2026-11-27T18:01:32Z";
+  merged.run_commit = "1647e3c";
+  rep.records = {old_run, merged};
+  const auto back = scenario::parse_bench_json(scenario::to_json(rep));
+  ASSERT_EQ(back.records.size(), 2u);
+  EXPECT_EQ(scenario::record_date(back, back.records[0]), "2026-11-23T15:51:38Z");
+  EXPECT_EQ(scenario::record_commit(back, back.records[0]), "d7d0ccf");
+  EXPECT_EQ(scenario::record_date(back, back.records[1]), "2026-11-27T18:01:32Z");
+  EXPECT_EQ(scenario::record_commit(back, back.records[1]), "1647e3c");
+  // The record written without them carries none (the file stays as it was).
+  EXPECT_EQ(scenario::to_json(rep).find("run_date"), scenario::to_json(rep).rfind("run_date"));
+}
+
+// The bundled ladders hold the rungs measured after the full ladder, dated by their own run.
+TEST(BenchReport, TheBundledLaddersDateTheirMergedRungsByTheirOwnRun) {
+  for (const char* gpu : {"h100", "h200"}) {
+    const auto rep = scenario::load_bench_file(std::string(TILESIM_ASSETS_DIR) +
+                                               "/measured/bench_" + gpu + ".json");
+    int merged = 0;
+    for (const auto& r : rep.records)
+      if (r.result.variant == "matmul_wgmma_persistent") {
+        EXPECT_EQ(scenario::record_date(rep, r).substr(0, 10), "2026-11-27") << gpu;
+        ++merged;
+      }
+    EXPECT_GT(merged, 0) << gpu;
+    EXPECT_EQ(rep.date.substr(0, 10), "2026-11-23") << gpu;
+  }
+}
+
 TEST(BenchReport, RejectsAFileThatIsNotAReport) {
   EXPECT_THROW(scenario::parse_bench_json("{\"records\": 3}"), std::runtime_error);
   EXPECT_THROW(scenario::parse_bench_json("not json"), std::runtime_error);
