@@ -5,6 +5,9 @@
 # check first: odd sizes, every order, fresh inputs, poisoned outputs; baselines in the same
 # process), one JSON per --only filter, for scripts/merge_bench.py.
 # Usage (on the GPU machine, repo root): kernels/device_new_rungs.sh DEBS_DIR COMMIT FILTER...
+# NVML=1: each ladder runs under scripts/nvml.py (SM clock and power every ~2 ms, each printed row
+# time-stamped: OUT/nvml_FILTER.json); LADDER_ARGS: more tilesim-bench flags (e.g. --repeats 4000
+# --max-seconds 2, so each timed row holds the GPU for 2 s).
 set -u
 debs=$1 commit=$2
 shift 2
@@ -22,8 +25,10 @@ timeout 150 "$tests" > "$OUT/tests.log" 2>&1
 echo "kernels_tests rc=$?"; grep -E "FAILED|PASSED|SKIPPED \[|Failure" "$OUT/tests.log" | head -20
 for f in "$@"; do
   echo "=== ladder --only $f ($(date -u +%H:%M:%S))"
-  timeout 200 "$bin/tilesim-bench" --ladder full --only "$f" --commit "$commit" \
-    --json "$OUT/bench_$f.json" > "$OUT/ladder_$f.log" 2>&1
+  wrap=()
+  [ "${NVML:-0}" = 1 ] && wrap=(python3 scripts/nvml.py --out "$OUT/nvml_$f.json" --)
+  timeout 300 "${wrap[@]}" "$bin/tilesim-bench" --ladder full --only "$f" --commit "$commit" \
+    --json "$OUT/bench_$f.json" ${LADDER_ARGS:-} > "$OUT/ladder_$f.log" 2>&1
   echo "ladder $f rc=$?"; grep -vE "correct$" "$OUT/ladder_$f.log" | tail -30
   grep -cE " correct$" "$OUT/ladder_$f.log"
 done

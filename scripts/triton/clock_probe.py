@@ -23,32 +23,9 @@ import torch
 import triton
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import measure as M  # noqa: E402
-
-
-class CNvml:
-    """The three NVML calls the sampler needs, straight from libnvidia-ml.so.1 (no bindings)."""
-
-    def __init__(self, index):
-        import ctypes as C
-        self.C = C
-        self.lib = C.CDLL("libnvidia-ml.so.1")
-        if self.lib.nvmlInit_v2() != 0:
-            raise RuntimeError("nvmlInit_v2 failed")
-        self.h = C.c_void_p()
-        if self.lib.nvmlDeviceGetHandleByIndex_v2(index, C.byref(self.h)) != 0:
-            raise RuntimeError("nvmlDeviceGetHandleByIndex_v2 failed")
-        # Clock-event reasons: the newer name first (NVML 12.x), the older one on older drivers.
-        self.reasons_fn = getattr(self.lib, "nvmlDeviceGetCurrentClocksEventReasons", None) or \
-            self.lib.nvmlDeviceGetCurrentClocksThrottleReasons
-
-    def read(self):
-        C = self.C
-        clk, mw, why = C.c_uint(0), C.c_uint(0), C.c_ulonglong(0)
-        self.lib.nvmlDeviceGetClockInfo(self.h, 1, C.byref(clk))  # NVML_CLOCK_SM = 1, MHz
-        self.lib.nvmlDeviceGetPowerUsage(self.h, C.byref(mw))  # milliwatts
-        self.reasons_fn(self.h, C.byref(why))
-        return float(clk.value), mw.value / 1000, int(why.value)
+from nvml import CNvml  # noqa: E402
 
 
 class Sampler:
