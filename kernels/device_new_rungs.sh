@@ -26,7 +26,7 @@ echo "kernels_tests rc=$?"; grep -E "FAILED|PASSED|SKIPPED \[|Failure" "$OUT/tes
 for f in "$@"; do
   echo "=== ladder --only $f ($(date -u +%H:%M:%S))"
   wrap=()
-  [ "${NVML:-0}" = 1 ] && wrap=(python3 scripts/nvml.py --out "$OUT/nvml_$f.json" --)
+  [ "${NVML:-0}" = 1 ] && wrap=(python3 scripts/nvml.py --out "$OUT/nvml_$f.json" -- stdbuf -oL)
   timeout 300 "${wrap[@]}" "$bin/tilesim-bench" --ladder full --only "$f" --commit "$commit" \
     --json "$OUT/bench_$f.json" ${LADDER_ARGS:-} > "$OUT/ladder_$f.log" 2>&1
   echo "ladder $f rc=$?"; grep -vE "correct$" "$OUT/ladder_$f.log" | tail -30
