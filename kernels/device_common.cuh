@@ -72,10 +72,12 @@ __host__ __device__ inline void tile_of(const GridMap& g, std::int64_t pid, std:
 // Block timeline (kernels/probes/block_timeline.cu compiles the kernel files with
 // TILESIM_BLOCK_TRACE defined): a kernel that declares a BlockSpan at its start has thread 0 of
 // each block record its SM and start, and every warp's lane 0 its end (the latest), on the
-// global timer (ns), at
-// g_block_trace[4 * blockIdx.x ...]: what the timed engine's per-program spans are checked
+// global timer (ns) and on its SM's cycle counter (clock64, so a program's clock is its cycles
+// over its nanoseconds), at g_block_trace[kBlockTraceWords * blockIdx.x ...]: {sm, start ns,
+// end ns, mid ns, start cycle, end cycle}. What the timed engine's per-program spans are checked
 // against. In every other build a BlockSpan is empty and costs nothing.
 #if defined(TILESIM_BLOCK_TRACE)
+inline constexpr int kBlockTraceWords = 6;
 static __device__ unsigned long long* g_block_trace = nullptr;
 // With TILESIM_KSTEP_TRACE as well, and the pointer set: (programs, g_kstep_tiles) times at which
 // each K step may start (its stage has landed, every warp is past the barrier), from thread 0.
@@ -95,21 +97,27 @@ struct BlockSpan {
     if (g_block_trace && threadIdx.x == 0) {
       unsigned sm;
       asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
-      g_block_trace[4 * blockIdx.x] = sm;
-      g_block_trace[4 * blockIdx.x + 1] = global_ns();
+      unsigned long long* w = g_block_trace + kBlockTraceWords * blockIdx.x;
+      w[0] = sm;
+      w[1] = global_ns();
+      w[4] = clock64();
     }
   }
   // The block ends with its last warp (each warp's lane 0 raises the end; the buffer starts at 0).
   // Data in assets/measured/block_timeline_* before 2026-11-24 took thread 0's end: a warp's
   // epilogue earlier, well under a microsecond on 200-1,400 us programs.
   __device__ ~BlockSpan() {
-    if (g_block_trace && threadIdx.x % 32 == 0)
-      atomicMax(&g_block_trace[4 * blockIdx.x + 2], global_ns());
+    if (g_block_trace && threadIdx.x % 32 == 0) {
+      unsigned long long* w = g_block_trace + kBlockTraceWords * blockIdx.x;
+      atomicMax(&w[2], global_ns());
+      atomicMax(&w[5], static_cast<unsigned long long>(clock64()));  // one counter per SM
+    }
   }
   // Thread 0 notes a mid-point (a transpose: past its barrier, the tile in shared memory) at
-  // g_block_trace[4 * blockIdx.x + 3].
+  // word 3 of its block's record.
   __device__ void mark() const {
-    if (g_block_trace && threadIdx.x == 0) g_block_trace[4 * blockIdx.x + 3] = global_ns();
+    if (g_block_trace && threadIdx.x == 0)
+      g_block_trace[kBlockTraceWords * blockIdx.x + 3] = global_ns();
   }
   __device__ void k_step([[maybe_unused]] int kt) const {
 #if defined(TILESIM_KSTEP_TRACE)

@@ -13,13 +13,31 @@
 //                                            H100/H200: how long a program takes alone)
 //   -DPROBE_TRANSPOSE_TILED / _PADDED / _VECTORIZED: FP32 transposes of 32 x 32 tiles (SIZE or
 //   MxN; mid_ns: past the barrier)
+//   -DPROBE_WGMMA_TMA / -DPROBE_WGMMA_PERSISTENT with -arch=sm_90a (and -lcuda): the Hopper rungs
+// Every row's `cycles` is its SM's clock64 from start to end: cycles / (end_ns - start_ns) is the
+// clock the program ran at, under the load it ran with.
 #define TILESIM_BLOCK_TRACE 1
 // -DPROBE_KSTEPS: also the K-step hook (KSTEPS=FILE below). It changes the kernel's dynamics
 // (kernels/device_common.cuh): use it to see K steps, not to measure spans or DRAM bytes.
 #if defined(PROBE_KSTEPS)
 #define TILESIM_KSTEP_TRACE 1
 #endif
-#if defined(PROBE_MMA_SYNC)
+#if defined(PROBE_WGMMA_TMA) || defined(PROBE_WGMMA_PERSISTENT)
+// Hopper rungs (-arch=sm_90a): a 128 x 256 tile, B read as B^T. The persistent rung's blocks are
+// its CTAs (one per SM, each walking many tiles): only the first gridDim.x rows are blocks.
+#include "kernels/matmul_wgmma_tma.cu"
+#if defined(PROBE_WGMMA_TMA)
+#define LAUNCH launch_matmul_wgmma_tma
+constexpr const char* kVariant = "matmul_wgmma_tma";
+#else
+#define LAUNCH launch_matmul_wgmma_persistent
+constexpr const char* kVariant = "matmul_wgmma_persistent";
+#endif
+#define ELEM __half
+#define PROBE_TILE_N 256
+#define PROBE_B_TRANSPOSED 1
+constexpr int kTile = 128;
+#elif defined(PROBE_MMA_SYNC)
 #include "kernels/matmul_mma_sync.cu"
 #define LAUNCH launch_matmul_mma_sync
 #define ELEM __half
@@ -50,7 +68,12 @@ constexpr const char* kVariant = "transpose_smem_padded";
 #define PROBE_TRANSPOSE 1
 constexpr int kTile = 32;
 #else
-#error "define PROBE_MMA_SYNC, PROBE_REGISTER_BLOCKED or PROBE_TRANSPOSE_TILED, _PADDED, _VECTORIZED"
+#error "define PROBE_MMA_SYNC, PROBE_WGMMA_TMA, PROBE_WGMMA_PERSISTENT, PROBE_REGISTER_BLOCKED or PROBE_TRANSPOSE_TILED, _PADDED, _VECTORIZED"
+#endif
+#if defined(PROBE_TILE_N)
+constexpr int kTileN = PROBE_TILE_N;
+#else
+constexpr int kTileN = kTile;
 #endif
 
 #include <cstdio>
@@ -96,7 +119,7 @@ int main(int argc, char** argv) {
   const bool grouped = std::strcmp(argv[2], "grouped") == 0;
   const int launches = std::atoi(argv[3]);
   for (const long long d : {m, n, k})
-    if (d < kTile || d > 16384 || d % kTile != 0) {
+    if (d < kTile || d > 16384 || d % kTile != 0 || n % kTileN != 0) {
       std::fprintf(stderr, "size: M, N and K multiples of %d in %d..16384\n", kTile, kTile);
       return 2;
     }
@@ -119,19 +142,24 @@ int main(int argc, char** argv) {
     tilesim::kernels::detail::LaunchArgs args;
     args.a = a.p, args.b = b.p, args.c = c.p;
     args.m = m, args.n = n, args.k = k;
-    args.block_m = args.block_n = kTile;
+    args.block_m = kTile;
+    args.block_n = kTileN;
+#if defined(PROBE_B_TRANSPOSED)
+    args.b_transposed = true;
+#endif
     args.dtype =
         std::is_same_v<ELEM, float> ? tilesim::sim::DType::fp32 : tilesim::sim::DType::fp16;
     args.grid.tiles_m = m / kTile;
-    args.grid.tiles_n = n / kTile;
+    args.grid.tiles_n = n / kTileN;
     args.grid.group_size_m = grouped ? 8 : 1;
     args.grid.order = static_cast<int>(grouped ? tilesim::sim::LaunchOrder::grouped
                                                : tilesim::sim::LaunchOrder::row_major);
     const std::int64_t programs = args.grid.programs();
-    DeviceBuffer<unsigned long long> trace(4 * static_cast<std::size_t>(programs));
+    constexpr int W = tilesim::kernels::detail::kBlockTraceWords;
+    DeviceBuffer<unsigned long long> trace(W * static_cast<std::size_t>(programs));
     TILESIM_CUDA_CHECK(
         cudaMemcpyToSymbol(tilesim::kernels::detail::g_block_trace, &trace.p, sizeof(trace.p)));
-    std::vector<unsigned long long> host(4 * static_cast<std::size_t>(programs));
+    std::vector<unsigned long long> host(W * static_cast<std::size_t>(programs));
     // KSTEPS=FILE: also every K step's start time (binary uint64, (launches, programs, k_tiles),
     // ns from the launch's first block start): the mma_sync build with -DPROBE_KSTEPS records
     // them.
@@ -149,7 +177,9 @@ int main(int argc, char** argv) {
       TILESIM_CUDA_CHECK(
           cudaMemcpyToSymbol(tilesim::kernels::detail::g_kstep_tiles, &k_tiles, sizeof(k_tiles)));
     }
-    std::printf("variant,size,order,launch,pid,pid_m,pid_n,sm,start_ns,end_ns,mid_ns\n");
+    // cycles: the program's SM cycles start to end (clock64), so cycles / (end_ns - start_ns) is
+    // the clock it ran at (GHz).
+    std::printf("variant,size,order,launch,pid,pid_m,pid_n,sm,start_ns,end_ns,mid_ns,cycles\n");
     for (int l = 0; l <= launches; ++l) {  // launch 0 warms up and is not printed
       TILESIM_CUDA_CHECK(cudaMemset(trace.p, 0, host.size() * sizeof(unsigned long long)));
       const std::string err = tilesim::kernels::detail::LAUNCH(args);
@@ -159,7 +189,8 @@ int main(int argc, char** argv) {
                                     cudaMemcpyDeviceToHost));
       if (l == 0) continue;
       unsigned long long t0 = ~0ull;
-      for (std::int64_t p = 0; p < programs; ++p) t0 = std::min(t0, host[4 * p + 1]);
+      for (std::int64_t p = 0; p < programs; ++p)  // 0: no block of that index (persistent)
+        if (host[W * p + 1]) t0 = std::min(t0, host[W * p + 1]);
       if (kout) {
         TILESIM_CUDA_CHECK(cudaMemcpy(khost.data(), ksteps.p,
                                       khost.size() * sizeof(unsigned long long),
@@ -170,11 +201,12 @@ int main(int argc, char** argv) {
       for (std::int64_t p = 0; p < programs; ++p) {
         std::int64_t pm, pn;
         tilesim::kernels::detail::tile_of(args.grid, p, pm, pn);
-        const unsigned long long mid = host[4 * p + 3];  // 0: the kernel marks none
-        std::printf("%s,%lld,%s,%d,%lld,%lld,%lld,%llu,%llu,%llu,%llu\n", kVariant, size, argv[2],
-                    l, static_cast<long long>(p), static_cast<long long>(pm),
-                    static_cast<long long>(pn), host[4 * p], host[4 * p + 1] - t0,
-                    host[4 * p + 2] - t0, mid > t0 ? mid - t0 : 0);
+        const unsigned long long* w = host.data() + W * p;
+        const unsigned long long mid = w[3];  // 0: the kernel marks none
+        std::printf("%s,%lld,%s,%d,%lld,%lld,%lld,%llu,%llu,%llu,%llu,%llu\n", kVariant, size,
+                    argv[2], l, static_cast<long long>(p), static_cast<long long>(pm),
+                    static_cast<long long>(pn), w[0], w[1] - t0, w[2] - t0, mid > t0 ? mid - t0 : 0,
+                    w[5] - w[4]);
       }
     }
     if (kout) std::fclose(kout);
