@@ -150,14 +150,18 @@ const std::vector<MachineParameter>& rows() {
            {"", K::measured,
             "ncu --clock-control none reads 1.95-1.99 GHz on every FP32 rung, copy and transpose, "
             "H100 and H200 (assets/measured/instructions_h100.csv, warp_stalls_h100.csv, "
-            "block_timeline_*)"}}),
+            "block_timeline_*); clock64 inside register_blocked's blocks, 16 launches back to "
+            "back: 1.995 GHz (H100, assets/measured/block_clock_h100.csv)"}}),
       row(TILESIM_FIELD(tensor_clock_hz), "Hz", G::timing,
           "the same under tensor-core load (mma.sync, wgmma; 0: sm_clock_hz)",
           {{"t4 a100", K::assumed, "0: the nominal clock stands in (not measured on these chips)"},
            {"", K::measured,
             "ncu --clock-control none reads 1.74-1.82 GHz on the mma.sync rungs, H100 and H200 "
             "(assets/measured/instructions_h100.csv, block_timeline_*); wgmma 1.46-1.72 GHz, its "
-            "pipelines never set its pace"}}),
+            "pipelines never set its pace. clock64 inside the blocks, 16 launches back to back "
+            "(H100, assets/measured/block_clock_h100.csv): mma.sync 1.78 GHz (4096^3) and 1.81 "
+            "(8192^3); wgmma 1.58 / 1.48 GHz (matmul_wgmma_tma) and 1.52 / 1.49 (persistent), "
+            "so a wgmma rung's fitted tensor_efficiency holds its lower clock"}}),
       row(TILESIM_FIELD(tf32_tensor_flops_per_s), "FLOP/s", G::sheet,
           "dense TF32 tensor peak (0: none, FP32 dots use FMA)",
           {{"t4", K::datasheet, "Turing has no TF32 tensor cores (Turing whitepaper)"},
