@@ -41,8 +41,8 @@ static_assert(static_cast<int>(sim::LaunchOrder::column_major) == 1);
 static_assert(static_cast<int>(sim::LaunchOrder::grouped) == 2);
 static_assert(static_cast<int>(sim::LaunchOrder::grouped_legacy) == 3);
 
-// sim::tile_of, line for line (sim/program/launch_order.cpp). Tested exhaustively against it on small
-// grids.
+// sim::tile_of, line for line (sim/program/launch_order.cpp). Tested exhaustively against it on
+// small grids.
 __host__ __device__ inline void tile_of(const GridMap& g, std::int64_t pid, std::int64_t& pid_m,
                                         std::int64_t& pid_n) {
   switch (g.order) {

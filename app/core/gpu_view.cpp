@@ -80,8 +80,8 @@ std::string bench_label(const scenario::BenchReport& report) {
   return s;
 }
 
-std::string bench_source(const scenario::BenchReport& report, const std::string& path,
-                         bool bundled, const scenario::BenchRecord* record) {
+std::string bench_source(const scenario::BenchReport& report, const std::string& path, bool bundled,
+                         const scenario::BenchRecord* record) {
   const std::string file =
       bundled ? "assets/measured/" + std::filesystem::path(path).filename().string() : path;
   const std::string& date = record ? scenario::record_date(report, *record) : report.date;

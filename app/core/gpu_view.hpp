@@ -41,7 +41,7 @@ std::string bench_label(const scenario::BenchReport& report);
 // Where a bench record's figure comes from: "NVIDIA H200, 2026-11-22,
 // assets/measured/bench_h200.json" (the file as the user gave it when not the bundled one), with
 // `record`'s own run date where it was merged in from a later run.
-std::string bench_source(const scenario::BenchReport& report, const std::string& path,
-                         bool bundled, const scenario::BenchRecord* record = nullptr);
+std::string bench_source(const scenario::BenchReport& report, const std::string& path, bool bundled,
+                         const scenario::BenchRecord* record = nullptr);
 
 }  // namespace tilesim::app

@@ -301,6 +301,7 @@ void draw_gpu(FrameContext& f, const Rect& r) {
       }
       ImGui::EndTable();
     }
+    if (f.ui.bench_report) draw_sustained_runs(f, *f.ui.bench_report, matches);
     if (f.ui.bench_report && matches.empty())
       ImGui::TextDisabled(
           "%s holds %zu records, none timed on this problem (same sizes, dtype, blocks, order).",

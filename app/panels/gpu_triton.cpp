@@ -41,13 +41,6 @@ scenario::Figure triton_figure(const scenario::TritonMeasuredSet& set,
   return fig;
 }
 
-// A figure's value in its kind's colour; hovering shows where it comes from.
-void figure_text(FrameContext& f, const scenario::Figure& fig) {
-  text_colored(figure_color(fig.kind), fig.text.c_str());
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", fig.full_source().c_str());
-  figure_drawn(f, fig);
-}
-
 // The Triton column's measured cell: the exact configuration's time, else the nearest measured
 // one and how it differs, else why there is none.
 void triton_measured_cell(FrameContext& f, const scenario::TritonMeasuredSet* set,
@@ -148,6 +141,12 @@ void draw_kernel_file_run(FrameContext& f) {
     text_words("timed engine: the problem the file was recognised as", palette::text_dim);
     ImGui::EndTable();
   }
+}
+
+void figure_text(FrameContext& f, const scenario::Figure& fig) {
+  text_colored(figure_color(fig.kind), fig.text.c_str());
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", fig.full_source().c_str());
+  figure_drawn(f, fig);
 }
 
 void draw_triton_beside_rung(FrameContext& f,

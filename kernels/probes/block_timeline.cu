@@ -68,7 +68,8 @@ constexpr const char* kVariant = "transpose_smem_padded";
 #define PROBE_TRANSPOSE 1
 constexpr int kTile = 32;
 #else
-#error "define PROBE_MMA_SYNC, PROBE_WGMMA_TMA, PROBE_WGMMA_PERSISTENT, PROBE_REGISTER_BLOCKED or PROBE_TRANSPOSE_TILED, _PADDED, _VECTORIZED"
+#error \
+    "define PROBE_MMA_SYNC, PROBE_WGMMA_TMA, PROBE_WGMMA_PERSISTENT, PROBE_REGISTER_BLOCKED or PROBE_TRANSPOSE_TILED, _PADDED, _VECTORIZED"
 #endif
 #if defined(PROBE_TILE_N)
 constexpr int kTileN = PROBE_TILE_N;

@@ -20,14 +20,13 @@
 #include <cstdlib>
 #include <vector>
 
-#define CHECK(x)                                                                      \
-  do {                                                                                \
-    cudaError_t e_ = (x);                                                             \
-    if (e_ != cudaSuccess) {                                                          \
-      std::fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #x,                  \
-                   cudaGetErrorString(e_));                                           \
-      std::exit(1);                                                                   \
-    }                                                                                 \
+#define CHECK(x)                                                                              \
+  do {                                                                                        \
+    cudaError_t e_ = (x);                                                                     \
+    if (e_ != cudaSuccess) {                                                                  \
+      std::fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); \
+      std::exit(1);                                                                           \
+    }                                                                                         \
   } while (0)
 
 namespace {
@@ -42,8 +41,8 @@ __device__ unsigned long long global_ns() {
 }
 
 // trace: [block][sample] of {ns, cycles}; cap samples per block.
-__global__ void __launch_bounds__(256) load(unsigned long long* trace, int iters, int cap,
-                                            float* out, unsigned seed) {
+__global__ void __launch_bounds__(256)
+    load(unsigned long long* trace, int iters, int cap, float* out, unsigned seed) {
   unsigned a[4], b[2];
   for (int i = 0; i < 4; ++i) a[i] = seed * (threadIdx.x + i + 1) | 0x3c003c00u;
   for (int i = 0; i < 2; ++i) b[i] = (seed ^ (threadIdx.x * 7 + i)) | 0x38003800u;
@@ -140,8 +139,8 @@ void report(const char* mode, double target_us, int bps, int blocks, const Run& 
     if (r.trace[2ull * kCap * b]) t0 = std::min(t0, r.trace[2ull * kCap * b]);
   const double kernel_us = r.kernel_ms * 1e3;
   const auto edges = bin_edges(kernel_us);
-  std::fprintf(stderr, "%s target %.0f us, %d block(s)/SM: kernel %.1f us\n", mode, target_us,
-               bps, kernel_us);
+  std::fprintf(stderr, "%s target %.0f us, %d block(s)/SM: kernel %.1f us\n", mode, target_us, bps,
+               kernel_us);
   for (size_t k = 0; k + 1 < edges.size(); ++k) {
     double sum = 0, lo = 1e9, hi = 0;
     int n = 0;
@@ -164,8 +163,8 @@ void report(const char* mode, double target_us, int bps, int blocks, const Run& 
     if (!n) continue;
     std::printf("%s,%.0f,%.1f,%d,%.0f,%.0f,%.1f,%.1f,%.1f\n", mode, target_us, kernel_us, bps,
                 edges[k], edges[k + 1], sum / n, lo, hi);
-    std::fprintf(stderr, "  %7.0f-%7.0f us: %7.1f MHz [%.1f, %.1f] over %d SMs' blocks\n",
-                 edges[k], edges[k + 1], sum / n, lo, hi, n);
+    std::fprintf(stderr, "  %7.0f-%7.0f us: %7.1f MHz [%.1f, %.1f] over %d SMs' blocks\n", edges[k],
+                 edges[k + 1], sum / n, lo, hi, n);
   }
 }
 
@@ -176,8 +175,9 @@ int main() {
   CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
   Device flushbuf(kFlushBytes), out(1024 * sizeof(float));
   Device trace(2ull * kCap * sms * 2 * sizeof(unsigned long long));
-  std::printf("mode,target_us,kernel_us,blocks_per_sm,bin_start_us,bin_end_us,mhz_mean,mhz_min,"
-              "mhz_max\n");
+  std::printf(
+      "mode,target_us,kernel_us,blocks_per_sm,bin_start_us,bin_end_us,mhz_mean,mhz_min,"
+      "mhz_max\n");
   for (int bps : {1, 2}) {
     const int blocks = sms * bps;
     // Calibrate: iterations per microsecond at this occupancy, from a 1000-iteration launch.

@@ -63,7 +63,8 @@ std::shared_ptr<const EngineFrame> frame_at(const sim::Problem& p, const std::st
                                             std::optional<std::int64_t> pid = {}) {
   EngineSession s;
   const auto m = *sim::find_machine(machine);
-  s.open(p, m, sim::occupancy(p, m, 1), sim::EventOrderKind::lockstep);  // positions of the round order
+  s.open(p, m, sim::occupancy(p, m, 1),
+         sim::EventOrderKind::lockstep);  // positions of the round order
   if (pid)
     s.seek_pid(*pid);
   else
@@ -244,8 +245,9 @@ TEST(GpuView, LoadsABenchFileAndFindsTheRecordsOfThisProblem) {
     later.records[0].run_date = "2026-02-03T00:00:00Z";
     EXPECT_EQ(bench_source(later, path.string(), false, &later.records[0]),
               "Test GPU, 2026-02-03, " + path.string());
-    EXPECT_EQ(bench_label(later), "Test GPU, 2026-01-02T03:04:05Z, commit abc1234; 1 record "
-                                  "from later runs, up to 2026-02-03");
+    EXPECT_EQ(bench_label(later),
+              "Test GPU, 2026-01-02T03:04:05Z, commit abc1234; 1 record "
+              "from later runs, up to 2026-02-03");
   }
   // A rung with its own tile and B layout (wgmma: 128x256x64, K-major B) ran the open problem
   // whatever its blocks and B layout; a rung on the problem's blocks ran only those.
