@@ -84,6 +84,20 @@ scenario::Figure measured_run_figure(const kernels::RunResult& r, const std::str
   return f;
 }
 
+scenario::Figure sustained_run_figure(const scenario::SustainedRun& r, const std::string& where) {
+  scenario::Figure f;
+  f.name = "gpu.sustained." + r.variant + ".ms";
+  f.value = r.median_ms * 1e-3;
+  f.text = sim::format_seconds(f.value);
+  f.unit = "s";
+  f.kind = scenario::FigureKind::measured;
+  f.source = where;
+  f.detail = r.variant +
+             ", median over 1-2 s of back-to-back launches (tilesim-bench "
+             "--repeats 4000 --max-seconds 2), NVML sampling the clock and power";
+  return f;
+}
+
 int StepText::footnote(const std::string& name) const {
   for (std::size_t i = 0; i < figures.size(); ++i)
     if (figures[i].name == name) return static_cast<int>(i) + 1;

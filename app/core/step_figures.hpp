@@ -11,6 +11,7 @@
 #include "app/core/app_model.hpp"
 #include "scenario/lesson.hpp"
 #include "scenario/lesson_figures.hpp"
+#include "scenario/sustained_runs.hpp"
 
 namespace tilesim::app {
 
@@ -35,6 +36,8 @@ scenario::Figure engine_figure(const AppModel& m, std::string name, double value
                                std::string detail);
 // A GPU measurement or the engine's prediction for it, as the GPU panel's table shows them.
 scenario::Figure measured_run_figure(const kernels::RunResult& r, const std::string& where);
+// A rung's time held under seconds of load (assets/measured/power_ladder_KEY.csv), measured.
+scenario::Figure sustained_run_figure(const scenario::SustainedRun& r, const std::string& where);
 
 // A step's text resolved: each figure once, numbered in order of first use (its footnote), and
 // the errors of figures that did not resolve.

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <string>
 
+#include "app/core/step_figures.hpp"
 #include "app/panels/gpu_parts.hpp"
 #include "scenario/bench_report.hpp"
 #include "scenario/sustained_runs.hpp"
@@ -29,16 +30,7 @@ void draw_sustained_runs(FrameContext& f, const scenario::BenchReport& bench,
       text_colored(palette::highlight, "The same rungs under seconds of load");
       heading = true;
     }
-    scenario::Figure fig;
-    fig.name = "gpu.sustained." + run->variant + ".ms";
-    fig.value = run->median_ms * 1e-3;
-    fig.text = sim::format_seconds(fig.value);
-    fig.unit = "s";
-    fig.kind = scenario::FigureKind::measured;
-    fig.source = source;
-    fig.detail = run->variant +
-                 ", median over 1-2 s of back-to-back launches (tilesim-bench "
-                 "--repeats 4000 --max-seconds 2), NVML sampling the clock and power";
+    const scenario::Figure fig = sustained_run_figure(*run, source);
     text_words(run->variant + ":", palette::text);
     ImGui::SameLine();
     figure_text(f, fig);
