@@ -19,6 +19,7 @@ nlohmann::json operand_json(const sim::OperandChoice& o, bool store) {
       {"smem_transposed", o.smem_transposed},
       {"smem_wavefronts_per_access", o.smem_wavefronts_per_access},
       {"lines_per_access", o.lines_per_access},
+      {"sectors_per_access", o.sectors_per_access},
       {"warp_accesses", o.warp_accesses},
       {"leading_stride", o.leading_stride},
       {"divisible_by_16", o.divisible_by_16},

@@ -35,7 +35,7 @@ std::vector<ChoiceLine> triton_choice_lines(const sim::Problem& p, const sim::Tr
 // with path
 // ("cp.async" | "ld.global"; the store "st.global"), access_bytes, vector_elems, buffers,
 // lanes_along_contiguous, swizzle_bytes, smem_transposed, smem_wavefronts_per_access,
-// lines_per_access, warp_accesses, leading_stride and divisible_by_16.
+// lines_per_access, sectors_per_access, warp_accesses, leading_stride and divisible_by_16.
 nlohmann::json triton_choices_json(const sim::TritonChoices& t);
 
 }  // namespace tilesim::scenario

@@ -5,7 +5,9 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdio>
 #include <map>
+#include <numeric>
 #include <set>
 
 #include "sim/base/enum_names.hpp"
@@ -172,6 +174,28 @@ double global_lines(const OperandChoice& o) {
   return o.threads_along_rows * std::max(1.0, per_row);
 }
 
+// The 32-byte sectors one warp access touches. Each of its rows is a contiguous span of
+// `span` bytes (lanes across rows: one lane's access each) starting at row * stride + column *
+// span bytes from a base Triton assumes 16-byte aligned (PyTorch's are 256-byte aligned): over
+// many rows and columns those starts fall evenly on the multiples of g = gcd(stride, span, 32)
+// within a sector, and a span starting o bytes into one touches ceil((o + span) / 32).
+double global_sectors(const OperandChoice& o, int elem_bytes, bool aligned = false) {
+  constexpr int kSector = 32;
+  const bool across = !o.lanes_along_contiguous;
+  const std::int64_t span = across ? o.access_bytes
+                                   : std::int64_t{o.threads_along_cols} * o.access_bytes *
+                                         std::max(1, o.layout_elems / std::max(1, o.vector_elems));
+  const int rows = across ? kWarpLanes : o.threads_along_rows;
+  const std::int64_t stride_bytes = o.leading_stride * elem_bytes;
+  std::int64_t g =
+      std::gcd(std::gcd(stride_bytes % kSector, span % kSector), std::int64_t{kSector});
+  if (g == 0 || aligned) g = kSector;  // aligned: every row starts on a sector
+  double sum = 0;
+  for (std::int64_t off = 0; off < kSector; off += g)
+    sum += static_cast<double>((off + span + kSector - 1) / kSector);
+  return rows * sum / static_cast<double>(kSector / g);
+}
+
 // Triton's default blocked layout for a tile access of `vec` elements a thread: threads of a
 // warp along the contiguous dimension first, as many as its extent takes, the rest across.
 void lay_out_threads(OperandChoice* o) {
@@ -304,6 +328,7 @@ TritonChoices triton_choices(const Problem& p, const Machine& m) {
       }
       lay_out_threads(o);
       o->lines_per_access = global_lines(*o);
+      o->sectors_per_access = global_sectors(*o, e);
       o->smem_wavefronts_per_access = smem_wavefronts(*o, e);
       o->warp_accesses =
           std::max<std::int64_t>(1, o->rows * o->cols / (kWarpLanes * o->vector_elems));
@@ -314,12 +339,14 @@ TritonChoices triton_choices(const Problem& p, const Machine& m) {
     t.a.access_bytes = t.a.vector_elems * e;
     lay_out_threads(&t.a);
     t.a.lines_per_access = global_lines(t.a);
+    t.a.sectors_per_access = global_sectors(t.a, e);
     t.a.warp_accesses =
         std::max<std::int64_t>(1, t.a.rows * t.a.cols / (kWarpLanes * t.a.vector_elems));
   }
   t.c.access_bytes = t.c.vector_elems * e;
   lay_out_threads(&t.c);
   t.c.lines_per_access = global_lines(t.c);
+  t.c.sectors_per_access = global_sectors(t.c, e);
   t.c.warp_accesses =
       std::max<std::int64_t>(1, t.c.rows * t.c.cols / (kWarpLanes * t.c.vector_elems));
 
@@ -381,6 +408,20 @@ TritonChoices triton_choices(const Problem& p, const Machine& m) {
   // Notes: every choice off the fast path, with its cause.
   const auto bytes = [](int b) { return std::to_string(b) + "-byte"; };
   const std::string where(to_string(m.has_cp_async ? LoadPath::cp_async : LoadPath::ld_global));
+  // Rows that start mid-sector: the GPU moves the extra sectors between the SMs and the L2
+  // (docs/TRITON_FINDINGS.md: this, not the narrower access, is what slows Triton's copies and
+  // transposes at N = 4095 on an H100; the timed engine does not model it yet).
+  const auto misaligned_note = [&](const std::string& name, const OperandChoice& o) {
+    const double aligned = global_sectors(o, e, true);
+    if (o.sectors_per_access <= aligned + 1e-9) return;
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.2f", o.sectors_per_access);
+    t.notes.push_back(name + ": rows start mid-sector (a row is " +
+                      std::to_string(o.leading_stride * e) +
+                      " bytes, not a multiple of 32): a warp access touches " + buf +
+                      " sectors of 32 bytes on average where " +
+                      std::to_string(static_cast<int>(aligned)) + " would do");
+  };
   for (const OperandChoice* o : {&t.a, &t.b}) {
     if (!t.matmul && o == &t.b) continue;
     const std::string name = !t.matmul ? "the input" : o->operand == Operand::a ? "A" : "B";
@@ -390,6 +431,7 @@ TritonChoices triton_choices(const Problem& p, const Machine& m) {
           name + ": " + bytes(o->access_bytes) + " " + std::string(to_string(o->path)) + " loads" +
           (t.matmul && o->path == LoadPath::ld_global ? ", not pipelined" : "") + ": " + stride +
           " = " + std::to_string(o->leading_stride) + " is not a multiple of 16");
+    misaligned_note(name, *o);
     if (!o->lanes_along_contiguous)
       t.notes.push_back(name + ": each lane reads its own row (" +
                         std::to_string(static_cast<int>(o->lines_per_access)) +
@@ -408,6 +450,7 @@ TritonChoices triton_choices(const Problem& p, const Machine& m) {
   if (!t.c.divisible_by_16)
     t.notes.push_back("C: " + bytes(t.c.access_bytes) + " stores: " + stride_name(p, Operand::c) +
                       " = " + std::to_string(t.c.leading_stride) + " is not a multiple of 16");
+  misaligned_note("C", t.c);
   if (t.spilled_accumulators > 0)
     t.notes.push_back(
         "more registers than the 255 a thread may hold: " + std::to_string(t.spilled_accumulators) +

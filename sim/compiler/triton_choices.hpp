@@ -68,6 +68,11 @@ struct OperandChoice {
   // global memory, and the wavefronts its write into shared memory takes (bank conflicts
   // included; 0 for copy and transpose, which keep the tile in registers).
   double lines_per_access = 1;
+  // The 32-byte sectors it touches, averaged over where its rows start: a row whose bytes are
+  // not a multiple of 32 starts mid-sector, so a 64-byte access touches 3 sectors, not 2, most of
+  // the time (copy, fp16, N = 4095: 2.94; ncu counts 2.937 a request on an H100,
+  // assets/measured/narrow_probe_h100.csv). The L2 still reads each sector from DRAM once.
+  double sectors_per_access = 1;
   double smem_wavefronts_per_access = 0;
   std::int64_t warp_accesses = 0;  // warp load instructions for the whole tile, per program
 };

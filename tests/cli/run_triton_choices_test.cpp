@@ -118,7 +118,7 @@ TEST(CliRunTritonChoices, JsonHoldsTheDotPipelineOperandsAndNotes) {
     for (const char* key :
          {"path", "access_bytes", "vector_elems", "buffers", "lanes_along_contiguous",
           "swizzle_bytes", "smem_transposed", "smem_wavefronts_per_access", "lines_per_access",
-          "warp_accesses", "leading_stride", "divisible_by_16"})
+          "sectors_per_access", "warp_accesses", "leading_stride", "divisible_by_16"})
       EXPECT_TRUE(ops[op].contains(key)) << op << "." << key;
   EXPECT_EQ(ops["a"]["path"], "cp.async");
   EXPECT_EQ(ops["a"]["access_bytes"], 16);

@@ -5,11 +5,14 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <sstream>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -60,8 +63,8 @@ struct Tally {
 // `file`: assets/measured/triton_<file>.json. `min_checked`: the configurations it holds, about;
 // `registers`: whether to hold the register estimate to its fitted accuracy here (the
 // supplement's 3001^3 staged tiles are the estimate's hardest case, reported only).
-void check_gpu(const std::string& gpu, const Machine& m, const std::string& file,
-               int min_checked, bool registers) {
+void check_gpu(const std::string& gpu, const Machine& m, const std::string& file, int min_checked,
+               bool registers) {
   const json d = load(file);
   Tally tally;
   double reg_abs_err = 0;
@@ -145,6 +148,49 @@ TEST(TritonChoices, MatchTheCompilersFactsOnTheH100Supplement) {
 
 TEST(TritonChoices, MatchTheCompilersFactsOnTheH200) {
   check_gpu("h200", *find_machine("h200"), "h200", 600, true);
+}
+
+// The sectors a warp access touches (OperandChoice::sectors_per_access) against Nsight Compute's
+// sectors per L1 request, loads and stores, for the copies and transposes the sweep runs
+// ("plain" rows of assets/measured/narrow_probe_h100.csv): rows of 4095 elements start
+// mid-sector (2.94 for 64-byte accesses, 4.88 for 128-byte ones), rows of 4096 on one.
+TEST(TritonChoices, SectorsPerWarpAccessMatchNsightCompute) {
+  std::ifstream in(std::string(TILESIM_ASSETS_DIR) + "/measured/narrow_probe_h100.csv");
+  ASSERT_TRUE(in) << "assets/measured/narrow_probe_h100.csv";
+  std::string line;
+  std::vector<std::string> header;
+  int checked = 0;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    std::vector<std::string> f;
+    std::stringstream ss(line);
+    for (std::string cell; std::getline(ss, cell, ',');) f.push_back(cell);
+    if (header.empty()) {
+      header = f;
+      continue;
+    }
+    const auto col = [&](const std::string& name) {
+      const auto it = std::find(header.begin(), header.end(), name);
+      EXPECT_NE(it, header.end()) << name;
+      return f.at(static_cast<std::size_t>(it - header.begin()));
+    };
+    if (col("variant") != "plain") continue;  // unspecialized strides: no CLI flag says so
+    ProblemSpec s;
+    s.kernel = col("kernel") == "copy" ? Kernel::copy : Kernel::transpose;
+    s.m = s.n = std::stoll(col("n"));
+    s.k = 1;
+    s.dtype = col("dtype") == "float16" ? DType::fp16 : DType::fp32;
+    s.block_m = s.block_n = std::stoi(col("block"));
+    s.block_k = 64;
+    s.num_warps = std::stoi(col("num_warps"));
+    const TritonChoices t = triton_choices(Problem(s), *find_machine("h100"));
+    const double ld = std::stod(col("l1_ld_sectors")) / std::stod(col("l1_ld_requests"));
+    const double st = std::stod(col("l1_st_sectors")) / std::stod(col("l1_st_requests"));
+    EXPECT_NEAR(t.a.sectors_per_access, ld, 0.01 * ld) << line;
+    EXPECT_NEAR(t.c.sectors_per_access, st, 0.01 * st) << line;
+    ++checked;
+  }
+  EXPECT_EQ(checked, 8);
 }
 
 }  // namespace
