@@ -330,6 +330,18 @@ TritonChoices triton_choices(const Problem& p, const Machine& m) {
       o->lines_per_access = global_lines(*o);
       o->sectors_per_access = global_sectors(*o, e);
       o->smem_wavefronts_per_access = smem_wavefronts(*o, e);
+      if (o->path == LoadPath::ld_global && o->smem_transposed && o->vector_elems > 1) {
+        // Through registers the transposing happens in the st.shared: a thread's vector goes
+        // to vector_elems different K rows, one element store each, with the bank conflicts
+        // of the element-wise cp.async copies a pipelined tile gets (ncu, tf32 128 x 128 x 32
+        // at 7168^3: 2,667 shared wavefronts a program a K step at one stage, 2,579 at three;
+        // assets/measured/triton_supplement_h100.json).
+        OperandChoice q = *o;
+        q.layout_elems = o->vector_elems;
+        q.vector_elems = 1;
+        q.access_bytes = e;
+        o->smem_wavefronts_per_access = o->vector_elems * smem_wavefronts(q, e);
+      }
       o->warp_accesses =
           std::max<std::int64_t>(1, o->rows * o->cols / (kWarpLanes * o->vector_elems));
       if (o->path == LoadPath::cp_async)

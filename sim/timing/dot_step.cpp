@@ -127,6 +127,7 @@ void TimedRun::dot(SlotState& s, SmState& sm, int slot, std::int64_t k, std::int
   ev->start_ps = start;
   ev->end_ps = start + d.ps;
   s.dot_done[static_cast<std::size_t>(k % (kMaxStages + 1))] = ev->end_ps;
+  s.dot_start[static_cast<std::size_t>(k % (kMaxStages + 1))] = start;
   s.progress = ev->end_ps;
 }
 

@@ -286,6 +286,7 @@ StepCosts step_costs(const Problem& p, const Machine& m, const TimingOptions& op
       a_wf = tile_wf(t.a), b_wf = tile_wf(t.b);
       const bool staged = t.a.path == LoadPath::ld_global || t.b.path == LoadPath::ld_global;
       c.pipeline_stages = staged ? 1 : std::max(1, t.pipeline_buffers);
+      c.loads_in_program_order = true;
       // A tile staged through registers is copied by the warps' own instructions (ld.global,
       // st.shared, the element pointers' advance and masks), each K step: the dot cannot go
       // faster than the program's warps issue them (a cp.async tile costs a few instructions a

@@ -186,6 +186,13 @@ struct StepCosts {
   // finished). A Triton program: the buffers its compiler gives the cp.async operands, 1 when an
   // operand goes through registers (ld.global: not pipelined); else ProblemSpec::stages.
   int pipeline_stages = 1;
+  // A software pipeline in one instruction stream (Triton's): stage k's loads are issued in the
+  // loop iteration of dot k - pipeline_stages + 1, after that dot's tiles have been waited for,
+  // so at most pipeline_stages - 1 stages are in flight while a dot runs (TTGIR's loop: wait,
+  // dot, then the next stage's copies; ncu at 4096^3, 2 stages: a K step is the stage's round
+  // trip, assets/measured/ncu_stages_h100.csv). A CUDA rung's producer warps (TMA) are not
+  // bound so: false.
+  bool loads_in_program_order = false;
   // From the start of the timed interval to the first program (kTritonLaunchOverheadS; 0 for a
   // CUDA rung's description).
   std::int64_t start_ps = 0;

@@ -54,7 +54,8 @@ struct SlotState {
   std::int64_t load_issue = 0;  // issue time of its last load
   std::int64_t load_a_done = 0, load_b_done = 0;
   TimeCause load_a_cause = TimeCause::latency, load_b_cause = TimeCause::latency;
-  std::array<std::int64_t, kMaxStages + 1> dot_done{};  // ring: dot k at k % (kMaxStages + 1)
+  std::array<std::int64_t, kMaxStages + 1> dot_done{};   // ring: dot k at k % (kMaxStages + 1)
+  std::array<std::int64_t, kMaxStages + 1> dot_start{};  // the same ring, for its start
   LoadRounds rounds;  // a copy's or transpose's tile load in rounds (StepCosts::load_rounds)
 };
 

@@ -3,6 +3,10 @@
 // tf32 is copied into a K-major tile 4 bytes at a time, with bank conflicts.
 #include <gtest/gtest.h>
 
+#include <map>
+#include <tuple>
+#include <vector>
+
 #include "sim/sim.hpp"
 
 namespace {
@@ -140,3 +144,60 @@ TEST(TritonTiming, AShortTensorKernelRunsAtTheStartClockAndACopyDoesNot) {
   copy.block_m = copy.block_n = 64;
   EXPECT_EQ(time(copy, h100), time(copy, flat));
 }
+
+namespace {
+
+// Triton's software pipeline issues stage k's copies in the loop iteration of dot k - s + 1,
+// after that dot's tiles have been waited for (StepCosts::loads_in_program_order): at two
+// stages no load of step k goes out before dot k - 1 has started, so one stage's round trip
+// sets each K step, as ncu shows at 4096^3 (assets/measured/ncu_stages_h100.csv).
+TEST(TritonTiming, TwoStagesKeepOneStageInFlightBehindTheDot) {
+  ProblemSpec s = tutorial(1024, 1024, 1024, DType::fp16);
+  s.block_k = 32;
+  s.stages = 2;
+  const Problem p(s);
+  const Machine m = *find_machine("h100");
+  const StepCosts c = costs(s);
+  EXPECT_TRUE(c.loads_in_program_order);
+  EXPECT_EQ(c.pipeline_stages, 2);
+  EXPECT_FALSE(costs(s, false).loads_in_program_order);  // a CUDA rung's producer is not bound
+  std::vector<TimedEvent> events;
+  TimedOptions opt;
+  opt.events = &events;
+  run_timed(p, m, occupancy(p, m), opt);
+  std::map<std::pair<int, std::int64_t>, std::int64_t> dot_start;  // (pid, k) -> start
+  std::vector<std::tuple<int, std::int64_t, std::int64_t>> loads;  // pid, k, issue
+  for (const TimedEvent& e : events) {
+    std::int64_t k = -1;
+    const StepOp op = step_op(p, e.step, &k);
+    if (op == StepOp::dot) dot_start[{e.pid, k}] = e.start_ps;
+    if (op == StepOp::load_a) loads.emplace_back(e.pid, k, e.start_ps);
+  }
+  int checked = 0;
+  for (const auto& [pid, k, issue] : loads) {
+    if (k < 1) continue;
+    ASSERT_TRUE(dot_start.count({pid, k - 1}));
+    EXPECT_GE(issue, dot_start.at({pid, k - 1})) << "pid " << pid << " k " << k;
+    ++checked;
+  }
+  EXPECT_GT(checked, 64 * 30);
+}
+
+// Staged through registers (num_stages = 1), a tf32 B tile is transposed by its st.shared: each
+// thread's 16-byte vector goes out as four element stores with the conflicts of the pipelined
+// tile's 4-byte copies, so the tile's shared-memory writes cost what they cost at 3 stages (ncu
+// at 7168^3, 128 x 128 x 32: 2,667 and 2,579 shared wavefronts a program a K step).
+TEST(TritonTiming, AStagedTf32BIsTransposedElementByElement) {
+  ProblemSpec s3 = tutorial(4096, 4096, 4096, DType::fp32), s1 = s3;
+  s1.stages = 1;
+  const StepCosts one = costs(s1), three = costs(s3);
+  EXPECT_EQ(one.pipeline_stages, 1);
+  EXPECT_NEAR(static_cast<double>(one.load_b_smem_ps), static_cast<double>(three.load_b_smem_ps),
+              0.15 * static_cast<double>(three.load_b_smem_ps));
+  const TritonChoices t = triton_choices(Problem(s1), *find_machine("h100"));
+  EXPECT_EQ(t.b.path, LoadPath::ld_global);
+  EXPECT_EQ(t.b.access_bytes, 16);
+  EXPECT_DOUBLE_EQ(t.b.smem_wavefronts_per_access, 64);  // 4 element stores of 16 wavefronts
+}
+
+}  // namespace
