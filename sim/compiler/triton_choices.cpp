@@ -54,44 +54,54 @@ std::int64_t swizzled(std::int64_t addr, int swizzle) {
 // cycle. (i, j): the tile element a lane's access starts at, j along the global contiguous
 // dimension; the smem tile keeps j contiguous unless `transposed`.
 double smem_wavefronts(const OperandChoice& o, int elem_bytes) {
+  // A 4-byte cp.async (an element copy) fills shared memory half a warp at a time: each half's
+  // conflicts are its own, and the two halves add (ncu: 15-19 wavefronts a copy for tf32's K-major
+  // B at BLOCK_N = 64 and 128 alike, assets/measured/ncu_tf32_b_staging_h100.csv; counted over
+  // the whole warp, lanes of two K rows at BLOCK_N = 64 would share 8).
+  const int group =
+      o.path == LoadPath::cp_async && o.access_bytes == 4 ? kWarpLanes / 2 : kWarpLanes;
   const std::int64_t ext_i = o.contiguous_cols ? o.rows : o.cols;
   const std::int64_t ext_j = o.contiguous_cols ? o.cols : o.rows;
   // A thread's layout_elems consecutive elements go out in copies of vector_elems: average the
   // wavefronts over those copies (the first element of each, then the rest of its vector).
   const int copies = std::max(1, o.layout_elems / std::max(1, o.vector_elems));
-  const double bytes = static_cast<double>(kWarpLanes) * o.access_bytes;
+  const double bytes = static_cast<double>(group) * o.access_bytes;
   double total = 0;
-  for (int copy = 0; copy < copies; ++copy) {
-    std::array<std::set<std::int64_t>, kBanks> words;
-    for (int lane = 0; lane < kWarpLanes; ++lane) {
-      std::int64_t i = 0, j = 0;
-      if (o.lanes_along_contiguous) {
-        i = lane / o.threads_along_cols;
-        j = std::int64_t{lane % o.threads_along_cols} * o.layout_elems;
-      } else {
-        i = lane % o.threads_along_rows;
-        j = std::int64_t{lane / o.threads_along_rows} * o.layout_elems;
+  for (int copy = 0; copy < copies; ++copy)
+    for (int lane0 = 0; lane0 < kWarpLanes; lane0 += group) {
+      std::array<std::set<std::int64_t>, kBanks> words;
+      for (int lane = lane0; lane < lane0 + group; ++lane) {
+        std::int64_t i = 0, j = 0;
+        if (o.lanes_along_contiguous) {
+          i = lane / o.threads_along_cols;
+          j = std::int64_t{lane % o.threads_along_cols} * o.layout_elems;
+        } else {
+          i = lane % o.threads_along_rows;
+          j = std::int64_t{lane / o.threads_along_rows} * o.layout_elems;
+        }
+        i %= std::max<std::int64_t>(1, ext_i);
+        j = (j + std::int64_t{copy} * o.vector_elems) % std::max<std::int64_t>(1, ext_j);
+        for (int v = 0; v < o.vector_elems; ++v) {
+          const std::int64_t jj = j + v;
+          // The element's row in shared memory and its byte in that row, swizzled on its
+          // address bits.
+          const std::int64_t r = o.smem_transposed ? jj : i;
+          const std::int64_t cb = (o.smem_transposed ? i : jj) * elem_bytes;
+          const std::int64_t row_bytes = (o.smem_transposed ? ext_i : ext_j) * elem_bytes;
+          // NVMMA's layout keeps a row to its swizzle's width: a wider tile is stored as column
+          // blocks of `swizzle` bytes, one after the other, each all its rows tall.
+          const std::int64_t rows_in_smem = o.smem_transposed ? ext_j : ext_i;
+          const std::int64_t span =
+              o.swizzle_bytes >= 32 && row_bytes > o.swizzle_bytes ? o.swizzle_bytes : row_bytes;
+          const std::int64_t addr = cb / span * (rows_in_smem * span) + r * span + cb % span;
+          const std::int64_t word = swizzled(addr, o.swizzle_bytes) / 4;
+          words[static_cast<std::size_t>(word % kBanks)].insert(word);
+        }
       }
-      i %= std::max<std::int64_t>(1, ext_i);
-      j = (j + std::int64_t{copy} * o.vector_elems) % std::max<std::int64_t>(1, ext_j);
-      for (int v = 0; v < o.vector_elems; ++v) {
-        const std::int64_t jj = j + v;
-        // The element's row in shared memory and its byte in that row, the whole row
-        // contiguous, swizzled on its address bits. (Stored as column blocks of `swizzle`
-        // bytes instead, seed 003's 64-wide K-major tf32 B would write with 8 wavefronts an
-        // access; ncu counts about 16, as this gives: assets/measured/triton_h100.json.)
-        const std::int64_t r = o.smem_transposed ? jj : i;
-        const std::int64_t cb = (o.smem_transposed ? i : jj) * elem_bytes;
-        const std::int64_t row_bytes = (o.smem_transposed ? ext_i : ext_j) * elem_bytes;
-        const std::int64_t addr = r * row_bytes + cb;
-        const std::int64_t word = swizzled(addr, o.swizzle_bytes) / 4;
-        words[static_cast<std::size_t>(word % kBanks)].insert(word);
-      }
+      std::size_t worst = 1;
+      for (const auto& w : words) worst = std::max(worst, w.size());
+      total += std::max(static_cast<double>(worst), std::ceil(bytes / (kBanks * 4)));
     }
-    std::size_t worst = 1;
-    for (const auto& w : words) worst = std::max(worst, w.size());
-    total += std::max(static_cast<double>(worst), std::ceil(bytes / (kBanks * 4)));
-  }
   return total / copies;
 }
 

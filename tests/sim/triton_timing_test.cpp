@@ -201,3 +201,28 @@ TEST(TritonTiming, AStagedTf32BIsTransposedElementByElement) {
 }
 
 }  // namespace
+
+namespace {
+
+// tf32's K-major B: a 4-byte cp.async fills shared memory half a warp at a time, into NVMMA's
+// layout (rows no wider than the 128-byte swizzle, a wider tile stored as column blocks). ncu
+// counts 15-19 wavefronts a copy at BLOCK_N = 64 and 128 alike
+// (assets/measured/ncu_tf32_b_staging_h100.csv) and about 16 for seed 003's 64 x 64 x 64 B
+// (triton_h100.json); over the whole warp the BLOCK_N = 64 lanes, two K rows, would share 8.
+TEST(TritonTiming, ATf32BCopyFillsSharedMemoryHalfAWarpAtATime) {
+  const Machine h100 = *find_machine("h100");
+  const auto b_wavefronts = [&](int bm, int bn, int bk, int warps) {
+    ProblemSpec s = tutorial(4096, 4096, 4096, DType::fp32);
+    s.block_m = bm, s.block_n = bn, s.block_k = bk, s.num_warps = warps;
+    const TritonChoices t = triton_choices(Problem(s), h100);
+    EXPECT_EQ(t.b.access_bytes, 4);
+    EXPECT_TRUE(t.b.smem_transposed);
+    return t.b.smem_wavefronts_per_access;
+  };
+  EXPECT_DOUBLE_EQ(b_wavefronts(64, 64, 32, 4), 16);
+  EXPECT_DOUBLE_EQ(b_wavefronts(128, 64, 32, 8), 16);
+  EXPECT_DOUBLE_EQ(b_wavefronts(128, 128, 32, 8), 16);
+  EXPECT_DOUBLE_EQ(b_wavefronts(64, 64, 64, 4), 16);  // 256-byte K rows: two column blocks
+}
+
+}  // namespace
