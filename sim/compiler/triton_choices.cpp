@@ -54,10 +54,13 @@ std::int64_t swizzled(std::int64_t addr, int swizzle) {
 // cycle. (i, j): the tile element a lane's access starts at, j along the global contiguous
 // dimension; the smem tile keeps j contiguous unless `transposed`.
 double smem_wavefronts(const OperandChoice& o, int elem_bytes) {
-  // A 4-byte cp.async (an element copy) fills shared memory half a warp at a time: each half's
-  // conflicts are its own, and the two halves add (ncu: 15-19 wavefronts a copy for tf32's K-major
-  // B at BLOCK_N = 64 and 128 alike, assets/measured/ncu_tf32_b_staging_h100.csv; counted over
-  // the whole warp, lanes of two K rows at BLOCK_N = 64 would share 8).
+  // A 4-byte cp.async (an element copy, transposed or not) fills shared memory half a warp at a
+  // time: each half's conflicts are its own, and the two halves add (ncu: 15-19 wavefronts a copy
+  // for tf32's K-major B at BLOCK_N = 64 and 128 alike,
+  // assets/measured/ncu_tf32_b_staging_h100.csv; counted over the whole warp, lanes of two K rows
+  // at BLOCK_N = 64 would share 8; the 4095^3 tf32 tutorial's row-major 4-byte copies take more
+  // than the warp-wide 1 each: ncu's 1,714 a program a K step against this count's 512,
+  // triton_h100.json).
   const int group =
       o.path == LoadPath::cp_async && o.access_bytes == 4 ? kWarpLanes / 2 : kWarpLanes;
   const std::int64_t ext_i = o.contiguous_cols ? o.rows : o.cols;
@@ -184,26 +187,24 @@ double global_lines(const OperandChoice& o) {
   return o.threads_along_rows * std::max(1.0, per_row);
 }
 
-// The 32-byte sectors one warp access touches. Each of its rows is a contiguous span of
-// `span` bytes (lanes across rows: one lane's access each) starting at row * stride + column *
-// span bytes from a base Triton assumes 16-byte aligned (PyTorch's are 256-byte aligned): over
-// many rows and columns those starts fall evenly on the multiples of g = gcd(stride, span, 32)
-// within a sector, and a span starting o bytes into one touches ceil((o + span) / 32).
+// The 32-byte sectors one warp access touches. Each of its threads_along_rows rows is a
+// contiguous span of its threads_along_cols lanes' bytes (lanes across rows: usually one lane's)
+// starting at row * stride + column * span bytes from a base Triton assumes 16-byte aligned
+// (PyTorch's are 256-byte aligned): over many rows and columns those starts fall evenly on the
+// multiples of g = gcd(stride, span, 32) within a sector (gcd(0, 32) = 32: aligned), and a span
+// starting o bytes into one touches ceil((o + span) / 32).
 double global_sectors(const OperandChoice& o, int elem_bytes, bool aligned = false) {
   constexpr int kSector = 32;
-  const bool across = !o.lanes_along_contiguous;
-  const std::int64_t span = across ? o.access_bytes
-                                   : std::int64_t{o.threads_along_cols} * o.access_bytes *
-                                         std::max(1, o.layout_elems / std::max(1, o.vector_elems));
-  const int rows = across ? kWarpLanes : o.threads_along_rows;
+  const std::int64_t span = std::int64_t{o.threads_along_cols} * o.access_bytes *
+                            std::max(1, o.layout_elems / std::max(1, o.vector_elems));
   const std::int64_t stride_bytes = o.leading_stride * elem_bytes;
   std::int64_t g =
       std::gcd(std::gcd(stride_bytes % kSector, span % kSector), std::int64_t{kSector});
-  if (g == 0 || aligned) g = kSector;  // aligned: every row starts on a sector
+  if (aligned) g = kSector;  // every row starts on a sector
   double sum = 0;
   for (std::int64_t off = 0; off < kSector; off += g)
     sum += static_cast<double>((off + span + kSector - 1) / kSector);
-  return rows * sum / static_cast<double>(kSector / g);
+  return o.threads_along_rows * sum / static_cast<double>(kSector / g);
 }
 
 // Triton's default blocked layout for a tile access of `vec` elements a thread: threads of a
@@ -342,10 +343,12 @@ TritonChoices triton_choices(const Problem& p, const Machine& m) {
       o->smem_wavefronts_per_access = smem_wavefronts(*o, e);
       if (o->path == LoadPath::ld_global && o->smem_transposed && o->vector_elems > 1) {
         // Through registers the transposing happens in the st.shared: a thread's vector goes
-        // to vector_elems different K rows, one element store each, with the bank conflicts
-        // of the element-wise cp.async copies a pipelined tile gets (ncu, tf32 128 x 128 x 32
-        // at 7168^3: 2,667 shared wavefronts a program a K step at one stage, 2,579 at three;
-        // assets/measured/triton_supplement_h100.json).
+        // to vector_elems different K rows, one element store each, with its layout's bank
+        // conflicts counted over the whole warp (an st.shared's; the half-warp count is a
+        // cp.async's). At BLOCK_N = 128 that is the pipelined tile's 16 a store (ncu, tf32
+        // 128 x 128 x 32 at 7168^3: 2,667 shared wavefronts a program a K step at one stage,
+        // 2,579 at three; assets/measured/triton_supplement_h100.json); BLOCK_N = 64 at one
+        // stage (8 a store here) is unmeasured.
         OperandChoice q = *o;
         q.layout_elems = o->vector_elems;
         q.vector_elems = 1;

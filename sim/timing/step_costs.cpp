@@ -286,7 +286,11 @@ StepCosts step_costs(const Problem& p, const Machine& m, const TimingOptions& op
       a_wf = tile_wf(t.a), b_wf = tile_wf(t.b);
       const bool staged = t.a.path == LoadPath::ld_global || t.b.path == LoadPath::ld_global;
       c.pipeline_stages = staged ? 1 : std::max(1, t.pipeline_buffers);
-      c.loads_in_program_order = true;
+      // On the wgmma path a stage's num_stages buffers outlast its dot (the dot reads shared
+      // memory asynchronously): program order is what holds the next copies back. On mma.sync
+      // and FMA (num_stages - 1 buffers, read into registers before the copies go out) the
+      // buffer rule already says as much.
+      c.loads_in_program_order = t.dot == MathPath::wgmma;
       // A tile staged through registers is copied by the warps' own instructions (ld.global,
       // st.shared, the element pointers' advance and masks), each K step: the dot cannot go
       // faster than the program's warps issue them (a cp.async tile costs a few instructions a

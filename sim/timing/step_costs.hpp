@@ -190,8 +190,8 @@ struct StepCosts {
   // loop iteration of dot k - pipeline_stages + 1, after that dot's tiles have been waited for,
   // so at most pipeline_stages - 1 stages are in flight while a dot runs (TTGIR's loop: wait,
   // dot, then the next stage's copies; ncu at 4096^3, 2 stages: a K step is the stage's round
-  // trip, assets/measured/ncu_stages_h100.csv). A CUDA rung's producer warps (TMA) are not
-  // bound so: false.
+  // trip, assets/measured/ncu_stages_h100.csv). Set on Triton's wgmma path; a CUDA rung's
+  // producer warps (TMA) are not bound so.
   bool loads_in_program_order = false;
   // From the start of the timed interval to the first program (kTritonLaunchOverheadS; 0 for a
   // CUDA rung's description).

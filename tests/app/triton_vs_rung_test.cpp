@@ -46,9 +46,11 @@ TEST(TritonVsRung, RungBesideTritonRanTheProblemsOwnTile) {
   ASSERT_NE(rung, nullptr);
   EXPECT_EQ(rung->result.variant, "matmul_mma_sync_bk64");
   EXPECT_EQ(rung->result.problem.block_k, 64);
-  for (const auto* m : matches)  // the fastest record of that tile
-    if (m->result.variant == rung->result.variant)
+  for (const auto* m : matches) {  // the fastest record of that tile
+    if (m->result.variant == rung->result.variant) {
       EXPECT_LE(rung->result.median_ms, m->result.median_ms);
+    }
+  }
   std::vector<const scenario::BenchRecord*> baselines;
   for (const auto* m : matches)
     if (m->result.variant.rfind("cublas", 0) == 0) baselines.push_back(m);

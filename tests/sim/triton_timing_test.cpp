@@ -200,10 +200,6 @@ TEST(TritonTiming, AStagedTf32BIsTransposedElementByElement) {
   EXPECT_DOUBLE_EQ(t.b.smem_wavefronts_per_access, 64);  // 4 element stores of 16 wavefronts
 }
 
-}  // namespace
-
-namespace {
-
 // tf32's K-major B: a 4-byte cp.async fills shared memory half a warp at a time, into NVMMA's
 // layout (rows no wider than the 128-byte swizzle, a wider tile stored as column blocks). ncu
 // counts 15-19 wavefronts a copy at BLOCK_N = 64 and 128 alike
