@@ -9,6 +9,6 @@ nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader |
 python3 -c "import triton, torch; print('triton', triton.__version__, 'torch', torch.__version__)" | tee -a $OUT/narrow_log.txt
 python3 scripts/triton/narrow_probe.py time $OUT/narrow_times.jsonl 2>&1 | tee -a $OUT/narrow_log.txt
 ncu --csv --page raw --set full --cache-control all --clock-control none \
-  -k "regex:^(matcopy|matcopy_dns|transpose|transpose_dns)$" \
+  -k "regex:^(matcopy|matrix_transpose_kernel)$" \
   python3 scripts/triton/narrow_probe.py ncu /dev/null > $OUT/narrow_ncu.csv 2>> $OUT/narrow_log.txt
 echo "ncu rc=$? rows=$(grep -c '^"' $OUT/narrow_ncu.csv)" | tee -a $OUT/narrow_log.txt

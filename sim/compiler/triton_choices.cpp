@@ -69,6 +69,13 @@ double smem_wavefronts(const OperandChoice& o, int elem_bytes) {
   // wavefronts over those copies (the first element of each, then the rest of its vector).
   const int copies = std::max(1, o.layout_elems / std::max(1, o.vector_elems));
   const double bytes = static_cast<double>(group) * o.access_bytes;
+  // The tile in shared memory: its rows and their bytes. NVMMA's layout keeps a row to its
+  // swizzle's width: a wider tile is stored as column blocks of `swizzle` bytes, one after the
+  // other, each all its rows tall.
+  const std::int64_t row_bytes = (o.smem_transposed ? ext_i : ext_j) * elem_bytes;
+  const std::int64_t rows_in_smem = o.smem_transposed ? ext_j : ext_i;
+  const std::int64_t span =
+      o.swizzle_bytes >= 32 && row_bytes > o.swizzle_bytes ? o.swizzle_bytes : row_bytes;
   double total = 0;
   for (int copy = 0; copy < copies; ++copy)
     for (int lane0 = 0; lane0 < kWarpLanes; lane0 += group) {
@@ -90,12 +97,6 @@ double smem_wavefronts(const OperandChoice& o, int elem_bytes) {
           // address bits.
           const std::int64_t r = o.smem_transposed ? jj : i;
           const std::int64_t cb = (o.smem_transposed ? i : jj) * elem_bytes;
-          const std::int64_t row_bytes = (o.smem_transposed ? ext_i : ext_j) * elem_bytes;
-          // NVMMA's layout keeps a row to its swizzle's width: a wider tile is stored as column
-          // blocks of `swizzle` bytes, one after the other, each all its rows tall.
-          const std::int64_t rows_in_smem = o.smem_transposed ? ext_j : ext_i;
-          const std::int64_t span =
-              o.swizzle_bytes >= 32 && row_bytes > o.swizzle_bytes ? o.swizzle_bytes : row_bytes;
           const std::int64_t addr = cb / span * (rows_in_smem * span) + r * span + cb % span;
           const std::int64_t word = swizzled(addr, o.swizzle_bytes) / 4;
           words[static_cast<std::size_t>(word % kBanks)].insert(word);
