@@ -94,7 +94,8 @@ struct Machine {
   // 0.24..0.35 over eleven launches of 1, 4 and 16 rounds on two chips, 16x16 tiles left out;
   // 0.31 is the 32x32 vectorized rung's on the H200, the eleven's median; docs/MODEL_HISTORY.md).
   // Copies have no barrier to show it; they pay it at their exit (a block's slot frees with its
-  // last warp). 0: every warp's load returns at the mean.
+  // last warp). A matmul's tile that misses the L2 waits for its slowest warp the same way, one
+  // round (StepCosts::tile_slowest_warp_ps). 0: every warp's load returns at the mean.
   double warp_load_cv = 0.31;
   // Cycles a copy's or transpose's warp takes per instruction outside its memory waits (its
   // dependent integer chains and the schedulers' other warps): ncu's stall reasons per issued
@@ -128,7 +129,7 @@ struct Machine {
   // docs/FIDELITY.md); fma_efficiency is 1 by assumption (issue, not the FMA pipe, limits).
   double dram_efficiency = 0.869;    // of dram_bytes_per_s, streaming copy
   double fma_efficiency = 1.0;       // of fp32_flops_per_s
-  double tensor_efficiency = 0.745;  // of the tensor path's peak, dot of full tiles
+  double tensor_efficiency = 0.746;  // of the tensor path's peak, dot of full tiles
   // Instruction issue, per scheduler: min(issue_ceiling, W / warp_issue_cycles) warp
   // instructions a cycle from W warps (docs/MODEL.md). Both measured, neither fitted:
   // - issue_ceiling: the most a scheduler issues on a real mix, 0.80: register_blocked at

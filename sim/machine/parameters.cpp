@@ -261,7 +261,8 @@ const std::vector<MachineParameter>& rows() {
             "block_timeline_h100/tr32_8192_padded.csv): load-phase sd 0.311 us over 65,536 "
             "programs; 0.19 gives the model's 0.306 us"}}),
       row(TILESIM_FIELD(warp_load_cv), "of a warp's round trip", G::memory,
-          "spread of a warp's load round trips: the program waits for its slowest warp",
+          "spread of a warp's load round trips: the program waits for its slowest warp (a copy's "
+          "round; a matmul tile that misses the L2)",
           {{"t4 a100", K::inherited, kInherited},
            {"", K::measured,
             "ncu's barrier over long-scoreboard stall per instruction is 1.42 warp_load_cv / "

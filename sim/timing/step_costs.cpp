@@ -140,6 +140,9 @@ StepCosts step_costs(const Problem& p, const Machine& m, const TimingOptions& op
   c.launch_ps = ps_of_cycles(m.program_launch_cycles, m);
   c.l2_hit_latency_ps = ps_of_cycles(m.l2_hit_latency_cycles, m);
   c.dram_latency_ps = ps_of_cycles(m.dram_latency_cycles, m);
+  if (matmul)
+    c.tile_slowest_warp_ps = std::llround(static_cast<double>(c.dram_latency_ps) *
+                                          slowest_warp_shift(warps, m.warp_load_cv));
   c.dram_ps_per_byte = 1e12 / (m.dram_bytes_per_s * m.dram_efficiency);
   c.l2_ps_per_byte = 1e12 / m.l2_bytes_per_s;
 

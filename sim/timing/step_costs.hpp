@@ -214,6 +214,13 @@ struct StepCosts {
   std::int64_t stream_ps = 0;
   double stream_warp_instructions = 0;  // per warp and program
   std::int64_t l2_hit_latency_ps = 0, dram_latency_ps = 0;
+  // A matmul's tile load that misses the L2 (and every load that hits its sectors while they are
+  // still on their way: MemoryPath::load) is complete when its slowest warp's copies are, as a
+  // copy's round is (round_slowest_warp): slowest_warp_shift(warps, warp_load_cv) of the DRAM's
+  // latency after the mean (0.44 x 386 ns = 170 ns at 8 warps on the H100). It shows where
+  // nothing hides the latency: one or two stages (docs/TRITON_FINDINGS.md, *the slowest warp of
+  // a stage*).
+  std::int64_t tile_slowest_warp_ps = 0;
   double dram_ps_per_byte = 0;  // at dram_bytes_per_s x dram_efficiency
   double l2_ps_per_byte = 0;    // all L2 slices together
   double fill_ps_per_byte = 0;  // one SM's L2 fill path (loads and stores)

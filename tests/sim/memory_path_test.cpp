@@ -45,6 +45,38 @@ TEST(MemoryPath, ASmallMissArrivesAfterTheDramLatency) {
   EXPECT_EQ(fill.busy, 256);
 }
 
+// A tile that misses is complete when its slowest warp's copies are: the slowest-warp share of
+// the DRAM latency comes after the mean, for the load that misses and for a load that hits its
+// sectors on their way (it waits for the same fill); an L2 hit without a fill in flight does not
+// wait for it, and a load that the DRAM's queue holds back waits for the queue alone.
+TEST(MemoryPath, AMissWaitsForItsSlowestWarp) {
+  StepCosts c = costs();
+  c.tile_slowest_warp_ps = 220;
+  c.fill_ps_per_byte = 0.25;  // (the fill path out of the way: 32 ps for 128 B)
+  MemoryPath mem(c, 1, 1 << 20);
+  Pipe fill, other_sm;
+  std::int64_t filled = 0;
+  const Arrival a = mem.load(access(0, 4), 0, &fill, &filled);
+  EXPECT_EQ(a.at, 720);
+  EXPECT_EQ(a.cause, TimeCause::latency);
+  EXPECT_EQ(filled, 720);
+  const Arrival b = mem.load(access(4, 0), 10, &other_sm, &filled);
+  EXPECT_EQ(b.at, 720);
+  EXPECT_EQ(b.cause, TimeCause::dram);
+  // On a fresh path: a hit with nothing in flight, after the L2's latency alone.
+  MemoryPath fresh(c, 1, 1 << 20);
+  Pipe third_sm;
+  std::int64_t nothing_in_flight = 0;
+  EXPECT_EQ(fresh.load(access(4, 0), 10, &third_sm, &nothing_in_flight).at, 110);
+  // 64 sectors (2,048 B): the DRAM's queue, 2,048 + 100, is later than 500 + 220.
+  MemoryPath queued(c, 1, 1 << 20);
+  Pipe fourth_sm;
+  std::int64_t big = 0;
+  const Arrival d = queued.load(access(0, 64), 0, &fourth_sm, &big);
+  EXPECT_EQ(d.at, 2048 + 100);
+  EXPECT_EQ(d.cause, TimeCause::dram);
+}
+
 TEST(MemoryPath, ALoadBehindAnotherWaitsForTheSlowestPipe) {
   const StepCosts c = costs();
   MemoryPath mem(c, 1, 1 << 20);

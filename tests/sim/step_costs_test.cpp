@@ -171,6 +171,29 @@ TEST(PipeClock, PipelinesRunAtTheMathPathsClockLatenciesAtTheNominalOne) {
   EXPECT_EQ(step_costs(p, m, tensor).dot_overhead_ps, std::llround(48 * 1e12 / 1.83e9));
 }
 
+// A matmul's tile that misses waits for its slowest warp: E[max of its warps' round trips],
+// 1.42 standard deviations of warp_load_cv at 8 warps, 1.03 at 4, of the DRAM latency; a copy's
+// tiles count theirs per round instead (round_slowest_warp), and with no spread there is none.
+TEST(StepCosts, AMatmulTileWaitsForItsSlowestWarpsShareOfTheDramLatency) {
+  Machine m = h200();
+  ProblemSpec s = fp32_matmul(128, 128, 32, 8);
+  s.dtype = DType::fp16;
+  const StepCosts eight = step_costs(Problem(s), m);
+  EXPECT_NEAR(static_cast<double>(eight.tile_slowest_warp_ps),
+              eight.dram_latency_ps * slowest_warp_shift(8, m.warp_load_cv), 0.5);
+  EXPECT_NEAR(slowest_warp_shift(8, 0.31), 1.42 * 0.31, 0.01);
+  s.num_warps = 4;
+  const StepCosts four = step_costs(Problem(s), m);
+  EXPECT_LT(four.tile_slowest_warp_ps, eight.tile_slowest_warp_ps);
+  EXPECT_NEAR(slowest_warp_shift(4, 0.31), 1.03 * 0.31, 0.01);
+  m.warp_load_cv = 0;
+  EXPECT_EQ(step_costs(Problem(s), m).tile_slowest_warp_ps, 0);
+  ProblemSpec copy = s;
+  copy.kernel = Kernel::copy;
+  copy.block_k = 1;
+  EXPECT_EQ(step_costs(Problem(copy), h200()).tile_slowest_warp_ps, 0);
+}
+
 // A rung's counted figures (ncu's instructions, its issue interval, ptxas's registers) describe
 // the code compiled for one tile and warp count; any other problem gets the model's estimates.
 TEST(CountedFigures, HoldOnlyAtTheTileAndWarpsTheyWereCountedAt) {

@@ -157,7 +157,7 @@ TEST(TimedEngine, ADotIsNoFasterThanItsWarpsIssueItsInstructions) {
 // makes row-major waves drift apart and re-read B (docs/MODEL.md).
 TEST(TimedEngine, TheOlderProgramGetsItsShareOfTheDotPipe) {
   ProblemSpec pair = matmul(128, 64, 60 * 64, 64, 64, 64);  // pids 0 and 1, same SM
-  pair.stages = 4;  // the loads hide behind the dots: the SM's pipes are what the two share
+  pair.stages = 8;  // the loads hide behind the dots: the SM's pipes are what the two share
   const Problem p(pair);
   for (const auto& [share, older_done] :
        {std::pair{0.6, 100.0 / 120}, std::pair{1.0, 60.0 / 120}, std::pair{0.5, 1.0}}) {
