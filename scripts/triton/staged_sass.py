@@ -47,19 +47,19 @@ def kind(op):
 def loop_body(sass):
     """The instructions of the longest block that ends in a branch back to its own start."""
     lines = sass.splitlines()
-    addr_re = re.compile(r"/\*([0-9a-f]{4,})\*/\s+(.*?);")
+    addr_re = re.compile(r"/\*([0-9a-f]{4,})\*/\s*([^;]*);")
     ins = []
     labels = {}
     for ln in lines:
         m = addr_re.search(ln)
         if m:
             ins.append((int(m.group(1), 16), m.group(2).strip()))
-        lm = re.match(r"\s*\.(L_x_\d+):", ln)
+        lm = re.match(r"\s*\.?(L_x_\d+|L_\w+):", ln)
         if lm:
             labels[lm.group(1)] = len(ins)
     best = []
     for i, (_, text) in enumerate(ins):
-        bm = re.search(r"BRA\s+(?:`\()?\.?(L_x_\d+)", text)
+        bm = re.search(r"BRA\s+(?:`\()?\.?(L_x_\d+|L_\w+)", text)
         if bm and bm.group(1) in labels and labels[bm.group(1)] <= i:
             body = ins[labels[bm.group(1)]:i + 1]
             if len(body) > len(best):
@@ -99,11 +99,17 @@ def main():
         with tempfile.NamedTemporaryFile(suffix=".cubin", delete=False) as fh:
             fh.write(ck.asm["cubin"])
             cubin = fh.name
-        sass = subprocess.run(["cuobjdump", "-sass", cubin], capture_output=True, text=True).stdout
+        sass = ""
+        for cmd in (["cuobjdump", "-sass", cubin], ["nvdisasm", "-c", cubin]):
+            r = subprocess.run(cmd, capture_output=True, text=True)
+            if "/*" in r.stdout:
+                sass = r.stdout
+                break
+            print(" ".join(cmd[:2]), "gave nothing:", r.stderr.strip()[:200], flush=True)
         body = loop_body(sass)
         name = f"{n}_{bm}x{bn}x{bk}_w{w}_s{s}"
         with open(os.path.join(out, name + ".sass"), "w") as fh:
-            fh.write("\n".join(f"/*{a_:04x}*/ {t};" for a_, t in body) + "\n")
+            fh.write("\n".join(f"/*{a_:04x}*/ {t};" for a_, t in body) + "\n" if body else sass)
         line = (f"{name}: regs {ck.n_regs} spills {ck.n_spills} shared {ck.metadata.shared} "
                 f"max_err {err:.3g} loop {len(body)} instructions: {runs(body)}")
         print(line, flush=True)
