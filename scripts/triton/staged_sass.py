@@ -9,20 +9,15 @@ kernel's SASS main loop (the block that branches back to itself), as runs of ins
 in program order, for the configurations below, with the ptxas registers and spills.
 
 Usage (GPU, repo root): python3 scripts/triton/staged_sass.py OUT_DIR
-Writes OUT_DIR/staged_sass.txt (the runs, per configuration) and one .sass file per
-configuration (the loop's instructions).
+Writes OUT_DIR/staged_sass.txt (the runs, per configuration, and the PTX loop's beside them) and
+one .sass file per configuration (the loop's instructions, or the whole listing when no loop was
+found). Again from saved listings (no GPU): python3 scripts/triton/staged_sass.py --parse *.sass
 """
 import os
 import re
 import subprocess
 import sys
 import tempfile
-
-import torch
-import triton
-
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import kernels  # noqa: E402
 
 # (m = n = k, BLOCK_M, BLOCK_N, BLOCK_K, num_warps, num_stages)
 CASES = [
@@ -45,12 +40,12 @@ def kind(op):
 
 
 def loop_body(sass):
-    """The instructions of the longest block that ends in a branch back to its own start."""
-    lines = sass.splitlines()
+    """The instructions of the longest loop: a branch back to an earlier address (cuobjdump
+    prints its target as an address, `BRA 0x4070`; nvdisasm as a label, `BRA `(.L_x_3)`)."""
     addr_re = re.compile(r"/\*([0-9a-f]{4,})\*/\s*([^;]*);")
     ins = []
     labels = {}
-    for ln in lines:
+    for ln in sass.splitlines():
         m = addr_re.search(ln)
         if m:
             ins.append((int(m.group(1), 16), m.group(2).strip()))
@@ -58,12 +53,16 @@ def loop_body(sass):
         if lm:
             labels[lm.group(1)] = len(ins)
     best = []
-    for i, (_, text) in enumerate(ins):
-        bm = re.search(r"BRA\s+(?:`\()?\.?(L_x_\d+|L_\w+)", text)
-        if bm and bm.group(1) in labels and labels[bm.group(1)] <= i:
-            body = ins[labels[bm.group(1)]:i + 1]
-            if len(body) > len(best):
-                best = body
+    for i, (addr, text) in enumerate(ins):
+        start = None
+        am = re.search(r"BRA\s+0x([0-9a-f]+)", text)
+        if am and int(am.group(1), 16) < addr:
+            start = next(j for j, (a, _) in enumerate(ins) if a >= int(am.group(1), 16))
+        lm = re.search(r"BRA\s+(?:`\()?\.?(L_x_\d+|L_\w+)", text)
+        if lm and lm.group(1) in labels and labels[lm.group(1)] <= i:
+            start = labels[lm.group(1)]
+        if start is not None and i + 1 - start > len(best):
+            best = ins[start:i + 1]
     return best
 
 
@@ -81,7 +80,47 @@ def runs(body):
     return " ".join(f"{k}x{n}" if n > 1 else k for k, n in out)
 
 
+PTX_KINDS = ["ld.global", "st.shared", "ld.shared", "cp.async", "wgmma.fence", "wgmma.commit",
+             "wgmma.wait", "wgmma.mma_async", "bar.sync", "ld.local", "st.local", "bra"]
+
+
+def ptx_loop_runs(ptx):
+    """The same runs for the PTX's longest loop (a label and the branch back to it)."""
+    lines = [ln.strip() for ln in ptx.splitlines()]
+    labels = {}
+    for i, ln in enumerate(lines):
+        m = re.match(r"(\$L__\w+):", ln)
+        if m:
+            labels[m.group(1)] = i
+    best = (0, 0)
+    for i, ln in enumerate(lines):
+        m = re.search(r"bra(?:\.uni)?\s+(\$L__\w+);", ln)
+        if m and m.group(1) in labels and labels[m.group(1)] < i and i - labels[m.group(1)] > best[1] - best[0]:
+            best = (labels[m.group(1)], i)
+    out = []
+    for ln in lines[best[0]:best[1] + 1]:
+        op = ln.split()[1] if ln.startswith("@") and len(ln.split()) > 1 else (ln.split() or [""])[0]
+        k = next((k for k in PTX_KINDS if op.startswith(k)), None)
+        if k is None:
+            continue
+        if out and out[-1][0] == k:
+            out[-1][1] += 1
+        else:
+            out.append([k, 1])
+    return best[1] - best[0], " ".join(f"{k}x{n}" if n > 1 else k for k, n in out)
+
+
 def main():
+    if sys.argv[1] == "--parse":  # SASS listings saved before: their loops again
+        for path in sys.argv[2:]:
+            body = loop_body(open(path).read())
+            print(f"{os.path.basename(path)}: loop {len(body)} instructions: {runs(body)}")
+        return
+    import torch
+    import triton
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import kernels
+
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)
     report = []
@@ -112,6 +151,8 @@ def main():
             fh.write("\n".join(f"/*{a_:04x}*/ {t};" for a_, t in body) + "\n" if body else sass)
         line = (f"{name}: regs {ck.n_regs} spills {ck.n_spills} shared {ck.metadata.shared} "
                 f"max_err {err:.3g} loop {len(body)} instructions: {runs(body)}")
+        n_ptx, ptx_runs = ptx_loop_runs(ck.asm["ptx"])
+        line += f"\n  PTX loop {n_ptx} lines: {ptx_runs}"
         print(line, flush=True)
         report.append(line)
     with open(os.path.join(out, "staged_sass.txt"), "w") as fh:
