@@ -10,8 +10,7 @@ in program order, for the configurations below, with the ptxas registers and spi
 
 Usage (GPU, repo root): python3 scripts/triton/staged_sass.py OUT_DIR
 Writes OUT_DIR/staged_sass.txt (the runs, per configuration, and the PTX loop's beside them) and
-one .sass file per configuration (the loop's instructions, or the whole listing when no loop was
-found). Again from saved listings (no GPU): python3 scripts/triton/staged_sass.py --parse *.sass
+one .sass file per configuration (its whole listing: one function, the kernel). Again from saved listings (no GPU): python3 scripts/triton/staged_sass.py --parse *.sass
 """
 import os
 import re
@@ -28,7 +27,8 @@ CASES = [
     (4096, 128, 128, 64, 8, 3),
 ]
 
-KINDS = ["LDGSTS", "LDGDEPBAR", "DEPBAR", "LDG", "STS", "LDS", "LDSM", "HGMMA", "WARPGROUP",
+# Longer names before their prefixes (LDGSTS before LDG, LDSM before LDS).
+KINDS = ["LDGSTS", "LDGDEPBAR", "DEPBAR", "LDG", "STS", "LDSM", "LDS", "HGMMA", "WARPGROUP",
          "BAR", "LDL", "STL", "SYNCS", "BRA"]
 
 
@@ -55,10 +55,10 @@ def loop_body(sass):
     best = []
     for i, (addr, text) in enumerate(ins):
         start = None
-        am = re.search(r"BRA\s+0x([0-9a-f]+)", text)
+        am = re.search(r"BRA(?:\.\w+)*\s+0x([0-9a-f]+)", text)
         if am and int(am.group(1), 16) < addr:
             start = next(j for j, (a, _) in enumerate(ins) if a >= int(am.group(1), 16))
-        lm = re.search(r"BRA\s+(?:`\()?\.?(L_x_\d+|L_\w+)", text)
+        lm = re.search(r"BRA(?:\.\w+)*\s+(?:`\()?\.?(L_x_\d+|L_\w+)", text)
         if lm and lm.group(1) in labels and labels[lm.group(1)] <= i:
             start = labels[lm.group(1)]
         if start is not None and i + 1 - start > len(best):
@@ -111,6 +111,8 @@ def ptx_loop_runs(ptx):
 
 
 def main():
+    if len(sys.argv) < 2:
+        sys.exit(__doc__)
     if sys.argv[1] == "--parse":  # SASS listings saved before: their loops again
         for path in sys.argv[2:]:
             body = loop_body(open(path).read())
@@ -148,7 +150,7 @@ def main():
         body = loop_body(sass)
         name = f"{n}_{bm}x{bn}x{bk}_w{w}_s{s}"
         with open(os.path.join(out, name + ".sass"), "w") as fh:
-            fh.write("\n".join(f"/*{a_:04x}*/ {t};" for a_, t in body) + "\n" if body else sass)
+            fh.write(sass)  # the whole listing: --parse finds the loop again
         line = (f"{name}: regs {ck.n_regs} spills {ck.n_spills} shared {ck.metadata.shared} "
                 f"max_err {err:.3g} loop {len(body)} instructions: {runs(body)}")
         n_ptx, ptx_runs = ptx_loop_runs(ck.asm["ptx"])

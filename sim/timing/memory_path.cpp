@@ -26,7 +26,7 @@ Arrival MemoryPath::load(const AccessResult& r, std::int64_t issue, Pipe* fill,
   const StepCosts& c = *m_c;
   const std::int64_t bytes = (std::int64_t{r.hit_sectors} + r.miss_sectors) * L2Cache::kSectorBytes;
   // A miss is back after the DRAM's latency, and the tile after its slowest warp's share of it
-  // (StepCosts::tile_slowest_warp); when the DRAM's queue is longer, after the queue.
+  // (StepCosts::tile_slowest_warp_ps); when the DRAM's queue is longer, after the queue.
   Arrival a{issue + (r.miss_sectors > 0 ? c.dram_latency_ps + c.tile_slowest_warp_ps
                                         : c.l2_hit_latency_ps),
             TimeCause::latency};

@@ -215,11 +215,14 @@ struct StepCosts {
   double stream_warp_instructions = 0;  // per warp and program
   std::int64_t l2_hit_latency_ps = 0, dram_latency_ps = 0;
   // A matmul's tile load that misses the L2 (and every load that hits its sectors while they are
-  // still on their way: MemoryPath::load) is complete when its slowest warp's copies are, as a
-  // copy's round is (round_slowest_warp): slowest_warp_shift(warps, warp_load_cv) of the DRAM's
-  // latency after the mean (0.44 x 386 ns = 170 ns at 8 warps on the H100). It shows where
-  // nothing hides the latency: one or two stages (docs/TRITON_FINDINGS.md, *the slowest warp of
-  // a stage*).
+  // still on their way: MemoryPath::load) is complete when its slowest warp's copies are, as an
+  // element loop's round is (round_slowest_warp): slowest_warp_shift(warps, warp_load_cv) of the
+  // DRAM's unloaded latency after the mean (0.44 x 386 ns = 170 ns at 8 warps on the H100; an
+  // element loop scales its loaded latency instead), unless the DRAM's queue comes later. It
+  // shows where nothing hides the latency: one or two stages (docs/TRITON_FINDINGS.md, *A stage
+  // that misses waits for its slowest warp*). A TMA rung's copy is one thread's request, not its
+  // warps'; it gets the same wait, for the same spread of the tile's sectors (the CUDA rungs'
+  // times move by at most 0.41 % with it: scripts/fit_timing.py).
   std::int64_t tile_slowest_warp_ps = 0;
   double dram_ps_per_byte = 0;  // at dram_bytes_per_s x dram_efficiency
   double l2_ps_per_byte = 0;    // all L2 slices together

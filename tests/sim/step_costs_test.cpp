@@ -173,7 +173,8 @@ TEST(PipeClock, PipelinesRunAtTheMathPathsClockLatenciesAtTheNominalOne) {
 
 // A matmul's tile that misses waits for its slowest warp: E[max of its warps' round trips],
 // 1.42 standard deviations of warp_load_cv at 8 warps, 1.03 at 4, of the DRAM latency; a copy's
-// tiles count theirs per round instead (round_slowest_warp), and with no spread there is none.
+// or transpose's tile gets none (an element loop counts its own per round: round_slowest_warp),
+// and with no spread there is none.
 TEST(StepCosts, AMatmulTileWaitsForItsSlowestWarpsShareOfTheDramLatency) {
   Machine m = h200();
   ProblemSpec s = fp32_matmul(128, 128, 32, 8);
