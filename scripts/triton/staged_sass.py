@@ -8,7 +8,8 @@ its load's round trip). Whether the loop issues the next K step's loads before t
 kernel's SASS main loop (the block that branches back to itself), as runs of instruction kinds
 in program order, for the configurations below, with the ptxas registers and spills.
 
-Usage (GPU, repo root): python3 scripts/triton/staged_sass.py OUT_DIR
+Usage (GPU, repo root): python3 scripts/triton/staged_sass.py OUT_DIR [N,BM,BN,BK,W,S ...]
+(the configurations to compile, fp16 at m = n = k = N; default: CASES below)
 Writes OUT_DIR/staged_sass.txt (the runs, per configuration, and the PTX loop's beside them) and
 one .sass file per configuration (its whole listing: one function, the kernel). Again from saved listings (no GPU): python3 scripts/triton/staged_sass.py --parse *.sass
 """
@@ -125,8 +126,9 @@ def main():
 
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)
+    cases = [tuple(int(x) for x in a.split(",")) for a in sys.argv[2:]] or CASES
     report = []
-    for n, bm, bn, bk, w, s in CASES:
+    for n, bm, bn, bk, w, s in cases:
         a = torch.randn((n, n), device="cuda", dtype=torch.float16)
         b = torch.randn((n, n), device="cuda", dtype=torch.float16)
         c = torch.empty((n, n), device="cuda", dtype=torch.float16)
