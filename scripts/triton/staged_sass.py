@@ -33,13 +33,6 @@ KINDS = ["LDGSTS", "LDGDEPBAR", "DEPBAR", "LDG", "STS", "LDSM", "LDS", "HGMMA", 
          "BAR", "LDL", "STL", "SYNCS", "BRA"]
 
 
-def kind(op):
-    for k in KINDS:
-        if op.startswith(k):
-            return k
-    return None
-
-
 def loop_body(sass):
     """The instructions of the longest loop: a branch back to an earlier address (cuobjdump
     prints its target as an address, `BRA 0x4070`; nvdisasm as a label, `BRA `(.L_x_3)`)."""
@@ -67,11 +60,14 @@ def loop_body(sass):
     return best
 
 
-def runs(body):
+def run_lengths(ops, kinds):
+    """Runs of instruction kinds, "LDGx32 BAR ...": each op (its first word, a predicate
+    skipped) counted under the first kind it starts with; ops of no listed kind are left out."""
     out = []
-    for _, text in body:
-        op = text.split()[0] if not text.startswith("@") else text.split()[1]
-        k = kind(op)
+    for text in ops:
+        words = text.split()
+        op = words[1] if words and words[0].startswith("@") and len(words) > 1 else (words or [""])[0]
+        k = next((k for k in kinds if op.startswith(k)), None)
         if k is None:
             continue
         if out and out[-1][0] == k:
@@ -79,6 +75,10 @@ def runs(body):
         else:
             out.append([k, 1])
     return " ".join(f"{k}x{n}" if n > 1 else k for k, n in out)
+
+
+def runs(body):
+    return run_lengths((text for _, text in body), KINDS)
 
 
 PTX_KINDS = ["ld.global", "st.shared", "ld.shared", "cp.async", "wgmma.fence", "wgmma.commit",
@@ -98,17 +98,7 @@ def ptx_loop_runs(ptx):
         m = re.search(r"bra(?:\.uni)?\s+(\$L__\w+);", ln)
         if m and m.group(1) in labels and labels[m.group(1)] < i and i - labels[m.group(1)] > best[1] - best[0]:
             best = (labels[m.group(1)], i)
-    out = []
-    for ln in lines[best[0]:best[1] + 1]:
-        op = ln.split()[1] if ln.startswith("@") and len(ln.split()) > 1 else (ln.split() or [""])[0]
-        k = next((k for k in PTX_KINDS if op.startswith(k)), None)
-        if k is None:
-            continue
-        if out and out[-1][0] == k:
-            out[-1][1] += 1
-        else:
-            out.append([k, 1])
-    return best[1] - best[0], " ".join(f"{k}x{n}" if n > 1 else k for k, n in out)
+    return best[1] - best[0], run_lengths(lines[best[0]:best[1] + 1], PTX_KINDS)
 
 
 def main():
