@@ -11,7 +11,8 @@ in program order, for the configurations below, with the ptxas registers and spi
 Usage (GPU, repo root): python3 scripts/triton/staged_sass.py OUT_DIR [N,BM,BN,BK,W,S ...]
 (the configurations to compile, fp16 at m = n = k = N; default: CASES below)
 Writes OUT_DIR/staged_sass.txt (the runs, per configuration, and the PTX loop's beside them) and
-one .sass file per configuration (its whole listing: one function, the kernel). Again from saved listings (no GPU): python3 scripts/triton/staged_sass.py --parse *.sass
+one .sass file per configuration (its whole listing: one function, the kernel).
+Again from saved listings (no GPU): python3 scripts/triton/staged_sass.py --parse *.sass
 """
 import os
 import re
@@ -46,12 +47,13 @@ def loop_body(sass):
         lm = re.match(r"\s*\.?(L_x_\d+|L_\w+):", ln)
         if lm:
             labels[lm.group(1)] = len(ins)
+    index = {a: j for j, (a, _) in enumerate(ins)}  # address -> position
     best = []
     for i, (addr, text) in enumerate(ins):
         start = None
         am = re.search(r"BRA(?:\.\w+)*\s+0x([0-9a-f]+)", text)
         if am and int(am.group(1), 16) < addr:
-            start = next(j for j, (a, _) in enumerate(ins) if a >= int(am.group(1), 16))
+            start = index.get(int(am.group(1), 16))
         lm = re.search(r"BRA(?:\.\w+)*\s+(?:`\()?\.?(L_x_\d+|L_\w+)", text)
         if lm and lm.group(1) in labels and labels[lm.group(1)] <= i:
             start = labels[lm.group(1)]
@@ -66,7 +68,8 @@ def run_lengths(ops, kinds):
     out = []
     for text in ops:
         words = text.split()
-        op = words[1] if words and words[0].startswith("@") and len(words) > 1 else (words or [""])[0]
+        predicated = len(words) > 1 and words[0].startswith("@")
+        op = words[1] if predicated else (words or [""])[0]
         k = next((k for k in kinds if op.startswith(k)), None)
         if k is None:
             continue
@@ -96,8 +99,9 @@ def ptx_loop_runs(ptx):
     best = (0, 0)
     for i, ln in enumerate(lines):
         m = re.search(r"bra(?:\.uni)?\s+(\$L__\w+);", ln)
-        if m and m.group(1) in labels and labels[m.group(1)] < i and i - labels[m.group(1)] > best[1] - best[0]:
-            best = (labels[m.group(1)], i)
+        start = labels.get(m.group(1), i) if m else i
+        if start < i and i - start > best[1] - best[0]:
+            best = (start, i)
     return best[1] - best[0], run_lengths(lines[best[0]:best[1] + 1], PTX_KINDS)
 
 

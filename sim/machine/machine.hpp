@@ -88,8 +88,8 @@ struct Machine {
   // round trips vary by warp_load_cv of their mean, so R rounds by warp_load_cv sqrt(R) of one,
   // and the slowest of W warps comes E[max of W standard normals] sds after the mean
   // (sim/timing/step_costs.hpp, slowest_warp_shift). Its bytes are back by then (a copy's wait
-  // holds the program's slot, not the DRAM). Measured, not fitted to time: ncu's barrier stall over its
-  // global-load stall per instruction is 1.42 warp_load_cv / sqrt(R) on the padded transposes
+  // holds the program's slot, not the DRAM). Measured, not fitted to time: ncu's barrier stall over
+  // its global-load stall per instruction is 1.42 warp_load_cv / sqrt(R) on the padded transposes
   // (assets/measured/issue_stalls_h200.csv, warp_stalls_h100.csv, element_loops_h100.csv:
   // 0.24..0.35 over eleven launches of 1, 4 and 16 rounds on two chips, 16x16 tiles left out;
   // 0.31 is the 32x32 vectorized rung's on the H200, the eleven's median; docs/MODEL_HISTORY.md).
