@@ -99,6 +99,8 @@ void for_each_machine_field(sim::Machine& m, F&& f) {
   f("dot_time_diffusion_miss_s", m.dot_time_diffusion_miss_s);
   f("load_round_cv", m.load_round_cv);
   f("warp_load_cv", m.warp_load_cv);
+  f("l2_write_share_of_dram", m.l2_write_share_of_dram);
+  f("partial_sector_store_cost", m.partial_sector_store_cost);
   f("stream_issue_cycles", m.stream_issue_cycles);
   f("older_program_share", m.older_program_share);
   f("tensor_start_fraction", m.tensor_start_fraction);

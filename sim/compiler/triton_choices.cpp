@@ -194,7 +194,8 @@ double global_lines(const OperandChoice& o) {
 // (PyTorch's are 256-byte aligned): over many rows and columns those starts fall evenly on the
 // multiples of g = gcd(stride, span, 32) within a sector (gcd(0, 32) = 32: aligned), and a span
 // starting o bytes into one touches ceil((o + span) / 32).
-double global_sectors(const OperandChoice& o, int elem_bytes, bool aligned = false) {
+double global_sectors(const OperandChoice& o, int elem_bytes, bool aligned = false,
+                      bool partial_only = false) {
   constexpr int kSector = 32;
   const std::int64_t span = std::int64_t{o.threads_along_cols} * o.access_bytes *
                             std::max(1, o.layout_elems / std::max(1, o.vector_elems));
@@ -203,8 +204,16 @@ double global_sectors(const OperandChoice& o, int elem_bytes, bool aligned = fal
       std::gcd(std::gcd(stride_bytes % kSector, span % kSector), std::int64_t{kSector});
   if (aligned) g = kSector;  // every row starts on a sector
   double sum = 0;
-  for (std::int64_t off = 0; off < kSector; off += g)
-    sum += static_cast<double>((off + span + kSector - 1) / kSector);
+  for (std::int64_t off = 0; off < kSector; off += g) {
+    if (!partial_only) {
+      sum += static_cast<double>((off + span + kSector - 1) / kSector);
+      continue;
+    }
+    // The first sector is partial when the access starts inside it, the last when it ends
+    // inside it; one sector both ways counts once.
+    const bool first = off != 0, last = (off + span) % kSector != 0;
+    sum += (off + span <= kSector) ? (first || last ? 1 : 0) : (first ? 1 : 0) + (last ? 1 : 0);
+  }
   return o.threads_along_rows * sum / static_cast<double>(kSector / g);
 }
 
@@ -224,6 +233,16 @@ void lay_out_threads(OperandChoice* o) {
     o->threads_along_cols = kWarpLanes / across;
   }
 }
+
+}  // namespace
+
+double store_sector_weight(const OperandChoice& o, double partial_cost) {
+  if (o.aligned_sectors_per_access <= 0) return 1;
+  const double whole = o.sectors_per_access - o.partial_sectors_per_access;
+  return (whole + partial_cost * o.partial_sectors_per_access) / o.aligned_sectors_per_access;
+}
+
+namespace {
 
 std::string stride_name(const Problem& p, Operand op) {
   if (p.kernel() != Kernel::matmul)
@@ -373,6 +392,8 @@ TritonChoices triton_choices(const Problem& p, const Machine& m) {
   lay_out_threads(&t.c);
   t.c.lines_per_access = global_lines(t.c);
   t.c.sectors_per_access = global_sectors(t.c, e);
+  t.c.partial_sectors_per_access = global_sectors(t.c, e, false, true);
+  t.c.aligned_sectors_per_access = global_sectors(t.c, e, true);
   t.c.warp_accesses =
       std::max<std::int64_t>(1, t.c.rows * t.c.cols / (kWarpLanes * t.c.vector_elems));
 

@@ -73,6 +73,10 @@ struct OperandChoice {
   // the time (copy, fp16, N = 4095: 2.94; ncu counts 2.937 a request on an H100,
   // assets/measured/narrow_probe_h100.csv). The L2 still reads each sector from DRAM once.
   double sectors_per_access = 1;
+  // Of those, the ones it covers only in part (the row's first and last), and the sectors the
+  // same access would touch on a row that starts on a sector.
+  double partial_sectors_per_access = 0;
+  double aligned_sectors_per_access = 1;
   double smem_wavefronts_per_access = 0;
   std::int64_t warp_accesses = 0;  // warp load instructions for the whole tile, per program
 };
@@ -94,6 +98,12 @@ struct FmaDotReads {
   double a_wavefronts = 0, b_wavefronts = 0;     // their wavefronts, bank conflicts included
   double conflict_free_wavefronts = 0;           // what the same bytes take without conflicts
 };
+
+// What a warp access's sectors cost the L2's write side, in the sectors an aligned row's access
+// would touch: whole sectors 1 each, partial ones `partial_cost` (Machine::
+// partial_sector_store_cost). 1 where rows start on a sector; fp16 64-byte accesses at N = 4095:
+// (1.06 + 1.875 x 1.37) / 2 = 1.82.
+double store_sector_weight(const OperandChoice& o, double partial_cost);
 
 struct TritonChoices {
   bool matmul = false;

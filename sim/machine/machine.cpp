@@ -246,6 +246,10 @@ void validate_machine(const Machine& m) {
            "0..0.3 (a round's sd over its mean; the noise reaches 3 sd)");
   in_range(m.stream_issue_cycles, 0, 100, "stream_issue_cycles", "0..100 (cycles an instruction)");
   in_range(m.warp_load_cv, 0, 1, "warp_load_cv", "0..1 (a warp's round-trip sd over its mean)");
+  in_range(m.l2_write_share_of_dram, 0, 10, "l2_write_share_of_dram",
+           "0..10 (of dram_bytes_per_s; 0: no limit)");
+  in_range(m.partial_sector_store_cost, 1, 4, "partial_sector_store_cost",
+           "1..4 (whole sectors' time a partial sector's store takes)");
   // The tensor clock's fall (Machine::tensor_sustained_fraction): a rate of 0 would make a dot
   // take forever, and the engine divides by it.
   in_range(m.tensor_start_fraction, 0.5, 2, "tensor_start_fraction",

@@ -97,6 +97,21 @@ struct Machine {
   // last warp). A matmul's tile that misses the L2 waits for its slowest warp the same way, one
   // round (StepCosts::tile_slowest_warp_ps). 0: every warp's load returns at the mean.
   double warp_load_cv = 0.31;
+  // The L2's write side: what the SMs store and what DRAM fills into it share one rate, this
+  // share of dram_bytes_per_s. Measured on an H100 (scripts/triton/misalign_probe.py,
+  // assets/measured/misalign_probe_h100.jsonl): stores alone reach 3.11-3.14 TB/s whether their
+  // lines stay in the L2 (24 MiB) or go on to DRAM (256 MiB), and the aligned 4096^2 copies'
+  // fills and stores together 2.92-3.17 TB/s of ncu's duration while the DRAM moves 2.2 TB/s
+  // (assets/measured/narrow_probe_h100.csv): 3.17 / 3.35 = 0.95. 0: no such limit.
+  double l2_write_share_of_dram = 0.95;
+  // A store that covers a 32-byte sector only in part costs the L2 this many whole sectors' time
+  // (it merges the bytes into the sector it holds). Measured on an H100 (misalign_probe.py):
+  // narrow stores shifted one element off their sectors against aligned ones, same instructions,
+  // 1.76 / 1.83x as long in fp16 (a 64-byte warp access: 1 whole + 2 partial sectors, so 1.26 /
+  // 1.33) and 1.46 / 1.49x in fp32 (3 + 2: 1.42 / 1.48), 256 MiB / 24 MiB; the mean, 1.37.
+  // Sectors shifted by whole sectors cost nothing (32 bytes: 0.99x), so a row that starts
+  // mid-sector costs through its partial sectors, not through the 128-byte lines it crosses.
+  double partial_sector_store_cost = 1.37;
   // Cycles a copy's or transpose's warp takes per instruction outside its memory waits (its
   // dependent integer chains and the schedulers' other warps): ncu's stall reasons per issued
   // instruction that are not memory waits (selected, wait, not selected, math-pipe throttle,

@@ -269,6 +269,28 @@ const std::vector<MachineParameter>& rows() {
             "sqrt(R) on the padded transposes: 0.24-0.35 over eleven launches of 1, 4 and 16 "
             "rounds on two chips, median 0.31 (assets/measured/issue_stalls_h200.csv, "
             "warp_stalls_h100.csv, element_loops_h100.csv)"}}),
+      row(TILESIM_FIELD(l2_write_share_of_dram), "of dram_bytes_per_s", G::memory,
+          "the L2's write side: SM stores and DRAM fills share this rate (0: no limit)",
+          {{"t4 a100", K::inherited, kInherited},
+           {"h100", K::measured,
+            "stores alone 3.11-3.14 TB/s, with their lines kept in the L2 (24 MiB) or sent on to "
+            "DRAM (256 MiB) (scripts/triton/misalign_probe.py, assets/measured/"
+            "misalign_probe_h100.jsonl); the aligned 4096^2 copies' fills and stores together "
+            "2.92-3.17 TB/s of ncu's duration while DRAM moves 2.2 TB/s (assets/measured/"
+            "narrow_probe_h100.csv): 3.17 / 3.35"},
+           {"h200", K::assumed,
+            "the H100's share of its DRAM's rate (not measured on an H200: its aligned copies "
+            "move 3.9 TB/s, more than the H100's rate)"}}),
+      row(TILESIM_FIELD(partial_sector_store_cost), "sectors", G::memory,
+          "the L2 time of a store that covers a 32-byte sector in part, in whole sectors",
+          {{"t4 a100", K::inherited, kInherited},
+           {"h100", K::measured,
+            "narrow stores one element off their sectors against aligned ones, the same "
+            "instructions (scripts/triton/misalign_probe.py, assets/measured/"
+            "misalign_probe_h100.jsonl): fp16 1.76 / 1.83x as long (1 whole + 2 partial "
+            "sectors a warp access: 1.26 / 1.33), fp32 1.46 / 1.49x (3 + 2: 1.42 / 1.48); the "
+            "mean. Shifted by whole sectors: 0.99-1.01x"},
+           {"h200", K::assumed, "the H100's (the same L2; not measured on an H200)"}}),
       row(TILESIM_FIELD(stream_issue_cycles), "cycles/instruction", G::timing,
           "a copy's or transpose's warp instruction outside its memory waits",
           {{"t4 a100", K::inherited, kInherited},
@@ -288,7 +310,8 @@ const std::vector<MachineParameter>& rows() {
             "clock64 over %globaltimer inside Triton's tutorial matmul (scripts/triton/"
             "clock_trace.py, assets/measured/clock_trace_h100.jsonl, 2026-11-27) reads 1.60 GHz "
             "from the first microsecond on both chips (2048^3 fp16, 26 us), while NVML reads 1980 "
-            "MHz for such loops (a sample every ~2 ms, not the clock under the dots). Nor is the long kernels' split "
+            "MHz for such loops (a sample every ~2 ms, not the clock under the dots). Nor is the "
+            "long kernels' split "
             "the clock: at 16384^3 fp16 in do_bench's loop the H100 ran at 1350 MHz and the H200 "
             "at 1059 (clock64; NVML 1215), yet the H200 took 15.4 ms and the H100 18.0 ms. So "
             "this curve is an effective rate fitted to times, not the SM clock; it is kept until "
@@ -302,11 +325,9 @@ const std::vector<MachineParameter>& rows() {
            {"", K::fitted, kThrottleFit}}),
       row(TILESIM_FIELD(tensor_throttle_after_s), "s", G::timing,
           "how long a kernel runs at its start rate before the clock falls",
-          {{"t4 a100", K::assumed, "0: no throttling"},
-           {"", K::fitted, kThrottleFit}}),
+          {{"t4 a100", K::assumed, "0: no throttling"}, {"", K::fitted, kThrottleFit}}),
       row(TILESIM_FIELD(tensor_throttle_tau_s), "s", G::timing, "the time constant of the fall",
-          {{"t4 a100", K::assumed, "0: no throttling"},
-           {"", K::fitted, kThrottleFit}}),
+          {{"t4 a100", K::assumed, "0: no throttling"}, {"", K::fitted, kThrottleFit}}),
       row(TILESIM_FIELD(older_program_share), "of the dots", G::timing,
           "the older of two programs with a dot ready gets this share of the SM's dot pipe",
           {{"t4 a100", K::inherited, kInherited},

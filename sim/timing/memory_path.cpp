@@ -4,6 +4,7 @@
 #include "sim/timing/memory_path.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "sim/memory/l2_cache.hpp"
 
@@ -35,6 +36,13 @@ Arrival MemoryPath::load(const AccessResult& r, std::int64_t issue, Pipe* fill,
   };
   const std::int64_t dram = to_dram(r.miss_sectors, r.writeback_sectors, issue);
   if (r.miss_sectors > 0) later(dram + c.l2_hit_latency_ps, TimeCause::dram);
+  // DRAM's fills go into the L2 on its write side, which the SMs' stores share (charged at issue,
+  // as the other pipes, so its requests come in time order). Its rate is the L2's own, not the
+  // SM clock's.
+  if (r.miss_sectors > 0 && c.l2_write_ps_per_byte > 0)
+    later(m_l2_write.hold(issue, ps_of_bytes(std::int64_t{r.miss_sectors} * L2Cache::kSectorBytes,
+                                             c.l2_write_ps_per_byte)),
+          TimeCause::l2);
   if (r.hit_sectors > 0) later(*filled, TimeCause::dram);
   // The L2 and the fill path run on the SM clock: their rates follow its fall under load.
   const double clock = c.clock_rate(issue);
@@ -53,8 +61,16 @@ StoreDone MemoryPath::store(const AccessResult& r, std::int64_t t, Pipe* fill) {
   const double clock = c.clock_rate(t);
   s.out = fill->hold(t, ps_of_bytes(bytes, c.fill_ps_per_byte / clock));
   const std::int64_t l2 = ps_of_bytes(bytes, c.l2_ps_per_byte / clock);
-  s.done = std::max(s.out, m_l2.hold(t, l2)) + c.l2_hit_latency_ps;
   s.cause = s.out - t >= l2 ? TimeCause::sm_load : TimeCause::l2;
+  // The L2's write side takes the bytes no faster than its rate (partial sectors weigh more):
+  // until it has, they have not left the SM.
+  if (c.l2_write_ps_per_byte > 0) {
+    const auto weighted =
+        static_cast<std::int64_t>(std::llround(static_cast<double>(bytes) * c.store_sector_weight));
+    const std::int64_t written = m_l2_write.hold(t, ps_of_bytes(weighted, c.l2_write_ps_per_byte));
+    if (written > s.out) s.out = written, s.cause = TimeCause::l2;
+  }
+  s.done = std::max(s.out, m_l2.hold(t, l2)) + c.l2_hit_latency_ps;
   const std::int64_t dram = to_dram(0, r.writeback_sectors, t);
   if (r.writeback_sectors > 0 && dram > s.done) s.done = dram, s.cause = TimeCause::dram;
   return s;

@@ -63,6 +63,7 @@ class MemoryPath {
   DramReads& reads() { return m_reads; }
   const Pipe& dram() const { return m_dram; }
   const Pipe& l2() const { return m_l2; }
+  const Pipe& l2_write() const { return m_l2_write; }
 
  private:
   // Sends a request's DRAM sectors (misses read, write-backs written) at `t`; returns when the
@@ -70,7 +71,7 @@ class MemoryPath {
   std::int64_t to_dram(std::int64_t read_sectors, std::int64_t write_sectors, std::int64_t t);
 
   const StepCosts* m_c;
-  Pipe m_dram, m_l2;
+  Pipe m_dram, m_l2, m_l2_write;
   DramReads m_reads;
 };
 

@@ -145,6 +145,12 @@ StepCosts step_costs(const Problem& p, const Machine& m, const TimingOptions& op
                                           slowest_warp_shift(warps, m.warp_load_cv));
   c.dram_ps_per_byte = 1e12 / (m.dram_bytes_per_s * m.dram_efficiency);
   c.l2_ps_per_byte = 1e12 / m.l2_bytes_per_s;
+  if (m.l2_write_share_of_dram > 0)
+    c.l2_write_ps_per_byte = 1e12 / (m.l2_write_share_of_dram * m.dram_bytes_per_s);
+  // What Triton compiles (sim/compiler), for a Triton program.
+  const std::optional<TritonChoices> triton =
+      opt.triton ? std::optional<TritonChoices>(triton_choices(p, m)) : std::nullopt;
+  if (triton) c.store_sector_weight = store_sector_weight(triton->c, m.partial_sector_store_cost);
 
   c.path = matmul ? opt.path.value_or(triton_dot_path(p, m)) : MathPath::fma;
   if (c.path == MathPath::wgmma && !m.has_wgmma)
@@ -206,9 +212,6 @@ StepCosts step_costs(const Problem& p, const Machine& m, const TimingOptions& op
     // Tensor cores: each warp reads the A rows and B columns of its part of the output tile
     // (ldmatrix, whole wavefronts), so A is read warps_n times and B warps_m times; wgmma's
     // warpgroups (4 warps, split along M) read their A rows once and the whole B tile each.
-    // What Triton compiles (sim/compiler), for a Triton program's matmul.
-    const std::optional<TritonChoices> triton =
-        opt.triton ? std::optional<TritonChoices>(triton_choices(p, m)) : std::nullopt;
     double wf = 0;
     double conflict_free_wf = -1;  // (< 0: wf has no conflicts)
     double dot_loads = -1;         // shared-load instructions a program per K step (< 0: wf)

@@ -227,6 +227,12 @@ struct StepCosts {
   double dram_ps_per_byte = 0;  // at dram_bytes_per_s x dram_efficiency
   double l2_ps_per_byte = 0;    // all L2 slices together
   double fill_ps_per_byte = 0;  // one SM's L2 fill path (loads and stores)
+  // The L2's write side (Machine::l2_write_share_of_dram), for the SMs' stores and DRAM's fills
+  // together; 0: no limit. A Triton program's store weighs store_sector_weight bytes a byte
+  // there: its rows' partial sectors cost partial_sector_store_cost whole ones
+  // (sim/compiler, store_sector_weight).
+  double l2_write_ps_per_byte = 0;
+  double store_sector_weight = 1;
 };
 
 // Throws InvalidField("input_precision") / ("num_warps") for a path the machine cannot run

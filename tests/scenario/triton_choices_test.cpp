@@ -193,4 +193,32 @@ TEST(TritonChoices, SectorsPerWarpAccessMatchNsightCompute) {
   EXPECT_EQ(checked, 8);
 }
 
+// A store's partial sectors (OperandChoice::partial_sectors_per_access) and what they weigh on
+// the L2's write side (store_sector_weight): rows of 4,095 fp16 elements start at 16 offsets
+// within a sector, 15 of them mid-sector, so a 64-byte warp access covers two sectors in part
+// 15 times in 16; fp32's 128-byte accesses start at 8 offsets, 7 of them mid-sector.
+TEST(TritonChoices, APartialSectorStoreWeighsMoreThanAWholeOne) {
+  const auto choices = [](std::int64_t n, DType d) {
+    ProblemSpec s;
+    s.kernel = Kernel::copy;
+    s.m = s.n = n;
+    s.k = 1;
+    s.dtype = d;
+    s.block_m = s.block_n = 64;
+    s.num_warps = 4;
+    return triton_choices(Problem(s), *find_machine("h100")).c;
+  };
+  const OperandChoice odd16 = choices(4095, DType::fp16), odd32 = choices(4095, DType::fp32);
+  const OperandChoice even16 = choices(4096, DType::fp16);
+  EXPECT_DOUBLE_EQ(odd16.partial_sectors_per_access, 1.875);
+  EXPECT_DOUBLE_EQ(odd16.aligned_sectors_per_access, 2);
+  EXPECT_DOUBLE_EQ(odd32.partial_sectors_per_access, 1.75);
+  EXPECT_DOUBLE_EQ(odd32.aligned_sectors_per_access, 4);
+  EXPECT_DOUBLE_EQ(even16.partial_sectors_per_access, 0);
+  EXPECT_DOUBLE_EQ(store_sector_weight(even16, 1.37), 1);
+  EXPECT_NEAR(store_sector_weight(odd16, 1.37), (1.0625 + 1.875 * 1.37) / 2, 1e-12);
+  EXPECT_NEAR(store_sector_weight(odd32, 1.37), (3.125 + 1.75 * 1.37) / 4, 1e-12);
+  EXPECT_DOUBLE_EQ(store_sector_weight(odd16, 1), 2.9375 / 2);  // each sector touched, once
+}
+
 }  // namespace

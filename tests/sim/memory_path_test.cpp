@@ -140,6 +140,41 @@ TEST(MemoryPath, AStoreWhoseWriteBacksTakeLongerEndsOnDram) {
   EXPECT_EQ(s.out, 256);
 }
 
+// The L2's write side (StepCosts::l2_write_ps_per_byte): the SMs' stores and DRAM's fills share
+// it, so a store behind a fill waits for it and then leaves the SM no sooner than the write side
+// has taken its bytes; a store of rows that start mid-sector weighs its partial sectors more.
+TEST(MemoryPath, StoresAndFillsShareTheL2sWriteSide) {
+  StepCosts c = costs();
+  c.l2_write_ps_per_byte = 4;  // slower than the fill path (2 ps a byte): the write side decides
+  MemoryPath mem(c, 1, 1 << 20);
+  Pipe fill, other_sm;
+  std::int64_t filled = 0;
+  // A 4-sector miss: written into the L2 at 0 .. 512, after its 500 ps of latency: 512.
+  const Arrival a = mem.load(access(0, 4), 0, &fill, &filled);
+  EXPECT_EQ(a.at, 512);
+  EXPECT_EQ(a.cause, TimeCause::l2);
+  EXPECT_EQ(mem.l2_write().busy, 512);
+  // A 4-sector store from another SM at 0: behind the fill, 512 .. 1,024.
+  const StoreDone s = mem.store(access(4, 0), 0, &other_sm);
+  EXPECT_EQ(s.out, 1024);
+  EXPECT_EQ(s.cause, TimeCause::l2);
+  EXPECT_EQ(s.done, 1024 + 100);
+  // A hit does not write the L2.
+  Pipe third_sm;
+  mem.load(access(4, 0), 0, &third_sm, &filled);
+  EXPECT_EQ(mem.l2_write().busy, 1024);
+  // Partial sectors: the same store at 1.5 bytes a byte holds the write side 768 ps.
+  c.store_sector_weight = 1.5;
+  MemoryPath partial(c, 1, 1 << 20);
+  Pipe fourth_sm;
+  EXPECT_EQ(partial.store(access(4, 0), 0, &fourth_sm).out, 768);
+  // Without the limit (0), the store leaves through its fill path alone: 256.
+  c.l2_write_ps_per_byte = 0;
+  MemoryPath unlimited(c, 1, 1 << 20);
+  Pipe fifth_sm;
+  EXPECT_EQ(unlimited.store(access(4, 0), 0, &fifth_sm).out, 256);
+}
+
 TEST(SmemWrite, IsTheMatmulTilesWavefrontsAndNothingForACopysTile) {
   const StepCosts c = costs();
   EXPECT_EQ(smem_write_ps(c, StepOp::load_a), 70);

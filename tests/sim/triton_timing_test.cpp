@@ -145,6 +145,34 @@ TEST(TritonTiming, AShortTensorKernelRunsAtTheStartClockAndACopyDoesNot) {
   EXPECT_EQ(time(copy, h100), time(copy, flat));
 }
 
+// A copy whose rows start mid-sector (N = 4095: Triton's 2-byte accesses, rows 8,190 bytes
+// apart) stores partial sectors, which the L2's write side takes at partial_sector_store_cost
+// whole ones, while the DRAM's fills share that side with the stores: the GPU runs it 1.47-1.57x
+// as long as the aligned rows' (assets/measured/narrow_probe_h100.csv, do_bench and ncu). The
+// same copy with 4,096-element rows weighs 1 a byte; without the write side's limit the odd
+// rows change next to nothing.
+TEST(TritonTiming, RowsThatStartMidSectorWeighMoreOnTheL2sWriteSide) {
+  ProblemSpec copy;
+  copy.kernel = Kernel::copy;
+  copy.k = 0;
+  copy.block_m = copy.block_n = 64;
+  copy.dtype = DType::fp16;
+  ProblemSpec odd = copy;
+  copy.m = copy.n = 4096;
+  odd.m = odd.n = 4095;
+  EXPECT_EQ(costs(copy).store_sector_weight, 1.0);
+  EXPECT_NEAR(costs(odd).store_sector_weight, (1.0625 + 1.875 * 1.37) / 2, 1e-9);
+  const auto time = [](const ProblemSpec& s, const Machine& m) {
+    const Problem p(s);
+    return run_timed(p, m, occupancy(p, m)).time_s();
+  };
+  const Machine h100 = *find_machine("h100");
+  EXPECT_GT(time(odd, h100), 1.3 * time(copy, h100));
+  Machine unlimited = h100;
+  unlimited.l2_write_share_of_dram = 0;
+  EXPECT_LT(time(odd, unlimited), 1.05 * time(copy, unlimited));
+}
+
 namespace {
 
 // Triton's software pipeline issues stage k's copies in the loop iteration of dot k - s + 1,
