@@ -455,9 +455,9 @@ TritonChoices triton_choices(const Problem& p, const Machine& m) {
   // Notes: every choice off the fast path, with its cause.
   const auto bytes = [](int b) { return std::to_string(b) + "-byte"; };
   const std::string where(to_string(m.has_cp_async ? LoadPath::cp_async : LoadPath::ld_global));
-  // Rows that start mid-sector: the GPU moves the extra sectors between the SMs and the L2
-  // (docs/TRITON_FINDINGS.md: this, not the narrower access, is what slows Triton's copies and
-  // transposes at N = 4095 on an H100; the timed engine does not model it yet).
+  // Rows that start mid-sector: the GPU moves the extra sectors between the SMs and the L2; what
+  // costs time is the stores' partial sectors, on the L2's write side (docs/TRITON_FINDINGS.md,
+  // *Rows that start mid-sector*; the timed engine weighs the stores by store_sector_weight).
   const auto misaligned_note = [&](const std::string& name, const OperandChoice& o) {
     const double aligned = global_sectors(o, e, true);
     if (o.sectors_per_access <= aligned + 1e-9) return;
@@ -498,6 +498,16 @@ TritonChoices triton_choices(const Problem& p, const Machine& m) {
     t.notes.push_back("C: " + bytes(t.c.access_bytes) + " stores: " + stride_name(p, Operand::c) +
                       " = " + std::to_string(t.c.leading_stride) + " is not a multiple of 16");
   misaligned_note("C", t.c);
+  if (t.c.partial_sectors_per_access > 0) {
+    char buf[96];
+    std::snprintf(buf, sizeof buf, "%.2f of them in part; the L2 stores a partial sector at %.2f",
+                  t.c.partial_sectors_per_access, m.partial_sector_store_cost);
+    char weight[32];
+    std::snprintf(weight, sizeof weight, "%.2f",
+                  store_sector_weight(t.c, m.partial_sector_store_cost));
+    t.notes.push_back("C: " + std::string(buf) + " whole ones, so the stores weigh " + weight +
+                      "x their bytes on the L2's write side");
+  }
   if (t.spilled_accumulators > 0)
     t.notes.push_back(
         "more registers than the 255 a thread may hold: " + std::to_string(t.spilled_accumulators) +
