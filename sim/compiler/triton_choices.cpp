@@ -194,18 +194,19 @@ double global_lines(const OperandChoice& o) {
 // (PyTorch's are 256-byte aligned): over many rows and columns those starts fall evenly on the
 // multiples of g = gcd(stride, span, 32) within a sector (gcd(0, 32) = 32: aligned), and a span
 // starting o bytes into one touches ceil((o + span) / 32).
-double global_sectors(const OperandChoice& o, int elem_bytes, bool aligned = false,
-                      bool partial_only = false) {
+enum class SectorCount { touched, partial };
+
+// The sectors (or the partial ones) `span` contiguous bytes touch, averaged over where they
+// start within a sector: rows `stride_bytes` apart start at multiples of g = gcd(stride, span,
+// 32); `aligned`: every row starts on a sector.
+double span_sectors(std::int64_t span, std::int64_t stride_bytes, bool aligned, SectorCount what) {
   constexpr int kSector = 32;
-  const std::int64_t span = std::int64_t{o.threads_along_cols} * o.access_bytes *
-                            std::max(1, o.layout_elems / std::max(1, o.vector_elems));
-  const std::int64_t stride_bytes = o.leading_stride * elem_bytes;
   std::int64_t g =
       std::gcd(std::gcd(stride_bytes % kSector, span % kSector), std::int64_t{kSector});
   if (aligned) g = kSector;  // every row starts on a sector
   double sum = 0;
   for (std::int64_t off = 0; off < kSector; off += g) {
-    if (!partial_only) {
+    if (what == SectorCount::touched) {
       sum += static_cast<double>((off + span + kSector - 1) / kSector);
       continue;
     }
@@ -214,7 +215,19 @@ double global_sectors(const OperandChoice& o, int elem_bytes, bool aligned = fal
     const bool first = off != 0, last = (off + span) % kSector != 0;
     sum += (off + span <= kSector) ? (first || last ? 1 : 0) : (first ? 1 : 0) + (last ? 1 : 0);
   }
-  return o.threads_along_rows * sum / static_cast<double>(kSector / g);
+  return sum / static_cast<double>(kSector / g);
+}
+
+// A warp access's contiguous bytes in one row: its lanes along the row times their width.
+std::int64_t access_span(const OperandChoice& o) {
+  return std::int64_t{o.threads_along_cols} * o.access_bytes *
+         std::max(1, o.layout_elems / std::max(1, o.vector_elems));
+}
+
+double global_sectors(const OperandChoice& o, int elem_bytes, bool aligned = false,
+                      SectorCount what = SectorCount::touched) {
+  return o.threads_along_rows *
+         span_sectors(access_span(o), o.leading_stride * elem_bytes, aligned, what);
 }
 
 // Triton's default blocked layout for a tile access of `vec` elements a thread: threads of a
@@ -236,10 +249,20 @@ void lay_out_threads(OperandChoice* o) {
 
 }  // namespace
 
-double store_sector_weight(const OperandChoice& o, double partial_cost) {
+double store_sector_cost(const OperandChoice& o, double partial_cost) {
   if (o.aligned_sectors_per_access <= 0) return 1;
   const double whole = o.sectors_per_access - o.partial_sectors_per_access;
   return (whole + partial_cost * o.partial_sectors_per_access) / o.aligned_sectors_per_access;
+}
+
+double store_sector_weight(const OperandChoice& o, double partial_cost) {
+  if (o.row_sectors <= 0 || o.threads_along_rows <= 0) return 1;
+  // A row of the tile takes row_span / span warp-access pieces, each piece's sectors as the warp
+  // access sends them (a sector two pieces share is sent twice, once by each).
+  const double whole = o.sectors_per_access - o.partial_sectors_per_access;
+  const double per_piece = (whole + partial_cost * o.partial_sectors_per_access) /
+                           static_cast<double>(o.threads_along_rows);
+  return per_piece * o.pieces_per_row / o.row_sectors;
 }
 
 namespace {
@@ -392,8 +415,14 @@ TritonChoices triton_choices(const Problem& p, const Machine& m) {
   lay_out_threads(&t.c);
   t.c.lines_per_access = global_lines(t.c);
   t.c.sectors_per_access = global_sectors(t.c, e);
-  t.c.partial_sectors_per_access = global_sectors(t.c, e, false, true);
+  t.c.partial_sectors_per_access = global_sectors(t.c, e, false, SectorCount::partial);
   t.c.aligned_sectors_per_access = global_sectors(t.c, e, true);
+  {
+    const std::int64_t row_span = (t.c.contiguous_cols ? t.c.cols : t.c.rows) * e;
+    t.c.row_sectors = span_sectors(row_span, t.c.leading_stride * e, false, SectorCount::touched);
+    t.c.pieces_per_row =
+        std::max(1.0, static_cast<double>(row_span) / static_cast<double>(access_span(t.c)));
+  }
   t.c.warp_accesses =
       std::max<std::int64_t>(1, t.c.rows * t.c.cols / (kWarpLanes * t.c.vector_elems));
 
@@ -504,9 +533,11 @@ TritonChoices triton_choices(const Problem& p, const Machine& m) {
                   t.c.partial_sectors_per_access, m.partial_sector_store_cost);
     char weight[32];
     std::snprintf(weight, sizeof weight, "%.2f",
-                  store_sector_weight(t.c, m.partial_sector_store_cost));
-    t.notes.push_back("C: " + std::string(buf) + " whole ones, so the stores weigh " + weight +
-                      "x their bytes on the L2's write side");
+                  store_sector_cost(t.c, m.partial_sector_store_cost));
+    t.notes.push_back("C: " + std::string(buf) +
+                      " whole ones, so the stores cost the L2's write "
+                      "side " +
+                      weight + "x what rows that start on a sector would");
   }
   if (t.spilled_accumulators > 0)
     t.notes.push_back(

@@ -77,6 +77,10 @@ struct OperandChoice {
   // same access would touch on a row that starts on a sector.
   double partial_sectors_per_access = 0;
   double aligned_sectors_per_access = 1;
+  // (C) The sectors one row of the tile touches (its whole contiguous extent), averaged over where
+  // rows start: what the replay counts for a store; and the warp-access pieces a row takes.
+  double row_sectors = 0;
+  double pieces_per_row = 1;
   double smem_wavefronts_per_access = 0;
   std::int64_t warp_accesses = 0;  // warp load instructions for the whole tile, per program
 };
@@ -99,10 +103,14 @@ struct FmaDotReads {
   double conflict_free_wavefronts = 0;           // what the same bytes take without conflicts
 };
 
-// What a warp access's sectors cost the L2's write side, in the sectors an aligned row's access
-// would touch: whole sectors 1 each, partial ones `partial_cost` (Machine::
-// partial_sector_store_cost). 1 where rows start on a sector; fp16 64-byte accesses at N = 4095:
-// (1.06 + 1.875 x 1.37) / 2 = 1.82.
+// What a store's warp accesses cost the L2's write side: whole sectors 1 each, partial ones
+// `partial_cost` (Machine::partial_sector_store_cost), each access's sectors as it sends them.
+// store_sector_cost: over the sectors rows that start on a sector would touch (1 for rows of 32
+// bytes or more that start on one; fp16 64-byte accesses at N = 4095: (1.06 + 1.875 x 1.37) / 2 =
+// 1.82). store_sector_weight: the same cost over the sectors the tile's rows touch, which is
+// what the replay counts for a store (a sector two accesses share counts once there: 4.94 a
+// 128-byte row at N = 4095, so 2 x 3.63 / 4.94 = 1.47 a byte of the replay's).
+double store_sector_cost(const OperandChoice& o, double partial_cost);
 double store_sector_weight(const OperandChoice& o, double partial_cost);
 
 struct TritonChoices {

@@ -273,11 +273,11 @@ const std::vector<MachineParameter>& rows() {
           "the L2's write side: SM stores and DRAM fills share this rate (0: no limit)",
           {{"t4 a100", K::inherited, kInherited},
            {"h100", K::measured,
-            "stores alone 3.11-3.14 TB/s, with their lines kept in the L2 (24 MiB) or sent on to "
-            "DRAM (256 MiB) (scripts/triton/misalign_probe.py, assets/measured/"
-            "misalign_probe_h100.jsonl); the aligned 4096^2 copies' fills and stores together "
-            "2.92-3.17 TB/s of ncu's duration while DRAM moves 2.2 TB/s (assets/measured/"
-            "narrow_probe_h100.csv): 3.17 / 3.35"},
+            "aligned stores alone 3.09-3.14 TB/s through to DRAM (256 MiB) and 3.05-3.33 TB/s "
+            "with their lines kept in the L2 (24 MiB) (scripts/triton/misalign_probe.py, "
+            "assets/measured/misalign_probe_h100.jsonl); the aligned 4096^2 copies' fills and "
+            "stores together 2.92-3.17 TB/s of ncu's duration while DRAM moves 2.2-2.6 TB/s "
+            "(assets/measured/narrow_probe_h100.csv): at least the fastest, 3.33 / 3.35"},
            {"h200", K::assumed,
             "the H100's share of its DRAM's rate (not measured on an H200: its aligned copies "
             "move 3.9 TB/s, more than the H100's rate)"}}),

@@ -215,10 +215,21 @@ TEST(TritonChoices, APartialSectorStoreWeighsMoreThanAWholeOne) {
   EXPECT_DOUBLE_EQ(odd32.partial_sectors_per_access, 1.75);
   EXPECT_DOUBLE_EQ(odd32.aligned_sectors_per_access, 4);
   EXPECT_DOUBLE_EQ(even16.partial_sectors_per_access, 0);
+  EXPECT_DOUBLE_EQ(store_sector_cost(even16, 1.37), 1);
+  EXPECT_NEAR(store_sector_cost(odd16, 1.37), (1.0625 + 1.875 * 1.37) / 2, 1e-12);
+  EXPECT_NEAR(store_sector_cost(odd32, 1.37), (3.125 + 1.75 * 1.37) / 4, 1e-12);
+  EXPECT_DOUBLE_EQ(store_sector_cost(odd16, 1), 2.9375 / 2);  // each access's sectors, once
+  // Over the sectors a tile row touches, which the replay counts (a sector the row's two
+  // accesses share once): a 128-byte row starts on a sector 1 time in 16 (4 sectors), else 5;
+  // a 256-byte fp32 row 1 time in 8 (8), else 9.
+  EXPECT_DOUBLE_EQ(odd16.row_sectors, 4.9375);
+  EXPECT_DOUBLE_EQ(odd32.row_sectors, 8.875);
   EXPECT_DOUBLE_EQ(store_sector_weight(even16, 1.37), 1);
-  EXPECT_NEAR(store_sector_weight(odd16, 1.37), (1.0625 + 1.875 * 1.37) / 2, 1e-12);
-  EXPECT_NEAR(store_sector_weight(odd32, 1.37), (3.125 + 1.75 * 1.37) / 4, 1e-12);
-  EXPECT_DOUBLE_EQ(store_sector_weight(odd16, 1), 2.9375 / 2);  // each sector touched, once
+  EXPECT_NEAR(store_sector_weight(odd16, 1.37), 2 * (1.0625 + 1.875 * 1.37) / 4.9375, 1e-12);
+  EXPECT_NEAR(store_sector_weight(odd32, 1.37), 2 * (3.125 + 1.75 * 1.37) / 8.875, 1e-12);
+  // So the weighted replay bytes are the cost over aligned rows' sectors: no sector twice.
+  EXPECT_NEAR(store_sector_weight(odd16, 1.37) * odd16.row_sectors / 4,
+              store_sector_cost(odd16, 1.37), 1e-12);
 }
 
 }  // namespace
