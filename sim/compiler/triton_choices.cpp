@@ -534,10 +534,8 @@ TritonChoices triton_choices(const Problem& p, const Machine& m) {
     char weight[32];
     std::snprintf(weight, sizeof weight, "%.2f",
                   store_sector_cost(t.c, m.partial_sector_store_cost));
-    t.notes.push_back("C: " + std::string(buf) +
-                      " whole ones, so the stores cost the L2's write "
-                      "side " +
-                      weight + "x what rows that start on a sector would");
+    t.notes.push_back("C: " + std::string(buf) + " whole ones, so the stores cost the L2's " +
+                      "write side " + weight + "x what rows that start on a sector would");
   }
   if (t.spilled_accumulators > 0)
     t.notes.push_back(

@@ -110,8 +110,8 @@ struct Machine {
   // narrow stores shifted one element off their sectors against aligned ones, same instructions,
   // 1.76 / 1.83x as long in fp16 (a 64-byte warp access: 1 whole + 2 partial sectors, so 1.26 /
   // 1.33) and 1.46 / 1.49x in fp32 (3 + 2: 1.42 / 1.48), 256 MiB / 24 MiB; the mean, 1.37.
-  // Sectors shifted by whole sectors cost nothing (32 bytes: 0.99x), so a row that starts
-  // mid-sector costs through its partial sectors, not through the 128-byte lines it crosses.
+  // Stores shifted by whole sectors cost next to nothing (32 bytes: 0.99-1.04x), so a row that
+  // starts mid-sector costs through its partial sectors, not through the 128-byte lines it crosses.
   double partial_sector_store_cost = 1.37;
   // Cycles a copy's or transpose's warp takes per instruction outside its memory waits (its
   // dependent integer chains and the schedulers' other warps): ncu's stall reasons per issued

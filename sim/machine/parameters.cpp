@@ -289,7 +289,7 @@ const std::vector<MachineParameter>& rows() {
             "instructions (scripts/triton/misalign_probe.py, assets/measured/"
             "misalign_probe_h100.jsonl): fp16 1.76 / 1.83x as long (1 whole + 2 partial "
             "sectors a warp access: 1.26 / 1.33), fp32 1.46 / 1.49x (3 + 2: 1.42 / 1.48); the "
-            "mean. Shifted by whole sectors: 0.99-1.01x"},
+            "mean. Shifted by whole sectors: 0.99-1.04x"},
            {"h200", K::assumed, "the H100's (the same L2; not measured on an H200)"}}),
       row(TILESIM_FIELD(stream_issue_cycles), "cycles/instruction", G::timing,
           "a copy's or transpose's warp instruction outside its memory waits",
@@ -311,8 +311,8 @@ const std::vector<MachineParameter>& rows() {
             "clock_trace.py, assets/measured/clock_trace_h100.jsonl, 2026-11-27) reads 1.60 GHz "
             "from the first microsecond on both chips (2048^3 fp16, 26 us), while NVML reads 1980 "
             "MHz for such loops (a sample every ~2 ms, not the clock under the dots). Nor is the "
-            "long kernels' split "
-            "the clock: at 16384^3 fp16 in do_bench's loop the H100 ran at 1350 MHz and the H200 "
+            "long kernels' split the clock: at 16384^3 fp16 in do_bench's loop the H100 ran at "
+            "1350 MHz and the H200 "
             "at 1059 (clock64; NVML 1215), yet the H200 took 15.4 ms and the H100 18.0 ms. So "
             "this curve is an effective rate fitted to times, not the SM clock; it is kept until "
             "it is refitted as measured clock times measured work per cycle "
