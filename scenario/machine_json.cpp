@@ -112,6 +112,7 @@ void for_each_machine_field(sim::Machine& m, F&& f) {
   f("sm_l2_bytes_per_cycle", m.sm_l2_bytes_per_cycle);
   f("smem_bytes_per_cycle", m.smem_bytes_per_cycle);
   f("program_launch_cycles", m.program_launch_cycles);
+  f("program_dispatch_cycles", m.program_dispatch_cycles);
 }
 
 }  // namespace

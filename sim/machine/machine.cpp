@@ -234,6 +234,8 @@ void validate_machine(const Machine& m) {
           std::string("machine.") + field + " = " + shown(v) + " is out of range: allowed " +
               allowed);
   };
+  in_range(m.program_dispatch_cycles, 0, 1000000, "program_dispatch_cycles",
+           "0 (no limit) .. 1000000");
   in_range(m.older_program_share, 0.5, 1, "older_program_share",
            "0.5 (an even share) .. 1 (the older always first)");
   in_range(m.schedulers_per_sm, 1, 16, "schedulers_per_sm", "1..16");

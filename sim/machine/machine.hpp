@@ -60,6 +60,13 @@ struct Machine {
   // next on its slot in 0.23 us (kernels/probes/block_launch.cu, assets/measured/
   // block_launch_h100.csv); the rest stands for a short prologue (docs/MODEL_HISTORY.md).
   int program_launch_cycles = 600;
+  // An SM takes a new program at most once every this many cycles, however many slots it has
+  // free: the same probe's blocks that do nothing turn over a slot in 654 ns at 8 resident (262,144
+  // blocks; 65,536: 715 ns), 82 ns a block an SM, though each slot's own turnaround is 0.23 us
+  // (with a 1,000-cycle spin a slot takes 735 ns: the 0.23 us plus the spin, no longer the
+  // 8 x 82). 82 ns at 1980 MHz. For a full GPU a per-SM and a GPU-wide rate are the same; the
+  // probe cannot tell them apart. 0: no limit.
+  int program_dispatch_cycles = 162;
   // Instruction issue: each of an SM's warp schedulers (4 since Maxwell, one per sub-partition)
   // issues at most one warp instruction per cycle.
   int schedulers_per_sm = 4;

@@ -234,6 +234,14 @@ const std::vector<MachineParameter>& rows() {
             "0.23 us of it is the slot's turnaround measured on an H100 (kernels/probes/"
             "block_launch.cu, assets/measured/block_launch_h100.csv); the other ~0.1 us stands "
             "for a short prologue (an estimate); the H200 has the same SM"}}),
+      row(TILESIM_FIELD(program_dispatch_cycles), "cycles", G::timing,
+          "an SM takes a new program at most once every this many cycles",
+          {{"t4 a100", K::inherited, kInherited},
+           {"", K::measured,
+            "blocks that do nothing turn over at 654 ns a slot with 8 resident, 82 ns a block "
+            "an SM, while a slot's own turnaround is 0.23 us (kernels/probes/block_launch.cu, "
+            "assets/measured/block_launch_h100.csv: 262,144 blocks of 256 threads); 82 ns at "
+            "1980 MHz; the H200 has the same SM (assumed, not measured)"}}),
       row(TILESIM_FIELD(schedulers_per_sm), "schedulers", G::sheet,
           "warp schedulers, one per sub-partition, each issuing one warp instruction a cycle",
           {{"", K::datasheet, "4 per SM since Maxwell (Turing, Ampere, Hopper whitepapers)"}}),

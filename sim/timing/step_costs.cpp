@@ -138,6 +138,7 @@ StepCosts step_costs(const Problem& p, const Machine& m, const TimingOptions& op
   const bool matmul = p.kernel() == Kernel::matmul;
 
   c.launch_ps = ps_of_cycles(m.program_launch_cycles, m);
+  c.dispatch_ps = ps_of_cycles(m.program_dispatch_cycles, m);
   c.l2_hit_latency_ps = ps_of_cycles(m.l2_hit_latency_cycles, m);
   c.dram_latency_ps = ps_of_cycles(m.dram_latency_cycles, m);
   if (matmul)

@@ -208,7 +208,8 @@ struct StepCosts {
         static_cast<double>(t - throttle_after_ps) / static_cast<double>(throttle_tau_ps);
     return sustained_fraction + (start_fraction - sustained_fraction) * std::exp(-u);
   }
-  std::int64_t launch_ps = 0;  // block launch to its first step
+  std::int64_t launch_ps = 0;    // block launch to its first step
+  std::int64_t dispatch_ps = 0;  // an SM's least time between two programs' launches
   // A copy's or transpose's instruction stream, per warp (all its warps' in parallel): its
   // instructions at Machine::stream_issue_cycles each, outside its memory waits.
   std::int64_t stream_ps = 0;

@@ -111,7 +111,12 @@ void TimedRun::launch(int slot, std::int64_t t) {
   span.slot = slot;
   span.sm = slot % m_m.sms;
   span.start_ps = t;
-  m_queue.push({t, s.pid, 0, slot});
+  // The SM takes one new program a dispatch interval: one that finds it busy waits (launch).
+  SmState& sm = sm_of(slot);
+  const std::int64_t start = std::max(t, sm.next_launch);
+  sm.next_launch = start + m_costs.dispatch_ps;
+  if (start > t) waited(slot, TimeCause::launch, start - t);
+  m_queue.push({start, s.pid, 0, slot});
 }
 
 void TimedRun::retire(const Pending& e) {

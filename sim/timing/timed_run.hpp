@@ -75,6 +75,7 @@ struct SmState {
   std::vector<PendingWrite> writes;  // by arrival; served before the pipe's next use (drain)
   std::vector<Pending> ready_dots;   // dots whose data is in, waiting for the pipe
   bool dispatch_queued = false;
+  std::int64_t next_launch = 0;  // the earliest a new program may start here (dispatch_ps)
   TimeCause pipe_cause = TimeCause::math;  // what the last dot on its pipe was bound by
   SmTotals totals;
 };

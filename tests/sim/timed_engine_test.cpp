@@ -261,6 +261,7 @@ TEST(TimedEngine, SharedMemoryTimeScalesWithTheBankConflictDegree) {
 TEST(TimedEngine, TransposesOnOneSmShareItsSharedMemoryPipe) {
   Machine one_sm = steady("h100");
   one_sm.sms = 1;
+  one_sm.program_dispatch_cycles = 0;  // both start at once (the next test spaces them)
   ProblemSpec s;
   s.kernel = Kernel::transpose;
   s.dtype = DType::fp32;
@@ -293,6 +294,38 @@ TEST(TimedEngine, TransposesOnOneSmShareItsSharedMemoryPipe) {
   EXPECT_NEAR(static_cast<double>(pair[1].end_ps), static_cast<double>(ta + 2 * w), 2.0);
   EXPECT_NEAR(static_cast<double>(pair[0].end_ps), static_cast<double>(tb + 2 * (w - (tb - ta))),
               2.0);
+}
+
+// An SM takes one new program a dispatch interval, however many slots it has free (the block
+// launch probe: 82 ns a block an SM with 8 slots, though a slot turns over in 0.23 us). 256
+// copies of a 16 x 16 fp32 tile on one SM, 16 slots: their starts are at least the interval
+// apart, so the copy takes at least 256 intervals, and longer than with no such limit.
+TEST(TimedEngine, AnSmStartsOneProgramADispatchInterval) {
+  Machine one_sm = steady("h100");
+  one_sm.sms = 1;
+  ProblemSpec s;
+  s.kernel = Kernel::copy;
+  s.dtype = DType::fp32;
+  s.block_m = s.block_n = 16;
+  s.m = s.n = 256;
+  const Problem p(s);
+  const auto run = [&](const Machine& m) { return run_timed(p, m, occupancy(p, m, 16)); };
+  const TimedResult limited = run(one_sm);
+  const std::int64_t interval = limited.timing.costs.dispatch_ps;
+  ASSERT_GT(interval, 0);
+  // A program's own start: its span starts when its slot came free, plus its wait for the SM.
+  std::vector<std::int64_t> starts;
+  for (const ProgramSpan& sp : limited.programs)
+    starts.push_back(sp.start_ps + sp.time_by_cause[static_cast<std::size_t>(TimeCause::launch)] -
+                     limited.timing.costs.launch_ps);
+  std::sort(starts.begin(), starts.end());
+  ASSERT_EQ(starts.size(), 256u);
+  for (std::size_t i = 1; i < starts.size(); ++i)
+    EXPECT_GE(starts[i] - starts[i - 1], interval - 1) << "program " << i;
+  EXPECT_GE(limited.time_s() * 1e12, 255.0 * static_cast<double>(interval));
+  Machine free_sm = one_sm;
+  free_sm.program_dispatch_cycles = 0;
+  EXPECT_LT(run(free_sm).time_s(), 0.8 * limited.time_s());
 }
 
 // A load round waits at the SM's load/store pipe behind one read instruction per warp of every
