@@ -77,6 +77,7 @@ void for_each_machine_field(sim::Machine& m, F&& f) {
   f("fp16_tensor_flops_per_s", m.fp16_tensor_flops_per_s);
   f("smem_per_sm_bytes", m.smem_per_sm_bytes);
   f("smem_per_block_bytes", m.smem_per_block_bytes);
+  f("smem_reserved_per_program_bytes", m.smem_reserved_per_program_bytes);
   f("registers_per_sm", m.registers_per_sm);
   f("max_threads_per_sm", m.max_threads_per_sm);
   f("max_programs_per_sm", m.max_programs_per_sm);

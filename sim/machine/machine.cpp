@@ -82,6 +82,7 @@ Machine make(const Sheet& s, const Timing& t) {
           .fp16_tensor_flops_per_s = s.fp16,
           .smem_per_sm_bytes = s.smem_sm,
           .smem_per_block_bytes = s.smem_block,
+          .smem_reserved_per_program_bytes = s.key == "t4" ? 0 : 1 << 10,  // sm_80+ reserve 1 KiB
           .registers_per_sm = 65536,
           .max_threads_per_sm = s.threads,
           .max_programs_per_sm = s.blocks,
@@ -110,6 +111,12 @@ const std::array<Machine, 4>& presets() {
     m.tensor_throttle_tau_s = tau_s;
     return m;
   };
+  // The L2's write side as a share of the DRAM's rate (Machine::l2_write_share_of_dram), where a
+  // chip's own probe measured it.
+  const auto write_share = [](Machine m, double share) {
+    m.l2_write_share_of_dram = share;
+    return m;
+  };
   // The effective rate a Triton kernel's dots start at: the maximum SM clock (nvidia-smi
   // clocks.max.sm, 1980 MHz on both chips) over the clock under tensor load (tensor_clock_hz,
   // 1.76 GHz). An assumption the measured clock contradicts (clock64 reads 1.60 GHz from the
@@ -127,12 +134,13 @@ const std::array<Machine, 4>& presets() {
                 2048, 32, "NVIDIA H100 datasheet (SXM5); Hopper whitepaper; Hopper tuning guide"},
                {1.83e9, 1.98e9, 1.76e9, 494e12, true, 0.67, 260, 706, 10e12, 64}),
           kStart, 0.78, 0, 0.23e-3),
-      throttled(make({"h200", "H200", 132, 60 * MiB, 4.8e12, 67e12, 989e12, 228 * KiB, 227 * KiB,
-                      2048, 32,
-                      "NVIDIA H200 datasheet (SXM); SMs and L2 read off a real H200 "
-                      "(cudaGetDeviceProperties); per-SM limits as H100"},
-                     {1.83e9, 1.98e9, 1.76e9, 494e12, true, 0.67, 260, 721, 10e12, 64}),
-                kStart, 0.88, 0, 0.147e-3),
+      write_share(throttled(make({"h200", "H200", 132, 60 * MiB, 4.8e12, 67e12, 989e12, 228 * KiB,
+                                  227 * KiB, 2048, 32,
+                                  "NVIDIA H200 datasheet (SXM); SMs and L2 read off a real H200 "
+                                  "(cudaGetDeviceProperties); per-SM limits as H100"},
+                                 {1.83e9, 1.98e9, 1.76e9, 494e12, true, 0.67, 260, 721, 10e12, 64}),
+                            kStart, 0.88, 0, 0.147e-3),
+                  0.90),
   };
   return kPresets;
 }
@@ -234,6 +242,8 @@ void validate_machine(const Machine& m) {
           std::string("machine.") + field + " = " + shown(v) + " is out of range: allowed " +
               allowed);
   };
+  in_range(m.smem_reserved_per_program_bytes, 0, static_cast<double>(m.smem_per_sm_bytes),
+           "smem_reserved_per_program_bytes", "0 .. smem_per_sm_bytes");
   in_range(m.program_dispatch_cycles, 0, 1000000, "program_dispatch_cycles",
            "0 (no limit) .. 1000000");
   in_range(m.older_program_share, 0.5, 1, "older_program_share",

@@ -27,7 +27,11 @@ struct Machine {
   double fp16_tensor_flops_per_s = 989e12;        // dense FP16/BF16 tensor peak, FP32 accumulate
   std::int64_t smem_per_sm_bytes = 228 << 10;     // shared memory per SM (carve-out maximum)
   std::int64_t smem_per_block_bytes = 227 << 10;  // largest shared memory one program may use
-  std::int64_t registers_per_sm = 65536;          // 32-bit registers
+  // Shared memory the driver keeps for itself in every resident program, beside what the program
+  // asks for (CUDA's cudaDevAttrReservedSharedMemoryPerBlock: 1 KiB since sm_80, none before):
+  // 32 KiB programs fit 6 to an H100 SM's 228 KiB, not 7.
+  std::int64_t smem_reserved_per_program_bytes = 1 << 10;
+  std::int64_t registers_per_sm = 65536;  // 32-bit registers
   int max_threads_per_sm = 2048;
   int max_programs_per_sm = 32;  // resident thread blocks per SM
 
@@ -110,7 +114,9 @@ struct Machine {
   // through to DRAM (256 MiB) and 3.05-3.33 TB/s with their lines kept in the L2 (24 MiB; fp32
   // the fastest); the aligned 4096^2 copies' fills and stores together reach 2.92-3.17 TB/s of
   // ncu's duration while their DRAM moves 2.2-2.6 (assets/measured/narrow_probe_h100.csv). The
-  // side is at least as fast as the fastest of these: 3.33 / 3.35 = 0.99. 0: no such limit.
+  // side is at least as fast as the fastest of these: 3.33 / 3.35 = 0.99. The H200 preset's
+  // 0.90 is its own probe's fastest, 4.32 / 4.8 (assets/measured/misalign_probe_h200.jsonl).
+  // 0: no such limit.
   double l2_write_share_of_dram = 0.99;
   // A store that covers a 32-byte sector only in part costs the L2 this many whole sectors' time
   // (it merges the bytes into the sector it holds). Measured on an H100 (misalign_probe.py):

@@ -121,6 +121,16 @@ const std::vector<MachineParameter>& rows() {
           {{"t4", K::datasheet, kTuringGuide},
            {"a100", K::datasheet, kAmpereGuide},
            {"", K::datasheet, kHopperGuide}}),
+      row(TILESIM_FIELD(smem_reserved_per_program_bytes), "bytes", G::sheet,
+          "shared memory the driver reserves in every resident program: occupancy",
+          {{"t4", K::datasheet,
+            "none before sm_80 (CUDA C++ Programming Guide, compute capabilities: the 64 KB a "
+            "Turing block may use is the SM's whole carve-out)"},
+           {"", K::datasheet,
+            "1 KB since sm_80 (CUDA Runtime API, cudaDevAttrReservedSharedMemoryPerBlock; the "
+            "guides' per-block maximum is the SM's less 1 KB). Measured: ncu's "
+            "launch__occupancy_limit_shared_mem is 6 for a 32 KB Triton program on an H200 "
+            "(assets/measured/ncu_seed001_h200.csv), 7 without the reserve"}}),
       row(TILESIM_FIELD(registers_per_sm), "32-bit registers", G::sheet, "occupancy",
           {{"t4", K::datasheet, kTuringGuide},
            {"a100", K::datasheet, kAmpereGuide},
@@ -286,9 +296,10 @@ const std::vector<MachineParameter>& rows() {
             "assets/measured/misalign_probe_h100.jsonl); the aligned 4096^2 copies' fills and "
             "stores together 2.92-3.17 TB/s of ncu's duration while DRAM moves 2.2-2.6 TB/s "
             "(assets/measured/narrow_probe_h100.csv): at least the fastest, 3.33 / 3.35"},
-           {"h200", K::assumed,
-            "the H100's share of its DRAM's rate (not measured on an H200: its aligned copies "
-            "move 3.9 TB/s, more than the H100's rate)"}}),
+           {"h200", K::measured,
+            "the same probe on an H200 (assets/measured/misalign_probe_h200.jsonl, 2026-11-28): "
+            "aligned stores alone 4.15-4.32 TB/s through to DRAM and 3.55-3.79 TB/s in the L2, "
+            "aligned copies 3.49-3.95 TB/s: at least the fastest, 4.32 / 4.8"}}),
       row(TILESIM_FIELD(partial_sector_store_cost), "sectors", G::memory,
           "the L2 time of a store that covers a 32-byte sector in part, in whole sectors",
           {{"t4 a100", K::inherited, kInherited},

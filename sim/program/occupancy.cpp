@@ -92,8 +92,10 @@ Occupancy occupancy(const Problem& p, const Machine& m, std::optional<int> overr
                            what + ") but " + m.name + " allows " + kib(m.smem_per_block_bytes) +
                            " per program: use smaller blocks" + (matmul ? " or fewer stages" : ""));
   }
-  o.by_shared_memory =
-      o.smem_per_program > 0 ? clamp_int(m.smem_per_sm_bytes / o.smem_per_program) : 1 << 20;
+  // Every resident program also holds the driver's reserve (Machine::
+  // smem_reserved_per_program_bytes), whether or not it uses shared memory itself.
+  const std::int64_t smem_held = o.smem_per_program + m.smem_reserved_per_program_bytes;
+  o.by_shared_memory = smem_held > 0 ? clamp_int(m.smem_per_sm_bytes / smem_held) : 1 << 20;
   o.by_registers = clamp_int(m.registers_per_sm / o.registers_per_program);
   o.by_threads = m.max_threads_per_sm / o.threads_per_program;
   o.by_programs = m.max_programs_per_sm;
@@ -118,8 +120,11 @@ Occupancy occupancy(const Problem& p, const Machine& m, std::optional<int> overr
   } else {
     switch (o.limit) {
       case OccupancyLimit::shared_memory:
-        o.reason = "limited by shared memory: " + n + " × " + kib(o.smem_per_program) + " ≤ " +
-                   kib(m.smem_per_sm_bytes);
+        o.reason = "limited by shared memory: " + n + " × " + kib(o.smem_per_program) +
+                   (m.smem_reserved_per_program_bytes > 0
+                        ? " (+ " + kib(m.smem_reserved_per_program_bytes) + " the driver keeps)"
+                        : std::string()) +
+                   " ≤ " + kib(m.smem_per_sm_bytes);
         break;
       case OccupancyLimit::registers:
         o.reason = "limited by registers: " + n + " × " + std::to_string(o.registers_per_program) +

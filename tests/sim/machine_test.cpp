@@ -24,15 +24,36 @@ TEST(Occupancy, ThreeStagesOf128x128x64Fp16AreLimitedBySharedMemoryOnH100) {
   s.block_m = s.block_n = 128;
   s.block_k = 64;
   s.stages = 3;
-  // (128*64 + 64*128) * 2 B * 3 stages = 96 KiB; 228 KiB / 96 KiB = 2 programs per SM.
+  // (128*64 + 64*128) * 2 B * 3 stages = 96 KiB, + 1 KiB the driver keeps per program;
+  // 228 KiB / 97 KiB = 2 programs per SM.
   const auto o = occupancy(Problem(s), *find_machine("h100"));
   EXPECT_EQ(o.smem_per_program, 96 * 1024);
   EXPECT_EQ(o.programs_per_sm, 2);
   EXPECT_EQ(o.limit, OccupancyLimit::shared_memory);
-  EXPECT_EQ(o.reason, "limited by shared memory: 2 × 96 KiB ≤ 228 KiB");
+  EXPECT_EQ(o.reason, "limited by shared memory: 2 × 96 KiB (+ 1 KiB the driver keeps) ≤ 228 KiB");
   const auto forced = occupancy(Problem(s), *find_machine("h100"), 5);
   EXPECT_EQ(forced.programs_per_sm, 5);
   EXPECT_EQ(forced.limit, OccupancyLimit::override_value);
+}
+
+// The driver keeps 1 KiB of shared memory in every resident program since sm_80: four stages of
+// 64 x 64 x 32 fp16 tiles (32 KiB, seed 001's smallest block) fit 6 to an H100 SM, not 7 (ncu's
+// launch__occupancy_limit_shared_mem on an H200: 6). A T4 keeps none.
+TEST(Occupancy, TheDriversReserveIsHeldByEveryProgram) {
+  ProblemSpec s;
+  s.m = s.n = s.k = 1024;
+  s.block_m = s.block_n = 64;
+  s.block_k = 32;
+  s.stages = 4;
+  const auto h100 = occupancy(Problem(s), *find_machine("h100"));
+  EXPECT_EQ(h100.smem_per_program, 32 * 1024);
+  EXPECT_EQ(h100.programs_per_sm, 6);
+  EXPECT_EQ(h100.limit, OccupancyLimit::shared_memory);
+  s.block_k = 64;  // one stage of 64 x 64 x 64 fp16 tiles: 16 KiB, 4 to a T4's 64 KiB
+  s.stages = 1;
+  const auto t4 = occupancy(Problem(s), *find_machine("t4"));
+  EXPECT_EQ(t4.programs_per_sm, 4);
+  EXPECT_EQ(t4.limit, OccupancyLimit::shared_memory);
 }
 
 TEST(Occupancy, RefusesAProgramLargerThanTheSharedMemoryLimit) {

@@ -219,7 +219,11 @@ TEST(TimedEngine, DramBoundCopyReachesThePresetBandwidth) {
                          static_cast<double>(r.counters.dram_write_bytes_in_kernel());
     const double sustained = m.dram_bytes_per_s * m.dram_efficiency;
     EXPECT_NEAR(bytes / r.time_s() / sustained, 1.0, 0.05) << key;
-    EXPECT_EQ(r.timing.breakdown.bound(), TimeCause::dram) << key;
+    // The H200's L2 write side (0.90 of its DRAM's rate, measured) carries the fills and the
+    // stores just above the DRAM's sustained 0.87: either may be the last to finish.
+    const TimeCause bound = r.timing.breakdown.bound();
+    EXPECT_TRUE(bound == TimeCause::dram || (std::string(key) == "h200" && bound == TimeCause::l2))
+        << key;
   }
 }
 
