@@ -90,6 +90,7 @@ void for_each_machine_field(sim::Machine& m, F&& f) {
   f("tf32_tensor_flops_per_s", m.tf32_tensor_flops_per_s);
   f("mma_sync_fraction", m.mma_sync_fraction);
   f("l2_bytes_per_s", m.l2_bytes_per_s);
+  f("l2_ld_global_bytes_per_s", m.l2_ld_global_bytes_per_s);
   f("dram_efficiency", m.dram_efficiency);
   f("fma_efficiency", m.fma_efficiency);
   f("tensor_efficiency", m.tensor_efficiency);

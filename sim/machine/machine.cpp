@@ -117,6 +117,12 @@ const std::array<Machine, 4>& presets() {
     m.l2_write_share_of_dram = share;
     return m;
   };
+  // The L2's output to loads staged through registers (Machine::l2_ld_global_bytes_per_s),
+  // measured on the H100 (kernels/probes/l2_bandwidth.cu); the H200 has the same L2 fabric.
+  const auto ld_global_l2 = [](Machine m) {
+    m.l2_ld_global_bytes_per_s = 7.38e12;
+    return m;
+  };
   // The effective rate a Triton kernel's dots start at: the maximum SM clock (nvidia-smi
   // clocks.max.sm, 1980 MHz on both chips) over the clock under tensor load (tensor_clock_hz,
   // 1.76 GHz). An assumption the measured clock contradicts (clock64 reads 1.60 GHz from the
@@ -129,18 +135,19 @@ const std::array<Machine, 4>& presets() {
       make({"a100", "A100-80GB", 108, 40 * MiB, 2039e9, 19.5e12, 312e12, 164 * KiB, 163 * KiB, 2048,
             32, "NVIDIA A100 datasheet (SXM 80GB); A100 whitepaper; Ampere tuning guide"},
            {1.41e9, 0, 0, 156e12, false, 1.0, 200, 470, 4.8e12, 64}),
-      throttled(
+      ld_global_l2(throttled(
           make({"h100", "H100-SXM", 132, 50 * MiB, 3.35e12, 67e12, 989e12, 228 * KiB, 227 * KiB,
                 2048, 32, "NVIDIA H100 datasheet (SXM5); Hopper whitepaper; Hopper tuning guide"},
                {1.83e9, 1.98e9, 1.76e9, 494e12, true, 0.67, 260, 706, 10e12, 64}),
-          kStart, 0.78, 0, 0.23e-3),
-      write_share(throttled(make({"h200", "H200", 132, 60 * MiB, 4.8e12, 67e12, 989e12, 228 * KiB,
-                                  227 * KiB, 2048, 32,
-                                  "NVIDIA H200 datasheet (SXM); SMs and L2 read off a real H200 "
-                                  "(cudaGetDeviceProperties); per-SM limits as H100"},
-                                 {1.83e9, 1.98e9, 1.76e9, 494e12, true, 0.67, 260, 721, 10e12, 64}),
-                            kStart, 0.88, 0, 0.147e-3),
-                  0.90),
+          kStart, 0.78, 0, 0.23e-3)),
+      ld_global_l2(write_share(
+          throttled(make({"h200", "H200", 132, 60 * MiB, 4.8e12, 67e12, 989e12, 228 * KiB,
+                          227 * KiB, 2048, 32,
+                          "NVIDIA H200 datasheet (SXM); SMs and L2 read off a real H200 "
+                          "(cudaGetDeviceProperties); per-SM limits as H100"},
+                         {1.83e9, 1.98e9, 1.76e9, 494e12, true, 0.67, 260, 721, 10e12, 64}),
+                    kStart, 0.88, 0, 0.147e-3),
+          0.90)),
   };
   return kPresets;
 }
@@ -242,8 +249,18 @@ void validate_machine(const Machine& m) {
           std::string("machine.") + field + " = " + shown(v) + " is out of range: allowed " +
               allowed);
   };
-  in_range(m.smem_reserved_per_program_bytes, 0, static_cast<double>(m.smem_per_sm_bytes),
-           "smem_reserved_per_program_bytes", "0 .. smem_per_sm_bytes");
+  // A program may hold smem_per_block_bytes of its own plus the reserve; both must fit the SM, or
+  // the largest legal program could never be resident.
+  in_range(m.smem_reserved_per_program_bytes, 0,
+           static_cast<double>(m.smem_per_sm_bytes - m.smem_per_block_bytes),
+           "smem_reserved_per_program_bytes",
+           "0 .. smem_per_sm_bytes - smem_per_block_bytes (" +
+               std::to_string(m.smem_per_sm_bytes - m.smem_per_block_bytes) + " bytes here)");
+  check(m.l2_ld_global_bytes_per_s == 0 ||
+            (m.l2_ld_global_bytes_per_s >= 1e9 && m.l2_ld_global_bytes_per_s <= 1e15),
+        "l2_ld_global_bytes_per_s",
+        "machine.l2_ld_global_bytes_per_s = " + shown(m.l2_ld_global_bytes_per_s) +
+            " is out of range: allowed 0 (as l2_bytes_per_s) or 1e9..1e15 bytes/s");
   in_range(m.program_dispatch_cycles, 0, 1000000, "program_dispatch_cycles",
            "0 (no limit) .. 1000000");
   in_range(m.older_program_share, 0.5, 1, "older_program_share",

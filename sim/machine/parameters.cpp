@@ -225,6 +225,16 @@ const std::vector<MachineParameter>& rows() {
             "beside it are fitted again with the measured one (with 7.3 TB/s and 128 "
             "bytes/cycle alone, a 195-configuration sample of the Triton test set goes from "
             "11.6 to 14.1 % MAPE: docs/TRITON_FINDINGS.md)"}}),
+      row(TILESIM_FIELD(l2_ld_global_bytes_per_s), "bytes/s", G::memory,
+          "L2 -> SMs for tiles staged through registers (ld.global; 0: as l2_bytes_per_s); a "
+          "Triton tile load of that kind weighs l2_bytes_per_s / this on the L2",
+          {{"t4 a100", K::assumed, "0: no difference from cp.async (not measured)"},
+           {"h100", K::measured,
+            "16-byte ld.global.cg from every SM (kernels/probes/l2_bandwidth.cu, 132 SMs reading "
+            "an L2-resident 8 MiB, 16-32 KiB in flight an SM; assets/measured/"
+            "l2_bandwidth_h100.csv): 6.91-7.38 TB/s, the fastest; ncu counts 10.5 TB/s of "
+            "cp.async tiles out of the L2 (assets/measured/ncu_seed001_h200.csv)"},
+           {"h200", K::assumed, "the H100's (the same L2 fabric; not measured)"}}),
       row(TILESIM_FIELD(sm_l2_bytes_per_cycle), "bytes/cycle", G::memory,
           "one SM's L2 fill path (loads and stores)",
           {{"t4", K::measured, "published microbenchmark (Jia et al. 2019), rounded"},
@@ -250,8 +260,9 @@ const std::vector<MachineParameter>& rows() {
            {"", K::measured,
             "blocks that do nothing turn over at 654 ns a slot with 8 resident, 82 ns a block "
             "an SM, while a slot's own turnaround is 0.23 us (kernels/probes/block_launch.cu, "
-            "assets/measured/block_launch_h100.csv: 262,144 blocks of 256 threads); 82 ns at "
-            "1980 MHz; the H200 has the same SM (assumed, not measured)"}}),
+            "assets/measured/block_launch_h100.csv: 262,144 blocks of 256 threads); 82 ns is 150 "
+            "cycles at sm_clock_hz (1.83 GHz), the clock the model converts cycles at; the H200 "
+            "has the same SM (assumed, not measured)"}}),
       row(TILESIM_FIELD(schedulers_per_sm), "schedulers", G::sheet,
           "warp schedulers, one per sub-partition, each issuing one warp instruction a cycle",
           {{"", K::datasheet, "4 per SM since Maxwell (Turing, Ampere, Hopper whitepapers)"}}),

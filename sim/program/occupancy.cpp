@@ -120,10 +120,13 @@ Occupancy occupancy(const Problem& p, const Machine& m, std::optional<int> overr
   } else {
     switch (o.limit) {
       case OccupancyLimit::shared_memory:
-        o.reason = "limited by shared memory: " + n + " × " + kib(o.smem_per_program) +
+        // "2 × (96 KiB + 1 KiB the driver keeps)": the reserve is per program, so it sits inside
+        // the product.
+        o.reason = "limited by shared memory: " + n + " × " +
                    (m.smem_reserved_per_program_bytes > 0
-                        ? " (+ " + kib(m.smem_reserved_per_program_bytes) + " the driver keeps)"
-                        : std::string()) +
+                        ? "(" + kib(o.smem_per_program) + " + " +
+                              kib(m.smem_reserved_per_program_bytes) + " the driver keeps)"
+                        : kib(o.smem_per_program)) +
                    " ≤ " + kib(m.smem_per_sm_bytes);
         break;
       case OccupancyLimit::registers:

@@ -55,7 +55,8 @@ class MemoryPath {
   // sectors. `*filled`: when the last DRAM fill of its input tile is in (its slowest warp's wait
   // included: StepCosts::tile_slowest_warp_ps); a load that hits sectors still on their way waits
   // for them (the L2 merges it with the miss in flight); a load that misses moves it.
-  Arrival load(const AccessResult& r, std::int64_t issue, Pipe* fill, std::int64_t* filled);
+  Arrival load(const AccessResult& r, std::int64_t issue, Pipe* fill, std::int64_t* filled,
+               double l2_weight = 1);
   // An output tile's store at `t` through its SM's `fill` path and the L2.
   StoreDone store(const AccessResult& r, std::int64_t t, Pipe* fill);
 

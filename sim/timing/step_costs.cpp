@@ -151,7 +151,19 @@ StepCosts step_costs(const Problem& p, const Machine& m, const TimingOptions& op
   // What Triton compiles (sim/compiler), for a Triton program.
   const std::optional<TritonChoices> triton =
       opt.triton ? std::optional<TritonChoices>(triton_choices(p, m)) : std::nullopt;
-  if (triton) c.store_sector_weight = store_sector_weight(triton->c, m.partial_sector_store_cost);
+  if (triton) {
+    c.store_sector_weight = store_sector_weight(triton->c, m.partial_sector_store_cost);
+    // Registers-staged loads (ld.global) come out of the L2 slower than cp.async's
+    // (Machine::l2_ld_global_bytes_per_s): they weigh more on its output.
+    const double ld_weight =
+        m.l2_ld_global_bytes_per_s > 0 ? m.l2_bytes_per_s / m.l2_ld_global_bytes_per_s : 1.0;
+    const auto weight = [&](const OperandChoice& o) {
+      return o.path == LoadPath::ld_global ? ld_weight : 1.0;
+    };
+    c.l2_weight_a = weight(triton->a);
+    c.l2_weight_b = weight(triton->b);
+    c.l2_weight_load = ld_weight;
+  }
 
   c.path = matmul ? opt.path.value_or(triton_dot_path(p, m)) : MathPath::fma;
   if (c.path == MathPath::wgmma && !m.has_wgmma)

@@ -234,6 +234,10 @@ struct StepCosts {
   // (sim/compiler, store_sector_weight).
   double l2_write_ps_per_byte = 0;
   double store_sector_weight = 1;
+  // How much a byte of a Triton tile load weighs on the L2's output (l2_ps_per_byte): 1 for a
+  // cp.async tile, l2_bytes_per_s / l2_ld_global_bytes_per_s for one staged through registers
+  // (ld.global; copies and transposes too). Indexed by StepOp: load_a, load_b, load.
+  double l2_weight_a = 1, l2_weight_b = 1, l2_weight_load = 1;
 };
 
 // Throws InvalidField("input_precision") / ("num_warps") for a path the machine cannot run

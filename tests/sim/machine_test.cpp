@@ -30,7 +30,7 @@ TEST(Occupancy, ThreeStagesOf128x128x64Fp16AreLimitedBySharedMemoryOnH100) {
   EXPECT_EQ(o.smem_per_program, 96 * 1024);
   EXPECT_EQ(o.programs_per_sm, 2);
   EXPECT_EQ(o.limit, OccupancyLimit::shared_memory);
-  EXPECT_EQ(o.reason, "limited by shared memory: 2 × 96 KiB (+ 1 KiB the driver keeps) ≤ 228 KiB");
+  EXPECT_EQ(o.reason, "limited by shared memory: 2 × (96 KiB + 1 KiB the driver keeps) ≤ 228 KiB");
   const auto forced = occupancy(Problem(s), *find_machine("h100"), 5);
   EXPECT_EQ(forced.programs_per_sm, 5);
   EXPECT_EQ(forced.limit, OccupancyLimit::override_value);
@@ -101,4 +101,10 @@ TEST(MachineValidation, ClocksAndTheIssueLawNameTheFieldAndTheRange) {
   EXPECT_EQ(
       message([](Machine& m) { m.schedulers_per_sm = 0; }),
       "machine.schedulers_per_sm: machine.schedulers_per_sm = 0 is out of range: allowed 1..16");
+  // The largest legal program (227 KiB) and the driver's reserve must fit one 228 KiB SM together.
+  EXPECT_EQ(message([](Machine& m) { m.smem_reserved_per_program_bytes = 1024; }), "accepted");
+  EXPECT_EQ(message([](Machine& m) { m.smem_reserved_per_program_bytes = 2048; }),
+            "machine.smem_reserved_per_program_bytes: machine.smem_reserved_per_program_bytes = "
+            "2048 is out of range: allowed 0 .. smem_per_sm_bytes - smem_per_block_bytes (1024 "
+            "bytes here)");
 }

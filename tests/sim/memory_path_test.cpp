@@ -95,6 +95,22 @@ TEST(MemoryPath, ALoadBehindAnotherWaitsForTheSlowestPipe) {
   EXPECT_EQ(b.cause, TimeCause::dram);
 }
 
+// A load's weight scales its bytes on the L2's output alone (a tile staged through registers:
+// StepCosts::l2_weight_a): 32 sectors at weight 3 hold the L2 3 x 512 ps; DRAM and the fill path
+// see the bytes as they are.
+TEST(MemoryPath, ALoadsWeightScalesItsTimeOnTheL2Alone) {
+  StepCosts c = costs();
+  c.fill_ps_per_byte = 0.25;
+  MemoryPath mem(c, 1, 1 << 20);
+  Pipe fill;
+  std::int64_t filled = 0;
+  const Arrival a = mem.load(access(32, 0), 0, &fill, &filled, 3.0);
+  EXPECT_EQ(mem.l2().busy, 3 * 512);
+  EXPECT_EQ(fill.busy, 256);
+  EXPECT_EQ(a.at, 3 * 512);
+  EXPECT_EQ(a.cause, TimeCause::l2);
+}
+
 TEST(MemoryPath, AHitOnATileStillOnItsWayWaitsForItsDramFill) {
   const StepCosts c = costs();
   MemoryPath mem(c, 1, 1 << 20);

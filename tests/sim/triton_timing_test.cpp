@@ -151,6 +151,45 @@ TEST(TritonTiming, AShortTensorKernelRunsAtTheStartClockAndACopyDoesNot) {
 // as long as the aligned rows' (assets/measured/narrow_probe_h100.csv, do_bench and ncu). The
 // same copy with 4,096-element rows weighs 1 a byte; without the write side's limit the odd
 // rows change next to nothing.
+// A tile staged through registers (ld.global) comes out of the L2 at l2_ld_global_bytes_per_s
+// (7.38 TB/s from every SM of an H100, kernels/probes/l2_bandwidth.cu), a cp.async tile at
+// l2_bytes_per_s: at K = 8190 (rows 16,380 bytes apart, not a multiple of 16) Triton loads A
+// through registers while B's rows (N = 8192) still go by cp.async; a copy is all ld.global.
+// A machine without the figure weighs both 1, and a CUDA rung (not Triton) is left alone.
+TEST(TritonTiming, ATileStagedThroughRegistersWeighsMoreOnTheL2) {
+  ProblemSpec mixed;
+  mixed.m = mixed.n = 8192;
+  mixed.k = 8190;
+  mixed.block_m = mixed.block_n = 128;
+  mixed.block_k = 64;
+  mixed.num_warps = 8;
+  mixed.stages = 3;
+  const StepCosts c = costs(mixed);
+  EXPECT_NEAR(c.l2_weight_a, 10e12 / 7.38e12, 1e-9);
+  EXPECT_EQ(c.l2_weight_b, 1.0);
+  ProblemSpec aligned = mixed;
+  aligned.k = 8192;
+  EXPECT_EQ(costs(aligned).l2_weight_a, 1.0);
+  EXPECT_EQ(costs(mixed, false).l2_weight_a, 1.0);
+  ProblemSpec copy;
+  copy.kernel = Kernel::copy;
+  copy.m = copy.n = 4096;
+  copy.k = 0;
+  copy.block_m = copy.block_n = 64;
+  EXPECT_NEAR(costs(copy).l2_weight_load, 10e12 / 7.38e12, 1e-9);
+  // One stage (ld.global through registers, 16-byte: no cp.async pipeline) at 2048^3: the
+  // staged tiles' time on the L2 shows; 0 puts them back at cp.async's rate.
+  ProblemSpec one_stage = aligned;
+  one_stage.m = one_stage.n = one_stage.k = 2048;
+  one_stage.stages = 1;
+  const Problem p(one_stage);
+  Machine h100 = *find_machine("h100"), same = h100;
+  same.l2_ld_global_bytes_per_s = 0;
+  const auto time = [&](const Machine& m) { return run_timed(p, m, occupancy(p, m)).time_s(); };
+  EXPECT_EQ(costs(one_stage).l2_weight_b, costs(mixed).l2_weight_a);
+  EXPECT_GT(time(h100), 1.03 * time(same));
+}
+
 TEST(TritonTiming, RowsThatStartMidSectorWeighMoreOnTheL2sWriteSide) {
   ProblemSpec copy;
   copy.kernel = Kernel::copy;
