@@ -256,11 +256,13 @@ void validate_machine(const Machine& m) {
            "smem_reserved_per_program_bytes",
            "0 .. smem_per_sm_bytes - smem_per_block_bytes (" +
                std::to_string(m.smem_per_sm_bytes - m.smem_per_block_bytes) + " bytes here)");
+  // A staged tile weighs l2_bytes_per_s / this on the L2: never less than a cp.async tile.
   check(m.l2_ld_global_bytes_per_s == 0 ||
-            (m.l2_ld_global_bytes_per_s >= 1e9 && m.l2_ld_global_bytes_per_s <= 1e15),
+            (m.l2_ld_global_bytes_per_s >= 1e9 && m.l2_ld_global_bytes_per_s <= m.l2_bytes_per_s),
         "l2_ld_global_bytes_per_s",
         "machine.l2_ld_global_bytes_per_s = " + shown(m.l2_ld_global_bytes_per_s) +
-            " is out of range: allowed 0 (as l2_bytes_per_s) or 1e9..1e15 bytes/s");
+            " is out of range: allowed 0 (as l2_bytes_per_s) or 1e9..l2_bytes_per_s (" +
+            shown(m.l2_bytes_per_s) + " bytes/s here)");
   in_range(m.program_dispatch_cycles, 0, 1000000, "program_dispatch_cycles",
            "0 (no limit) .. 1000000");
   in_range(m.older_program_share, 0.5, 1, "older_program_share",

@@ -58,11 +58,10 @@ struct Machine {
   // the H100 and H200 presets carry 706 and 721, fitted to a probe (docs/PARAMETERS.md).
   int dram_latency_cycles = 480;
   double l2_bytes_per_s = 7.0e12;  // L2 -> SMs, all slices together
-  // The same for loads staged through registers (ld.global): kernels/probes/l2_bandwidth.cu's
-  // 16-byte ld.global.cg from every SM of an H100 peak at 6.9-7.4 TB/s, where ncu counts 10.5
-  // TB/s of cp.async tiles out of an H200's L2 (assets/measured/ncu_seed001_h200.csv). A
-  // Triton tile load through registers weighs l2_bytes_per_s / this on the L2's output
-  // (StepCosts::l2_weight_a). 0: as l2_bytes_per_s.
+  // The same for tiles staged through registers (ld.global), which the L2 serves more slowly
+  // than cp.async's: a Triton tile load through registers weighs l2_bytes_per_s / this on the
+  // L2's output (StepCosts::l2_weight_a). 0: as l2_bytes_per_s; at most l2_bytes_per_s. Its
+  // evidence: sim/machine/parameters.cpp.
   double l2_ld_global_bytes_per_s = 0;
   int sm_l2_bytes_per_cycle = 64;  // one SM's L2 fill path
   int smem_bytes_per_cycle = 128;  // 32 banks x 4 bytes: one wavefront per cycle
@@ -74,9 +73,9 @@ struct Machine {
   // free: the same probe's blocks that do nothing turn over a slot in 654 ns at 8 resident (262,144
   // blocks; 65,536: 715 ns), 82 ns a block an SM, though each slot's own turnaround is 0.23 us
   // (with a 1,000-cycle spin a slot takes 735 ns: the 0.23 us plus the spin, no longer the
-  // 8 x 82). The model converts cycles at sm_clock_hz (1.83 GHz on both Hoppers), so the 82 ns
-  // measured is 150 cycles here (it was 162 at the probe's 1980 MHz). For a full GPU a per-SM and
-  // a GPU-wide rate are the same; the probe cannot tell them apart. 0: no limit.
+  // 8 x 82). Cycles convert at sm_clock_hz (1.83 GHz on both Hoppers): the 82 ns measured is
+  // 150. For a full GPU a per-SM and a GPU-wide rate are the same; the probe cannot tell them
+  // apart. 0: no limit.
   int program_dispatch_cycles = 150;
   // Instruction issue: each of an SM's warp schedulers (4 since Maxwell, one per sub-partition)
   // issues at most one warp instruction per cycle.

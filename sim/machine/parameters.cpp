@@ -219,12 +219,12 @@ const std::vector<MachineParameter>& rows() {
            {"", K::assumed,
             "a round 10 TB/s above the lower bound tilesim-bench gives: the wgmma rung moves "
             "1.61 GB of tiles through L2 in 0.20 ms at 4096^3 on an H200 "
-            "(assets/measured/bench_h200.json). Measured since: 6.9-7.4 TB/s on an H100 "
-            "(kernels/probes/l2_bandwidth.cu, all 132 SMs reading an L2-resident 8 MiB; "
-            "assets/measured/l2_bandwidth_h100.csv); kept at 10 TB/s until the figures fitted "
-            "beside it are fitted again with the measured one (with 7.3 TB/s and 128 "
-            "bytes/cycle alone, a 195-configuration sample of the Triton test set goes from "
-            "11.6 to 14.1 % MAPE: docs/TRITON_FINDINGS.md)"}}),
+            "(assets/measured/bench_h200.json); it stands for cp.async tiles, of which ncu "
+            "counts 10.5 TB/s out of an H200's L2 at 89 % of lts2xbar (assets/measured/"
+            "ncu_seed001_h200.csv; 11.4 TB/s from the 64x256x32 tiles, ncu_pipe_h200.csv). The "
+            "6.9-7.4 TB/s of kernels/probes/l2_bandwidth.cu (16-byte ld.global.cg) is "
+            "l2_ld_global_bytes_per_s. Not yet moved to ncu's rate nor off the clock's curve: "
+            "each was tried and made the fit set worse (docs/TRITON_FINDINGS.md)"}}),
       row(TILESIM_FIELD(l2_ld_global_bytes_per_s), "bytes/s", G::memory,
           "L2 -> SMs for tiles staged through registers (ld.global; 0: as l2_bytes_per_s); a "
           "Triton tile load of that kind weighs l2_bytes_per_s / this on the L2",
@@ -232,8 +232,8 @@ const std::vector<MachineParameter>& rows() {
            {"h100", K::measured,
             "16-byte ld.global.cg from every SM (kernels/probes/l2_bandwidth.cu, 132 SMs reading "
             "an L2-resident 8 MiB, 16-32 KiB in flight an SM; assets/measured/"
-            "l2_bandwidth_h100.csv): 6.91-7.38 TB/s, the fastest; ncu counts 10.5 TB/s of "
-            "cp.async tiles out of the L2 (assets/measured/ncu_seed001_h200.csv)"},
+            "l2_bandwidth_h100.csv): 6.91-7.38 TB/s, the fastest; of cp.async tiles ncu counts "
+            "10.5 TB/s out of an H200's L2 (assets/measured/ncu_seed001_h200.csv)"},
            {"h200", K::assumed, "the H100's (the same L2 fabric; not measured)"}}),
       row(TILESIM_FIELD(sm_l2_bytes_per_cycle), "bytes/cycle", G::memory,
           "one SM's L2 fill path (loads and stores)",

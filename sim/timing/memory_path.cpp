@@ -80,6 +80,12 @@ std::int64_t smem_write_ps(const StepCosts& c, StepOp op) {
   return op == StepOp::load_a ? c.load_a_smem_ps : op == StepOp::load_b ? c.load_b_smem_ps : 0;
 }
 
+double l2_load_weight(const StepCosts& c, StepOp op) {
+  return op == StepOp::load_a   ? c.l2_weight_a
+         : op == StepOp::load_b ? c.l2_weight_b
+                                : c.l2_weight_load;
+}
+
 std::int64_t smem_write_free_ps(const StepCosts& c, StepOp op) {
   return op == StepOp::load_a   ? c.load_a_smem_free_ps
          : op == StepOp::load_b ? c.load_b_smem_free_ps

@@ -55,6 +55,8 @@ class MemoryPath {
   // sectors. `*filled`: when the last DRAM fill of its input tile is in (its slowest warp's wait
   // included: StepCosts::tile_slowest_warp_ps); a load that hits sectors still on their way waits
   // for them (the L2 merges it with the miss in flight); a load that misses moves it.
+  // `l2_weight`: what a byte weighs on the L2's output alone (l2_load_weight; 1: a cp.async
+  // tile); DRAM, the write side and the fill path take the bytes as they are.
   Arrival load(const AccessResult& r, std::int64_t issue, Pipe* fill, std::int64_t* filled,
                double l2_weight = 1);
   // An output tile's store at `t` through its SM's `fill` path and the L2.
@@ -79,6 +81,8 @@ class MemoryPath {
 // A matmul tile's write into shared memory (its wavefronts, bank conflicts included) and the same
 // without conflicts; 0 for a copy's or transpose's tile (the transpose writes it in its own step).
 std::int64_t smem_write_ps(const StepCosts& c, StepOp op);
+// What a byte of an `op` load weighs on the L2's output (StepCosts::l2_weight_a).
+double l2_load_weight(const StepCosts& c, StepOp op);
 std::int64_t smem_write_free_ps(const StepCosts& c, StepOp op);
 
 }  // namespace tilesim::sim

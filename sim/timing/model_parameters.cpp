@@ -166,7 +166,8 @@ std::span<const ModelParameter> model_constants() {
                K::fitted,
                "the fit set's four register-staged fp16 matmuls' times on the H100 "
                "(docs/TRITON_SPLIT.md): mean error 10 % at 10 (8: 15 %, 12: 13 %)"),
-      constant(TILESIM_CONSTANT(kTritonFmaExposedShare), kOptions, "of the shorter", G::timing,
+      constant(TILESIM_CONSTANT(kTritonFmaExposedShare), kOptions, "of the shorter",
+               G::timing,
                "a Triton FMA dot: the share of the shorter of its math and its operand reads "
                "that overlaps neither (a warp's FFMAs wait for its own ld.shared)",
                K::fitted,

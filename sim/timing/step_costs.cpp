@@ -162,7 +162,8 @@ StepCosts step_costs(const Problem& p, const Machine& m, const TimingOptions& op
     };
     c.l2_weight_a = weight(triton->a);
     c.l2_weight_b = weight(triton->b);
-    c.l2_weight_load = ld_weight;
+    // A copy's or transpose's tile is Triton's operand A (sim/compiler), always ld.global.
+    c.l2_weight_load = weight(triton->a);
   }
 
   c.path = matmul ? opt.path.value_or(triton_dot_path(p, m)) : MathPath::fma;

@@ -236,7 +236,8 @@ struct StepCosts {
   double store_sector_weight = 1;
   // How much a byte of a Triton tile load weighs on the L2's output (l2_ps_per_byte): 1 for a
   // cp.async tile, l2_bytes_per_s / l2_ld_global_bytes_per_s for one staged through registers
-  // (ld.global; copies and transposes too). Indexed by StepOp: load_a, load_b, load.
+  // (ld.global; every copy's and transpose's tile too); A's, B's and a copy's or transpose's
+  // tile (l2_load_weight picks by step).
   double l2_weight_a = 1, l2_weight_b = 1, l2_weight_load = 1;
 };
 

@@ -20,12 +20,9 @@ std::int64_t* TimedRun::filled(const SlotState& s, StepOp op, std::int64_t k) {
 void TimedRun::load(const AccessResult& r, std::int64_t issue, StepOp op, const Pending& e,
                     TimedEvent* ev) {
   SmState& sm = sm_of(e.slot);
-  const double weight = op == StepOp::load_a   ? m_costs.l2_weight_a
-                        : op == StepOp::load_b ? m_costs.l2_weight_b
-                                               : m_costs.l2_weight_load;
-  const Arrival a =
-      m_memory.load(r, issue, &sm.fill,
-                    filled(slot_of(e.slot), op, m_k[static_cast<std::size_t>(e.step)]), weight);
+  const Arrival a = m_memory.load(
+      r, issue, &sm.fill, filled(slot_of(e.slot), op, m_k[static_cast<std::size_t>(e.step)]),
+      l2_load_weight(m_costs, op));
   ev->end_ps = a.at;
   ev->cause = a.cause;
   if (op == StepOp::load) return;

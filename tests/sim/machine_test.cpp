@@ -101,10 +101,29 @@ TEST(MachineValidation, ClocksAndTheIssueLawNameTheFieldAndTheRange) {
   EXPECT_EQ(
       message([](Machine& m) { m.schedulers_per_sm = 0; }),
       "machine.schedulers_per_sm: machine.schedulers_per_sm = 0 is out of range: allowed 1..16");
-  // The largest legal program (227 KiB) and the driver's reserve must fit one 228 KiB SM together.
+}
+
+// The memory figures that bound each other: the largest legal program (227 KiB) and the driver's
+// reserve must fit one 228 KiB SM together, and a tile staged through registers never comes out
+// of the L2 faster than a cp.async one.
+TEST(MachineValidation, TheDriversReserveAndTheLdGlobalRateNameTheirBound) {
+  const auto message = [](auto set) {
+    Machine m = *find_machine("h100");
+    set(m);
+    try {
+      validate_machine(m);
+    } catch (const InvalidField& e) {
+      return e.field() + ": " + e.what();
+    }
+    return std::string("accepted");
+  };
   EXPECT_EQ(message([](Machine& m) { m.smem_reserved_per_program_bytes = 1024; }), "accepted");
   EXPECT_EQ(message([](Machine& m) { m.smem_reserved_per_program_bytes = 2048; }),
             "machine.smem_reserved_per_program_bytes: machine.smem_reserved_per_program_bytes = "
             "2048 is out of range: allowed 0 .. smem_per_sm_bytes - smem_per_block_bytes (1024 "
             "bytes here)");
+  EXPECT_EQ(message([](Machine& m) { m.l2_ld_global_bytes_per_s = 0; }), "accepted");
+  EXPECT_EQ(message([](Machine& m) { m.l2_ld_global_bytes_per_s = 2e13; }),
+            "machine.l2_ld_global_bytes_per_s: machine.l2_ld_global_bytes_per_s = 2e+13 is out "
+            "of range: allowed 0 (as l2_bytes_per_s) or 1e9..l2_bytes_per_s (1e+13 bytes/s here)");
 }

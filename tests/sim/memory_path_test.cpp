@@ -96,19 +96,28 @@ TEST(MemoryPath, ALoadBehindAnotherWaitsForTheSlowestPipe) {
 }
 
 // A load's weight scales its bytes on the L2's output alone (a tile staged through registers:
-// StepCosts::l2_weight_a): 32 sectors at weight 3 hold the L2 3 x 512 ps; DRAM and the fill path
-// see the bytes as they are.
+// StepCosts::l2_weight_a): 16 hit and 16 missed sectors (1,024 B) at weight 3 hold the L2
+// 3 x 512 ps; DRAM (512 ps of misses), the L2's write side (the fills: 512 x 0.25) and the fill
+// path (1,024 x 0.25) see the bytes as they are.
 TEST(MemoryPath, ALoadsWeightScalesItsTimeOnTheL2Alone) {
   StepCosts c = costs();
   c.fill_ps_per_byte = 0.25;
+  c.l2_write_ps_per_byte = 0.25;
   MemoryPath mem(c, 1, 1 << 20);
   Pipe fill;
   std::int64_t filled = 0;
-  const Arrival a = mem.load(access(32, 0), 0, &fill, &filled, 3.0);
+  const Arrival a = mem.load(access(16, 16), 0, &fill, &filled, 3.0);
   EXPECT_EQ(mem.l2().busy, 3 * 512);
+  EXPECT_EQ(mem.dram().busy, 512);
+  EXPECT_EQ(mem.l2_write().busy, 128);
   EXPECT_EQ(fill.busy, 256);
   EXPECT_EQ(a.at, 3 * 512);
   EXPECT_EQ(a.cause, TimeCause::l2);
+  // Each load step takes its own operand's weight; a copy's or transpose's tile, the third.
+  c.l2_weight_a = 1.5, c.l2_weight_b = 2, c.l2_weight_load = 3;
+  EXPECT_EQ(l2_load_weight(c, StepOp::load_a), 1.5);
+  EXPECT_EQ(l2_load_weight(c, StepOp::load_b), 2.0);
+  EXPECT_EQ(l2_load_weight(c, StepOp::load), 3.0);
 }
 
 TEST(MemoryPath, AHitOnATileStillOnItsWayWaitsForItsDramFill) {

@@ -145,12 +145,6 @@ TEST(TritonTiming, AShortTensorKernelRunsAtTheStartClockAndACopyDoesNot) {
   EXPECT_EQ(time(copy, h100), time(copy, flat));
 }
 
-// A copy whose rows start mid-sector (N = 4095: Triton's 2-byte accesses, rows 8,190 bytes
-// apart) stores partial sectors, which the L2's write side takes at partial_sector_store_cost
-// whole ones, while the DRAM's fills share that side with the stores: the GPU runs it 1.47-1.57x
-// as long as the aligned rows' (assets/measured/narrow_probe_h100.csv, do_bench and ncu). The
-// same copy with 4,096-element rows weighs 1 a byte; without the write side's limit the odd
-// rows change next to nothing.
 // A tile staged through registers (ld.global) comes out of the L2 at l2_ld_global_bytes_per_s
 // (7.38 TB/s from every SM of an H100, kernels/probes/l2_bandwidth.cu), a cp.async tile at
 // l2_bytes_per_s: at K = 8190 (rows 16,380 bytes apart, not a multiple of 16) Triton loads A
@@ -190,6 +184,12 @@ TEST(TritonTiming, ATileStagedThroughRegistersWeighsMoreOnTheL2) {
   EXPECT_GT(time(h100), 1.03 * time(same));
 }
 
+// A copy whose rows start mid-sector (N = 4095: Triton's 2-byte accesses, rows 8,190 bytes
+// apart) stores partial sectors, which the L2's write side takes at partial_sector_store_cost
+// whole ones, while the DRAM's fills share that side with the stores: the GPU runs it 1.47-1.57x
+// as long as the aligned rows' (assets/measured/narrow_probe_h100.csv, do_bench and ncu). The
+// same copy with 4,096-element rows weighs 1 a byte; without the write side's limit the odd
+// rows change next to nothing.
 TEST(TritonTiming, RowsThatStartMidSectorWeighMoreOnTheL2sWriteSide) {
   ProblemSpec copy;
   copy.kernel = Kernel::copy;
