@@ -153,7 +153,7 @@ StepCosts step_costs(const Problem& p, const Machine& m, const TimingOptions& op
       opt.triton ? std::optional<TritonChoices>(triton_choices(p, m)) : std::nullopt;
   if (triton) {
     c.store_sector_weight = store_sector_weight(triton->c, m.partial_sector_store_cost);
-    // Registers-staged loads (ld.global) come out of the L2 slower than cp.async's
+    // Tiles staged through registers (ld.global) come out of the L2 slower than cp.async's
     // (Machine::l2_ld_global_bytes_per_s): they weigh more on its output.
     const double ld_weight =
         m.l2_ld_global_bytes_per_s > 0 ? m.l2_bytes_per_s / m.l2_ld_global_bytes_per_s : 1.0;
