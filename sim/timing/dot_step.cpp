@@ -107,9 +107,14 @@ void TimedRun::dot(SlotState& s, SmState& sm, int slot, std::int64_t k, std::int
                    TimedEvent* ev) {
   const std::int64_t prev = k > 0 ? dot_done(s, k - 1) : s.progress;
   // Waiting for the K-slab's tiles: the cause of the one that came last.
+  // A loop staged through registers spends the first staged_issue_ps of that wait issuing.
   const bool a_last = s.load_a_done >= s.load_b_done;
   const std::int64_t data = std::max(s.load_a_done, s.load_b_done);
-  if (data > prev) waited(slot, a_last ? s.load_a_cause : s.load_b_cause, data - prev);
+  if (data > prev) {
+    const std::int64_t issuing = std::min(data - prev, m_costs.staged_issue_ps);
+    if (issuing > 0) waited(slot, TimeCause::issue, issuing);
+    waited(slot, a_last ? s.load_a_cause : s.load_b_cause, data - prev - issuing);
+  }
   const std::int64_t start = std::max({t, sm.dot_free, sm.smem_free});
   const double diffusion = m_diffusion_ps + m_recent_miss * m_diffusion_miss_ps;
   const DotTime d = dot_time(m_costs, m_share.residents(slot), diffusion, fixed_noise(s.pid, k),

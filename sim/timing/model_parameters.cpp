@@ -36,6 +36,11 @@ std::string shown(const T& v) {
 const std::string kVariants = "kernels/variants.cpp";
 const std::string kOptions = "sim/timing/step_costs.hpp";
 const std::string kCompiler = "sim/compiler/triton_choices.hpp";
+const std::string kStagedLoopFit =
+    "least squares over ncu's smsp__inst_executed per warp and K step of the supplement's 19 "
+    "register-staged loops (fit set, H100, Triton 3.6; 2- and 16-byte loads, 2 to 80 accesses a "
+    "thread; assets/measured/triton_supplement_h100.json): 44.6 + 4.05 an access, residuals "
+    "within 19 instructions";
 const std::string kRegisterFit =
     "least squares over ptxas's counts of the fit set's 300-odd matmuls (Triton 3.6, "
     "assets/measured/triton_h100.json; docs/TRITON_SPLIT.md): mean error 9.9 % fit, 10.3 % test; "
@@ -159,15 +164,18 @@ std::span<const ModelParameter> model_constants() {
                K::assumed,
                "an estimate (4 tag lookups a cycle); not fitted: the fit set has no ncu count of "
                "it"),
+      constant(TILESIM_CONSTANT(kStagedLoopInstructions), kOptions, "warp instructions/K step",
+               G::timing,
+               "a Triton loop whose tiles go through registers: a warp's instructions per K step "
+               "beside its staged accesses (loop, barriers, the dot); issued in series with the "
+               "dot and the loads' round trip on tensor cores",
+               K::measured, kStagedLoopFit),
       constant(TILESIM_CONSTANT(kStagedAccessInstructions), kOptions,
                "warp instructions/warp access", G::timing,
-               "a Triton tile staged through registers: the load, its st.shared, the pointer "
-               "advance and the mask, per warp access",
-               K::fitted,
-               "the fit set's four register-staged fp16 matmuls' times on the H100 "
-               "(docs/TRITON_SPLIT.md): mean error 10 % at 10 (8: 15 %, 12: 13 %)"),
-      constant(TILESIM_CONSTANT(kTritonFmaExposedShare), kOptions, "of the shorter",
-               G::timing,
+               "a Triton tile staged through registers (or copied element-wise by cp.async): the "
+               "load, its st.shared, the pointer advance and the mask, per warp access",
+               K::measured, kStagedLoopFit),
+      constant(TILESIM_CONSTANT(kTritonFmaExposedShare), kOptions, "of the shorter", G::timing,
                "a Triton FMA dot: the share of the shorter of its math and its operand reads "
                "that overlaps neither (a warp's FFMAs wait for its own ld.shared)",
                K::fitted,

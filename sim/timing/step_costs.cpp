@@ -312,17 +312,31 @@ StepCosts step_costs(const Problem& p, const Machine& m, const TimingOptions& op
       // buffer rule already says as much.
       c.loads_in_program_order = t.dot == MathPath::wgmma;
       // A tile staged through registers is copied by the warps' own instructions (ld.global,
-      // st.shared, the element pointers' advance and masks), each K step: the dot cannot go
-      // faster than the program's warps issue them (a cp.async tile costs a few instructions a
-      // 16-byte vector, counted in the loop's base).
-      // An element-wise cp.async (a 4-byte copy of an fp32 tile Triton could not vectorize:
-      // one pointer and mask per element, as a staged load has) costs the same instructions.
+      // st.shared, the element pointers' advance and masks), each K step. An element-wise
+      // cp.async (a 4-byte copy of an fp32 tile Triton could not vectorize: one pointer and mask
+      // per element, as a staged load has) costs the same instructions. (A 16-byte cp.async
+      // tile costs a few instructions a vector, not counted.)
       double staged_per_warp = 0;
       for (const OperandChoice* o : {&t.a, &t.b})
         if (o->path == LoadPath::ld_global || o->layout_elems == 1)
           staged_per_warp += static_cast<double>(o->warp_accesses) / warps;
-      if (staged_per_warp > 0 && opt.warp_instructions <= 0) {
-        c.dot_warp_instructions += staged_per_warp * kStagedAccessInstructions;
+      if (staged && c.path != MathPath::fma && opt.warp_instructions <= 0) {
+        // Not pipelined, on tensor cores: the whole K step's instruction stream runs in series
+        // with the dot and the round trip (StepCosts::staged_issue_ps; ncu at 8192 x 8192 x
+        // 8190, 8 warps, one program an SM: 220 instructions a warp a K step with A staged, 376
+        // with both, each costing about 2.2 cycles of the K step, beside the latency and the
+        // dot: assets/measured/ncu_staged_h200.csv).
+        c.staged_issue_ps = pipe_ps(
+            issue_cycles(kStagedLoopInstructions + staged_per_warp * kStagedAccessInstructions,
+                         warps, warps * std::max(1, programs_per_sm), m, opt.warp_issue_cycles));
+      } else if (staged_per_warp > 0 && opt.warp_instructions <= 0) {
+        // Pipelined (element-wise cp.async beside an asynchronous dot), or an FMA dot whose
+        // FFMAs share the schedulers with them: the dot cannot go faster than the program's
+        // warps issue them all (ncu: 162.6 a warp a K step at 4095^3 tf32, 128 x 128 x 32 and 8
+        // warps, for 44.6 + 4.05 x 32 = 174; 2,357 in fp32 FMA, for these, 2,048 FFMA and 160
+        // ld.shared = 2,382; assets/measured/triton_h100.json).
+        c.dot_warp_instructions +=
+            kStagedLoopInstructions + staged_per_warp * kStagedAccessInstructions;
         c.dot_issue_ps_by_residents.clear();
         for (int r = 1; r <= std::max(1, programs_per_sm); ++r)
           c.dot_issue_ps_by_residents.push_back(pipe_ps(

@@ -56,10 +56,14 @@ inline constexpr double kCpAsyncLanesPerCycle = 8;
 // median of measured - predicted over the fit set's 12 configurations predicted under 20 us
 // (docs/TRITON_SPLIT.md; 0.9 ... 5.8 us).
 inline constexpr double kTritonLaunchOverheadS = 4.6e-6;
-// Warp instructions per warp access of a tile staged through registers (Triton, ld.global):
-// the load, its st.shared, the pointer advance and the mask. Fitted on the fit set's
-// register-staged matmuls' times (docs/TRITON_SPLIT.md; docs/PARAMETERS.md).
-inline constexpr double kStagedAccessInstructions = 10;
+// Warp instructions a warp issues per K step of a Triton loop whose tiles go through registers
+// (ld.global): kStagedLoopInstructions, plus kStagedAccessInstructions per warp access of its
+// staged tiles (the load, its st.shared, the pointer advance and the mask). Measured: least
+// squares over ncu's smsp__inst_executed of the supplement's 19 register-staged loops (fit set,
+// H100: 2- and 16-byte loads, 2 to 80 accesses a thread; assets/measured/
+// triton_supplement_h100.json): 44.6 + 4.05 a access, residuals within 19 instructions.
+inline constexpr double kStagedLoopInstructions = 44.6;
+inline constexpr double kStagedAccessInstructions = 4.05;
 // The share of the shorter of a Triton FMA dot's math and its operand reads that runs beside
 // neither (partial overlap): a warp's FFMAs wait for the operands its own ld.shared has just
 // fetched (Triton's FMA code loads a k's operands, then multiplies, with no double buffering of
@@ -144,6 +148,13 @@ struct StepCosts {
   // [r - 1]: the same with r programs resident, r = 1 .. programs_per_sm (a grid smaller than a
   // wave, or the last wave, leaves fewer; the timed engine asks for the SM's count at each dot).
   std::vector<std::int64_t> dot_issue_ps_by_residents;
+  // A tensor-core loop whose tiles go through registers (ld.global, not pipelined): the time its
+  // warps take to issue a K step's instructions, which run in series with the dot and the loads'
+  // round trip (the SASS: the loads, their st.shared once the data is back, a barrier, the
+  // wgmma, and its wait before the next K step's loads; assets/measured/triton_staged_loops.txt).
+  // The timed engine issues load k this long after dot k - 1 ends. 0: none (pipelined loops, whose
+  // copies' instructions overlap the asynchronous dot, count them in dot_warp_instructions).
+  std::int64_t staged_issue_ps = 0;
   std::int64_t issue_ps(int residents) const {
     if (dot_issue_ps_by_residents.empty()) return dot_issue_ps;
     const auto r = static_cast<std::size_t>(std::max(1, residents));

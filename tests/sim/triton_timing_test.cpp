@@ -48,7 +48,13 @@ TEST(TritonTiming, AnOperandStagedThroughRegistersLeavesTheLoopUnpipelined) {
   EXPECT_EQ(aligned.pipeline_stages, 3);
   EXPECT_EQ(odd.pipeline_stages, 1);
   EXPECT_EQ(aligned.dot_warp_instructions, 0);  // a tensor-core dot: no issue limit
-  EXPECT_GT(odd.dot_warp_instructions, 0);      // the staged copies' instructions
+  EXPECT_EQ(aligned.staged_issue_ps, 0);
+  // The staged K step's instructions, in series with the dot (not inside it): 44.6 + 4.05 x 32
+  // (A's 128 x 64 tile in 2-byte loads over 8 warps) = 174.2 a warp; 8 warps, two a scheduler,
+  // each issuing once every 2.74 cycles: 652 cycles (at the pipes' clock).
+  EXPECT_EQ(odd.dot_warp_instructions, 0);
+  EXPECT_NEAR(static_cast<double>(odd.staged_issue_ps),
+              (44.6 + 4.05 * 32) * 8 / (4 * 2 / 2.74) / odd.pipe_clock_hz * 1e12, 1.0);
   EXPECT_GT(odd.load_a_smem_ps, aligned.load_a_smem_ps);
   // Without Triton's choices (a CUDA rung's description) the odd size changes nothing.
   EXPECT_EQ(costs(tutorial(1024, 1024, 2052, DType::fp16), false).pipeline_stages, 3);
@@ -171,10 +177,11 @@ TEST(TritonTiming, ATileStagedThroughRegistersWeighsMoreOnTheL2) {
   copy.k = 0;
   copy.block_m = copy.block_n = 64;
   EXPECT_NEAR(costs(copy).l2_weight_load, 10e12 / 7.38e12, 1e-9);
-  // One stage (ld.global through registers, 16-byte: no cp.async pipeline) at 2048^3: the
-  // staged tiles' time on the L2 shows; 0 puts them back at cp.async's rate.
+  // One stage (ld.global through registers, 16-byte: no cp.async pipeline) at 4096^3, where
+  // the L2 sets the pace (two programs an SM): the staged tiles' time on the L2 shows; 0 puts
+  // them back at cp.async's rate.
   ProblemSpec one_stage = aligned;
-  one_stage.m = one_stage.n = one_stage.k = 2048;
+  one_stage.m = one_stage.n = one_stage.k = 4096;
   one_stage.stages = 1;
   const Problem p(one_stage);
   Machine h100 = *find_machine("h100"), same = h100;
