@@ -38,9 +38,10 @@ const std::string kOptions = "sim/timing/step_costs.hpp";
 const std::string kCompiler = "sim/compiler/triton_choices.hpp";
 const std::string kStagedLoopFit =
     "least squares over ncu's smsp__inst_executed per warp and K step of the supplement's 19 "
-    "register-staged loops (fit set, H100, Triton 3.6; 2- and 16-byte loads, 2 to 80 accesses a "
-    "thread; assets/measured/triton_supplement_h100.json): 44.6 + 4.05 an access, residuals "
-    "within 19 instructions";
+    "register-staged matmul loops without spills (fit set, H100, Triton 3.6; 2- and 16-byte "
+    "loads, 2 to 80 accesses a thread: PTX's global loads a thread; "
+    "assets/measured/triton_supplement_h100.json): 44.6 + 4.05 an access, residuals within 19 "
+    "instructions";
 const std::string kRegisterFit =
     "least squares over ptxas's counts of the fit set's 300-odd matmuls (Triton 3.6, "
     "assets/measured/triton_h100.json; docs/TRITON_SPLIT.md): mean error 9.9 % fit, 10.3 % test; "

@@ -326,9 +326,11 @@ StepCosts step_costs(const Problem& p, const Machine& m, const TimingOptions& op
         // 8190, 8 warps, one program an SM: 220 instructions a warp a K step with A staged, 376
         // with both, each costing about 2.2 cycles of the K step, beside the latency and the
         // dot: assets/measured/ncu_staged_h200.csv).
+        // A program's warps issue at their own rate (each warp once every warp_issue_cycles):
+        // a neighbour on the SM can only slow them, never lend them its issue slots.
         c.staged_issue_ps = pipe_ps(
             issue_cycles(kStagedLoopInstructions + staged_per_warp * kStagedAccessInstructions,
-                         warps, warps * std::max(1, programs_per_sm), m, opt.warp_issue_cycles));
+                         warps, warps, m, opt.warp_issue_cycles));
       } else if (staged_per_warp > 0 && opt.warp_instructions <= 0) {
         // Pipelined (element-wise cp.async beside an asynchronous dot), or an FMA dot whose
         // FFMAs share the schedulers with them: the dot cannot go faster than the program's

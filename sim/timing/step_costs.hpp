@@ -58,10 +58,9 @@ inline constexpr double kCpAsyncLanesPerCycle = 8;
 inline constexpr double kTritonLaunchOverheadS = 4.6e-6;
 // Warp instructions a warp issues per K step of a Triton loop whose tiles go through registers
 // (ld.global): kStagedLoopInstructions, plus kStagedAccessInstructions per warp access of its
-// staged tiles (the load, its st.shared, the pointer advance and the mask). Measured: least
-// squares over ncu's smsp__inst_executed of the supplement's 19 register-staged loops (fit set,
-// H100: 2- and 16-byte loads, 2 to 80 accesses a thread; assets/measured/
-// triton_supplement_h100.json): 44.6 + 4.05 a access, residuals within 19 instructions.
+// staged tiles (the load, its st.shared, the pointer advance and the mask). Measured: ncu's
+// counts of the fit set's 19 staged loops without spills (model_parameters.cpp, kStagedLoopFit;
+// assets/measured/triton_supplement_h100.json).
 inline constexpr double kStagedLoopInstructions = 44.6;
 inline constexpr double kStagedAccessInstructions = 4.05;
 // The share of the shorter of a Triton FMA dot's math and its operand reads that runs beside

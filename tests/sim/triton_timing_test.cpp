@@ -50,8 +50,8 @@ TEST(TritonTiming, AnOperandStagedThroughRegistersLeavesTheLoopUnpipelined) {
   EXPECT_EQ(aligned.dot_warp_instructions, 0);  // a tensor-core dot: no issue limit
   EXPECT_EQ(aligned.staged_issue_ps, 0);
   // The staged K step's instructions, in series with the dot (not inside it): 44.6 + 4.05 x 32
-  // (A's 128 x 64 tile in 2-byte loads over 8 warps) = 174.2 a warp; 8 warps, two a scheduler,
-  // each issuing once every 2.74 cycles: 652 cycles (at the pipes' clock).
+  // (A's 128 x 64 tile in 2-byte loads over 8 warps) = 174.2 a warp; the program's 8 warps, two
+  // a scheduler, each issuing once every 2.74 cycles: 477 cycles (at the pipes' clock).
   EXPECT_EQ(odd.dot_warp_instructions, 0);
   EXPECT_NEAR(static_cast<double>(odd.staged_issue_ps),
               (44.6 + 4.05 * 32) * 8 / (4 * 2 / 2.74) / odd.pipe_clock_hz * 1e12, 1.0);
@@ -60,6 +60,36 @@ TEST(TritonTiming, AnOperandStagedThroughRegistersLeavesTheLoopUnpipelined) {
   EXPECT_EQ(costs(tutorial(1024, 1024, 2052, DType::fp16), false).pipeline_stages, 3);
   EXPECT_GT(seconds(tutorial(1024, 1024, 2052, DType::fp16)),
             1.5 * seconds(tutorial(1024, 1024, 2048, DType::fp16)));
+}
+
+// The timed engine runs a staged loop's instructions between dot k - 1's end and load k's issue,
+// and books that time as issue: one 128 x 128 program, A staged (K = 2052: 33 K steps).
+TEST(TritonTiming, AStagedLoopIssuesItsInstructionsBetweenTheDotAndTheNextLoads) {
+  const ProblemSpec s = tutorial(128, 128, 2052, DType::fp16);
+  const Problem p(s);
+  const Machine m = *find_machine("h100");
+  const Occupancy occ = occupancy(p, m);
+  const StepCosts c = step_costs(p, m, TimingOptions{}, occ.programs_per_sm);
+  ASSERT_GT(c.staged_issue_ps, 0);
+  std::vector<TimedEvent> events;
+  TimedOptions opt;
+  opt.events = &events;
+  const TimedResult r = run_timed(p, m, occ, opt);
+  std::map<std::int64_t, std::int64_t> dot_end, load_a_start;  // by K step
+  for (const TimedEvent& ev : events) {
+    std::int64_t k = 0;
+    const StepOp op = step_op(p, ev.step, &k);
+    if (op == StepOp::dot) dot_end[k] = ev.end_ps;
+    if (op == StepOp::load_a) load_a_start[k] = ev.start_ps;
+  }
+  ASSERT_EQ(load_a_start.size(), 33u);
+  for (std::int64_t k = 1; k < 33; ++k)
+    EXPECT_EQ(load_a_start[k], dot_end[k - 1] + c.staged_issue_ps) << "K step " << k;
+  // Each K step's wait for its tiles starts with the instructions' issue (the dot itself has no
+  // issue limit here: a tensor-core dot).
+  EXPECT_EQ(c.dot_warp_instructions, 0);
+  EXPECT_EQ(r.programs.at(0).time_by_cause[static_cast<std::size_t>(TimeCause::issue)],
+            33 * c.staged_issue_ps);
 }
 
 TEST(TritonTiming, ARowMajorBInTf32PaysItsBankConflicts) {
