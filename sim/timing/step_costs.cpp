@@ -266,12 +266,16 @@ StepCosts step_costs(const Problem& p, const Machine& m, const TimingOptions& op
     if (c.dot_warp_instructions <= 0 && c.path == MathPath::fma)
       c.dot_warp_instructions = static_cast<double>(bm * bn * bk) / (32.0 * warps) +
                                 (dot_loads >= 0 ? dot_loads : wf) / warps;
-    if (c.dot_warp_instructions > 0) {
+    // The dot's issue time with 1 .. programs_per_sm programs on the SM
+    // (dot_issue_ps_by_residents).
+    const auto set_dot_issue = [&] {
+      c.dot_issue_ps_by_residents.clear();
       for (int r = 1; r <= std::max(1, programs_per_sm); ++r)
         c.dot_issue_ps_by_residents.push_back(pipe_ps(
             issue_cycles(c.dot_warp_instructions, warps, warps * r, m, opt.warp_issue_cycles)));
       c.dot_issue_ps = c.dot_issue_ps_by_residents.back();
-    }
+    };
+    if (c.dot_warp_instructions > 0) set_dot_issue();
     c.dot_smem_free_ps = pipe_ps(conflict_free_wf >= 0 ? conflict_free_wf : wf);
     c.dot_smem_ps = pipe_ps(wf * c.smem_load_degree);
     c.dot_overhead_ps = pipe_ps(kLoopOverheadCycles);
@@ -320,6 +324,8 @@ StepCosts step_costs(const Problem& p, const Machine& m, const TimingOptions& op
       for (const OperandChoice* o : {&t.a, &t.b})
         if (o->path == LoadPath::ld_global || o->layout_elems == 1)
           staged_per_warp += static_cast<double>(o->warp_accesses) / warps;
+      const double staged_instructions =
+          kStagedLoopInstructions + staged_per_warp * kStagedAccessInstructions;
       if (staged && c.path != MathPath::fma && opt.warp_instructions <= 0) {
         // Not pipelined, on tensor cores: the whole K step's instruction stream runs in series
         // with the dot and the round trip (StepCosts::staged_issue_ps; ncu at 8192 x 8192 x
@@ -328,22 +334,16 @@ StepCosts step_costs(const Problem& p, const Machine& m, const TimingOptions& op
         // dot: assets/measured/ncu_staged_h200.csv).
         // A program's warps issue at their own rate (each warp once every warp_issue_cycles):
         // a neighbour on the SM can only slow them, never lend them its issue slots.
-        c.staged_issue_ps = pipe_ps(
-            issue_cycles(kStagedLoopInstructions + staged_per_warp * kStagedAccessInstructions,
-                         warps, warps, m, opt.warp_issue_cycles));
+        c.staged_issue_ps =
+            pipe_ps(issue_cycles(staged_instructions, warps, warps, m, opt.warp_issue_cycles));
       } else if (staged_per_warp > 0 && opt.warp_instructions <= 0) {
         // Pipelined (element-wise cp.async beside an asynchronous dot), or an FMA dot whose
         // FFMAs share the schedulers with them: the dot cannot go faster than the program's
         // warps issue them all (ncu: 162.6 a warp a K step at 4095^3 tf32, 128 x 128 x 32 and 8
         // warps, for 44.6 + 4.05 x 32 = 174; 2,357 in fp32 FMA, for these, 2,048 FFMA and 160
         // ld.shared = 2,382; assets/measured/triton_h100.json).
-        c.dot_warp_instructions +=
-            kStagedLoopInstructions + staged_per_warp * kStagedAccessInstructions;
-        c.dot_issue_ps_by_residents.clear();
-        for (int r = 1; r <= std::max(1, programs_per_sm); ++r)
-          c.dot_issue_ps_by_residents.push_back(pipe_ps(
-              issue_cycles(c.dot_warp_instructions, warps, warps * r, m, opt.warp_issue_cycles)));
-        c.dot_issue_ps = c.dot_issue_ps_by_residents.back();
+        c.dot_warp_instructions += staged_instructions;
+        set_dot_issue();
       }
       // Spills: a wgmma's spilled accumulator fragments are reloaded (and stored) every K step
       // from the L2, at the rate a few warps' outstanding local loads allow; other spills stay
