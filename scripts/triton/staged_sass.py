@@ -13,7 +13,11 @@ Usage (GPU, repo root): python3 scripts/triton/staged_sass.py OUT_DIR [N,BM,BN,B
 Writes OUT_DIR/staged_sass.txt (the runs, per configuration, and the PTX loop's beside them) and
 one .sass file per configuration (its whole listing: one function, the kernel).
 Again from saved listings (no GPU): python3 scripts/triton/staged_sass.py --parse *.sass
+A census (register spills, issue 25): OUT_DIR/staged_sass.jsonl has a line per configuration with
+ptxas's registers and spill bytes and the loop's SASS opcodes counted (LDL: the local loads a
+thread makes each K step; STL: its local stores), written as each compiles.
 """
+import json
 import os
 import re
 import subprocess
@@ -80,6 +84,16 @@ def run_lengths(ops, kinds):
     return " ".join(f"{k}x{n}" if n > 1 else k for k, n in out)
 
 
+def opcode_counts(body):
+    """How many of each opcode (its first word with its suffixes, a predicate skipped)."""
+    counts = {}
+    for _, text in body:
+        words = text.split()
+        op = words[1] if len(words) > 1 and words[0].startswith("@") else (words or [""])[0]
+        counts[op] = counts.get(op, 0) + 1
+    return counts
+
+
 def runs(body):
     return run_lengths((text for _, text in body), KINDS)
 
@@ -127,10 +141,14 @@ def main():
         b = torch.randn((n, n), device="cuda", dtype=torch.float16)
         c = torch.empty((n, n), device="cuda", dtype=torch.float16)
         grid = (triton.cdiv(n, bm) * triton.cdiv(n, bn),)
-        ck = kernels.tutorial_matmul_kernel[grid](
-            a, b, c, n, n, n, a.stride(0), a.stride(1), b.stride(0), b.stride(1),
-            c.stride(0), c.stride(1), BLOCK_SIZE_M=bm, BLOCK_SIZE_N=bn, BLOCK_SIZE_K=bk,
-            GROUP_SIZE_M=8, INPUT_PRECISION="ieee", num_warps=w, num_stages=s)
+        try:
+            ck = kernels.tutorial_matmul_kernel[grid](
+                a, b, c, n, n, n, a.stride(0), a.stride(1), b.stride(0), b.stride(1),
+                c.stride(0), c.stride(1), BLOCK_SIZE_M=bm, BLOCK_SIZE_N=bn, BLOCK_SIZE_K=bk,
+                GROUP_SIZE_M=8, INPUT_PRECISION="ieee", num_warps=w, num_stages=s)
+        except Exception as e:  # out of resources (shared memory): Triton's own message
+            print(f"{n}_{bm}x{bn}x{bk}_w{w}_s{s}: {type(e).__name__}: {str(e)[:160]}", flush=True)
+            continue
         torch.cuda.synchronize()
         err = (c.float() - (a.float() @ b.float())).abs().max().item()
         with tempfile.NamedTemporaryFile(suffix=".cubin", delete=False) as fh:
@@ -153,6 +171,16 @@ def main():
         line += f"\n  PTX loop {n_ptx} lines: {ptx_runs}"
         print(line, flush=True)
         report.append(line)
+        ops = opcode_counts(body)
+        kinds = {k: sum(v for o, v in ops.items() if o.startswith(k)) for k in ("LDL", "STL")}
+        census = {"n": n, "block_m": bm, "block_n": bn, "block_k": bk, "num_warps": w,
+                  "num_stages": s, "regs": ck.n_regs, "spill_bytes": ck.n_spills,
+                  "shared": ck.metadata.shared, "max_err": err, "loop_instructions": len(body),
+                  "loop_local_loads": kinds["LDL"], "loop_local_stores": kinds["STL"],
+                  "kernel_local_loads": sass.count("LDL"), "kernel_local_stores": sass.count("STL"),
+                  "loop_opcodes": ops}
+        with open(os.path.join(out, "staged_sass.jsonl"), "a") as fh:
+            fh.write(json.dumps(census) + "\n")
     with open(os.path.join(out, "staged_sass.txt"), "w") as fh:
         fh.write("\n".join(report) + "\n")
 

@@ -479,6 +479,19 @@ TritonChoices triton_choices(const Problem& p, const Machine& m) {
       t.spilled_registers = std::max(t.spilled_registers, t.spilled_accumulators);
     }
     t.registers = std::min(t.registers, kMaxThreadRegisters);
+    if (t.dot == MathPath::wgmma &&
+        (t.a.path == LoadPath::ld_global || t.b.path == LoadPath::ld_global)) {
+      const auto per_thread = [&](const OperandChoice& o) {
+        return static_cast<double>(o.warp_accesses) * kWarpLanes / threads;
+      };
+      const double ea = per_thread(t.a), eb = per_thread(t.b);
+      const double loads =
+          ea + eb >= kPointerLoopAccesses
+              ? kLocalLoadsPerPointer * (ea + eb)
+              : std::max(0.0, acc + kLocalLoadsPerAAccess * ea + kLocalLoadsPerBAccess * eb +
+                                  kLocalLoadBase - kMaxThreadRegisters);
+      t.loop_local_loads = static_cast<int>(std::lround(loads));
+    }
   }
 
   // Notes: every choice off the fast path, with its cause.
@@ -537,6 +550,11 @@ TritonChoices triton_choices(const Problem& p, const Machine& m) {
     t.notes.push_back("C: " + std::string(buf) + " whole ones, so the stores cost the L2's " +
                       "write side " + weight + "x what rows that start on a sector would");
   }
+  if (t.loop_local_loads > 0)
+    t.notes.push_back("registers spill inside the loop: about " +
+                      std::to_string(t.loop_local_loads) +
+                      " local loads a thread every K step (the loads' offsets), one L2 round trip "
+                      "after another before the loads they address can go out");
   if (t.spilled_accumulators > 0)
     t.notes.push_back(
         "more registers than the 255 a thread may hold: " + std::to_string(t.spilled_accumulators) +

@@ -113,7 +113,10 @@ void TimedRun::dot(SlotState& s, SmState& sm, int slot, std::int64_t k, std::int
   if (data > prev) {
     const std::int64_t issuing = std::min(data - prev, m_costs.staged_issue_ps);
     if (issuing > 0) waited(slot, TimeCause::issue, issuing);
-    waited(slot, a_last ? s.load_a_cause : s.load_b_cause, data - prev - issuing);
+    // Then its spilled offsets' reloads, one L2 round trip each: latency.
+    const std::int64_t reloading = std::min(data - prev - issuing, m_costs.staged_reload_ps);
+    if (reloading > 0) waited(slot, TimeCause::latency, reloading);
+    waited(slot, a_last ? s.load_a_cause : s.load_b_cause, data - prev - issuing - reloading);
   }
   const std::int64_t start = std::max({t, sm.dot_free, sm.smem_free});
   const double diffusion = m_diffusion_ps + m_recent_miss * m_diffusion_miss_ps;

@@ -45,6 +45,12 @@ inline constexpr int kSpillBytesPerRegister = 8;
 // reloads are latency-bound, 4 warps an SM). Fitted: the fit set's three spilling wgmma matmuls
 // (docs/TRITON_SPLIT.md), least mean |error| over 4, 4.5 and 5: 9.0, 3.0, 7.5 %.
 inline constexpr double kSpillReloadBytesPerWarpCycle = 4.5;
+// A register-staged wgmma loop's in-loop local loads (StepCosts::staged_reload_ps) in flight at
+// a time: each feeds one load's address through the one or two registers ptxas left free.
+// Fitted: the supplement's seven spilling staged loops at 3001^3 (fit set, H100; docs/
+// TRITON_SPLIT.md), least mean |time error| over 1, 1.25, 1.5, 1.67, 1.75 and 2: 39, 25, 22,
+// 20.9, 20.7 and 21.6 % (54 % with no reloads counted).
+inline constexpr double kSpillReloadsInFlight = 1.75;
 // Global-memory lines the L1 looks up per cycle for a warp load through registers (ld.global):
 // a warp access whose lanes touch L lines takes L / this cycles of the L1/shared data pipe.
 inline constexpr double kL1LinesPerCycle = 4;
@@ -154,6 +160,10 @@ struct StepCosts {
   // The timed engine issues load k this long after dot k - 1 ends. 0: none (pipelined loops, whose
   // copies' instructions overlap the asynchronous dot, count them in dot_warp_instructions).
   std::int64_t staged_issue_ps = 0;
+  // Such a loop's registers spilled inside it (TritonChoices::loop_local_loads): the local loads
+  // that fetch the next loads' offsets, one L2 round trip after another (the local data misses
+  // the L1: ncu's L2 reads grow by its sectors), also before load k goes out. 0: none.
+  std::int64_t staged_reload_ps = 0;
   std::int64_t issue_ps(int residents) const {
     if (dot_issue_ps_by_residents.empty()) return dot_issue_ps;
     const auto r = static_cast<std::size_t>(std::max(1, residents));

@@ -136,13 +136,14 @@ void TimedRun::waited(int slot, TimeCause cause, std::int64_t ps) {
 // buffer is free: dot k - stages has finished reading it (stages = 1: no overlap at all); in a
 // software pipeline of one instruction stream also not before dot k - stages + 1 has started
 // (StepCosts::loads_in_program_order). A loop staged through registers issues its K step's
-// instructions first (StepCosts::staged_issue_ps).
+// instructions first (StepCosts::staged_issue_ps), and reloads its spilled offsets
+// (StepCosts::staged_reload_ps).
 std::int64_t TimedRun::load_issue(const SlotState& s, std::int64_t k) const {
   const int stages = m_costs.pipeline_stages;
   std::int64_t t = k >= stages ? std::max(s.load_issue, dot_done(s, k - stages)) : s.load_issue;
   if (m_costs.loads_in_program_order && stages >= 2 && k >= stages - 1)
     t = std::max(t, s.dot_start[static_cast<std::size_t>((k - stages + 1) % (kMaxStages + 1))]);
-  return t + m_costs.staged_issue_ps;
+  return t + m_costs.staged_issue_ps + m_costs.staged_reload_ps;
 }
 
 // The earliest time step `step` of the program on `slot` takes effect. A program's events stay
