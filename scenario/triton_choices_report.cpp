@@ -61,6 +61,11 @@ std::vector<ChoiceLine> triton_choice_lines(const sim::Problem& p, const sim::Tr
   // Past 255 the rest spill to local memory: a note says how many.
   if (t.spilled_registers > 0) regs += ", the most a thread may hold";
   out.push_back({"registers", regs});
+  // Spills inside the loop cost every K step (a census of ptxas's loops, not this kernel's).
+  if (t.loop_local_loads > 0)
+    out.push_back({"spills", "\u2248 " + std::to_string(t.loop_local_loads) +
+                                 " local loads a thread every K step (estimate), each an L2 "
+                                 "round trip before the loads go out"});
   return out;
 }
 
@@ -74,6 +79,7 @@ nlohmann::json triton_choices_json(const sim::TritonChoices& t) {
       {"pipeline_buffers", t.pipeline_buffers},
       {"registers_estimate", nullptr},
       {"spilled_registers_estimate", nullptr},
+      {"loop_local_loads_estimate", nullptr},
       {"notes", t.notes},
       {"operands", operands},
   };
@@ -82,6 +88,7 @@ nlohmann::json triton_choices_json(const sim::TritonChoices& t) {
     j["dot_instruction"] = t.dot_instruction;
     j["registers_estimate"] = t.registers;
     j["spilled_registers_estimate"] = t.spilled_registers;
+    j["loop_local_loads_estimate"] = t.loop_local_loads;
   }
   return j;
 }

@@ -25,14 +25,15 @@ struct ChoiceLine {
 // "no software pipeline: one load and one store a program".
 std::string pipeline_text(const sim::Problem& p, const sim::TritonChoices& t);
 
-// A matmul: dot, pipeline, A loads, B loads, C stores, registers (labelled an estimate). A copy
-// or transpose: pipeline, loads, stores. The notes (t.notes) are not among them.
+// A matmul: dot, pipeline, A loads, B loads, C stores, registers (labelled an estimate) and,
+// where the loop spills, its local loads a K step. A copy or transpose: pipeline, loads,
+// stores. The notes (t.notes) are not among them.
 std::vector<ChoiceLine> triton_choice_lines(const sim::Problem& p, const sim::TritonChoices& t);
 
-// `run --json`'s "triton" object: dot, dot_instruction, registers_estimate and
-// spilled_registers_estimate (null for a copy or transpose, which have no tl.dot and no register
-// estimate), pipeline_buffers, notes, and operands {a, b, c} (a copy or transpose: a and c), each
-// with path
+// `run --json`'s "triton" object: dot, dot_instruction, registers_estimate,
+// spilled_registers_estimate and loop_local_loads_estimate (a thread's in-loop local loads each
+// K step; all null for a copy or transpose, which have no tl.dot and no register estimate),
+// pipeline_buffers, notes, and operands {a, b, c} (a copy or transpose: a and c), each with path
 // ("cp.async" | "ld.global"; the store "st.global"), access_bytes, vector_elems, buffers,
 // lanes_along_contiguous, swizzle_bytes, smem_transposed, smem_wavefronts_per_access,
 // lines_per_access, sectors_per_access, warp_accesses, leading_stride and divisible_by_16.

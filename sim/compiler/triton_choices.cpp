@@ -550,11 +550,6 @@ TritonChoices triton_choices(const Problem& p, const Machine& m) {
     t.notes.push_back("C: " + std::string(buf) + " whole ones, so the stores cost the L2's " +
                       "write side " + weight + "x what rows that start on a sector would");
   }
-  if (t.loop_local_loads > 0)
-    t.notes.push_back("registers spill inside the loop: about " +
-                      std::to_string(t.loop_local_loads) +
-                      " local loads a thread every K step (the loads' offsets), one L2 round trip "
-                      "after another before the loads they address can go out");
   if (t.spilled_accumulators > 0)
     t.notes.push_back(
         "more registers than the 255 a thread may hold: " + std::to_string(t.spilled_accumulators) +
