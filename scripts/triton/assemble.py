@@ -75,11 +75,11 @@ def main():
     ap.add_argument("--rerun", default="")
     ap.add_argument("--out", required=True)
     ap.add_argument("--note", default="")
-    ap.add_argument("--supplement", action="store_true",
-                    help="the run measured sweep.supplement_v2(): every configuration is fit")
+    ap.add_argument("--supplement", type=int, nargs="?", const=2, default=0,
+                    help="the run measured sweep.supplement(N) (bare: 2): every configuration is fit")
     a = ap.parse_args()
     head, recs, ncu = load(a.run)
-    cs = sweep.supplement_v2() if a.supplement else sweep.configs()
+    cs = sweep.supplement(a.supplement)
     sp = {c["id"]: "fit" for c in cs} if a.supplement else split.assign(cs)
     re_recs = load(a.rerun)[1] if a.rerun else {}
     out = []
@@ -110,10 +110,11 @@ def main():
     head["gpu_file"] = os.path.basename(a.out)
     head["ncu"] = {"command": "ncu --csv --page raw --cache-control all --clock-control none "
                               "-k regex:<the kernels' names> (scripts/triton/ncu_subset.py)",
-                   "metrics": ncu_subset.METRICS + (ncu_subset.METRICS_V2 if a.supplement else []),
+                   "metrics": ncu_subset.METRICS + (ncu_subset.METRICS_V2 if a.supplement == 2 else []),
                    "units": ncu.get("units", {}),
                    "profiled": ncu.get("profiled", 0)}
-    head["split_rule"] = ("docs/TRITON_SPLIT.md, version 2: the supplement, every configuration fit"
+    head["split_rule"] = (f"docs/TRITON_SPLIT.md, version {a.supplement}: the supplement, every "
+                          "configuration fit"
                           if a.supplement else
                           "docs/TRITON_SPLIT.md, version 1 (scripts/triton/split.py)")
     head["rerun"] = a.note

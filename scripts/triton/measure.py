@@ -236,11 +236,11 @@ def main():
     ap.add_argument("--select", default="", help="comma-separated substrings of ids to keep")
     ap.add_argument("--precompile", type=int, default=0, help="compile in J processes first")
     ap.add_argument("--ncu-mode", action="store_true")
-    ap.add_argument("--supplement", action="store_true",
-                    help="sweep.supplement_v2() instead of the version-1 list")
+    ap.add_argument("--supplement", type=int, nargs="?", const=2, default=0,
+                    help="sweep.supplement(N) (N = 2 or 3; bare: 2) instead of the version-1 list")
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
-    cs = sweep.supplement_v2() if a.supplement else sweep.configs()
+    cs = sweep.supplement(a.supplement)
     if a.ncu_mode:
         cs = [c for c in cs if c["ncu"]]
     if a.select:

@@ -207,6 +207,32 @@ def supplement_v2():
     return out
 
 
+def supplement_v3():
+    """Configurations added on 2026-11-28 (docs/TRITON_SPLIT.md, version 3), every one of them in
+    the fit set: the spill census's blocks timed. 3001^3 fp16 (2-byte loads through registers,
+    no software pipeline), BLOCK_M and BLOCK_N in {64, 128, 256}, BLOCK_K in {32, 64, 128}, 4 and
+    8 warps, 3 stages, G = 8: what ptxas's in-loop reloads cost, at a shape the test set never
+    lists. Timed only (no ncu): the census gives each loop's local loads."""
+    out = []
+    for bm in (64, 128, 256):
+        for bn in (64, 128, 256):
+            for bk in (32, 64, 128):
+                for w in (4, 8):
+                    out.append(_cfg("tutorial", 3001, 3001, 3001, "fp16", bm=bm, bn=bn, bk=bk,
+                                    w=w, s=3))
+    for c in out:
+        c["id"] = config_id(c)
+        c["shape_class"] = shape_class(c)
+        c["ncu"] = False
+        c["supplement"] = 3
+    return out
+
+
+def supplement(version):
+    """The supplement of that version (2 or 3); 0: the version-1 list (configs())."""
+    return {0: configs, 2: supplement_v2, 3: supplement_v3}[version]()
+
+
 def _mark_ncu(cs):
     """The Nsight Compute subset, by rule: (1) for every (kernel, shape class, dtype+precision,
     b_layout) the first configuration in list order whose m*n*k is at most 16384*8192*8192;
