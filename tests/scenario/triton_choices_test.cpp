@@ -148,6 +148,11 @@ TEST(TritonChoices, MatchTheCompilersFactsOnTheH100Supplement) {
   check_gpu("h100", *find_machine("h100"), "supplement_h100", 30, false);
 }
 
+// The version-3 supplement (the spill census's 54 blocks at 3001^3, timed on an H200).
+TEST(TritonChoices, MatchTheCompilersFactsOnTheH200Supplement) {
+  check_gpu("h200", *find_machine("h200"), "supplement3_h200", 50, false);
+}
+
 TEST(TritonChoices, MatchTheCompilersFactsOnTheH200) {
   check_gpu("h200", *find_machine("h200"), "h200", 600, true);
 }
