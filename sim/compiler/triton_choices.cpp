@@ -488,8 +488,9 @@ TritonChoices triton_choices(const Problem& p, const Machine& m) {
       const double loads =
           ea + eb >= kPointerLoopAccesses
               ? kLocalLoadsPerPointer * (ea + eb)
-              : std::max(0.0, acc + kLocalLoadsPerAAccess * ea + kLocalLoadsPerBAccess * eb +
-                                  kLocalLoadBase - kMaxThreadRegisters);
+              : std::max(0.0, acc - t.spilled_accumulators + kLocalLoadsPerAAccess * ea +
+                                  kLocalLoadsPerBAccess * eb + kLocalLoadBase -
+                                  kMaxThreadRegisters);
       t.loop_local_loads = static_cast<int>(std::lround(loads));
     }
   }

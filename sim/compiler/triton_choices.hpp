@@ -129,11 +129,12 @@ struct TritonChoices {
   // Of those, wgmma accumulator registers: whole fragments, reloaded every K step (through the
   // L2: sim/timing's kSpillReloadBytesPerWarpCycle).
   int spilled_accumulators = 0;
-  // wgmma with a tile staged through registers: the local loads a thread makes every K step
-  // (ptxas's spills inside the loop: the loads' element offsets first, past 255 registers the
-  // accumulator too). Each reload feeds the address of a load (LDL -> IMAD.WIDE -> LDG) through
-  // the one or two registers left free, so they go one after another (sim/timing: an L2 round
-  // trip each, before the loads can go out).
+  // wgmma with a tile staged through registers: the local loads a thread makes every K step to
+  // fetch its loads' spilled element offsets (or, from kPointerLoopAccesses on, pointers). Each
+  // feeds the address of a load (LDL -> IMAD.WIDE -> LDG) through the one or two registers left
+  // free, so they go one after another (sim/timing: an L2 round trip each, before the loads can
+  // go out). The accumulator's spilled fragments (spilled_accumulators) are not among them: ptxas
+  // swaps those in bulk around the wgmmas (64 LDL.64 at a time).
   int loop_local_loads = 0;
   // One sentence per choice that differs from the fast path, naming its cause:
   // "B: 2-byte ld.global, not pipelined: N = 4100 is not a multiple of 16".
@@ -151,17 +152,19 @@ inline constexpr double kRegistersPerStagedAccess = 2.33;    // per ld.global ac
 
 // The in-loop local loads of a register-staged wgmma loop (TritonChoices::loop_local_loads), from
 // a census of ptxas's SASS: the tutorial matmul at 4095^3 fp16 (2-byte loads), 54 blocks x warps
-// (assets/measured/triton_spill_census_h200.jsonl). Least squares over its fit set (the 34
-// blocks that are not the timing test set's; docs/TRITON_SPLIT.md, version 3): mean error 13
-// local loads (fit), 13 (test). Below kPointerLoopAccesses a thread's accesses, ptxas holds an
-// element offset per access and reloads the ones that do not fit beside the accumulator: A's
-// accesses count 2 registers, B's 0.875, with kLocalLoadBase more. From there on it keeps a
-// 64-bit pointer per access, advanced and stored back every K step (IADD3 / IADD3.X, STL).
-inline constexpr double kLocalLoadBase = 36;          // registers beside accumulator and offsets
+// (assets/measured/triton_spill_census_h200.jsonl), its loops' 32-bit LDL and LDL.LU counted.
+// Least squares over its fit set (the 34 blocks that are not the timing test set's;
+// docs/TRITON_SPLIT.md, version 3): mean error 22 local loads (fit), 8.5 (test). Below
+// kPointerLoopAccesses a thread's accesses, ptxas holds an element offset per access and reloads
+// the ones that do not fit beside the accumulator it keeps (whole wgmma fragments: the
+// accumulator less spilled_accumulators): A's accesses count 2 registers, B's 0.875, with
+// kLocalLoadBase more. From there on it keeps a 64-bit pointer per access, advanced and stored
+// back every K step (IADD3 / IADD3.X, STL).
+inline constexpr double kLocalLoadBase = 38;          // registers beside accumulator and offsets
 inline constexpr double kLocalLoadsPerAAccess = 2.0;  // per ld.global access of A a thread
 inline constexpr double kLocalLoadsPerBAccess = 0.875;
 inline constexpr double kPointerLoopAccesses = 256;  // accesses a thread (A and B together)
-inline constexpr double kLocalLoadsPerPointer = 4.97;
+inline constexpr double kLocalLoadsPerPointer = 4.61;
 
 // The choices for `p` on `m`. Deterministic, cheap (no replay).
 TritonChoices triton_choices(const Problem& p, const Machine& m);

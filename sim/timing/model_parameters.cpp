@@ -44,9 +44,9 @@ const std::string kStagedLoopFit =
     "instructions";
 const std::string kSpillCensusFit =
     "least squares over the SASS census's fit set: 34 blocks x warps of the tutorial matmul at "
-    "4095^3 fp16, their main loops' LDL counted (assets/measured/triton_spill_census_h200.jsonl; "
-    "docs/TRITON_SPLIT.md, version 3): mean error 13 local loads a thread a K step (fit) and 13 "
-    "(test)";
+    "4095^3 fp16, their main loops' 32-bit LDL and LDL.LU counted "
+    "(assets/measured/triton_spill_census_h200.jsonl; docs/TRITON_SPLIT.md, version 3): mean "
+    "error 22 local loads a thread a K step (fit) and 8.5 (test)";
 const std::string kRegisterFit =
     "least squares over ptxas's counts of the fit set's 300-odd matmuls (Triton 3.6, "
     "assets/measured/triton_h100.json; docs/TRITON_SPLIT.md): mean error 9.9 % fit, 10.3 % test; "
@@ -161,9 +161,9 @@ std::span<const ModelParameter> model_constants() {
                "a register-staged wgmma loop's in-loop local loads (spilled offsets) in flight at "
                "a time, each an L2 round trip before the loads it addresses go out",
                K::fitted,
-               "the supplement's seven spilling staged loops at 3001^3 (fit set, H100; "
-               "docs/TRITON_SPLIT.md): least mean |time error| over 1, 1.25, 1.5, 1.67, 1.75 and "
-               "2: 39, 25, 22, 20.9, 20.7 and 21.6 % (54 % without the reloads)"),
+               "the supplements' 35 spilling staged loops at 3001^3 (fit set: version 2's seven "
+               "on the H100, version 3's 28 on the H200; docs/TRITON_SPLIT.md): least mean |time "
+               "error| over 1.25, 1.5, 1.67 and 1.75: 23.5, 19.3, 20.0 and 20.5 %"),
       constant(TILESIM_CONSTANT(kTritonLaunchOverheadS), kOptions, "s", G::timing,
                "a Triton program as do_bench times it: events around one launch, to the first "
                "program",
@@ -196,7 +196,7 @@ std::span<const ModelParameter> model_constants() {
                "H100): the K step is ncu's 1,285 wavefronts a warp plus 0.43-0.48 of the math"),
       constant(TILESIM_CONSTANT(kLocalLoadBase), kCompiler, "registers", G::timing,
                "in-loop local loads of a register-staged wgmma loop: registers beside the "
-               "accumulator and the loads' offsets",
+               "accumulator's kept fragments and the loads' offsets",
                K::fitted, kSpillCensusFit),
       constant(TILESIM_CONSTANT(kLocalLoadsPerAAccess), kCompiler, "registers/access", G::timing,
                "the same: per ld.global access of A a thread", K::fitted, kSpillCensusFit),
@@ -211,8 +211,8 @@ std::span<const ModelParameter> model_constants() {
           "(IADD3.X and STL in the loop), none of 192 or fewer"),
       constant(TILESIM_CONSTANT(kLocalLoadsPerPointer), kCompiler, "loads/access", G::timing,
                "the same: local loads a thread a K step per access", K::fitted,
-               "the census's 7 fit configurations of 256 or more accesses: their loads over their "
-               "accesses (1,248-2,533 loads; 4.7-5.3 each)"),
+               "the census's 7 fit configurations of 256 or more accesses: their 32-bit loads over "
+               "their accesses (1,028-2,264 loads; 4.0-5.0 each)"),
       constant(TILESIM_CONSTANT(kRegisterBase), kCompiler, "registers", G::timing,
                "Triton's registers a thread: the constant part", K::fitted, kRegisterFit),
       constant(TILESIM_CONSTANT(kRegistersPerAccumulator), kCompiler, "registers/value", G::timing,

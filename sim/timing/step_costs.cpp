@@ -359,12 +359,12 @@ StepCosts step_costs(const Problem& p, const Machine& m, const TimingOptions& op
                              m) +
                   reload_cycles);
       if (staged && c.path == MathPath::wgmma) {
-        // A register-staged wgmma loop: the census rule's in-loop local loads are all its spills
-        // (the accumulator's reloads among them), each an L2 round trip in series with the K
-        // step (supplement at 3001^3, fit: 120-220 ns a reload beyond the model's time without
-        // them on the H100, against 142 ns for 260 cycles at 1.83 GHz), kSpillReloadsInFlight
-        // of them at a time.
-        c.dot_spill_ps = 0;
+        // A register-staged wgmma loop: beside its accumulator's fragments (reloaded in bulk,
+        // above), its spills are the census rule's offset reloads, each an L2 round trip in
+        // series with the K step, kSpillReloadsInFlight of them at a time (the version-2
+        // supplement at 3001^3, fit: 100-220 ns a reload beyond the model's time without them
+        // on the H100, against 142 ns for 260 cycles at 1.83 GHz).
+        c.dot_spill_ps = pipe_ps(reload_cycles);
         c.staged_reload_ps = std::llround(
             t.loop_local_loads * static_cast<double>(c.l2_hit_latency_ps) / kSpillReloadsInFlight);
       }

@@ -47,10 +47,10 @@ inline constexpr int kSpillBytesPerRegister = 8;
 inline constexpr double kSpillReloadBytesPerWarpCycle = 4.5;
 // A register-staged wgmma loop's in-loop local loads (StepCosts::staged_reload_ps) in flight at
 // a time: each feeds one load's address through the one or two registers ptxas left free.
-// Fitted: the supplement's seven spilling staged loops at 3001^3 (fit set, H100; docs/
-// TRITON_SPLIT.md), least mean |time error| over 1, 1.25, 1.5, 1.67, 1.75 and 2: 39, 25, 22,
-// 20.9, 20.7 and 21.6 % (54 % with no reloads counted).
-inline constexpr double kSpillReloadsInFlight = 1.75;
+// Fitted: the supplements' 35 spilling staged loops at 3001^3 (fit set: version 2's seven on the
+// H100, version 3's 28 on the H200; docs/TRITON_SPLIT.md), least mean |time error| over 1.25,
+// 1.5, 1.67 and 1.75: 23.5, 19.3, 20.0 and 20.5 %.
+inline constexpr double kSpillReloadsInFlight = 1.5;
 // Global-memory lines the L1 looks up per cycle for a warp load through registers (ld.global):
 // a warp access whose lanes touch L lines takes L / this cycles of the L1/shared data pipe.
 inline constexpr double kL1LinesPerCycle = 4;
