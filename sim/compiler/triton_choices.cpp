@@ -479,8 +479,10 @@ TritonChoices triton_choices(const Problem& p, const Machine& m) {
       t.spilled_registers = std::max(t.spilled_registers, t.spilled_accumulators);
     }
     t.registers = std::min(t.registers, kMaxThreadRegisters);
-    if (t.dot == MathPath::wgmma &&
-        (t.a.path == LoadPath::ld_global || t.b.path == LoadPath::ld_global)) {
+    // Only where both operands are staged: the census has no loop with a cp.async operand,
+    // whose offsets the coefficients were not fitted to.
+    if (t.dot == MathPath::wgmma && t.a.path == LoadPath::ld_global &&
+        t.b.path == LoadPath::ld_global) {
       const auto per_thread = [&](const OperandChoice& o) {
         return static_cast<double>(o.warp_accesses) * kWarpLanes / threads;
       };

@@ -129,7 +129,7 @@ struct TritonChoices {
   // Of those, wgmma accumulator registers: whole fragments, reloaded every K step (through the
   // L2: sim/timing's kSpillReloadBytesPerWarpCycle).
   int spilled_accumulators = 0;
-  // wgmma with a tile staged through registers: the local loads a thread makes every K step to
+  // wgmma with both tiles staged through registers: the local loads a thread makes every K step to
   // fetch its loads' spilled element offsets (or, from kPointerLoopAccesses on, pointers). Each
   // feeds the address of a load (LDL -> IMAD.WIDE -> LDG) through the one or two registers left
   // free, so they go one after another (sim/timing: an L2 round trip each, before the loads can
@@ -153,8 +153,10 @@ inline constexpr double kRegistersPerStagedAccess = 2.33;    // per ld.global ac
 // The in-loop local loads of a register-staged wgmma loop (TritonChoices::loop_local_loads), from
 // a census of ptxas's SASS: the tutorial matmul at 4095^3 fp16 (2-byte loads), 54 blocks x warps
 // (assets/measured/triton_spill_census_h200.jsonl), its loops' 32-bit LDL and LDL.LU counted.
-// Least squares over its fit set (the 34 blocks that are not the timing test set's;
-// docs/TRITON_SPLIT.md, version 3): mean error 22 local loads (fit), 8.5 (test). Below
+// Fitted on its fit set (the 34 blocks that are not the timing test set's; docs/TRITON_SPLIT.md,
+// version 3): the three coefficients by least mean |error| over a grid of eighths on its 27
+// loops below kPointerLoopAccesses, kLocalLoadsPerPointer as loads over accesses summed on the
+// other 7; mean error 22 local loads over the 34 (fit), 8.5 over the 20 held out. Below
 // kPointerLoopAccesses a thread's accesses, ptxas holds an element offset per access and reloads
 // the ones that do not fit beside the accumulator it keeps (whole wgmma fragments: the
 // accumulator less spilled_accumulators): A's accesses count 2 registers, B's 0.875, with

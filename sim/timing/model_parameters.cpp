@@ -43,10 +43,11 @@ const std::string kStagedLoopFit =
     "assets/measured/triton_supplement_h100.json): 44.6 + 4.05 an access, residuals within 19 "
     "instructions";
 const std::string kSpillCensusFit =
-    "least squares over the SASS census's fit set: 34 blocks x warps of the tutorial matmul at "
-    "4095^3 fp16, their main loops' 32-bit LDL and LDL.LU counted "
-    "(assets/measured/triton_spill_census_h200.jsonl; docs/TRITON_SPLIT.md, version 3): mean "
-    "error 22 local loads a thread a K step (fit) and 8.5 (test)";
+    "least mean |error| over a grid of eighths on the SASS census's fit set: the 27 of its 34 "
+    "blocks x warps below 256 accesses a thread (the tutorial matmul at 4095^3 fp16, each main "
+    "loop's 32-bit LDL and LDL.LU counted; assets/measured/triton_spill_census_h200.jsonl; "
+    "docs/TRITON_SPLIT.md, version 3): mean error 22 local loads a thread a K step over the 34 "
+    "(fit) and 8.5 over the 20 held out";
 const std::string kRegisterFit =
     "least squares over ptxas's counts of the fit set's 300-odd matmuls (Triton 3.6, "
     "assets/measured/triton_h100.json; docs/TRITON_SPLIT.md): mean error 9.9 % fit, 10.3 % test; "
@@ -207,12 +208,14 @@ std::span<const ModelParameter> model_constants() {
           "the accesses a thread (A and B) from which ptxas keeps a 64-bit pointer per access, "
           "advanced and stored back every K step",
           K::measured,
-          "the census: every configuration of 256 or more (8, fit and test) compiles so "
-          "(IADD3.X and STL in the loop), none of 192 or fewer"),
+          "the census: every loop below it (46, up to 192 accesses) makes each address with an "
+          "IMAD.WIDE from a 32-bit offset (16-193 of them, one an access), none of the 8 at 256 "
+          "or more (64-bit pointers, advanced with IADD3.X or IMAD.X); the threshold lies in "
+          "(192, 256]"),
       constant(TILESIM_CONSTANT(kLocalLoadsPerPointer), kCompiler, "loads/access", G::timing,
                "the same: local loads a thread a K step per access", K::fitted,
                "the census's 7 fit configurations of 256 or more accesses: their 32-bit loads over "
-               "their accesses (1,028-2,264 loads; 4.0-5.0 each)"),
+               "their accesses, summed (1,028-2,264 loads; 4.0-5.0 each)"),
       constant(TILESIM_CONSTANT(kRegisterBase), kCompiler, "registers", G::timing,
                "Triton's registers a thread: the constant part", K::fitted, kRegisterFit),
       constant(TILESIM_CONSTANT(kRegistersPerAccumulator), kCompiler, "registers/value", G::timing,

@@ -167,8 +167,8 @@ TEST(TritonChoices, MatchTheCompilersFactsOnTheH200) {
 // and LDL.LU (offsets and pointers; the accumulator's LDL.LU.64 swaps are spilled_accumulators'
 // business). Spills (more than 4 loads) or none: right for every loop; the count within 20 % or
 // 16 loads for all but a few (256 x 128 x 32 at 4 warps: 131 for 97); a mean error of 22 loads
-// on the fitted blocks, 8.5 on the held-out ones at 4095^3 (11.7 with the supplement's 3001^3
-// rows, the same loops, which count with the held-out ones).
+// on the fitted blocks (under 25), 8.5 on the held-out ones at 4095^3 (11.7, under 15, with the
+// supplement's 3001^3 rows: the same loops, so not independent evidence).
 TEST(TritonChoices, InLoopLocalLoadsMatchTheSassCensus) {
   std::ifstream in(std::string(TILESIM_ASSETS_DIR) + "/measured/triton_spill_census_h200.jsonl");
   ASSERT_TRUE(in) << "assets/measured/triton_spill_census_h200.jsonl";
@@ -198,6 +198,7 @@ TEST(TritonChoices, InLoopLocalLoadsMatchTheSassCensus) {
                              " at " + std::to_string(s.m);
     ASSERT_EQ(t.dot, MathPath::wgmma) << name;
     ASSERT_EQ(t.a.path, LoadPath::ld_global) << name;
+    ASSERT_EQ(t.b.path, LoadPath::ld_global) << name;
     EXPECT_EQ(t.loop_local_loads > 4, measured > 4)
         << name << ": predicted " << t.loop_local_loads << ", ptxas " << measured;
     if (std::abs(t.loop_local_loads - measured) > std::max(16.0, 0.2 * measured)) {
@@ -214,8 +215,10 @@ TEST(TritonChoices, InLoopLocalLoadsMatchTheSassCensus) {
                 e.second);
   EXPECT_EQ(n, 63);  // 54 at 4095^3 and the supplement's nine blocks at 3001^3
   EXPECT_LE(outside, 3);
+  ASSERT_EQ(err["fit"].second, 34);
+  ASSERT_EQ(err["held out"].second, 29);
   EXPECT_LT(err["fit"].first / err["fit"].second, 25.0);
-  EXPECT_LT(err["held out"].first / err["held out"].second, 25.0);
+  EXPECT_LT(err["held out"].first / err["held out"].second, 15.0);
 }
 
 TEST(TritonChoices, SectorsPerWarpAccessMatchNsightCompute) {
