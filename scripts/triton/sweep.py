@@ -199,12 +199,7 @@ def supplement_v2():
             out.append(_cfg("tutorial", 7168, 7168, 7168, "fp32", "tf32", bm=bm, bn=bn, bk=bk,
                             w=8, s=st))
     out.append(_cfg("tutorial", 7168, 7168, 7168, "fp16", bm=128, bn=128, bk=64, w=4, s=1))
-    for c in out:
-        c["id"] = config_id(c)
-        c["shape_class"] = shape_class(c)
-        c["ncu"] = True
-        c["supplement"] = 2
-    return out
+    return _supplement_marked(out, 2, ncu=True)
 
 
 def supplement_v3():
@@ -220,12 +215,17 @@ def supplement_v3():
                 for w in (4, 8):
                     out.append(_cfg("tutorial", 3001, 3001, 3001, "fp16", bm=bm, bn=bn, bk=bk,
                                     w=w, s=3))
-    for c in out:
+    return _supplement_marked(out, 3, ncu=False)
+
+
+def _supplement_marked(cs, version, ncu):
+    """A supplement's configurations with their id, shape class, ncu flag and version."""
+    for c in cs:
         c["id"] = config_id(c)
         c["shape_class"] = shape_class(c)
-        c["ncu"] = False
-        c["supplement"] = 3
-    return out
+        c["ncu"] = ncu
+        c["supplement"] = version
+    return cs
 
 
 def supplement(version):

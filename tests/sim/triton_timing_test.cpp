@@ -41,6 +41,22 @@ double seconds(const ProblemSpec& s) {
   return run_timed(p, m, occupancy(p, m)).time_s();
 }
 
+// One program's dot ends and A-load starts, by K step, from a timed run's events.
+struct KSteps {
+  std::map<std::int64_t, std::int64_t> dot_end, load_a_start;
+};
+KSteps k_steps(const Problem& p, const std::vector<TimedEvent>& events, int pid) {
+  KSteps out;
+  for (const TimedEvent& ev : events) {
+    if (ev.pid != pid) continue;
+    std::int64_t k = 0;
+    const StepOp op = step_op(p, ev.step, &k);
+    if (op == StepOp::dot) out.dot_end[k] = ev.end_ps;
+    if (op == StepOp::load_a) out.load_a_start[k] = ev.start_ps;
+  }
+  return out;
+}
+
 TEST(TritonTiming, AnOperandStagedThroughRegistersLeavesTheLoopUnpipelined) {
   // K = 2052 is not a multiple of 16: A (stride K) is loaded 2 bytes at a time with ld.global.
   const StepCosts aligned = costs(tutorial(1024, 1024, 2048, DType::fp16));
@@ -75,13 +91,7 @@ TEST(TritonTiming, AStagedLoopIssuesItsInstructionsBetweenTheDotAndTheNextLoads)
   TimedOptions opt;
   opt.events = &events;
   const TimedResult r = run_timed(p, m, occ, opt);
-  std::map<std::int64_t, std::int64_t> dot_end, load_a_start;  // by K step
-  for (const TimedEvent& ev : events) {
-    std::int64_t k = 0;
-    const StepOp op = step_op(p, ev.step, &k);
-    if (op == StepOp::dot) dot_end[k] = ev.end_ps;
-    if (op == StepOp::load_a) load_a_start[k] = ev.start_ps;
-  }
+  auto [dot_end, load_a_start] = k_steps(p, events, 0);  // one program
   ASSERT_EQ(load_a_start.size(), 33u);
   for (std::int64_t k = 1; k < 33; ++k)
     EXPECT_EQ(load_a_start[k], dot_end[k - 1] + c.staged_issue_ps) << "K step " << k;
@@ -116,14 +126,7 @@ TEST(TritonTiming, SpilledOffsetsAreReloadedBeforeEachKStepsLoads) {
   TimedOptions opt;
   opt.events = &events;
   const TimedResult r = run_timed(p, m, occ, opt);
-  std::map<std::int64_t, std::int64_t> dot_end, load_a_start;  // program 0's, by K step
-  for (const TimedEvent& ev : events) {
-    if (ev.pid != 0) continue;
-    std::int64_t k = 0;
-    const StepOp op = step_op(p, ev.step, &k);
-    if (op == StepOp::dot) dot_end[k] = ev.end_ps;
-    if (op == StepOp::load_a) load_a_start[k] = ev.start_ps;
-  }
+  auto [dot_end, load_a_start] = k_steps(p, events, 0);  // program 0's
   ASSERT_EQ(load_a_start.size(), 33u);
   for (std::int64_t k = 1; k < 33; ++k)
     EXPECT_EQ(load_a_start[k], dot_end[k - 1] + c.staged_issue_ps + c.staged_reload_ps)
