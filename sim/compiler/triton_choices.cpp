@@ -453,13 +453,14 @@ TritonChoices triton_choices(const Problem& p, const Machine& m) {
   // H100; the H200's are the same binaries): mean error 9.9 % (fit), 10.3 % (test).
   if (t.matmul) {
     const double acc = static_cast<double>(p.block_m()) * p.block_n() / threads;
+    const auto per_thread = [&](const OperandChoice& o) {  // an operand's accesses a thread
+      return static_cast<double>(o.warp_accesses) * kWarpLanes / threads;
+    };
     double need = kRegisterBase + kRegistersPerAccumulator * acc;
     if (t.dot == MathPath::fma) need += kRegistersPerFmaAccumulator * acc;
-    for (const OperandChoice* o : {&t.a, &t.b}) {
-      const double accesses = static_cast<double>(o->warp_accesses) * kWarpLanes / threads;
-      need += accesses * (o->path == LoadPath::cp_async ? kRegistersPerAsyncAccess
-                                                        : kRegistersPerStagedAccess);
-    }
+    for (const OperandChoice* o : {&t.a, &t.b})
+      need += per_thread(*o) * (o->path == LoadPath::cp_async ? kRegistersPerAsyncAccess
+                                                              : kRegistersPerStagedAccess);
     t.registers = static_cast<int>(std::lround(need));
     t.spilled_registers = std::max(0, t.registers - kMaxThreadRegisters);
     if (t.spilled_registers > 0 && t.dot == MathPath::wgmma) {
@@ -483,9 +484,6 @@ TritonChoices triton_choices(const Problem& p, const Machine& m) {
     // whose offsets the coefficients were not fitted to.
     if (t.dot == MathPath::wgmma && t.a.path == LoadPath::ld_global &&
         t.b.path == LoadPath::ld_global) {
-      const auto per_thread = [&](const OperandChoice& o) {
-        return static_cast<double>(o.warp_accesses) * kWarpLanes / threads;
-      };
       const double ea = per_thread(t.a), eb = per_thread(t.b);
       const double loads =
           ea + eb >= kPointerLoopAccesses

@@ -161,7 +161,7 @@ inline constexpr double kRegistersPerStagedAccess = 2.33;    // per ld.global ac
 // the ones that do not fit beside the accumulator it keeps (whole wgmma fragments: the
 // accumulator less spilled_accumulators): A's accesses count 2 registers, B's 0.875, with
 // kLocalLoadBase more. From there on it keeps a 64-bit pointer per access, advanced and stored
-// back every K step (IADD3 / IADD3.X, STL).
+// back every K step (IADD3 with IADD3.X or IMAD.X; STL).
 inline constexpr double kLocalLoadBase = 38;          // registers beside accumulator and offsets
 inline constexpr double kLocalLoadsPerAAccess = 2.0;  // per ld.global access of A a thread
 inline constexpr double kLocalLoadsPerBAccess = 0.875;

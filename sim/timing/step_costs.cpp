@@ -346,28 +346,25 @@ StepCosts step_costs(const Problem& p, const Machine& m, const TimingOptions& op
         set_dot_issue();
       }
       // Spills: a wgmma's spilled accumulator fragments are reloaded (and stored) every K step
-      // from the L2, at the rate a few warps' outstanding local loads allow; other spills stay
-      // in the L1, as above.
+      // from the L2, at the rate a few warps' outstanding local loads allow. The other spills
+      // stay in the L1, as above, except in a register-staged wgmma loop: there they are the
+      // census rule's offset reloads, each an L2 round trip in series with the K step,
+      // kSpillReloadsInFlight of them at a time (the version-2 supplement at 3001^3, fit:
+      // 100-220 ns a reload beyond the model's time without them on the H100, against 142 ns
+      // for 260 cycles at 1.83 GHz).
       c.spilled_registers = t.spilled_registers;
       const std::int64_t threads = p.threads_per_program();
+      const bool offsets_reloaded = staged && c.path == MathPath::wgmma;
       const double reload_cycles = static_cast<double>(t.spilled_accumulators) *
                                    kSpillBytesPerRegister * threads /
                                    (warps * kSpillReloadBytesPerWarpCycle);
+      const std::int64_t l1_spills =
+          offsets_reloaded ? 0 : c.spilled_registers - t.spilled_accumulators;
       c.dot_spill_ps =
-          pipe_ps(wavefronts(std::int64_t{c.spilled_registers - t.spilled_accumulators} *
-                                 kSpillBytesPerRegister * threads,
-                             m) +
-                  reload_cycles);
-      if (staged && c.path == MathPath::wgmma) {
-        // A register-staged wgmma loop: beside its accumulator's fragments (reloaded in bulk,
-        // above), its spills are the census rule's offset reloads, each an L2 round trip in
-        // series with the K step, kSpillReloadsInFlight of them at a time (the version-2
-        // supplement at 3001^3, fit: 100-220 ns a reload beyond the model's time without them
-        // on the H100, against 142 ns for 260 cycles at 1.83 GHz).
-        c.dot_spill_ps = pipe_ps(reload_cycles);
+          pipe_ps(wavefronts(l1_spills * kSpillBytesPerRegister * threads, m) + reload_cycles);
+      if (offsets_reloaded)
         c.staged_reload_ps = std::llround(
             t.loop_local_loads * static_cast<double>(c.l2_hit_latency_ps) / kSpillReloadsInFlight);
-      }
     }
     c.load_a_smem_free_ps = pipe_ps(a_wf);
     c.load_b_smem_free_ps = pipe_ps(b_wf);
