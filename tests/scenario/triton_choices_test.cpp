@@ -300,3 +300,64 @@ TEST(TritonChoices, APartialSectorStoreWeighsMoreThanAWholeOne) {
 }
 
 }  // namespace
+
+// Seed 003's two kernels compiled for the T4 (sm_75) by scripts/triton/t4_compile.py (Triton
+// 3.6, on an H200 machine: nothing launched; assets/measured/triton_t4_compile_sm75.jsonl): no
+// cp.async before sm_80, so 16-byte ld.global through registers and no software pipeline
+// (num_stages 3 and 1 compile the same loop); an FMA dot whose SASS main loop issues, a thread
+// a K step of 64, 16 LDG.128, 2048 FFMA and 192 LDS.128 in both layouts (A 128 + B 64: the
+// transposed B's reads are as many, only their bank conflicts differ). The registers are an
+// estimate the compile does not bear out (ptxas: 96 and 128), printed only.
+TEST(TritonChoices, MatchWhatTritonCompilesForTheT4) {
+  std::ifstream in(std::string(TILESIM_ASSETS_DIR) + "/measured/triton_t4_compile_sm75.jsonl");
+  ASSERT_TRUE(in) << "assets/measured/triton_t4_compile_sm75.jsonl";
+  const Machine m = *find_machine("t4");
+  std::string line;
+  std::getline(in, line);  // the header
+  int n = 0;
+  while (std::getline(in, line)) {
+    const json r = json::parse(line);
+    const bool coalesced = r["kernel"] == "coalesced_block_matmul";
+    ProblemSpec s;  // the seed's shape in tilesim's letters: C (m x n) = A (m x k) B (k x n)
+    s.m = 8192, s.n = 4096, s.k = 6144;
+    s.dtype = DType::fp32;
+    s.input_precision = InputPrecision::ieee;
+    s.block_m = s.block_n = s.block_k = r["block"];
+    s.num_warps = r["num_warps"], s.stages = r["num_stages"];
+    s.group_size_m = 1;
+    s.order = LaunchOrder::column_major;
+    s.boundary = Boundary::mask;
+    s.b_layout = coalesced ? BLayout::transposed : BLayout::row_major;
+    const Problem p(s);
+    const TritonChoices t = triton_choices(p, m);
+    const std::string name = std::string(r["kernel"]) + " s" + std::to_string(s.stages);
+    const json& ops = r["loop_opcodes"];
+    const auto count = [&](const std::string& prefix) {
+      int c = 0;
+      for (const auto& [op, v] : ops.items())
+        if (op.rfind(prefix, 0) == 0) c += v.get<int>();
+      return c;
+    };
+    EXPECT_EQ(t.dot, MathPath::fma) << name;
+    EXPECT_EQ(r["ptx"]["dot_instruction"], "fma") << name;
+    EXPECT_TRUE(r["ptx"]["cp_async_bytes"].empty()) << name;
+    EXPECT_EQ(t.a.path, LoadPath::ld_global) << name;
+    EXPECT_EQ(t.b.path, LoadPath::ld_global) << name;
+    EXPECT_EQ(t.pipeline_buffers, 0) << name;
+    EXPECT_EQ(t.a.access_bytes, 16) << name;
+    EXPECT_EQ(t.b.access_bytes, 16) << name;
+    EXPECT_EQ(count("LDG.E.128"), 16) << name;
+    const double ldg =
+        static_cast<double>(t.a.warp_accesses + t.b.warp_accesses) / (p.threads_per_program() / 32);
+    EXPECT_DOUBLE_EQ(ldg, count("LDG.E.128")) << name;
+    EXPECT_EQ(count("FFMA"), s.block_m * s.block_n * s.block_k / p.threads_per_program()) << name;
+    EXPECT_EQ(count("LDS"), count("LDS.U.128")) << name << ": every shared read 16 bytes";
+    EXPECT_DOUBLE_EQ(t.fma.a_loads + t.fma.b_loads, count("LDS.U.128")) << name;
+    EXPECT_EQ(t.fma.lanes_m, 2) << name;  // threadsPerWarp [2, 16] (TTGIR, block_matmul)
+    EXPECT_EQ(t.fma.lanes_n, 16) << name;
+    std::printf("  %s: registers %d estimated, ptxas %d\n", name.c_str(), t.registers,
+                r["regs"].get<int>());
+    ++n;
+  }
+  EXPECT_EQ(n, 4);
+}
