@@ -249,6 +249,12 @@ void lay_out_threads(OperandChoice* o) {
 
 }  // namespace
 
+double extra_lines_per_access(const OperandChoice& o) {
+  OperandChoice aligned = o;
+  aligned.divisible_by_16 = true;
+  return std::max(0.0, global_lines(o) - global_lines(aligned));
+}
+
 double store_sector_cost(const OperandChoice& o, double partial_cost) {
   if (o.aligned_sectors_per_access <= 0) return 1;
   const double whole = o.sectors_per_access - o.partial_sectors_per_access;

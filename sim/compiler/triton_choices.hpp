@@ -111,6 +111,10 @@ struct FmaDotReads {
 // what the replay counts for a store (a sector two accesses share counts once there: 4.94 a
 // 128-byte row at N = 4095, so 2 x 3.63 / 4.94 = 1.47 a byte of the replay's).
 double store_sector_cost(const OperandChoice& o, double partial_cost);
+// The 128-byte lines one warp access of a load touches beyond what it would if its rows started
+// on a sector (0 for aligned rows and for lanes across rows, whose lanes touch a line each
+// anyway): a 128-byte row chunk that starts mid-sector touches 1.97 lines on average, not 1.
+double extra_lines_per_access(const OperandChoice& o);
 double store_sector_weight(const OperandChoice& o, double partial_cost);
 
 struct TritonChoices {

@@ -379,4 +379,51 @@ TEST(TritonTiming, ATf32BCopyFillsSharedMemoryHalfAWarpAtATime) {
   EXPECT_DOUBLE_EQ(b_wavefronts(64, 64, 64, 4), 16);  // 256-byte K rows: two column blocks
 }
 
+// An element-wise cp.async from rows that start mid-sector (fp32 at 4100^3: a 128-byte K chunk of
+// a row starts 16 bytes into a sector and touches 1.97 lines, not 1) holds the L1/shared pipe
+// kMidSectorLineCycles a line beyond the aligned one (ncu: 54-72 % more L2 requests than the
+// same kernel on aligned rows, assets/measured/ncu_narrow_matmul_h200.csv). Lanes across rows
+// touch a line each either way, and a tile staged through registers is costed by its
+// instructions instead: neither pays it.
+TEST(TritonTiming, ACopyFromRowsThatStartMidSectorHoldsThePipeForItsSecondLine) {
+  const Machine h100 = *find_machine("h100");
+  ProblemSpec s = tutorial(4100, 4100, 4100, DType::fp32);
+  s.b_layout = BLayout::transposed;
+  const TritonChoices t = triton_choices(Problem(s), h100);
+  ASSERT_EQ(t.a.path, LoadPath::cp_async);
+  ASSERT_EQ(t.a.access_bytes, 4);
+  EXPECT_NEAR(extra_lines_per_access(t.a), 0.97, 0.01);
+  EXPECT_NEAR(extra_lines_per_access(t.b), 0.97, 0.01);
+  const StepCosts c = costs(s);
+  const auto pipe_ps = [&](double cycles) { return std::llround(cycles / c.pipe_clock_hz * 1e12); };
+  const auto expected = [&](const OperandChoice& o, double per_line) {
+    return pipe_ps(static_cast<double>(o.warp_accesses) *
+                   (std::max(o.smem_wavefronts_per_access, 4.0) +
+                    o.lines_per_access / kL1LinesPerCycle + extra_lines_per_access(o) * per_line));
+  };
+  EXPECT_NEAR(c.load_a_smem_free_ps, expected(t.a, kMidSectorLineCycles), 2);
+  EXPECT_NEAR(c.load_b_smem_free_ps, expected(t.b, kMidSectorLineCycles), 2);
+  EXPECT_GT(c.load_a_smem_free_ps, expected(t.a, 0) + 100);
+
+  // Aligned rows: nothing extra.
+  ProblemSpec even = tutorial(4096, 4096, 4096, DType::fp32);
+  EXPECT_DOUBLE_EQ(extra_lines_per_access(triton_choices(Problem(even), h100).a), 0);
+  // A row-major B at N = 4100: lanes across rows, a line each whatever the alignment.
+  const TritonChoices rm = triton_choices(Problem(tutorial(4100, 4100, 4100, DType::fp32)), h100);
+  ASSERT_FALSE(rm.b.lanes_along_contiguous);
+  EXPECT_DOUBLE_EQ(extra_lines_per_access(rm.b), 0);
+  // fp16 at 4095^3: 2-byte ld.global through registers, costed by their instructions.
+  const ProblemSpec staged = tutorial(4095, 4095, 4095, DType::fp16);
+  const TritonChoices st = triton_choices(Problem(staged), h100);
+  ASSERT_EQ(st.a.path, LoadPath::ld_global);
+  EXPECT_GT(extra_lines_per_access(st.a), 0);
+  const StepCosts sc = costs(staged);
+  EXPECT_NEAR(
+      sc.load_a_smem_free_ps,
+      std::llround(static_cast<double>(st.a.warp_accesses) *
+                   (st.a.smem_wavefronts_per_access + st.a.lines_per_access / kL1LinesPerCycle) /
+                   sc.pipe_clock_hz * 1e12),
+      2);
+}
+
 }  // namespace
