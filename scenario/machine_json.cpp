@@ -83,6 +83,7 @@ void for_each_machine_field(sim::Machine& m, F&& f) {
   f("max_programs_per_sm", m.max_programs_per_sm);
   f("has_wgmma", m.has_wgmma);
   f("has_cp_async", m.has_cp_async);
+  f("smem_wide_loads_in_passes", m.smem_wide_loads_in_passes);
   // The timed engine's figures.
   f("sm_clock_hz", m.sm_clock_hz);
   f("fma_clock_hz", m.fma_clock_hz);

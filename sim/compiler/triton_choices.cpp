@@ -128,10 +128,38 @@ double shared_read_wavefronts(const std::vector<std::int64_t>& addresses, int by
                   std::ceil(static_cast<double>(distinct.size()) * 4 / (kBanks * 4)));
 }
 
+// The same where the machine serves wide loads in passes (Machine::smem_wide_loads_in_passes,
+// compute capability 7.x): 16-byte loads 8 lanes a pass (16 where every lane pair l, l ^ 1 or l,
+// l ^ 2 reads one address), 8-byte loads 16 lanes a pass, each pass its own wavefronts.
+// `conflict_free`: each pass's distinct bytes over 128 a wavefront, without bank conflicts.
+double wide_read_wavefronts(const std::vector<std::int64_t>& addresses, int bytes, bool in_passes,
+                            bool conflict_free) {
+  const auto one = [&](const std::vector<std::int64_t>& lanes) {
+    if (!conflict_free) return shared_read_wavefronts(lanes, bytes);
+    const std::set<std::int64_t> d(lanes.begin(), lanes.end());
+    return std::max(1.0, std::ceil(static_cast<double>(d.size()) * bytes / (kBanks * 4)));
+  };
+  if (!in_passes || bytes <= 4) return one(addresses);
+  std::size_t per_pass = static_cast<std::size_t>(kBanks * 4 / bytes);
+  const auto paired = [&](std::size_t mask) {
+    for (std::size_t l = 0; l < addresses.size(); ++l)
+      if (addresses[l] != addresses[l ^ mask]) return false;
+    return true;
+  };
+  if (bytes == 16 && (paired(1) || paired(2))) per_pass *= 2;
+  double total = 0;
+  for (std::size_t first = 0; first < addresses.size(); first += per_pass) {
+    const auto last = std::min(addresses.size(), first + per_pass);
+    total += one(std::vector<std::int64_t>(addresses.begin() + static_cast<std::ptrdiff_t>(first),
+                                           addresses.begin() + static_cast<std::ptrdiff_t>(last)));
+  }
+  return total;
+}
+
 // The FMA dot's reads (FmaDotReads): the micro-tile from Triton's accumulator layout
 // (sizePerThread [4, 4], threadsPerWarp [32 / lanes_n, lanes_n], warpsPerCTA [num_warps, 1] in
 // every FMA configuration measured), each operand's loads and the wavefronts of one of them.
-FmaDotReads fma_dot_reads(const Problem& p, bool b_k_major) {
+FmaDotReads fma_dot_reads(const Problem& p, bool b_k_major, bool wide_loads_in_passes) {
   constexpr int kMicro = 4;  // sizePerThread along each dimension
   const std::int64_t bm = p.block_m(), bn = p.block_n(), bk = p.block_k();
   const int warps = p.num_warps();
@@ -161,16 +189,13 @@ FmaDotReads fma_dot_reads(const Problem& p, bool b_k_major) {
   f.a_loads = static_cast<double>(f.rows_per_thread) * cdiv(bk, vec);
   f.b_loads = b_k_major ? static_cast<double>(f.cols_per_thread) * cdiv(bk, vec)
                         : static_cast<double>(bk) * cdiv(f.cols_per_thread, vec);
-  const double a_wf = shared_read_wavefronts(a_addr, bytes);
-  const double b_wf = shared_read_wavefronts(b_addr, bytes);
-  f.a_wavefronts = f.a_loads * a_wf;
-  f.b_wavefronts = f.b_loads * b_wf;
-  // Without conflicts each load takes its distinct bytes over 128 a wavefront.
-  const auto free_wf = [&](const std::vector<std::int64_t>& addr) {
-    std::set<std::int64_t> d(addr.begin(), addr.end());
-    return std::max(1.0, std::ceil(static_cast<double>(d.size()) * bytes / (kBanks * 4)));
+  const auto wf = [&](const std::vector<std::int64_t>& addr, bool conflict_free) {
+    return wide_read_wavefronts(addr, bytes, wide_loads_in_passes, conflict_free);
   };
-  f.conflict_free_wavefronts = f.a_loads * free_wf(a_addr) + f.b_loads * free_wf(b_addr);
+  f.a_wavefronts = f.a_loads * wf(a_addr, false);
+  f.b_wavefronts = f.b_loads * wf(b_addr, false);
+  // Without conflicts each load (each pass) takes its distinct bytes over 128 a wavefront.
+  f.conflict_free_wavefronts = f.a_loads * wf(a_addr, true) + f.b_loads * wf(b_addr, true);
   return f;
 }
 
@@ -436,7 +461,8 @@ TritonChoices triton_choices(const Problem& p, const Machine& m) {
   // its lanes run across rows (TTGIR #shared order [0, 1] in both cases).
   if (t.matmul && t.dot == MathPath::fma)
     t.fma =
-        fma_dot_reads(p, p.spec().b_layout == BLayout::transposed || !t.b.lanes_along_contiguous);
+        fma_dot_reads(p, p.spec().b_layout == BLayout::transposed || !t.b.lanes_along_contiguous,
+                      m.smem_wide_loads_in_passes);
 
   // The dot instruction.
   if (t.matmul) {

@@ -91,7 +91,8 @@ Machine make(const Sheet& s, const Timing& t) {
           .tensor_clock_hz = t.tensor_clock_hz,
           .tf32_tensor_flops_per_s = t.tf32,
           .has_wgmma = t.wgmma,
-          .has_cp_async = s.key != "t4",  // sm_80+ (PTX ISA, cp.async)
+          .has_cp_async = s.key != "t4",               // sm_80+ (PTX ISA, cp.async)
+          .smem_wide_loads_in_passes = s.key == "t4",  // compute capability 7.x
           .mma_sync_fraction = t.mma_sync_fraction,
           .l2_hit_latency_cycles = t.l2_latency,
           .dram_latency_cycles = t.dram_latency,

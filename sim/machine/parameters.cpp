@@ -185,6 +185,18 @@ const std::vector<MachineParameter>& rows() {
           "asynchronous global-to-shared copies (what Triton's pipeliner needs)",
           {{"t4", K::datasheet, "cp.async is sm_80 and later (PTX ISA); Turing has none"},
            {"", K::datasheet, "PTX ISA (cp.async, sm_80+)"}}),
+      row(TILESIM_FIELD(smem_wide_loads_in_passes), "flag", G::sheet,
+          "a 16-byte shared load served 8 lanes at a time (2 passes where lane pairs share an "
+          "address), an 8-byte one 16 at a time, each pass with its own bank conflicts",
+          {{"t4", K::datasheet,
+            "compute capability 7.0-7.5: an LDS.128 takes 4 requests unless lane pairs (l, l ^ 1 "
+            "or l, l ^ 2) read one address, then 2; the shared memory returns 128 bytes a cycle "
+            "(NVIDIA developer forum, \"Unexpected shared memory bank conflict\", "
+            "forums.developer.nvidia.com/t/77228)"},
+           {"a100", K::assumed, "no: as sm_90 (not measured on an A100)"},
+           {"", K::measured,
+            "no: ncu's shared wavefronts of the tutorial's FMA dots on an H100 leave room for no "
+            "more than one pass where a warp's distinct bytes fit (docs/TRITON_FINDINGS.md)"}}),
       row(TILESIM_FIELD(mma_sync_fraction), "of the tensor peak", G::timing,
           "the share of the tensor peak mma.sync can issue",
           {{"t4 a100", K::assumed, "1: mma.sync is these chips' only tensor path (not measured)"},

@@ -355,6 +355,14 @@ TEST(TritonChoices, MatchWhatTritonCompilesForTheT4) {
     EXPECT_DOUBLE_EQ(t.fma.a_loads + t.fma.b_loads, count("LDS.U.128")) << name;
     EXPECT_EQ(t.fma.lanes_m, 2) << name;  // threadsPerWarp [2, 16] (TTGIR, block_matmul)
     EXPECT_EQ(t.fma.lanes_n, 16) << name;
+    // Compute capability 7.x serves those 16-byte reads 8 lanes a pass (Machine::
+    // smem_wide_loads_in_passes): B's 16 column groups take 4 passes, 1 wavefront each (row-major)
+    // or 8 (transposed: 8 K-major columns a pass, all in one bank group); A's lanes read one
+    // address per half-warp, 2 passes. An sm_90 serves the warp at once: half of each.
+    EXPECT_DOUBLE_EQ(t.fma.a_wavefronts / t.fma.a_loads, 2) << name;
+    EXPECT_DOUBLE_EQ(t.fma.b_wavefronts / t.fma.b_loads, coalesced ? 32 : 4) << name;
+    const TritonChoices h = triton_choices(p, *find_machine("h100"));
+    EXPECT_DOUBLE_EQ(h.fma.b_wavefronts / h.fma.b_loads, coalesced ? 16 : 2) << name;
     std::printf("  %s: registers %d estimated, ptxas %d\n", name.c_str(), t.registers,
                 r["regs"].get<int>());
     ++n;
