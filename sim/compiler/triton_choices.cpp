@@ -110,20 +110,6 @@ double smem_wavefronts(const OperandChoice& o, int elem_bytes) {
   return total / copies;
 }
 
-// 128-byte lines one warp access touches in global memory. Lanes along the contiguous dimension
-// read `threads_along_cols * access_bytes` consecutive bytes in each of their rows; a row that
-// starts unaligned (its stride not a multiple of 16 elements) straddles one more line on
-// average by that row's bytes over a line. Lanes across rows touch a line each.
-double global_lines(const OperandChoice& o) {
-  if (!o.lanes_along_contiguous) return kWarpLanes;
-  // (Lanes a layout vector apart each read access_bytes of it: the warp spans their vectors.)
-  const double row_bytes = static_cast<double>(o.threads_along_cols) * o.access_bytes *
-                           std::max(1, o.layout_elems / std::max(1, o.vector_elems));
-  const double per_row = o.divisible_by_16 ? std::ceil(row_bytes / kLineBytes)
-                                           : 1.0 + (row_bytes - o.access_bytes) / kLineBytes;
-  return o.threads_along_rows * std::max(1.0, per_row);
-}
-
 // The 32-byte sectors one warp access touches. Each of its threads_along_rows rows is a
 // contiguous span of its threads_along_cols lanes' bytes (lanes across rows: usually one lane's)
 // starting at row * stride + column * span bytes from a base Triton assumes 16-byte aligned
@@ -132,26 +118,30 @@ double global_lines(const OperandChoice& o) {
 // starting o bytes into one touches ceil((o + span) / 32).
 enum class SectorCount { touched, partial };
 
-// The sectors (or the partial ones) `span` contiguous bytes touch, averaged over where they
-// start within a sector: rows `stride_bytes` apart start at multiples of g = gcd(stride, span,
-// 32); `aligned`: every row starts on a sector.
-double span_sectors(std::int64_t span, std::int64_t stride_bytes, bool aligned, SectorCount what) {
-  constexpr int kSector = 32;
-  std::int64_t g =
-      std::gcd(std::gcd(stride_bytes % kSector, span % kSector), std::int64_t{kSector});
-  if (aligned) g = kSector;  // every row starts on a sector
+// The `unit`-byte pieces (32-byte sectors, 128-byte lines), or the partial ones, that `span`
+// contiguous bytes touch, averaged over where they start within a piece: rows `stride_bytes`
+// apart start at multiples of g = gcd(stride, span, unit); `aligned`: every row starts on a
+// piece.
+double span_units(std::int64_t span, std::int64_t stride_bytes, bool aligned, SectorCount what,
+                  std::int64_t unit) {
+  std::int64_t g = std::gcd(std::gcd(stride_bytes % unit, span % unit), unit);
+  if (aligned) g = unit;  // every row starts on a piece
   double sum = 0;
-  for (std::int64_t off = 0; off < kSector; off += g) {
+  for (std::int64_t off = 0; off < unit; off += g) {
     if (what == SectorCount::touched) {
-      sum += static_cast<double>((off + span + kSector - 1) / kSector);
+      sum += static_cast<double>((off + span + unit - 1) / unit);
       continue;
     }
-    // The first sector is partial when the access starts inside it, the last when it ends
-    // inside it; one sector both ways counts once.
-    const bool first = off != 0, last = (off + span) % kSector != 0;
-    sum += (off + span <= kSector) ? (first || last ? 1 : 0) : (first ? 1 : 0) + (last ? 1 : 0);
+    // The first piece is partial when the access starts inside it, the last when it ends
+    // inside it; one piece both ways counts once.
+    const bool first = off != 0, last = (off + span) % unit != 0;
+    sum += (off + span <= unit) ? (first || last ? 1 : 0) : (first ? 1 : 0) + (last ? 1 : 0);
   }
-  return sum / static_cast<double>(kSector / g);
+  return sum / static_cast<double>(unit / g);
+}
+
+double span_sectors(std::int64_t span, std::int64_t stride_bytes, bool aligned, SectorCount what) {
+  return span_units(span, stride_bytes, aligned, what, 32);
 }
 
 // A warp access's contiguous bytes in one row: its lanes along the row times their width.
@@ -164,6 +154,19 @@ double global_sectors(const OperandChoice& o, int elem_bytes, bool aligned = fal
                       SectorCount what = SectorCount::touched) {
   return o.threads_along_rows *
          span_sectors(access_span(o), o.leading_stride * elem_bytes, aligned, what);
+}
+
+// 128-byte lines one warp access touches in global memory. Lanes along the contiguous dimension
+// read their row's access_span bytes; averaged over where the rows start within a line (as the
+// sectors are: fp32 rows 4100 elements apart start 16 bytes apart, so a 128-byte chunk touches
+// 1.875 lines; 4104 apart, 32 bytes: 1.75; 8190 apart, 8 bytes: 1.94). `aligned`: rows that
+// start on a line. Lanes across rows touch a line each.
+double global_lines(const OperandChoice& o, bool aligned = false) {
+  if (!o.lanes_along_contiguous) return kWarpLanes;
+  const std::int64_t elem_bytes = o.access_bytes / std::max(1, o.vector_elems);
+  return o.threads_along_rows *
+         std::max(1.0, span_units(access_span(o), o.leading_stride * elem_bytes, aligned,
+                                  SectorCount::touched, kLineBytes));
 }
 
 // Triton's default blocked layout for a tile access of `vec` elements a thread: threads of a
@@ -186,9 +189,7 @@ void lay_out_threads(OperandChoice* o) {
 }  // namespace
 
 double extra_lines_per_access(const OperandChoice& o) {
-  OperandChoice aligned = o;
-  aligned.divisible_by_16 = true;
-  return std::max(0.0, global_lines(o) - global_lines(aligned));
+  return std::max(0.0, global_lines(o) - global_lines(o, true));
 }
 
 double store_sector_cost(const OperandChoice& o, double partial_cost) {
