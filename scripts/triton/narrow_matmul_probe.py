@@ -11,8 +11,8 @@ separates them as narrow_probe.py does for the copies: the same kernel compiled 
 contiguous and the K mask stays vectorizable), so at 4096 Triton cannot prove the rows 16-byte
 aligned and copies 4 bytes at a time from rows that start on a sector.
 
-Usage (GPU, repo root):
-  python3 scripts/triton/narrow_matmul_probe.py time OUT.jsonl   # do_bench median, L2 flushed
+Usage (GPU, repo root; a third argument `pad` runs PAD_CASES, the padded-stride control):
+  python3 scripts/triton/narrow_matmul_probe.py time OUT.jsonl [pad]  # do_bench median, L2 flushed
   ncu --csv --page raw --set full --import-source no --cache-control all --clock-control none \
       -k "regex:^tutorial_matmul_kernel$" \
       python3 scripts/triton/narrow_matmul_probe.py ncu /dev/null > ncu.csv  # one launch each
@@ -55,14 +55,32 @@ CASES = [
     ("fp16", "row-major", 8192, 8192, 8190, "plain"),
 ]
 
+# The control (`pad`, docs/TRITON_SPLIT.md version 5): the same 4096^3 problem with every row
+# stride padded to P elements (the specialized kernel: a stride of 4100 or 4104 is not a multiple
+# of 16, so 4-byte copies), beside the `dns` kernel on unpadded rows: the same waves, no masked K
+# step and no edge programs, so what remains is where the rows start (4100: 16 bytes apart,
+# mid-sector; 4104: 32 bytes apart, on a sector but off a line). And 4104^3 itself.
+PAD_CASES = [
+    (prec, layout, 4096, 4096, 4096, variant)
+    for prec, layout in (("tf32", "transposed"), ("tf32", "row-major"), ("ieee", "transposed"))
+    for variant in ("dns", "pad4100", "pad4104")
+] + [("tf32", "transposed", 4104, 4104, 4104, "plain"),
+     ("tf32", "row-major", 4104, 4104, 4104, "plain")]
+
 
 def setup(prec, layout, m, n, k, variant):
     dt = torch.float16 if prec == "fp16" else torch.float32
     g = torch.Generator(device="cuda").manual_seed(m * 7 + k)
-    a = torch.randn(m, k, device="cuda", generator=g).to(dt)
-    b = torch.randn(k, n, device="cuda", generator=g).to(dt)
-    bv = b.T.contiguous().T if layout == "transposed" else b
-    c = torch.full((m, n), float("nan"), device="cuda", dtype=dt)
+    # Row stride P: every row of A, B (or B^T) and C padded to P elements (the padding unused).
+    pad = int(variant[3:]) if variant.startswith("pad") else None
+    rnd = lambda r, cols: torch.randn(r, pad or cols, device="cuda", generator=g).to(dt)[:, :cols]
+    a = rnd(m, k)
+    if layout == "transposed":
+        bv = rnd(n, k).T if pad else rnd(k, n).T.contiguous().T
+    else:
+        bv = rnd(k, n)
+    b = bv
+    c = torch.full((m, pad or n), float("nan"), device="cuda", dtype=dt)[:, :n]
     fn = DNS[layout] if variant == "dns" else kernels.tutorial_matmul_kernel
     bk = 64 if prec == "fp16" else 32
     grid = (triton.cdiv(m, 128) * triton.cdiv(n, 128),)
@@ -75,8 +93,9 @@ def setup(prec, layout, m, n, k, variant):
 
 def main():
     mode, out = sys.argv[1], sys.argv[2]
+    cases = PAD_CASES if sys.argv[3:] == ["pad"] else CASES
     rows = []
-    for prec, layout, m, n, k, variant in CASES:
+    for prec, layout, m, n, k, variant in cases:
         fn, args, kw, grid, a, b, c = setup(prec, layout, m, n, k, variant)
         ck = fn[grid](*args, **kw)
         torch.cuda.synchronize()
@@ -88,6 +107,7 @@ def main():
                                             return_mode="all"))
         f = facts.compiled_facts(ck)
         row = {"precision": prec, "b_layout": layout, "m": m, "n": n, "k": k, "variant": variant,
+               "strides": {"a": a.stride(), "b": bv.stride(), "c": c.stride()},
                "rel_error": err, "median_ms": ts[len(ts) // 2], "min_ms": ts[0], "runs": len(ts),
                "n_regs": f.get("n_regs"), "n_spills": f.get("n_spills"),
                "shared": f.get("shared"), "ptx": f["ptx"],

@@ -167,12 +167,12 @@ std::span<const ModelParameter> model_constants() {
                "error| over 1.25, 1.5, 1.67 and 1.75: 23.5, 19.3, 20.0 and 20.5 %"),
       constant(TILESIM_CONSTANT(kMidSectorLineCycles), kOptions, "cycles", G::memory,
                "L1/shared pipe cycles an element-wise cp.async (narrower than 16 bytes) spends on "
-               "each line a warp access touches beyond what rows that start on a sector would",
+               "each line a warp access touches beyond what rows that start on a line would",
                K::fitted,
                "the sweep's twelve fit configurations with 4-byte cp.async from rows that start "
-               "mid-sector (docs/TRITON_SPLIT.md, version 4): least mean |time error| over 1, 2, "
-               "3, 4 and 6: 10.4, 9.3, 10.0, 11.6, 15.6 % (14.5 % without); the form from ncu at "
-               "4100^3 against the same kernel on aligned rows (assets/measured/"
+               "off a line (docs/TRITON_SPLIT.md, version 5): least mean |time error| over 1.5, "
+               "2, 2.5, 3 and 4: 9.08, 9.28, 9.48, 9.87, 11.19 % (14.52 % without); the form from "
+               "ncu at 4100^3 against the same kernel on aligned rows (assets/measured/"
                "ncu_narrow_matmul_h200.csv: 54-72 % more L2 requests, 4.8-7.1 SM cycles each)"),
       constant(TILESIM_CONSTANT(kTritonLaunchOverheadS), kOptions, "s", G::timing,
                "a Triton program as do_bench times it: events around one launch, to the first "

@@ -379,12 +379,12 @@ TEST(TritonTiming, ATf32BCopyFillsSharedMemoryHalfAWarpAtATime) {
   EXPECT_DOUBLE_EQ(b_wavefronts(64, 64, 64, 4), 16);  // 256-byte K rows: two column blocks
 }
 
-// An element-wise cp.async from rows that start mid-sector (fp32 at 4100^3: a 128-byte K chunk of
-// a row starts 16 bytes into a sector and touches 1.97 lines, not 1) holds the L1/shared pipe
-// kMidSectorLineCycles a line beyond the aligned one (ncu: 54-72 % more L2 requests than the
-// same kernel on aligned rows, assets/measured/ncu_narrow_matmul_h200.csv). Lanes across rows
-// touch a line each either way, and a tile staged through registers is costed by its
-// instructions instead: neither pays it.
+// An element-wise cp.async from rows that start off a line (fp32 at 4100^3: a 128-byte K chunk of
+// a row starts 16 bytes past a multiple of 16 and touches 1.875 lines on average, not 1) holds
+// the L1/shared pipe kMidSectorLineCycles a line beyond the aligned one (ncu: 54-72 % more L2
+// requests than the same kernel on aligned rows, assets/measured/ncu_narrow_matmul_h200.csv).
+// Lanes across rows touch a line each either way, and a tile staged through registers is costed
+// by its instructions instead: neither pays it.
 TEST(TritonTiming, ACopyFromRowsThatStartMidSectorHoldsThePipeForItsSecondLine) {
   const Machine h100 = *find_machine("h100");
   ProblemSpec s = tutorial(4100, 4100, 4100, DType::fp32);
@@ -392,9 +392,26 @@ TEST(TritonTiming, ACopyFromRowsThatStartMidSectorHoldsThePipeForItsSecondLine) 
   const TritonChoices t = triton_choices(Problem(s), h100);
   ASSERT_EQ(t.a.path, LoadPath::cp_async);
   ASSERT_EQ(t.a.access_bytes, 4);
-  EXPECT_NEAR(extra_lines_per_access(t.a), 0.97, 0.01);
-  EXPECT_NEAR(extra_lines_per_access(t.b), 0.97, 0.01);
-  const StepCosts c = costs(s);
+  ASSERT_EQ(t.a.warp_accesses, 128);  // 128 x 32 fp32, a lane an element
+  // Rows 16400 bytes apart start at the 8 multiples of 16 bytes within a line: 7 of 8 chunks
+  // cross into a second line.
+  EXPECT_DOUBLE_EQ(t.a.lines_per_access, 1.875);
+  EXPECT_DOUBLE_EQ(extra_lines_per_access(t.a), 0.875);
+  EXPECT_DOUBLE_EQ(extra_lines_per_access(t.b), 0.875);
+  // 4104 apart: rows start on a sector, 32 bytes apart, and 3 of 4 chunks cross a line; 8190
+  // apart: 8 bytes, 15 of 16.
+  const auto extra_a = [&](std::int64_t k) {
+    return extra_lines_per_access(
+        triton_choices(Problem(tutorial(4096, 4096, k, DType::fp32)), h100).a);
+  };
+  EXPECT_DOUBLE_EQ(extra_a(4104), 0.75);
+  EXPECT_DOUBLE_EQ(extra_a(8190), 0.9375);
+  EXPECT_DOUBLE_EQ(extra_a(4096), 0);
+  // The pipe's cycles for A's copy a K step, pinned: 128 accesses x (4 lanes-cycles + 1.875 / 4
+  // lookups + 0.875 x 1.5 for the second line) = 740.
+  const StepCosts c0 = costs(s);
+  EXPECT_NEAR(static_cast<double>(c0.load_a_smem_free_ps) * c0.pipe_clock_hz * 1e-12, 740, 0.5);
+  const StepCosts& c = c0;
   const auto pipe_ps = [&](double cycles) { return std::llround(cycles / c.pipe_clock_hz * 1e12); };
   const auto expected = [&](const OperandChoice& o, double per_line) {
     return pipe_ps(static_cast<double>(o.warp_accesses) *
