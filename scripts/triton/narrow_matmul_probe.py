@@ -107,7 +107,7 @@ def main():
                                             return_mode="all"))
         f = facts.compiled_facts(ck)
         row = {"precision": prec, "b_layout": layout, "m": m, "n": n, "k": k, "variant": variant,
-               "strides": {"a": a.stride(), "b": bv.stride(), "c": c.stride()},
+               "strides": {"a": a.stride(), "b": b.stride(), "c": c.stride()},
                "rel_error": err, "median_ms": ts[len(ts) // 2], "min_ms": ts[0], "runs": len(ts),
                "n_regs": f.get("n_regs"), "n_spills": f.get("n_spills"),
                "shared": f.get("shared"), "ptx": f["ptx"],

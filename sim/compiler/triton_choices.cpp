@@ -169,6 +169,20 @@ double global_lines(const OperandChoice& o, bool aligned = false) {
                                   SectorCount::touched, kLineBytes));
 }
 
+// The L1 data-bank conflict of a warp access whose lanes run across rows (OperandChoice::
+// l1_bank_ways): the most lanes whose words, one per row, fall in the same 4-byte bank.
+int l1_bank_ways(const OperandChoice& o, int elem_bytes) {
+  if (o.lanes_along_contiguous) return 1;
+  std::array<std::set<std::int64_t>, kBanks> words;
+  for (int lane = 0; lane < o.threads_along_rows; ++lane) {
+    const std::int64_t word = lane * o.leading_stride * elem_bytes / 4;
+    words[static_cast<std::size_t>(word % kBanks)].insert(word);
+  }
+  std::size_t worst = 1;
+  for (const auto& w : words) worst = std::max(worst, w.size());
+  return static_cast<int>(worst);
+}
+
 // Triton's default blocked layout for a tile access of `vec` elements a thread: threads of a
 // warp along the contiguous dimension first, as many as its extent takes, the rest across.
 void lay_out_threads(OperandChoice* o) {
@@ -326,6 +340,7 @@ TritonChoices triton_choices(const Problem& p, const Machine& m) {
       lay_out_threads(o);
       o->lines_per_access = global_lines(*o);
       o->sectors_per_access = global_sectors(*o, e);
+      o->l1_bank_ways = l1_bank_ways(*o, e);
       o->smem_wavefronts_per_access = smem_wavefronts(*o, e);
       if (o->path == LoadPath::ld_global && o->smem_transposed && o->vector_elems > 1) {
         // Through registers the transposing happens in the st.shared: a thread's vector goes
@@ -467,10 +482,14 @@ TritonChoices triton_choices(const Problem& p, const Machine& m) {
           " = " + std::to_string(o->leading_stride) + " is not a multiple of 16");
     misaligned_note(name, *o);
     if (!o->lanes_along_contiguous)
-      t.notes.push_back(name + ": each lane reads its own row (" +
-                        std::to_string(static_cast<int>(o->lines_per_access)) +
-                        " lines per warp access): the columns wrap (% " + stride +
-                        ") and Triton cannot prove them contiguous");
+      t.notes.push_back(
+          name + ": each lane reads its own row (" +
+          std::to_string(static_cast<int>(o->lines_per_access)) +
+          " lines per warp access): the columns wrap (% " + stride +
+          ") and Triton cannot prove them contiguous" +
+          (o->l1_bank_ways > 1
+               ? "; their words fall " + std::to_string(o->l1_bank_ways) + " to a bank of the L1"
+               : std::string()));
     if (o->smem_transposed && o->divisible_by_16)
       t.notes.push_back(name + " is stored K-major (transposed) in shared memory for tf32: " +
                         bytes(o->access_bytes) + " copies, " +

@@ -82,6 +82,14 @@ struct OperandChoice {
   double row_sectors = 0;
   double pieces_per_row = 1;
   double smem_wavefronts_per_access = 0;
+  // Lanes across rows (each reads one element of its own row, a line each): the L1 reads each
+  // lane's word out of its line in its data banks (32 of 4 bytes, as shared memory's), and words
+  // of different lines in one bank take a wavefront each. Rows `stride` bytes apart put lane i's
+  // word in bank (i * stride / 4) mod 32: fp32 rows 4095 apart spread over 32 banks (1 way),
+  // 8190 over 16 (2), 4100 over 8 (4), 4104 over 4 (8), 4096 all in one (32). 1 for lanes
+  // along the row. (ncu, tf32 row-major B at 4104^3 against 4100^3: 509 more shared-pipe
+  // wavefronts a program a K step, 4 a B access; assets/measured/ncu_narrow_matmul_pad_h200.csv.)
+  int l1_bank_ways = 1;
   std::int64_t warp_accesses = 0;  // warp load instructions for the whole tile, per program
 };
 

@@ -171,7 +171,7 @@ std::span<const ModelParameter> model_constants() {
                K::fitted,
                "the sweep's twelve fit configurations with 4-byte cp.async from rows that start "
                "off a line (docs/TRITON_SPLIT.md, version 5): least mean |time error| over 1.5, "
-               "2, 2.5, 3 and 4: 9.08, 9.28, 9.48, 9.87, 11.19 % (14.52 % without); the form from "
+               "2, 2.5, 3 and 4: 8.42, 8.62, 8.82, 9.21, 10.54 % (14.52 % without); the form from "
                "ncu at 4100^3 against the same kernel on aligned rows (assets/measured/"
                "ncu_narrow_matmul_h200.csv: 54-72 % more L2 requests, 4.8-7.1 SM cycles each)"),
       constant(TILESIM_CONSTANT(kTritonLaunchOverheadS), kOptions, "s", G::timing,

@@ -313,6 +313,9 @@ StepCosts step_costs(const Problem& p, const Machine& m, const TimingOptions& op
         if (o.path == LoadPath::cp_async && o.access_bytes < 16)
           wf += static_cast<double>(o.warp_accesses) * extra_lines_per_access(o) *
                 kMidSectorLineCycles;
+        // Lanes across rows: the words' bank conflict in the L1's data banks, beyond the one
+        // wavefront any access's data takes.
+        wf += static_cast<double>(o.warp_accesses) * (o.l1_bank_ways - 1);
         return wf;
       };
       a_wf = tile_wf(t.a), b_wf = tile_wf(t.b);

@@ -443,4 +443,32 @@ TEST(TritonTiming, ACopyFromRowsThatStartMidSectorHoldsThePipeForItsSecondLine) 
       2);
 }
 
+// A row-major B whose lanes run across rows (N not a multiple of 16, columns wrapped): each lane
+// reads one word of its own row, and the L1 reads the 32 words out of 32 lines in its data banks;
+// words of rows N * 4 bytes apart land (N mod 32) words apart, so N = 4104 puts 8 on a bank and
+// N = 4100 4 (ncu at 4104^3 against 4100^3: 4 more shared-pipe wavefronts a B access,
+// assets/measured/ncu_narrow_matmul_pad_h200.csv), 8190 2, 4095 and 5003 none. Each way beyond
+// the first holds the pipe a cycle: 4104 costs B's copy 128 x 4 cycles more than 4100 a K step.
+TEST(TritonTiming, LanesAcrossRowsPayTheirWordsBankConflictInTheL1) {
+  const Machine h100 = *find_machine("h100");
+  const auto ways = [&](std::int64_t n) {
+    const TritonChoices t = triton_choices(Problem(tutorial(4096, n, 4096, DType::fp32)), h100);
+    EXPECT_FALSE(t.b.lanes_along_contiguous) << n;
+    return t.b.l1_bank_ways;
+  };
+  EXPECT_EQ(ways(4095), 1);
+  EXPECT_EQ(ways(5003), 1);
+  EXPECT_EQ(ways(8190), 2);
+  EXPECT_EQ(ways(4100), 4);
+  EXPECT_EQ(ways(4104), 8);
+  // Lanes along the row: no such conflict.
+  EXPECT_EQ(triton_choices(Problem(tutorial(4096, 4096, 4100, DType::fp32)), h100).a.l1_bank_ways,
+            1);
+  const StepCosts c4100 = costs(tutorial(4100, 4100, 4100, DType::fp32));
+  const StepCosts c4104 = costs(tutorial(4104, 4104, 4104, DType::fp32));
+  EXPECT_NEAR(static_cast<double>(c4104.load_b_smem_free_ps) * c4104.pipe_clock_hz * 1e-12 -
+                  static_cast<double>(c4100.load_b_smem_free_ps) * c4100.pipe_clock_hz * 1e-12,
+              128 * 4, 0.5);
+}
+
 }  // namespace
