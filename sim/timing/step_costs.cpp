@@ -314,8 +314,12 @@ StepCosts step_costs(const Problem& p, const Machine& m, const TimingOptions& op
           wf += static_cast<double>(o.warp_accesses) * extra_lines_per_access(o) *
                 kMidSectorLineCycles;
         // Lanes across rows: the words' bank conflict in the L1's data banks, beyond the one
-        // wavefront any access's data takes.
-        wf += static_cast<double>(o.warp_accesses) * (o.l1_bank_ways - 1);
+        // wavefront any access's data takes. Measured on cp.async only (ncu: the pipe's
+        // wavefronts, 4104^3 against 4100^3); an ld.global's data leaves the L1 for registers by
+        // another path, unmeasured, and is not charged (charging it moved fp16 at 4095^3 with a
+        // row-major B, already over, 5 points further over: docs/TRITON_FINDINGS.md).
+        if (o.path == LoadPath::cp_async)
+          wf += static_cast<double>(o.warp_accesses) * (o.l1_bank_ways - 1);
         return wf;
       };
       a_wf = tile_wf(t.a), b_wf = tile_wf(t.b);
