@@ -173,10 +173,14 @@ double global_lines(const OperandChoice& o, bool aligned = false) {
 // l1_bank_ways): the most lanes whose words, one per row, fall in the same 4-byte bank.
 int l1_bank_ways(const OperandChoice& o, int elem_bytes) {
   if (o.lanes_along_contiguous) return 1;
+  // Lane l reads row l % rows, column l / rows (fewer rows than lanes: BLOCK_K = 16 puts lanes
+  // 16-31 on the next column of the same rows, whose words can share a bank with another row's).
   std::array<std::set<std::int64_t>, kBanks> words;
-  for (int lane = 0; lane < o.threads_along_rows; ++lane) {
-    const std::int64_t word = lane * o.leading_stride * elem_bytes / 4;
-    words[static_cast<std::size_t>(word % kBanks)].insert(word);
+  const int rows = std::max(1, o.threads_along_rows);
+  for (int lane = 0; lane < kWarpLanes; ++lane) {
+    const std::int64_t byte =
+        (std::int64_t{lane % rows} * o.leading_stride + lane / rows) * elem_bytes;
+    words[static_cast<std::size_t>(byte / 4 % kBanks)].insert(byte / 4);
   }
   std::size_t worst = 1;
   for (const auto& w : words) worst = std::max(worst, w.size());

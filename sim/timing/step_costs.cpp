@@ -305,8 +305,8 @@ StepCosts step_costs(const Problem& p, const Machine& m, const TimingOptions& op
         // caching .ca form copies): its lines' lookups too.
         if (o.path == LoadPath::ld_global || o.access_bytes < 16)
           wf += static_cast<double>(o.warp_accesses) * o.lines_per_access / kL1LinesPerCycle;
-        // An element-wise cp.async from rows that start mid-sector: each line an access touches
-        // beyond what sector-aligned rows would (a second L2 request for the row's chunk) holds
+        // An element-wise cp.async from rows that start off a line: each line an access touches
+        // beyond what rows on a line would (a second L2 request for the row's chunk) holds
         // the pipe kMidSectorLineCycles (ncu at 4100^3 against the same kernel on aligned rows:
         // 54-72 % more L2 requests, the K step 4.8-7.1 SM cycles longer for each;
         // assets/measured/ncu_narrow_matmul_h200.csv).

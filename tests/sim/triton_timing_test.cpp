@@ -379,8 +379,8 @@ TEST(TritonTiming, ATf32BCopyFillsSharedMemoryHalfAWarpAtATime) {
   EXPECT_DOUBLE_EQ(b_wavefronts(64, 64, 64, 4), 16);  // 256-byte K rows: two column blocks
 }
 
-// An element-wise cp.async from rows that start off a line (fp32 at 4100^3: a 128-byte K chunk of
-// a row starts 16 bytes past a multiple of 16 and touches 1.875 lines on average, not 1) holds
+// An element-wise cp.async from rows that start off a line (fp32 at 4100^3: rows start at the
+// multiples of 16 bytes within a line, so a 128-byte K chunk touches 1.875 lines on average) holds
 // the L1/shared pipe kMidSectorLineCycles a line beyond the aligned one (ncu: 54-72 % more L2
 // requests than the same kernel on aligned rows, assets/measured/ncu_narrow_matmul_h200.csv).
 // Lanes across rows touch a line each either way, and a tile staged through registers is costed
@@ -464,6 +464,26 @@ TEST(TritonTiming, LanesAcrossRowsPayTheirWordsBankConflictInTheL1) {
   // Lanes along the row: no such conflict.
   EXPECT_EQ(triton_choices(Problem(tutorial(4096, 4096, 4100, DType::fp32)), h100).a.l1_bank_ways,
             1);
+  // BLOCK_K = 16: 16 rows, lanes 16-31 on the next column; at N = 4095 lane 17 (row 1, word
+  // -1 + 1) meets lane 0 (row 0, word 0) in bank 0: 2 ways where 32 rows would give 1.
+  ProblemSpec bk16 = tutorial(4096, 4095, 4096, DType::fp32);
+  bk16.block_k = 16;
+  const TritonChoices t16 = triton_choices(Problem(bk16), h100);
+  ASSERT_EQ(t16.b.threads_along_rows, 16);
+  EXPECT_EQ(t16.b.l1_bank_ways, 2);
+  // Through registers (fp16: 2-byte ld.global) the ways are counted but not charged: B's pipe
+  // cycles are its stores' wavefronts and its lines' lookups alone.
+  const ProblemSpec h = tutorial(4100, 4100, 4100, DType::fp16);
+  const TritonChoices th = triton_choices(Problem(h), h100);
+  ASSERT_EQ(th.b.path, LoadPath::ld_global);
+  ASSERT_GT(th.b.l1_bank_ways, 1);
+  const StepCosts ch = costs(h);
+  EXPECT_NEAR(
+      static_cast<double>(ch.load_b_smem_free_ps),
+      std::llround(static_cast<double>(th.b.warp_accesses) *
+                   (th.b.smem_wavefronts_per_access + th.b.lines_per_access / kL1LinesPerCycle) /
+                   ch.pipe_clock_hz * 1e12),
+      2);
   const StepCosts c4100 = costs(tutorial(4100, 4100, 4100, DType::fp32));
   const StepCosts c4104 = costs(tutorial(4104, 4104, 4104, DType::fp32));
   EXPECT_NEAR(static_cast<double>(c4104.load_b_smem_free_ps) * c4104.pipe_clock_hz * 1e-12 -
