@@ -485,15 +485,25 @@ TritonChoices triton_choices(const Problem& p, const Machine& m) {
           (t.matmul && o->path == LoadPath::ld_global ? ", not pipelined" : "") + ": " + stride +
           " = " + std::to_string(o->leading_stride) + " is not a multiple of 16");
     misaligned_note(name, *o);
+    // The lines the pipe pays for (an element-wise cp.async: step_costs' kMidSectorLineCycles).
+    if (t.matmul && o->path == LoadPath::cp_async && o->access_bytes < 16 &&
+        extra_lines_per_access(*o) > 1e-9) {
+      char buf[96];
+      std::snprintf(buf, sizeof buf,
+                    "%.2f lines on average where %.0f would do (%.2f more L2 requests)",
+                    o->lines_per_access, o->lines_per_access - extra_lines_per_access(*o),
+                    extra_lines_per_access(*o));
+      t.notes.push_back(name + ": rows start off a 128-byte line: a warp access touches " + buf);
+    }
     if (!o->lanes_along_contiguous)
-      t.notes.push_back(
-          name + ": each lane reads its own row (" +
-          std::to_string(static_cast<int>(o->lines_per_access)) +
-          " lines per warp access): the columns wrap (% " + stride +
-          ") and Triton cannot prove them contiguous" +
-          (o->l1_bank_ways > 1
-               ? "; their words fall " + std::to_string(o->l1_bank_ways) + " to a bank of the L1"
-               : std::string()));
+      t.notes.push_back(name + ": each lane reads its own row (" +
+                        std::to_string(static_cast<int>(o->lines_per_access)) +
+                        " lines per warp access): the columns wrap (% " + stride +
+                        ") and Triton cannot prove them contiguous" +
+                        (o->l1_bank_ways > 1
+                             ? "; the L1 reads their 32 words " + std::to_string(o->l1_bank_ways) +
+                                   " to a bank, " + std::to_string(o->l1_bank_ways) + " passes"
+                             : std::string()));
     if (o->smem_transposed && o->divisible_by_16)
       t.notes.push_back(name + " is stored K-major (transposed) in shared memory for tf32: " +
                         bytes(o->access_bytes) + " copies, " +

@@ -484,6 +484,17 @@ TEST(TritonTiming, LanesAcrossRowsPayTheirWordsBankConflictInTheL1) {
                    (th.b.smem_wavefronts_per_access + th.b.lines_per_access / kL1LinesPerCycle) /
                    ch.pipe_clock_hz * 1e12),
       2);
+  // What a student reads (the app's compiler panel, tilesim-cli run): both costs named.
+  const TritonChoices t4104 =
+      triton_choices(Problem(tutorial(4104, 4104, 4104, DType::fp32)), h100);
+  const auto has = [&](const std::string& text) {
+    return std::any_of(t4104.notes.begin(), t4104.notes.end(),
+                       [&](const std::string& n) { return n.find(text) != std::string::npos; });
+  };
+  EXPECT_TRUE(
+      has("A: rows start off a 128-byte line: a warp access touches 1.75 lines on average "
+          "where 1 would do (0.75 more L2 requests)"));
+  EXPECT_TRUE(has("the L1 reads their 32 words 8 to a bank, 8 passes"));
   const StepCosts c4100 = costs(tutorial(4100, 4100, 4100, DType::fp32));
   const StepCosts c4104 = costs(tutorial(4104, 4104, 4104, DType::fp32));
   EXPECT_NEAR(static_cast<double>(c4104.load_b_smem_free_ps) * c4104.pipe_clock_hz * 1e-12 -
