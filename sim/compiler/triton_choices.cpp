@@ -500,7 +500,7 @@ TritonChoices triton_choices(const Problem& p, const Machine& m) {
                         std::to_string(static_cast<int>(o->lines_per_access)) +
                         " lines per warp access): the columns wrap (% " + stride +
                         ") and Triton cannot prove them contiguous" +
-                        (o->l1_bank_ways > 1
+                        (o->l1_bank_ways > 1 && o->path == LoadPath::cp_async
                              ? "; the L1 reads their 32 words " + std::to_string(o->l1_bank_ways) +
                                    " to a bank, " + std::to_string(o->l1_bank_ways) + " passes"
                              : std::string()));
