@@ -50,6 +50,14 @@ std::int64_t swizzled(std::int64_t addr, int swizzle) {
   return addr ^ (((addr >> 7) & mask) << 4);
 }
 
+// Distinct 4-byte words that fall in one bank, at worst (at least 1): the passes a warp access's
+// words take through 32 banks, each serving one word a cycle.
+std::size_t worst_bank_ways(const std::array<std::set<std::int64_t>, kBanks>& words) {
+  std::size_t worst = 1;
+  for (const auto& w : words) worst = std::max(worst, w.size());
+  return worst;
+}
+
 // The wavefronts one warp access's write into shared memory takes: each bank serves one 4-byte
 // word per cycle (lanes writing the same word share it), and a warp moves at most 128 bytes a
 // cycle. (i, j): the tile element a lane's access starts at, j along the global contiguous
@@ -103,9 +111,8 @@ double smem_wavefronts(const OperandChoice& o, int elem_bytes) {
           words[static_cast<std::size_t>(word % kBanks)].insert(word);
         }
       }
-      std::size_t worst = 1;
-      for (const auto& w : words) worst = std::max(worst, w.size());
-      total += std::max(static_cast<double>(worst), std::ceil(bytes / (kBanks * 4)));
+      total +=
+          std::max(static_cast<double>(worst_bank_ways(words)), std::ceil(bytes / (kBanks * 4)));
     }
   return total / copies;
 }
@@ -182,9 +189,7 @@ int l1_bank_ways(const OperandChoice& o, int elem_bytes) {
         (std::int64_t{lane % rows} * o.leading_stride + lane / rows) * elem_bytes;
     words[static_cast<std::size_t>(byte / 4 % kBanks)].insert(byte / 4);
   }
-  std::size_t worst = 1;
-  for (const auto& w : words) worst = std::max(worst, w.size());
-  return static_cast<int>(worst);
+  return static_cast<int>(worst_bank_ways(words));
 }
 
 // Triton's default blocked layout for a tile access of `vec` elements a thread: threads of a
@@ -486,13 +491,12 @@ TritonChoices triton_choices(const Problem& p, const Machine& m) {
           " = " + std::to_string(o->leading_stride) + " is not a multiple of 16");
     misaligned_note(name, *o);
     // The lines the pipe pays for (an element-wise cp.async: step_costs' kMidSectorLineCycles).
-    if (t.matmul && o->path == LoadPath::cp_async && o->access_bytes < 16 &&
-        extra_lines_per_access(*o) > 1e-9) {
+    const double extra_lines = extra_lines_per_access(*o);
+    if (t.matmul && o->path == LoadPath::cp_async && o->access_bytes < 16 && extra_lines > 1e-9) {
       char buf[96];
       std::snprintf(buf, sizeof buf,
                     "%.2f lines on average where %.0f would do (%.2f more L2 requests)",
-                    o->lines_per_access, o->lines_per_access - extra_lines_per_access(*o),
-                    extra_lines_per_access(*o));
+                    o->lines_per_access, o->lines_per_access - extra_lines, extra_lines);
       t.notes.push_back(name + ": rows start off a 128-byte line: a warp access touches " + buf);
     }
     if (!o->lanes_along_contiguous)
