@@ -7,9 +7,12 @@ DIR/raw.csv (the raw page), and writes two small CSVs:
   RAW_OUT:    per launch, the raw page's columns in RAW_COLUMNS (time, clock, occupancy, local
               loads and stores, their L1 hit rates, L2 hit rate, DRAM bytes).
 A launch whose source page did not come back is left out of SOURCE_OUT. --append adds rows to
-existing files (their headers kept).
+existing files (their headers kept). --memory: SOURCE_OUT per full SASS mnemonic (LDS.128,
+LDGSTS.E.BYPASS.128) with the source page's shared-memory wavefronts (all, ideal, excessive) and
+the L2 sectors it would move, instead of the stall samples; RAW_OUT adds the shared-memory
+wavefront and bank-conflict totals.
 
-Usage: python3 scripts/triton/ncu_source_summary.py DIR SOURCE_OUT RAW_OUT [--append]
+Usage: python3 scripts/triton/ncu_source_summary.py DIR SOURCE_OUT RAW_OUT [--append] [--memory]
 """
 import collections
 import csv
@@ -30,15 +33,45 @@ RAW_COLUMNS = [
     "smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio",
     "dram__bytes_read.sum", "dram__bytes_write.sum",
 ]
+MEMORY_RAW_COLUMNS = [
+    "l1tex__data_pipe_lsu_wavefronts_mem_shared.sum",
+    "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+    "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
+    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum",
+    "smsp__sass_inst_executed_op_shared_ld.sum",
+]
+MEMORY_SOURCE_COLUMNS = [
+    "Instructions Executed", "L1 Wavefronts Shared", "L1 Wavefronts Shared Ideal",
+    "L1 Wavefronts Shared Excessive", "L2 Theoretical Sectors Global",
+]
 
 
 def opcode(sass):
     return re.sub(r"^@!?U?P\w+\s+", "", sass.strip()).split(" ")[0].split(".")[0]
 
 
+def number(text):
+    return float(text.replace(",", "") or 0)
+
+
+def memory_rows(run_id, rows):
+    """Per full SASS mnemonic: MEMORY_SOURCE_COLUMNS summed over the launch's instructions."""
+    h = rows[1]
+    agg = collections.defaultdict(lambda: [0.0] * len(MEMORY_SOURCE_COLUMNS))
+    for r in rows[2:]:
+        if len(r) < len(h):
+            continue
+        op = re.sub(r"^@!?U?P\w+\s+", "", r[h.index("Source")].strip()).split(" ")[0]
+        for j, c in enumerate(MEMORY_SOURCE_COLUMNS):
+            agg[op][j] += number(r[h.index(c)])
+    return [[run_id, op] + [int(x) for x in v]
+            for op, v in sorted(agg.items(), key=lambda x: -x[1][1]) if v[1] > 0]
+
+
 def main():
     d, src_out, raw_out = sys.argv[1:4]
     append = "--append" in sys.argv[4:]
+    memory = "--memory" in sys.argv[4:]
     order = json.load(open(os.path.join(d, "ncu_order.json")))
     mode = "a" if append else "w"
     with open(src_out, mode) as fh:
@@ -49,6 +82,15 @@ def main():
             if not os.path.exists(path):
                 continue
             rows = list(csv.reader(open(path)))
+            if len(rows) < 3:
+                continue
+            if memory:
+                if not header_done:
+                    w.writerow(["id", "sass"] + [c.lower().replace(" ", "_")
+                                                 for c in MEMORY_SOURCE_COLUMNS])
+                    header_done = True
+                w.writerows(memory_rows(run_id, rows))
+                continue
             h = rows[1]
             reasons = [k for k in h if k.startswith("stall_") and "Not Issued" not in k]
             if not header_done:
@@ -70,7 +112,7 @@ def main():
     start = next(i for i, line in enumerate(lines) if line.startswith('"ID"'))
     rows = list(csv.reader(lines[start:]))
     h, units, data = rows[0], rows[1], rows[2:]
-    cols = [c for c in RAW_COLUMNS if c in h]
+    cols = [c for c in RAW_COLUMNS + (MEMORY_RAW_COLUMNS if memory else []) if c in h]
     with open(raw_out, mode) as fh:
         w = csv.writer(fh, lineterminator="\n")
         if not append:

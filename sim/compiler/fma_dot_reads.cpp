@@ -13,11 +13,9 @@ namespace {
 constexpr int kBanks = 32;  // shared memory: 32 banks of 4 bytes
 constexpr int kWarpLanes = 32;
 
-// Wavefronts of one shared-memory load of `bytes` a lane at the warp's byte `addresses`: lanes
-// reading the same word share it, distinct words in one bank are served one per wavefront, and a
-// wavefront moves at most 128 bytes. (Unlike a phase-by-phase count, 32 lanes reading the same
-// 16 bytes take one wavefront: the tutorial's FMA dot reads its A rows so, and ncu's totals
-// leave room for no more.)
+// Wavefronts of one shared-memory load of `bytes` a lane at the `addresses` of the lanes served
+// together: lanes reading the same word share it, distinct words in one bank are served one per
+// wavefront, and a wavefront moves at most 128 bytes.
 double shared_read_wavefronts(const std::vector<std::int64_t>& addresses, int bytes) {
   std::array<std::set<std::int64_t>, kBanks> words;
   std::set<std::int64_t> distinct;
@@ -32,10 +30,13 @@ double shared_read_wavefronts(const std::vector<std::int64_t>& addresses, int by
                   std::ceil(static_cast<double>(distinct.size()) * 4 / (kBanks * 4)));
 }
 
-// The same where the machine serves wide loads in passes (Machine::smem_wide_loads_in_passes,
-// compute capability 7.x): 16-byte loads 8 lanes a pass (16 where every lane pair l, l ^ 1 or l,
-// l ^ 2 reads one address), 8-byte loads 16 lanes a pass, each pass its own wavefronts.
-// `conflict_free`: each pass's distinct bytes over 128 a wavefront, without bank conflicts.
+// The same, pass by pass. Compute capability 7.x (Machine::smem_wide_loads_in_passes) serves
+// 16-byte loads 8 lanes a pass (16 where every lane pair l, l ^ 1 or l, l ^ 2 reads one address)
+// and 8-byte loads 16 lanes a pass; sm_80 and later serve a 16-byte load half a warp a pass (an
+// LDS.128 whose 32 lanes read the same 16 bytes takes 2 wavefronts, ncu's ideal 2 too: H200
+// source counters, assets/measured/ncu_fma_reads_source_h200.csv) and narrower loads whole.
+// Each pass has its own wavefronts. `conflict_free`: each pass's distinct bytes over 128 a
+// wavefront, without bank conflicts.
 double wide_read_wavefronts(const std::vector<std::int64_t>& addresses, int bytes, bool in_passes,
                             bool conflict_free) {
   const auto one = [&](const std::vector<std::int64_t>& lanes) {
@@ -43,14 +44,14 @@ double wide_read_wavefronts(const std::vector<std::int64_t>& addresses, int byte
     const std::set<std::int64_t> d(lanes.begin(), lanes.end());
     return std::max(1.0, std::ceil(static_cast<double>(d.size()) * bytes / (kBanks * 4)));
   };
-  if (!in_passes || bytes <= 4) return one(addresses);
-  std::size_t per_pass = static_cast<std::size_t>(kBanks * 4 / bytes);
+  if (bytes <= 4 || (!in_passes && bytes < 16)) return one(addresses);
+  std::size_t per_pass = in_passes ? static_cast<std::size_t>(kBanks * 4 / bytes) : kWarpLanes / 2;
   const auto paired = [&](std::size_t mask) {
     for (std::size_t l = 0; l < addresses.size(); ++l)
       if (addresses[l] != addresses[l ^ mask]) return false;
     return true;
   };
-  if (bytes == 16 && (paired(1) || paired(2))) per_pass *= 2;
+  if (in_passes && bytes == 16 && (paired(1) || paired(2))) per_pass *= 2;
   double total = 0;
   for (std::size_t first = 0; first < addresses.size(); first += per_pass) {
     const auto last = std::min(addresses.size(), first + per_pass);

@@ -54,9 +54,10 @@ struct Machine {
   bool has_cp_async = true;
   // Volta and Turing (compute capability 7.x) serve a 16-byte shared load 8 lanes at a time (4
   // passes; 2 where every lane pair l, l ^ 1 or l, l ^ 2 reads one address) and an 8-byte one 16
-  // at a time, each pass with its own bank conflicts; sm_80 and later serve the whole warp at
-  // once where its distinct bytes fit (ncu on the H100: docs/TRITON_FINDINGS.md). What an FMA
-  // dot's 16-byte operand reads cost (sim/compiler, fma_dot_reads).
+  // at a time, each pass with its own bank conflicts; sm_80 and later serve a 16-byte load half a
+  // warp at a time (32 lanes at one address: 2 wavefronts; ncu's SASS counters on an H200,
+  // assets/measured/ncu_fma_reads_source_h200.csv) and narrower ones whole. What an FMA dot's
+  // 16-byte operand reads cost (sim/compiler, fma_dot_reads).
   bool smem_wide_loads_in_passes = false;
   double mma_sync_fraction = 0.67;  // share of the tensor peak that mma.sync can issue
   int l2_hit_latency_cycles = 260;  // load issued -> data in the SM, L2 hit

@@ -187,7 +187,8 @@ const std::vector<MachineParameter>& rows() {
            {"", K::datasheet, "PTX ISA (cp.async, sm_80+)"}}),
       row(TILESIM_FIELD(smem_wide_loads_in_passes), "flag", G::sheet,
           "a 16-byte shared load served 8 lanes at a time (2 passes where lane pairs share an "
-          "address), an 8-byte one 16 at a time, each pass with its own bank conflicts",
+          "address), an 8-byte one 16 at a time, each pass with its own bank conflicts (else: a "
+          "16-byte load half a warp at a time, narrower ones whole)",
           {{"t4", K::datasheet,
             "compute capability 7.0-7.5: an LDS.128 takes 4 requests unless lane pairs (l, l ^ 1 "
             "or l, l ^ 2) read one address, then 2; the shared memory returns 128 bytes a cycle "
@@ -195,8 +196,10 @@ const std::vector<MachineParameter>& rows() {
             "forums.developer.nvidia.com/t/77228)"},
            {"a100", K::assumed, "no: as sm_90 (not measured on an A100)"},
            {"", K::measured,
-            "no: ncu's shared wavefronts of the tutorial's FMA dots on an H100 leave room for no "
-            "more than one pass where a warp's distinct bytes fit (docs/TRITON_FINDINGS.md)"}}),
+            "no: half a warp a pass. ncu's SASS counters on an H200 (the tutorial's FMA dots, "
+            "assets/measured/ncu_fma_reads_source_h200.csv): an LDS.128 whose 32 lanes read one "
+            "address takes 2 wavefronts, ideal 2; the H100's totals agree (389 a warp a K step "
+            "at 128 x 128 x 32, 261 at 64 x 64 x 32)"}}),
       row(TILESIM_FIELD(mma_sync_fraction), "of the tensor peak", G::timing,
           "the share of the tensor peak mma.sync can issue",
           {{"t4 a100", K::assumed, "1: mma.sync is these chips' only tensor path (not measured)"},

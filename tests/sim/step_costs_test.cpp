@@ -117,18 +117,19 @@ TEST(IssueCosts, TritonsFmaDotReadsSixteenBytesALoadAndPaysAKMajorBsConflicts) {
   triton.triton = true;
   const StepCosts row = step_costs(p, m, triton);
   EXPECT_DOUBLE_EQ(row.dot_warp_instructions, 288);
-  // Wavefronts: A's two rows 256 bytes apart share a bank (2 each); B's 16 vectors, 256
-  // contiguous bytes (2 each): 8 warps x (32 + 32). Without conflicts A would take 1.
-  EXPECT_EQ(row.dot_smem_ps, ps_of_cycles(512, m));
-  EXPECT_EQ(row.dot_smem_free_ps, ps_of_cycles(384, m));
-  // B^T: its tile is K-major, each load one column's 4 k: the 16 lanes' columns are 256 bytes
-  // apart, all in one bank group, 16 wavefronts a load: 8 x (32 + 256).
+  // Wavefronts, a 16-byte load served half a warp a pass (sm_80 and later): A's halves read one
+  // row each (1 a pass, 2 a load); B's halves each read its 16 vectors, 256 contiguous bytes (2
+  // a pass, 4 a load): 8 warps x (32 + 64), no bank conflicts.
+  EXPECT_EQ(row.dot_smem_ps, ps_of_cycles(768, m));
+  EXPECT_EQ(row.dot_smem_free_ps, ps_of_cycles(768, m));
+  // B^T: its tile is K-major, each load one column's 4 k: a half's 16 columns are 256 bytes
+  // apart, all in one bank group, 16 wavefronts a pass, 32 a load: 8 x (32 + 512).
   ProblemSpec bt = fp32_matmul(64, 64, 16, 8);
   bt.b_layout = BLayout::transposed;
   const StepCosts t = step_costs(Problem(bt), m, triton);
   EXPECT_DOUBLE_EQ(t.dot_warp_instructions, 288);
-  EXPECT_EQ(t.dot_smem_ps, ps_of_cycles(2304, m));
-  EXPECT_EQ(t.dot_smem_free_ps, ps_of_cycles(384, m));
+  EXPECT_EQ(t.dot_smem_ps, ps_of_cycles(4352, m));
+  EXPECT_EQ(t.dot_smem_free_ps, ps_of_cycles(768, m));
 }
 
 TEST(IssueCosts, AGenericFmaDotIssuesItsFfmaAndSharedLoadsARungItsCountedLoop) {
