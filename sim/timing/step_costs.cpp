@@ -294,23 +294,31 @@ StepCosts step_costs(const Problem& p, const Machine& m, const TimingOptions& op
       // through registers (ld.global) also its accesses' L1 lines, on the same L1/shared data
       // pipe; such a tile is not pipelined, and neither, then, is the loop.
       const TritonChoices& t = *triton;
-      const auto tile_wf = [](const OperandChoice& o) {
+      // Beside an FMA dot, whose own ld.shared fill the L1's data stage, a cp.async's line
+      // lookups and its extra L2 requests pass the L1's tag and miss stages without holding
+      // that pipe: only its data does (its wavefronts, and the data-bank passes of lanes across
+      // rows). ncu at N = 4100 (assets/measured/ncu_odd_n_source_h200.csv): the copies' LDGSTS
+      // draw 0.7-0.9 % of the warps' stall samples, the FFMAs waiting on the LDS 55-60 %. On the
+      // tensor-core paths the copies are the pipe's only users and their lookups its time.
+      const bool lookups_beside_reads = t.dot == MathPath::fma;
+      const auto tile_wf = [&](const OperandChoice& o) {
         // A cp.async moves a warp's lanes kCpAsyncLanesPerCycle a cycle, whatever their width.
         const double per_access =
             o.path == LoadPath::cp_async
                 ? std::max(o.smem_wavefronts_per_access, 32.0 / kCpAsyncLanesPerCycle)
                 : o.smem_wavefronts_per_access;
         double wf = static_cast<double>(o.warp_accesses) * per_access;
+        const bool lookups = !(lookups_beside_reads && o.path == LoadPath::cp_async);
         // Through the L1 (ld.global, and a cp.async narrower than 16 bytes, which only the
         // caching .ca form copies): its lines' lookups too.
-        if (o.path == LoadPath::ld_global || o.access_bytes < 16)
+        if (lookups && (o.path == LoadPath::ld_global || o.access_bytes < 16))
           wf += static_cast<double>(o.warp_accesses) * o.lines_per_access / kL1LinesPerCycle;
         // An element-wise cp.async from rows that start off a line: each line an access touches
         // beyond what rows on a line would (a second L2 request for the row's chunk) holds
         // the pipe kMidSectorLineCycles (ncu at 4100^3 against the same kernel on aligned rows:
         // 54-72 % more L2 requests, the K step 4.8-7.1 SM cycles longer for each;
         // assets/measured/ncu_narrow_matmul_h200.csv).
-        if (o.path == LoadPath::cp_async && o.access_bytes < 16)
+        if (lookups && o.path == LoadPath::cp_async && o.access_bytes < 16)
           wf += static_cast<double>(o.warp_accesses) * extra_lines_per_access(o) *
                 kMidSectorLineCycles;
         // Lanes across rows: the words' bank conflict in the L1's data banks, beyond the one

@@ -453,6 +453,38 @@ TEST(TritonTiming, ACopyFromRowsThatStartMidSectorHoldsThePipeForItsSecondLine) 
 // N = 4100 4 (ncu at 4104^3 against 4100^3: 4 more shared-pipe wavefronts a B access,
 // assets/measured/ncu_narrow_matmul_pad_h200.csv), 8190 2, 4095 and 5003 none. Each way beyond
 // the first holds the pipe a cycle: 4104 costs B's copy 128 x 4 cycles more than 4100 a K step.
+// Beside an FMA dot, a copy holds the L1's data pipe by its data only: its line lookups and the
+// extra L2 requests of rows off a line pass the tag and miss stages while the dot's own ld.shared
+// fill the data stage (ncu at N = 4100: the copies draw under 1 % of the warps' stall samples,
+// assets/measured/ncu_odd_n_source_h200.csv). The same copy beside a tf32 wgmma pays them all.
+TEST(TritonTiming, BesideAnFmaDotACopyHoldsThePipeByItsDataOnly) {
+  const Machine h100 = *find_machine("h100");
+  ProblemSpec s = tutorial(4100, 4100, 4100, DType::fp32);
+  s.input_precision = InputPrecision::ieee;
+  const TritonChoices t = triton_choices(Problem(s), h100);
+  ASSERT_EQ(t.dot, MathPath::fma);
+  ASSERT_EQ(t.b.path, LoadPath::cp_async);
+  ASSERT_FALSE(t.b.lanes_along_contiguous);  // lanes across rows: 32 lines an access
+  ASSERT_EQ(t.b.l1_bank_ways, 4);
+  // Pipe cycles at each run's own clock (the FMA and the tensor-core paths run at others).
+  const auto cycles = [](const StepCosts& c, std::int64_t ps) {
+    return static_cast<double>(ps) * c.pipe_clock_hz * 1e-12;
+  };
+  const StepCosts c = costs(s);
+  // A: 128 accesses x 4 lane-cycles = 512 (no 1.875 / 4 lookups, no 0.875 x 1.5 second lines);
+  // B: 128 x (32 wavefronts, each lane's word into the unswizzled K-major tile's column, 128
+  // bytes from the next, + 3 bank passes) = 4,480 (no 32 / 4 lookups).
+  EXPECT_NEAR(cycles(c, c.load_a_smem_free_ps), 512, 0.5);
+  EXPECT_DOUBLE_EQ(t.b.smem_wavefronts_per_access, 32);
+  EXPECT_NEAR(cycles(c, c.load_b_smem_free_ps), 4480, 0.5);
+  // tf32 (wgmma): A's copy pays its lookups and second lines, 740 (the test above); B its 32
+  // lines' lookups too: 128 x (4 + 32 / 4 + 3) = 1,920.
+  s.input_precision = InputPrecision::tf32;
+  const StepCosts w = costs(s);
+  EXPECT_NEAR(cycles(w, w.load_a_smem_free_ps), 740, 0.5);
+  EXPECT_NEAR(cycles(w, w.load_b_smem_free_ps), 1920, 0.5);
+}
+
 TEST(TritonTiming, LanesAcrossRowsPayTheirWordsBankConflictInTheL1) {
   const Machine h100 = *find_machine("h100");
   const auto ways = [&](std::int64_t n) {
