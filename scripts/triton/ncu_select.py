@@ -1,5 +1,5 @@
-"""One launch of each named configuration of sweep.py (any, not only the ncu subset), for Nsight
-Compute to profile. Run from the repository root, under ncu:
+"""One launch of each named configuration of sweep.py or its supplements (any, not only the ncu
+subset), for Nsight Compute to profile. Run from the repository root, under ncu:
 
 ncu --csv --page raw --metrics M --cache-control all --clock-control none \
     -k "regex:^(matmul_kernel)$" python3 scripts/triton/ncu_select.py OUT_DIR "ID,ID,..." > ncu.csv
@@ -15,7 +15,12 @@ import sweep  # noqa: E402
 
 if __name__ == "__main__":
     wanted = sys.argv[2].split(",")
-    cs = [c for c in sweep.configs() if c["id"] in wanted]
+    # The sweep and its supplements (a supplement's id may repeat another's: the first kept).
+    seen, cs = set(), []
+    for c in sweep.configs() + sweep.supplement(2) + sweep.supplement(3):
+        if c["id"] in wanted and c["id"] not in seen:
+            seen.add(c["id"])
+            cs.append(c)
     print("selected", len(cs), file=sys.stderr)
     for c in cs:
         c["ncu"] = True
