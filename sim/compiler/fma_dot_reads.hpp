@@ -1,6 +1,7 @@
 // What a Triton FMA dot's operand reads from shared memory cost (FmaDotReads): the micro-tile
 // from Triton's accumulator layout, each operand's 16-byte ld.shared and their wavefronts, bank
-// conflicts included, whole-warp (sm_80+) or in passes (compute capability 7.x).
+// conflicts included, served in passes: a 16-byte load half a warp a pass on sm_80+, 8 lanes a
+// pass on compute capability 7.x.
 #pragma once
 
 #include "sim/compiler/triton_choices.hpp"

@@ -188,7 +188,7 @@ const std::vector<MachineParameter>& rows() {
       row(TILESIM_FIELD(smem_wide_loads_in_passes), "flag", G::sheet,
           "a 16-byte shared load served 8 lanes at a time (2 passes where lane pairs share an "
           "address), an 8-byte one 16 at a time, each pass with its own bank conflicts (else: a "
-          "16-byte load half a warp at a time, narrower ones whole)",
+          "16-byte load half a warp at a time, measured; an 8-byte one whole, assumed)",
           {{"t4", K::datasheet,
             "compute capability 7.0-7.5: an LDS.128 takes 4 requests unless lane pairs (l, l ^ 1 "
             "or l, l ^ 2) read one address, then 2; the shared memory returns 128 bytes a cycle "

@@ -170,10 +170,11 @@ std::span<const ModelParameter> model_constants() {
                "each line a warp access touches beyond what rows that start on a line would",
                K::fitted,
                "the sweep's twelve fit configurations with 4-byte cp.async from rows that start "
-               "off a line (docs/TRITON_SPLIT.md, version 5): least mean |time error| over 1.5, "
-               "2, 2.5, 3 and 4: 8.42, 8.62, 8.82, 9.21, 10.54 % (14.52 % without); the form from "
-               "ncu at 4100^3 against the same kernel on aligned rows (assets/measured/"
-               "ncu_narrow_matmul_h200.csv: 54-72 % more L2 requests, 4.8-7.1 SM cycles each)"),
+               "off a line (docs/TRITON_SPLIT.md, versions 5-7): least mean |time error| over 1, "
+               "1.5 and 2: 10.10, 8.63, 8.83 % (version 5: 14.52 % without); not charged beside "
+               "an FMA dot (version 7); the form from ncu at 4100^3 against the same kernel on "
+               "aligned rows (assets/measured/ncu_narrow_matmul_h200.csv: 54-72 % more L2 "
+               "requests, 4.8-7.1 SM cycles each)"),
       constant(TILESIM_CONSTANT(kTritonLaunchOverheadS), kOptions, "s", G::timing,
                "a Triton program as do_bench times it: events around one launch, to the first "
                "program",

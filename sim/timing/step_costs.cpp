@@ -300,7 +300,7 @@ StepCosts step_costs(const Problem& p, const Machine& m, const TimingOptions& op
       // rows). ncu at N = 4100 (assets/measured/ncu_odd_n_source_h200.csv): the copies' LDGSTS
       // draw 0.7-0.9 % of the warps' stall samples, the FFMAs waiting on the LDS 55-60 %. On the
       // tensor-core paths the copies are the pipe's only users and their lookups its time.
-      const bool lookups_beside_reads = t.dot == MathPath::fma;
+      const bool lookups_beside_reads = c.path == MathPath::fma;
       const auto tile_wf = [&](const OperandChoice& o) {
         // A cp.async moves a warp's lanes kCpAsyncLanesPerCycle a cycle, whatever their width.
         const double per_access =

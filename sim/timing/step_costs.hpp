@@ -59,10 +59,11 @@ inline constexpr double kL1LinesPerCycle = 4;
 // start on a line would (extra_lines_per_access, averaged over where the rows start: a 128-byte
 // chunk of an fp32 row 4100 elements long touches 1.875 lines, so 0.875 more L2 requests).
 // Fitted: the sweep's twelve fit configurations with such copies (docs/TRITON_SPLIT.md,
-// version 5), least mean |time error| over 1.5, 2, 2.5, 3 and 4 cycles: 8.42, 8.62, 8.82, 9.21,
-// 10.54 % with the L1 bank rule (OperandChoice::l1_bank_ways), 9.08, 9.28, 9.48, 9.87, 11.19 %
-// before it (14.52 % without either). The probe beside them (test configurations, not fitted on)
-// reads 1.9 SM cycles an extra request on tf32 wgmma and 4.0 on the FMA dot.
+// versions 5-7), least mean |time error| over 1, 1.5 and 2 cycles: 10.10, 8.63, 8.83 % (version
+// 7; version 5's grid 1.5-4: 8.42 ... 10.54 %, 14.52 % without). Not charged beside an FMA
+// dot, whose copies hold the pipe by their data only (step_costs.cpp). The probe beside them
+// (test configurations, not fitted on) reads 1.9 SM cycles an extra request on tf32 wgmma; its
+// 4.0 on the FMA dot is the K step's, which the FMA dot's waits on its own reads set.
 inline constexpr double kMidSectorLineCycles = 1.5;
 // Lanes of a warp's cp.async the L1/shared data pipe moves per cycle, whatever the access width:
 // 8 lanes of 16 bytes is its 128 bytes a cycle; narrower copies do not go faster per lane.

@@ -483,6 +483,20 @@ TEST(TritonTiming, BesideAnFmaDotACopyHoldsThePipeByItsDataOnly) {
   const StepCosts w = costs(s);
   EXPECT_NEAR(cycles(w, w.load_a_smem_free_ps), 740, 0.5);
   EXPECT_NEAR(cycles(w, w.load_b_smem_free_ps), 1920, 0.5);
+  // A copy through registers (ld.global: the T4 has no cp.async) keeps its lookups beside an
+  // FMA dot: its data leaves the L1 for registers, not the pipe the rule is about.
+  const Machine t4 = *find_machine("t4");
+  s.input_precision = InputPrecision::ieee;
+  const Problem p4(s);
+  const TritonChoices t4c = triton_choices(p4, t4);
+  ASSERT_EQ(t4c.dot, MathPath::fma);
+  ASSERT_EQ(t4c.a.path, LoadPath::ld_global);
+  TimingOptions o;
+  const StepCosts c4 = step_costs(p4, t4, o, occupancy(p4, t4, std::nullopt, o).programs_per_sm);
+  EXPECT_NEAR(cycles(c4, c4.load_a_smem_free_ps),
+              static_cast<double>(t4c.a.warp_accesses) *
+                  (t4c.a.smem_wavefronts_per_access + t4c.a.lines_per_access / kL1LinesPerCycle),
+              0.5);
 }
 
 TEST(TritonTiming, LanesAcrossRowsPayTheirWordsBankConflictInTheL1) {
