@@ -78,6 +78,7 @@ void for_each_machine_field(sim::Machine& m, F&& f) {
   f("smem_per_sm_bytes", m.smem_per_sm_bytes);
   f("smem_per_block_bytes", m.smem_per_block_bytes);
   f("smem_reserved_per_program_bytes", m.smem_reserved_per_program_bytes);
+  f("l1_smem_bytes", m.l1_smem_bytes);
   f("registers_per_sm", m.registers_per_sm);
   f("max_threads_per_sm", m.max_threads_per_sm);
   f("max_programs_per_sm", m.max_programs_per_sm);
@@ -111,6 +112,7 @@ void for_each_machine_field(sim::Machine& m, F&& f) {
   f("tensor_throttle_after_s", m.tensor_throttle_after_s);
   f("tensor_throttle_tau_s", m.tensor_throttle_tau_s);
   f("l2_hit_latency_cycles", m.l2_hit_latency_cycles);
+  f("l1_hit_latency_cycles", m.l1_hit_latency_cycles);
   f("dram_latency_cycles", m.dram_latency_cycles);
   f("sm_l2_bytes_per_cycle", m.sm_l2_bytes_per_cycle);
   f("smem_bytes_per_cycle", m.smem_bytes_per_cycle);

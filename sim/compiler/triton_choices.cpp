@@ -392,6 +392,12 @@ TritonChoices triton_choices(const Problem& p, const Machine& m) {
   }
   t.c.warp_accesses =
       std::max<std::int64_t>(1, t.c.rows * t.c.cols / (kWarpLanes * t.c.vector_elems));
+  if (t.matmul && t.dot == MathPath::wgmma)
+    t.epilogue_scratch_bytes =
+        p.block_m() *
+        std::min<std::int64_t>(p.block_n(),
+                               std::int64_t{kEpilogueScratchColumnsPerWarp} * p.num_warps()) *
+        e;
 
   // An FMA dot's reads. B's tile is K-major in shared memory when B is stored transposed, or when
   // its lanes run across rows (TTGIR #shared order [0, 1] in both cases).

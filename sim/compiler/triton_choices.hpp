@@ -133,7 +133,11 @@ struct TritonChoices {
   std::string
       dot_instruction;       // "wgmma.m64n128k16.f32.f16.f16" | "mma.sync.m16n8k16" | "fma.rn.f32"
   int pipeline_buffers = 0;  // the deepest operand's buffers (0: no software pipeline)
-  FmaDotReads fma;           // the FMA path's operand reads (zero on the tensor-core paths)
+  // A wgmma dot's accumulator reaches the store's layout through shared memory after the loop
+  // (ttg.convert_layout): Triton allocates the larger of this scratch and the loop's buffers,
+  // never live together (sim/program/occupancy). Bytes.
+  std::int64_t epilogue_scratch_bytes = 0;
+  FmaDotReads fma;  // the FMA path's operand reads (zero on the tensor-core paths)
   // Registers a thread needs (an estimate: the accumulator, the pointers and values of its
   // register-staged loads, the loop's state) and what goes past the 255 a thread may hold.
   int registers = 0;
@@ -152,6 +156,15 @@ struct TritonChoices {
   // "B: 2-byte ld.global, not pipelined: N = 4100 is not a multiple of 16".
   std::vector<std::string> notes;
 };
+
+// The epilogue's scratch (TritonChoices::epilogue_scratch_bytes) in output columns a warp: the
+// conversion goes BLOCK_M x min(BLOCK_N, this x num_warps) elements at a time. Read off what
+// Triton 3.6 allocates where one buffer a tile leaves the scratch visible (the register-staged
+// loops: the whole tile at BLOCK_N <= 16 x num_warps, 128 x 128 of a 128 x 256 tile at 8 warps),
+// then checked on every compiled wgmma launch measured (assets/measured/triton_*.json): 1,189 of
+// 1,191 allocate max(buffers, this); two allocate less (256 x 128 x 32 at 4 warps: 24 of 32 KiB;
+// 256 x 256 x 32 at 8: 32 of 64 KiB).
+inline constexpr int kEpilogueScratchColumnsPerWarp = 16;
 
 // The register estimate's coefficients (registers a thread): least squares over ptxas's counts
 // of the fit set's matmuls (docs/TRITON_SPLIT.md; H100 and H200 compile the same), mean error

@@ -83,6 +83,10 @@ Machine make(const Sheet& s, const Timing& t) {
           .smem_per_sm_bytes = s.smem_sm,
           .smem_per_block_bytes = s.smem_block,
           .smem_reserved_per_program_bytes = s.key == "t4" ? 0 : 1 << 10,  // sm_80+ reserve 1 KiB
+          // L1 and shared memory together (the tuning guides): Turing 96 KB, A100 192, Hopper 256.
+          .l1_smem_bytes = s.key == "t4"     ? 96 * KiB
+                           : s.key == "a100" ? 192 * KiB
+                                             : 256 * KiB,
           .registers_per_sm = 65536,
           .max_threads_per_sm = s.threads,
           .max_programs_per_sm = s.blocks,
@@ -216,6 +220,10 @@ void validate_machine(const Machine& m) {
             m.smem_per_block_bytes <= m.smem_per_sm_bytes,
         "smem_per_block_bytes",
         "machine shared memory: need 1024 <= smem_per_block_bytes <= smem_per_sm_bytes");
+  check(m.l1_smem_bytes >= m.smem_per_sm_bytes && m.l1_smem_bytes <= (64ll << 20), "l1_smem_bytes",
+        "machine.l1_smem_bytes = " + std::to_string(m.l1_smem_bytes) +
+            " is out of range: allowed smem_per_sm_bytes (" + std::to_string(m.smem_per_sm_bytes) +
+            ") .. 64 MiB");
   check(m.registers_per_sm >= 1024, "registers_per_sm", "machine.registers_per_sm must be >= 1024");
   check(m.max_threads_per_sm >= 128, "max_threads_per_sm",
         "machine.max_threads_per_sm must be >= 128 (one program of 4 warps)");
@@ -236,6 +244,7 @@ void validate_machine(const Machine& m) {
     check(v > 0 && v <= 1, field,
           std::string("machine.") + field + " = " + shown(v) + " is out of range: allowed (0, 1]");
   for (const auto& [v, field] : {std::pair{m.l2_hit_latency_cycles, "l2_hit_latency_cycles"},
+                                 {m.l1_hit_latency_cycles, "l1_hit_latency_cycles"},
                                  {m.dram_latency_cycles, "dram_latency_cycles"},
                                  {m.sm_l2_bytes_per_cycle, "sm_l2_bytes_per_cycle"},
                                  {m.smem_bytes_per_cycle, "smem_bytes_per_cycle"},

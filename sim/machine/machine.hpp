@@ -31,6 +31,10 @@ struct Machine {
   // asks for (CUDA's cudaDevAttrReservedSharedMemoryPerBlock: 1 KiB since sm_80, none before):
   // 32 KiB programs fit 6 to an H100 SM's 228 KiB, not 7.
   std::int64_t smem_reserved_per_program_bytes = 1 << 10;
+  // The SM's unified L1 data cache and shared memory: what the driver does not carve out for
+  // shared memory at a launch is L1 (sim/program/carveout: which carveout it picks), where a
+  // thread's spilled registers live while they stay resident.
+  std::int64_t l1_smem_bytes = 256 << 10;
   std::int64_t registers_per_sm = 65536;  // 32-bit registers
   int max_threads_per_sm = 2048;
   int max_programs_per_sm = 32;  // resident thread blocks per SM
@@ -61,6 +65,10 @@ struct Machine {
   bool smem_wide_loads_in_passes = false;
   double mma_sync_fraction = 0.67;  // share of the tensor peak that mma.sync can issue
   int l2_hit_latency_cycles = 260;  // load issued -> data in the SM, L2 hit
+  // The same for a load that hits the L1 (a spilled register reloaded from local memory while
+  // its line is resident). The H200's own probe (kernels/probes/carveout.cu): 34.5 cycles a
+  // dependent local load, 39.6 a global one.
+  int l1_hit_latency_cycles = 35;
   // The same on an L2 miss (unloaded DRAM: no queue). The default is the papers' unloaded ~480;
   // the H100 and H200 presets carry 706 and 721, fitted to a probe (docs/PARAMETERS.md).
   int dram_latency_cycles = 480;

@@ -131,6 +131,11 @@ const std::vector<MachineParameter>& rows() {
             "guides' per-block maximum is the SM's less 1 KB). Measured: ncu's "
             "launch__occupancy_limit_shared_mem is 6 for a 32 KB Triton program on an H200 "
             "(assets/measured/ncu_seed001_h200.csv), 7 without the reserve"}}),
+      row(TILESIM_FIELD(l1_smem_bytes), "bytes", G::sheet,
+          "L1 data cache and shared memory together: the L1 is what the carveout leaves",
+          {{"t4", K::datasheet, kTuringGuide},
+           {"a100", K::datasheet, kAmpereGuide},
+           {"", K::datasheet, kHopperGuide}}),
       row(TILESIM_FIELD(registers_per_sm), "32-bit registers", G::sheet, "occupancy",
           {{"t4", K::datasheet, kTuringGuide},
            {"a100", K::datasheet, kAmpereGuide},
@@ -218,6 +223,16 @@ const std::vector<MachineParameter>& rows() {
            {"", K::measured,
             "published microbenchmark, rounded: Luo et al., \"Benchmarking and Dissecting the "
             "Nvidia Hopper GPU Architecture\", 2024, ~260 cycles (not measured by tilesim)"}}),
+      row(TILESIM_FIELD(l1_hit_latency_cycles), "cycles", G::memory,
+          "load issued -> data in the SM on an L1 hit (a spilled register's reload)",
+          {{"h200", K::measured,
+            "kernels/probes/carveout.cu on an H200, 2026-11-29 (driver 580.159.04): one thread "
+            "chasing pointers through its own 32 KB local array, 34.5 cycles a load (through a "
+            "global array that stays in the L1: 39.6); assets/measured/carveout_probe_h200.csv"},
+           {"", K::assumed,
+            "the H200's figure: the H100 has the same SM, not probed; the T4 and A100 never "
+            "reach it (only a register-staged wgmma loop's reloads use it; Jia et al. 2019 "
+            "give about 32 cycles for the T4's L1)"}}),
       row(TILESIM_FIELD(dram_latency_cycles), "cycles", G::memory,
           "the same on an L2 miss, unloaded (L0 of the loaded-latency curve)",
           {{"t4 a100", K::assumed,

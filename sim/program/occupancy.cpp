@@ -6,6 +6,7 @@
 
 #include "sim/base/enum_names.hpp"
 #include "sim/compiler/triton_choices.hpp"
+#include "sim/program/carveout.hpp"
 
 namespace tilesim::sim {
 namespace {
@@ -52,7 +53,8 @@ Occupancy occupancy(const Problem& p, const Machine& m, std::optional<int> overr
       // registers (an estimate of ptxas's count, spills included).
       const TritonChoices t = triton_choices(p, m);
       o.smem_per_program =
-          (bm * bk * std::max(1, t.a.buffers) + bk * bn * std::max(1, t.b.buffers)) * e;
+          std::max((bm * bk * std::max(1, t.a.buffers) + bk * bn * std::max(1, t.b.buffers)) * e,
+                   t.epilogue_scratch_bytes);
       o.registers_per_program =
           p.threads_per_program() * std::int64_t{t.registers + t.spilled_registers};
     }
@@ -155,6 +157,7 @@ Occupancy occupancy(const Problem& p, const Machine& m, std::optional<int> overr
     o.programs_per_sm = *override_pps;
     o.limit = OccupancyLimit::override_value;
   }
+  o.carveout_bytes = driver_carveout_bytes(m, o.smem_per_program, o.programs_per_sm);
   return o;
 }
 

@@ -31,6 +31,9 @@ struct Occupancy {
   int threads_per_program = kThreadsPerProgram;
   // Programs per SM each limit alone would allow.
   int by_shared_memory = 0, by_registers = 0, by_threads = 0, by_programs = 0;
+  // The shared memory the driver carves out of the SM's L1 for this launch (sim/program/carveout);
+  // the L1 keeps Machine::l1_smem_bytes less it.
+  std::int64_t carveout_bytes = 0;
   std::string reason;  // "limited by shared memory: 2 x 96 KiB <= 228 KiB"
 };
 

@@ -5,6 +5,7 @@
 #include <type_traits>
 
 #include "sim/memory/dram_reads.hpp"
+#include "sim/program/carveout.hpp"
 #include "sim/timing/step_costs.hpp"
 
 namespace tilesim::sim {
@@ -36,6 +37,7 @@ std::string shown(const T& v) {
 const std::string kVariants = "kernels/variants.cpp";
 const std::string kOptions = "sim/timing/step_costs.hpp";
 const std::string kCompiler = "sim/compiler/triton_choices.hpp";
+const std::string kProgram = "sim/program/carveout.hpp";
 const std::string kStagedLoopFit =
     "least squares over ncu's smsp__inst_executed per warp and K step of the supplement's 19 "
     "register-staged matmul loops without spills (fit set, H100, Triton 3.6; 2- and 16-byte "
@@ -162,9 +164,26 @@ std::span<const ModelParameter> model_constants() {
                "a register-staged wgmma loop's in-loop local loads (spilled offsets) in flight at "
                "a time, each an L2 round trip before the loads it addresses go out",
                K::fitted,
-               "the supplements' 35 spilling staged loops at 3001^3 (fit set: version 2's seven "
-               "on the H100, version 3's 28 on the H200; docs/TRITON_SPLIT.md): least mean |time "
-               "error| over 1.25, 1.5, 1.67 and 1.75: 23.5, 19.3, 20.0 and 20.5 %"),
+               "the supplements' spilling staged loops at 3001^3 (fit set: version 2's on the "
+               "H100, version 3's on the H200; docs/TRITON_SPLIT.md): least mean |time error| "
+               "over 1.25, 1.5, 1.67 and 1.75: 23.5, 19.3, 20.0 and 20.5 % (35 loops); chosen "
+               "again at version 8 (L1 hits priced), 38 loops over 1, 1.25, 1.5, 1.75 and 2: "
+               "32.5, 20.1, 17.3, 19.2 and 22.1 %"),
+      constant(TILESIM_CONSTANT(kLocalL1ResidentHitShare), kOptions, "of reloads", G::memory,
+               "a register-staged wgmma loop's reloads that hit the L1 where its local lines "
+               "and a K step's tiles fit in the L1 the carveout leaves",
+               K::measured,
+               "ncu's local-load L1 hit rate on the fit set's three spilling loops with 156-192 "
+               "KiB of L1 (assets/measured/ncu_spill_fit_h200.csv: 70.1, 79.0, 82.8 %), their "
+               "mean; loops with less L1 than their lines need hit at most 11 %"),
+      constant(TILESIM_CONSTANT(kCarveoutHeadroomCapKiB), kProgram, "KiB", G::memory,
+               "the driver's carveout: at two or more resident programs it asks room for twice "
+               "them, up to this",
+               K::measured,
+               "kernels/probes/carveout.cu under ncu on an H200 (driver 580.159.04; "
+               "assets/measured/carveout_probe_h200.csv): all 169 launches at or under 48 KiB "
+               "a block as the rule says (tests/sim/carveout_test.cpp), and 25 of the 26 Triton "
+               "loops of assets/measured/ncu_spill_fit_h200.csv"),
       constant(TILESIM_CONSTANT(kMidSectorLineCycles), kOptions, "cycles", G::memory,
                "L1/shared pipe cycles an element-wise cp.async (narrower than 16 bytes) spends on "
                "each line a warp access touches beyond what rows that start on a line would",
@@ -226,6 +245,14 @@ std::span<const ModelParameter> model_constants() {
                "the same: local loads a thread a K step per access", K::fitted,
                "the census's 7 fit configurations of 256 or more accesses: their 32-bit loads over "
                "their accesses, summed (1,028-2,264 loads; 4.0-5.0 each)"),
+      constant(TILESIM_CONSTANT(kEpilogueScratchColumnsPerWarp), kCompiler, "columns/warp",
+               G::timing,
+               "Triton's epilogue scratch (the accumulator's layout conversion): BLOCK_M x "
+               "min(BLOCK_N, this x num_warps) elements",
+               K::measured,
+               "read off Triton 3.6's allocation of the register-staged loops, then checked on "
+               "every compiled wgmma launch measured (assets/measured/triton_*.json): 1,189 of "
+               "1,191 allocate max(buffers, scratch); two allocate less"),
       constant(TILESIM_CONSTANT(kRegisterBase), kCompiler, "registers", G::timing,
                "Triton's registers a thread: the constant part", K::fitted, kRegisterFit),
       constant(TILESIM_CONSTANT(kRegistersPerAccumulator), kCompiler, "registers/value", G::timing,

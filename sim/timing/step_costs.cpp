@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "sim/base/enum_names.hpp"
+#include "sim/program/occupancy.hpp"
 
 namespace tilesim::sim {
 namespace {
@@ -36,6 +37,26 @@ double wavefronts(std::int64_t bytes, const Machine& m) {
 ThreadVariant default_variant(Kernel k) {
   return k == Kernel::transpose ? ThreadVariant::transpose_smem_tiled
                                 : ThreadVariant::matmul_smem_tiled;
+}
+
+// A register-staged wgmma loop's reload of a spilled word: an L1 hit where the loop's local
+// lines stay in the L1 (kLocalL1ResidentHitShare of them), else an L2 round trip. They stay
+// where the SM's resident programs' reloaded words (a warp's 32-bit local load is a 128-byte
+// line: 4 bytes a thread) and spilled accumulator fragments, and one K step's tiles passing
+// through the L1 between two reloads of a word (ld.global caches them there), fit in the L1
+// the driver's carveout leaves (sim/program/carveout). Average picoseconds a reload.
+double local_reload_latency_ps(const Problem& p, const Machine& m, const TimingOptions& options,
+                               const TritonChoices& t, int programs_per_sm, const StepCosts& c) {
+  const Occupancy occ = occupancy(p, m, programs_per_sm, options);
+  const double residents = std::max(1, programs_per_sm);
+  const double local_bytes = residents * static_cast<double>(p.threads_per_program()) * 4.0 *
+                             (t.loop_local_loads + t.spilled_accumulators);
+  const double tile_bytes =
+      residents * static_cast<double>((p.block_m() + p.block_n()) * p.block_k() * p.elem_bytes());
+  const double l1_bytes = static_cast<double>(m.l1_smem_bytes - occ.carveout_bytes);
+  const double hit = local_bytes + tile_bytes <= l1_bytes ? kLocalL1ResidentHitShare : 0.0;
+  return hit * static_cast<double>(ps_of_cycles(m.l1_hit_latency_cycles, m)) +
+         (1.0 - hit) * static_cast<double>(c.l2_hit_latency_ps);
 }
 
 }  // namespace
@@ -371,10 +392,11 @@ StepCosts step_costs(const Problem& p, const Machine& m, const TimingOptions& op
       // Spills: a wgmma's spilled accumulator fragments are reloaded (and stored) every K step
       // from the L2, at the rate a few warps' outstanding local loads allow. The other spills
       // stay in the L1, as above, except in a register-staged wgmma loop: there they are the
-      // census rule's offset reloads, each an L2 round trip in series with the K step,
+      // census rule's offset reloads, each a round trip in series with the K step,
       // kSpillReloadsInFlight of them at a time (the version-2 supplement at 3001^3, fit:
       // 100-220 ns a reload beyond the model's time without them on the H100, against 142 ns
-      // for 260 cycles at 1.83 GHz).
+      // for 260 cycles at 1.83 GHz). The round trip ends in the L1 where the loop's local
+      // lines stay there (local_reload_latency_ps), else in the L2.
       c.spilled_registers = t.spilled_registers;
       const std::int64_t threads = p.threads_per_program();
       const bool offsets_reloaded = staged && c.path == MathPath::wgmma;
@@ -387,7 +409,8 @@ StepCosts step_costs(const Problem& p, const Machine& m, const TimingOptions& op
           pipe_ps(wavefronts(l1_spills * kSpillBytesPerRegister * threads, m) + reload_cycles);
       if (offsets_reloaded)
         c.staged_reload_ps = std::llround(
-            t.loop_local_loads * static_cast<double>(c.l2_hit_latency_ps) / kSpillReloadsInFlight);
+            t.loop_local_loads * local_reload_latency_ps(p, m, options, t, programs_per_sm, c) /
+            kSpillReloadsInFlight);
     }
     c.load_a_smem_free_ps = pipe_ps(a_wf);
     c.load_b_smem_free_ps = pipe_ps(b_wf);

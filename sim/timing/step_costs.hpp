@@ -47,10 +47,19 @@ inline constexpr int kSpillBytesPerRegister = 8;
 inline constexpr double kSpillReloadBytesPerWarpCycle = 4.5;
 // A register-staged wgmma loop's in-loop local loads (StepCosts::staged_reload_ps) in flight at
 // a time: each feeds one load's address through the one or two registers ptxas left free.
-// Fitted: the supplements' 35 spilling staged loops at 3001^3 (fit set: version 2's seven on the
-// H100, version 3's 28 on the H200; docs/TRITON_SPLIT.md), least mean |time error| over 1.25,
-// 1.5, 1.67 and 1.75: 23.5, 19.3, 20.0 and 20.5 %.
+// Fitted: the supplements' spilling staged loops at 3001^3 (fit set: version 2's on the H100,
+// version 3's on the H200; docs/TRITON_SPLIT.md), least mean |time error| over 1.25, 1.5, 1.67
+// and 1.75: 23.5, 19.3, 20.0 and 20.5 % (35 loops); again at version 8, with L1 hits priced
+// (kLocalL1ResidentHitShare), 38 loops over 1, 1.25, 1.5, 1.75 and 2: 32.5, 20.1, 17.3, 19.2
+// and 22.1 %.
 inline constexpr double kSpillReloadsInFlight = 1.5;
+// The share of those reloads that hit the L1 where the loop's local lines stay resident
+// (StepCosts::staged_reload_ps: the SM's programs' reloaded words and spilled accumulator
+// fragments, and a K step's tiles passing through beside them, fit in the L1 the carveout
+// leaves). Measured: ncu's local-load L1 hit rate on the fit set's three spilling loops with 156-
+// 192 KiB of L1 (assets/measured/ncu_spill_fit_h200.csv: 70.1, 79.0 and 82.8 %), their mean;
+// every loop with less L1 than its lines need hits at most 11 %.
+inline constexpr double kLocalL1ResidentHitShare = 0.773;
 // Global-memory lines the L1 looks up per cycle for a warp load through registers (ld.global):
 // a warp access whose lanes touch L lines takes L / this cycles of the L1/shared data pipe.
 inline constexpr double kL1LinesPerCycle = 4;
