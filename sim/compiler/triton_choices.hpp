@@ -148,9 +148,10 @@ struct TritonChoices {
   // wgmma with both tiles staged through registers: the local loads a thread makes every K step to
   // fetch its loads' spilled element offsets (or, from kPointerLoopAccesses on, pointers). Each
   // feeds the address of a load (LDL -> IMAD.WIDE -> LDG) through the one or two registers left
-  // free, so they go one after another (sim/timing: an L2 round trip each, before the loads can
-  // go out). The accumulator's spilled fragments (spilled_accumulators) are not among them: ptxas
-  // swaps those in bulk around the wgmmas (64 LDL.64 at a time).
+  // free, so they go one after another (sim/timing: a round trip each, to the L1 where the
+  // loop's local lines stay there, else the L2, before the loads can go out). The accumulator's
+  // spilled fragments (spilled_accumulators) are not among them: ptxas swaps those in bulk around
+  // the wgmmas (64 LDL.64 at a time).
   int loop_local_loads = 0;
   // One sentence per choice that differs from the fast path, naming its cause:
   // "B: 2-byte ld.global, not pipelined: N = 4100 is not a multiple of 16".

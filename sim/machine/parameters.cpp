@@ -227,7 +227,8 @@ const std::vector<MachineParameter>& rows() {
           "load issued -> data in the SM on an L1 hit (a spilled register's reload)",
           {{"h200", K::measured,
             "kernels/probes/carveout.cu on an H200, 2026-11-29 (driver 580.159.04): one thread "
-            "chasing pointers through its own 32 KB local array, 34.5 cycles a load (through a "
+            "chasing pointers through its own 1 KB local array, whose words lie on 256 lines (32 "
+            "KB), 34.5 cycles a load (through a "
             "global array that stays in the L1: 39.6); assets/measured/carveout_probe_h200.csv"},
            {"", K::assumed,
             "the H200's figure: the H100 has the same SM, not probed; the T4 and A100 never "

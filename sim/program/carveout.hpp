@@ -25,8 +25,11 @@ inline constexpr std::int64_t kDefaultDynamicSmemBytes = 48 << 10;
 // they need more themselves. Measured, not fitted: kernels/probes/carveout.cu under Nsight Compute
 // on an H200 (driver 580.159.04, 2026-11-29), all 169 launches of 0.5-48 KiB a program at 1-16
 // programs an SM (registers or threads limiting), every one as this rule says; and the 26 Triton
-// loops of assets/measured/ncu_spill_fit_h200.csv (25 as it says; the 26th is resident 3 an SM
-// where the register estimate gives 2). assets/measured/carveout_probe_h200.csv.
+// loops of assets/measured/ncu_spill_fit_h200.csv (25 as it says from ncu's shared bytes; the 26th
+// is resident 3 an SM where the register estimate gives 2; from the model's shared bytes 24:
+// 256 x 128 x 32 at 4 warps allocates less than its epilogue scratch rule says).
+// assets/measured/carveout_probe_h200.csv. The launches pin the cap to 101..132 KiB: any cap in
+// that range reproduces all 208; 132 is the configuration they land on.
 inline constexpr int kCarveoutHeadroomCapKiB = 132;
 
 // The carveout in bytes for programs of `smem_per_program` bytes of shared memory each (the

@@ -49,7 +49,8 @@ Occupancy occupancy(const Problem& p, const Machine& m, std::optional<int> overr
     o.registers_per_program = bm * bn + 32 * p.threads_per_program();
     if (timing.triton) {
       // Triton's program (sim/compiler): its shared buffers per operand (num_stages on the wgmma
-      // path, one fewer on FMA and mma.sync, one for a tile staged through registers) and its
+      // path, one fewer on FMA and mma.sync, one for a tile staged through registers), or its
+      // epilogue's layout-conversion scratch where that is larger (wgmma), and its
       // registers (an estimate of ptxas's count, spills included).
       const TritonChoices t = triton_choices(p, m);
       o.smem_per_program =
@@ -86,9 +87,13 @@ Occupancy occupancy(const Problem& p, const Machine& m, std::optional<int> overr
   }
   if (o.smem_per_program > m.smem_per_block_bytes) {
     const bool matmul = p.kernel() == Kernel::matmul;
-    const std::string what = matmul
-                                 ? "A and B tiles x " + std::to_string(p.spec().stages) + " stages"
-                                 : "its (BLOCK_M, BLOCK_N) tile";
+    // A Triton wgmma program whose epilogue scratch is the larger says so (sim/compiler).
+    const bool scratch = matmul && timing.triton &&
+                         triton_choices(p, m).epilogue_scratch_bytes == o.smem_per_program;
+    const std::string what =
+        !matmul   ? "its (BLOCK_M, BLOCK_N) tile"
+        : scratch ? "the epilogue's layout conversion of the (BLOCK_M, BLOCK_N) accumulator"
+                  : "A and B tiles x " + std::to_string(p.spec().stages) + " stages";
     throw InvalidField(matmul ? "stages" : "block_m",
                        "one program needs " + kib(o.smem_per_program) + " of shared memory (" +
                            what + ") but " + m.name + " allows " + kib(m.smem_per_block_bytes) +

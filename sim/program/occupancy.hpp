@@ -31,8 +31,10 @@ struct Occupancy {
   int threads_per_program = kThreadsPerProgram;
   // Programs per SM each limit alone would allow.
   int by_shared_memory = 0, by_registers = 0, by_threads = 0, by_programs = 0;
-  // The shared memory the driver carves out of the SM's L1 for this launch (sim/program/carveout);
-  // the L1 keeps Machine::l1_smem_bytes less it.
+  // The shared memory the driver carves out of the SM's L1 for this launch (sim/program/carveout),
+  // for programs_per_sm resident (an override's count too); the L1 keeps Machine::l1_smem_bytes
+  // less it. The rule is measured for launches as Triton makes them on sm_90 (an H200); a CUDA
+  // rung that opts in without preferring shared memory, sm_80, or the T4's 32 / 64 KiB are not.
   std::int64_t carveout_bytes = 0;
   std::string reason;  // "limited by shared memory: 2 x 96 KiB <= 228 KiB"
 };

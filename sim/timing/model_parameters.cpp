@@ -162,13 +162,15 @@ std::span<const ModelParameter> model_constants() {
                "traffic is ncu's (hit rate 68 -> 96 %, assets/measured/triton_h100.json)"),
       constant(TILESIM_CONSTANT(kSpillReloadsInFlight), kOptions, "loads", G::memory,
                "a register-staged wgmma loop's in-loop local loads (spilled offsets) in flight at "
-               "a time, each an L2 round trip before the loads it addresses go out",
+               "a time, each a round trip (to the L1 or the L2) before the loads it addresses go "
+               "out",
                K::fitted,
                "the supplements' spilling staged loops at 3001^3 (fit set: version 2's on the "
                "H100, version 3's on the H200; docs/TRITON_SPLIT.md): least mean |time error| "
                "over 1.25, 1.5, 1.67 and 1.75: 23.5, 19.3, 20.0 and 20.5 % (35 loops); chosen "
-               "again at version 8 (L1 hits priced), 38 loops over 1, 1.25, 1.5, 1.75 and 2: "
-               "32.5, 20.1, 17.3, 19.2 and 22.1 %"),
+               "again at version 8 (L1 hits priced), 38 loops (every supplement loop whose census "
+               "count is above zero; how the first fit's 35 were selected is not recorded) over "
+               "1, 1.25, 1.5, 1.75 and 2: 32.5, 20.1, 17.3, 19.2 and 22.1 %"),
       constant(TILESIM_CONSTANT(kLocalL1ResidentHitShare), kOptions, "of reloads", G::memory,
                "a register-staged wgmma loop's reloads that hit the L1 where its local lines "
                "and a K step's tiles fit in the L1 the carveout leaves",
@@ -182,8 +184,9 @@ std::span<const ModelParameter> model_constants() {
                K::measured,
                "kernels/probes/carveout.cu under ncu on an H200 (driver 580.159.04; "
                "assets/measured/carveout_probe_h200.csv): all 169 launches at or under 48 KiB "
-               "a block as the rule says (tests/sim/carveout_test.cpp), and 25 of the 26 Triton "
-               "loops of assets/measured/ncu_spill_fit_h200.csv"),
+               "a block as the rule says (tests/sim/carveout_test.cpp; any cap in 101-132 KiB "
+               "would), and 25 of the 26 Triton loops of assets/measured/ncu_spill_fit_h200.csv "
+               "from ncu's shared bytes (24 from the model's)"),
       constant(TILESIM_CONSTANT(kMidSectorLineCycles), kOptions, "cycles", G::memory,
                "L1/shared pipe cycles an element-wise cp.async (narrower than 16 bytes) spends on "
                "each line a warp access touches beyond what rows that start on a line would",

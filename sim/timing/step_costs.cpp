@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "sim/base/enum_names.hpp"
+#include "sim/program/carveout.hpp"
 #include "sim/program/occupancy.hpp"
 
 namespace tilesim::sim {
@@ -47,13 +48,16 @@ ThreadVariant default_variant(Kernel k) {
 // the driver's carveout leaves (sim/program/carveout). Average picoseconds a reload.
 double local_reload_latency_ps(const Problem& p, const Machine& m, const TimingOptions& options,
                                const TritonChoices& t, int programs_per_sm, const StepCosts& c) {
-  const Occupancy occ = occupancy(p, m, programs_per_sm, options);
+  // Triton's shared bytes (its buffers or its epilogue's scratch) as occupancy counts them; the
+  // carveout for the programs the engine keeps resident.
+  const std::int64_t smem = occupancy(p, m, std::nullopt, options).smem_per_program;
+  const std::int64_t carveout = driver_carveout_bytes(m, smem, programs_per_sm);
   const double residents = std::max(1, programs_per_sm);
   const double local_bytes = residents * static_cast<double>(p.threads_per_program()) * 4.0 *
                              (t.loop_local_loads + t.spilled_accumulators);
   const double tile_bytes =
       residents * static_cast<double>((p.block_m() + p.block_n()) * p.block_k() * p.elem_bytes());
-  const double l1_bytes = static_cast<double>(m.l1_smem_bytes - occ.carveout_bytes);
+  const double l1_bytes = static_cast<double>(m.l1_smem_bytes - carveout);
   const double hit = local_bytes + tile_bytes <= l1_bytes ? kLocalL1ResidentHitShare : 0.0;
   return hit * static_cast<double>(ps_of_cycles(m.l1_hit_latency_cycles, m)) +
          (1.0 - hit) * static_cast<double>(c.l2_hit_latency_ps);

@@ -3,6 +3,7 @@
 // tf32 is copied into a K-major tile 4 bytes at a time, with bank conflicts.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <map>
 #include <tuple>
 #include <vector>
@@ -102,12 +103,39 @@ TEST(TritonTiming, AStagedLoopIssuesItsInstructionsBetweenTheDotAndTheNextLoads)
             33 * c.staged_issue_ps);
 }
 
+// Where the loop's local lines stay in the L1 the carveout leaves, kLocalL1ResidentHitShare of
+// the reloads cost the L1's latency: 128 x 256 x 64 at 8 warps, 3001^3 on an H200 (one program
+// an SM, 48 KiB of buffers: 64 KiB carved, 192 KiB of L1 for 31 KiB of reloaded lines and 48 KiB
+// of a K step's tiles; ncu: 82.8 % of its local loads hit, assets/measured/ncu_spill_fit_h200.csv).
+TEST(TritonTiming, SpilledOffsetsThatStayInTheL1AreReloadedAtItsLatency) {
+  ProblemSpec s = tutorial(3001, 3001, 3001, DType::fp16);
+  s.block_n = 256;
+  const Problem p(s);
+  const Machine m = *find_machine("h200");
+  const TritonChoices t = triton_choices(p, m);
+  ASSERT_EQ(t.a.path, LoadPath::ld_global);
+  EXPECT_EQ(t.loop_local_loads, 31);
+  const Occupancy occ = occupancy(p, m);
+  ASSERT_EQ(occ.programs_per_sm, 1);
+  EXPECT_EQ(occ.carveout_bytes, 64 << 10);
+  const StepCosts c = step_costs(p, m, TimingOptions{}, occ.programs_per_sm);
+  const double l1_ps = std::round(m.l1_hit_latency_cycles * 1e12 / m.sm_clock_hz);
+  const double reload = kLocalL1ResidentHitShare * l1_ps +
+                        (1 - kLocalL1ResidentHitShare) * static_cast<double>(c.l2_hit_latency_ps);
+  EXPECT_NEAR(static_cast<double>(c.staged_reload_ps), 31.0 * reload / kSpillReloadsInFlight, 1.0);
+  // Under a third of the L2 price.
+  EXPECT_LT(3 * c.staged_reload_ps,
+            std::llround(31.0 * static_cast<double>(c.l2_hit_latency_ps) / kSpillReloadsInFlight));
+}
+
 // Past 255 registers a staged wgmma loop reloads its loads' spilled offsets every K step
-// (TritonChoices::loop_local_loads): one L2 round trip each, kSpillReloadsInFlight at a time,
+// (TritonChoices::loop_local_loads): one round trip each, kSpillReloadsInFlight at a time,
 // after the instructions' issue and before load k goes out; the engine books the wait as
 // latency. 128 x 128 x 64 at 4 warps, both operands 2-byte ld.global (K = 2052, N = 130): 128
 // accumulator registers (two m64n128 fragments, both kept) and 64 accesses each of A and B a
-// thread: 128 + 2 x 64 + 0.875 x 64 + 38 - 255 = 95 reloads.
+// thread: 128 + 2 x 64 + 0.875 x 64 + 38 - 255 = 95 reloads, each an L2 round trip: two programs
+// an SM, 32 KiB each, leave 124 KiB of L1 (132 carved), and their 95 KiB of reloaded lines with
+// 64 KiB of a K step's tiles do not fit.
 TEST(TritonTiming, SpilledOffsetsAreReloadedBeforeEachKStepsLoads) {
   ProblemSpec s = tutorial(128, 130, 2052, DType::fp16);
   s.num_warps = 4;
