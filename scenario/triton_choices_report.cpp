@@ -79,6 +79,7 @@ nlohmann::json triton_choices_json(const sim::TritonChoices& t) {
       {"pipeline_buffers", t.pipeline_buffers},
       {"registers_estimate", nullptr},
       {"spilled_registers_estimate", nullptr},
+      {"spilled_accumulators_estimate", nullptr},
       {"loop_local_loads_estimate", nullptr},
       {"notes", t.notes},
       {"operands", operands},
@@ -88,6 +89,7 @@ nlohmann::json triton_choices_json(const sim::TritonChoices& t) {
     j["dot_instruction"] = t.dot_instruction;
     j["registers_estimate"] = t.registers;
     j["spilled_registers_estimate"] = t.spilled_registers;
+    j["spilled_accumulators_estimate"] = t.spilled_accumulators;
     j["loop_local_loads_estimate"] = t.loop_local_loads;
   }
   return j;

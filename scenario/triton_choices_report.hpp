@@ -31,9 +31,10 @@ std::string pipeline_text(const sim::Problem& p, const sim::TritonChoices& t);
 std::vector<ChoiceLine> triton_choice_lines(const sim::Problem& p, const sim::TritonChoices& t);
 
 // `run --json`'s "triton" object: dot, dot_instruction, registers_estimate,
-// spilled_registers_estimate and loop_local_loads_estimate (a thread's in-loop local loads each
-// K step; all null for a copy or transpose, which have no tl.dot and no register estimate),
-// pipeline_buffers, notes, and operands {a, b, c} (a copy or transpose: a and c), each with path
+// spilled_registers_estimate, spilled_accumulators_estimate (of those, wgmma accumulator
+// registers) and loop_local_loads_estimate (a thread's in-loop local loads each K step; all null
+// for a copy or transpose, which have no tl.dot and no register estimate), pipeline_buffers, notes,
+// and operands {a, b, c} (a copy or transpose: a and c), each with path
 // ("cp.async" | "ld.global"; the store "st.global"), access_bytes, vector_elems, buffers,
 // lanes_along_contiguous, swizzle_bytes, smem_transposed, smem_wavefronts_per_access,
 // lines_per_access, sectors_per_access, warp_accesses, leading_stride and divisible_by_16.

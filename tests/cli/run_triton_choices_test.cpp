@@ -109,6 +109,7 @@ TEST(CliRunTritonChoices, JsonHoldsTheDotPipelineOperandsAndNotes) {
   EXPECT_EQ(j["pipeline_buffers"], 3);
   EXPECT_GT(j["registers_estimate"].get<int>(), 0);
   EXPECT_EQ(j["spilled_registers_estimate"], 0);
+  EXPECT_EQ(j["spilled_accumulators_estimate"], 0);
   EXPECT_EQ(j["loop_local_loads_estimate"], 0);
   ASSERT_TRUE(j["notes"].is_array());
   EXPECT_EQ(j["notes"][0],
