@@ -563,4 +563,11 @@ std::string describe(const OperandChoice& o) {
   return s;
 }
 
+std::int64_t triton_shared_bytes(const Problem& p, const TritonChoices& t) {
+  const std::int64_t bm = p.block_m(), bn = p.block_n(), bk = p.block_k();
+  const std::int64_t buffers =
+      (bm * bk * std::max(1, t.a.buffers) + bk * bn * std::max(1, t.b.buffers)) * p.elem_bytes();
+  return std::max(buffers, t.epilogue_scratch_bytes);
+}
+
 }  // namespace tilesim::sim

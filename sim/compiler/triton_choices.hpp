@@ -197,6 +197,12 @@ inline constexpr double kLocalLoadsPerPointer = 4.61;
 // The choices for `p` on `m`. Deterministic, cheap (no replay).
 TritonChoices triton_choices(const Problem& p, const Machine& m);
 
+// The shared bytes a Triton matmul program allocates (`t` = triton_choices(p, m)): its operands'
+// buffers (num_stages on the wgmma path, one fewer on FMA and mma.sync, one for a tile staged
+// through registers), or its epilogue's layout-conversion scratch where that is larger: Triton
+// never holds both live at once.
+std::int64_t triton_shared_bytes(const Problem& p, const TritonChoices& t);
+
 // "cp.async 16 B x3" | "ld.global 2 B (lanes across rows)" — one line for a table.
 std::string describe(const OperandChoice& o);
 

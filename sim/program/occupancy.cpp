@@ -40,6 +40,7 @@ std::string_view to_string(OccupancyLimit v) {
 Occupancy occupancy(const Problem& p, const Machine& m, std::optional<int> override_pps,
                     const TimingOptions& timing) {
   Occupancy o;
+  bool scratch_is_larger = false;  // a Triton program's epilogue scratch sets its shared bytes
   const std::int64_t e = p.elem_bytes();
   const std::int64_t bm = p.block_m(), bn = p.block_n(), bk = p.block_k();
   if (p.kernel() == Kernel::matmul) {
@@ -48,14 +49,11 @@ Occupancy occupancy(const Problem& p, const Machine& m, std::optional<int> overr
     // fp32 accumulator (BLOCK_M, BLOCK_N), one register per element, + 32 per thread.
     o.registers_per_program = bm * bn + 32 * p.threads_per_program();
     if (timing.triton) {
-      // Triton's program (sim/compiler): its shared buffers per operand (num_stages on the wgmma
-      // path, one fewer on FMA and mma.sync, one for a tile staged through registers), or its
-      // epilogue's layout-conversion scratch where that is larger (wgmma), and its
+      // Triton's program (sim/compiler): its shared buffers or its epilogue's scratch, and its
       // registers (an estimate of ptxas's count, spills included).
       const TritonChoices t = triton_choices(p, m);
-      o.smem_per_program =
-          std::max((bm * bk * std::max(1, t.a.buffers) + bk * bn * std::max(1, t.b.buffers)) * e,
-                   t.epilogue_scratch_bytes);
+      o.smem_per_program = triton_shared_bytes(p, t);
+      scratch_is_larger = t.epilogue_scratch_bytes == o.smem_per_program;
       o.registers_per_program =
           p.threads_per_program() * std::int64_t{t.registers + t.spilled_registers};
     }
@@ -88,12 +86,11 @@ Occupancy occupancy(const Problem& p, const Machine& m, std::optional<int> overr
   if (o.smem_per_program > m.smem_per_block_bytes) {
     const bool matmul = p.kernel() == Kernel::matmul;
     // A Triton wgmma program whose epilogue scratch is the larger says so (sim/compiler).
-    const bool scratch = matmul && timing.triton &&
-                         triton_choices(p, m).epilogue_scratch_bytes == o.smem_per_program;
     const std::string what =
-        !matmul   ? "its (BLOCK_M, BLOCK_N) tile"
-        : scratch ? "the epilogue's layout conversion of the (BLOCK_M, BLOCK_N) accumulator"
-                  : "A and B tiles x " + std::to_string(p.spec().stages) + " stages";
+        !matmul ? "its (BLOCK_M, BLOCK_N) tile"
+        : scratch_is_larger
+            ? "the epilogue's layout conversion of the (BLOCK_M, BLOCK_N) accumulator"
+            : "A and B tiles x " + std::to_string(p.spec().stages) + " stages";
     throw InvalidField(matmul ? "stages" : "block_m",
                        "one program needs " + kib(o.smem_per_program) + " of shared memory (" +
                            what + ") but " + m.name + " allows " + kib(m.smem_per_block_bytes) +

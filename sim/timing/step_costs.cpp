@@ -10,7 +10,6 @@
 #include "sim/base/enum_names.hpp"
 #include "sim/memory/dram_pieces.hpp"
 #include "sim/program/carveout.hpp"
-#include "sim/program/occupancy.hpp"
 
 namespace tilesim::sim {
 namespace {
@@ -47,12 +46,11 @@ ThreadVariant default_variant(Kernel k) {
 // line: 4 bytes a thread) and spilled accumulator fragments, and one K step's tiles passing
 // through the L1 between two reloads of a word (ld.global caches them there), fit in the L1
 // the driver's carveout leaves (sim/program/carveout). Average picoseconds a reload.
-double local_reload_latency_ps(const Problem& p, const Machine& m, const TimingOptions& options,
-                               const TritonChoices& t, int programs_per_sm, const StepCosts& c) {
-  // Triton's shared bytes (its buffers or its epilogue's scratch) as occupancy counts them; the
-  // carveout for the programs the engine keeps resident.
-  const std::int64_t smem = occupancy(p, m, std::nullopt, options).smem_per_program;
-  const std::int64_t carveout = driver_carveout_bytes(m, smem, programs_per_sm);
+double local_reload_latency_ps(const Problem& p, const Machine& m, const TritonChoices& t,
+                               int programs_per_sm, const StepCosts& c) {
+  // The carveout for Triton's shared bytes and the programs the engine keeps resident.
+  const std::int64_t carveout =
+      driver_carveout_bytes(m, triton_shared_bytes(p, t), programs_per_sm);
   const double residents = std::max(1, programs_per_sm);
   const double local_bytes = residents * static_cast<double>(p.threads_per_program()) * 4.0 *
                              (t.loop_local_loads + t.spilled_accumulators);
@@ -426,9 +424,9 @@ StepCosts step_costs(const Problem& p, const Machine& m, const TimingOptions& op
       c.dot_spill_ps =
           pipe_ps(wavefronts(l1_spills * kSpillBytesPerRegister * threads, m) + reload_cycles);
       if (offsets_reloaded)
-        c.staged_reload_ps = std::llround(
-            t.loop_local_loads * local_reload_latency_ps(p, m, options, t, programs_per_sm, c) /
-            kSpillReloadsInFlight);
+        c.staged_reload_ps =
+            std::llround(t.loop_local_loads * local_reload_latency_ps(p, m, t, programs_per_sm, c) /
+                         kSpillReloadsInFlight);
     }
     c.load_a_smem_free_ps = pipe_ps(a_wf);
     c.load_b_smem_free_ps = pipe_ps(b_wf);
