@@ -41,8 +41,9 @@ const std::string kCompiler = "sim/compiler/triton_choices.hpp";
 const std::string kProgram = "sim/program/carveout.hpp";
 const std::string kDramPieceProbe =
     "kernels/probes/dram_locality.cu on an H200 (assets/measured/dram_locality_h200.csv): 1 GiB "
-    "read once, 64 rows a block, strip by strip; the rate against whole rows at pitches of 8 and "
-    "24 KiB (they agree within 0.01; 128-byte strips 0.99-1.00); the H100 assumed the same";
+    "read once, 512 rows a block strip by strip, so the reads in flight span one strip of many "
+    "rows; its rate against whole rows (docs/TRITON_SPLIT.md, version 12); the H100 and the "
+    "other presets assumed the same";
 const std::string kStagedLoopFit =
     "least squares over ncu's smsp__inst_executed per warp and K step of the supplement's 19 "
     "register-staged matmul loops without spills (fit set, H100, Triton 3.6; 2- and 16-byte "
@@ -276,16 +277,22 @@ std::span<const ModelParameter> model_constants() {
                kRegisterFit),
       constant(TILESIM_CONSTANT(kDramPiece16Efficiency), "sim/memory/dram_pieces.hpp",
                "of the DRAM rate", G::memory,
-               "DRAM reads of 16-byte pieces of many rows (an operand stored along K, BLOCK_K x "
-               "elem bytes a row a K step), against whole rows",
+               "DRAM reads of 16-byte pieces of many rows at once (an operand stored along K, "
+               "BLOCK_K x elem bytes a row a K step), against whole rows",
                K::measured, kDramPieceProbe),
       constant(TILESIM_CONSTANT(kDramPiece32Efficiency), "sim/memory/dram_pieces.hpp",
                "of the DRAM rate", G::memory, "the same for 32-byte pieces", K::measured,
                kDramPieceProbe),
       constant(TILESIM_CONSTANT(kDramPiece64Efficiency), "sim/memory/dram_pieces.hpp",
+               "of the DRAM rate", G::memory, "the same for 64-byte pieces (BLOCK_K = 32 of fp16)",
+               K::measured, kDramPieceProbe),
+      constant(TILESIM_CONSTANT(kDramPiece128Efficiency), "sim/memory/dram_pieces.hpp",
                "of the DRAM rate", G::memory,
-               "the same for 64-byte pieces (BLOCK_K = 32 of fp16); 128 bytes and wider read at "
-               "the full rate",
+               "the same for 128-byte pieces (BLOCK_K = 64 of fp16, 32 of fp32)", K::measured,
+               kDramPieceProbe),
+      constant(TILESIM_CONSTANT(kDramPiece512Efficiency), "sim/memory/dram_pieces.hpp",
+               "of the DRAM rate", G::memory,
+               "the same for 512-byte pieces; 8192 bytes and wider read at the full rate",
                K::measured, kDramPieceProbe),
       constant(TILESIM_CONSTANT(kMinReadShare), "sim/memory/dram_reads.hpp", "of the DRAM rate",
                G::memory,

@@ -1,5 +1,5 @@
-// The dot pipe shared by age (sim/timing/dot_share.hpp), pick by pick: with every program always ready,
-// the counts of dots each gets over many picks are the weights' ratios, counted by hand.
+// The dot pipe shared by age (sim/timing/dot_share.hpp), pick by pick: with every program always
+// ready, the counts of dots each gets over many picks are the weights' ratios, counted by hand.
 #include "sim/timing/dot_share.hpp"
 
 #include <gtest/gtest.h>

@@ -253,9 +253,10 @@ TEST(MemoryPath, TheClockStartsHighAndFallsToItsSustainedRate) {
 }
 
 // A load whose rows come in short pieces holds DRAM longer for its misses (dram_weight: 1 /
-// dram_piece_efficiency), not the L2, the fill path or the write-backs beside them.
+// dram_piece_efficiency), not the L2, its write side, the fill path or the write-backs.
 TEST(MemoryPath, ShortRowPiecesHoldTheDramLongerForTheirMissesOnly) {
-  const StepCosts c = costs();
+  StepCosts c = costs();
+  c.l2_write_ps_per_byte = 0.25;
   MemoryPath mem(c, 1, 1 << 20);
   Pipe fill;
   std::int64_t filled = 0;
@@ -263,5 +264,11 @@ TEST(MemoryPath, ShortRowPiecesHoldTheDramLongerForTheirMissesOnly) {
   mem.load(access(0, 4, 2), 0, &fill, &filled, 1.0, 1.5);
   EXPECT_EQ(mem.dram().busy, 256);
   EXPECT_EQ(mem.l2().busy, 64);
+  EXPECT_EQ(mem.l2_write().busy, 32);
   EXPECT_EQ(fill.busy, 256);
+  // A's and B's load steps take their own weights; a copy's or transpose's tile is read whole.
+  c.dram_weight_a = 1.5, c.dram_weight_b = 2;
+  EXPECT_EQ(dram_load_weight(c, StepOp::load_a), 1.5);
+  EXPECT_EQ(dram_load_weight(c, StepOp::load_b), 2.0);
+  EXPECT_EQ(dram_load_weight(c, StepOp::load), 1.0);
 }

@@ -1,4 +1,5 @@
-// The SM's shared pipe in processor sharing (sim/timing/shared_pipe.hpp): hand-computed finish times.
+// The SM's shared pipe in processor sharing (sim/timing/shared_pipe.hpp): hand-computed finish
+// times.
 #include "sim/timing/shared_pipe.hpp"
 
 #include <gtest/gtest.h>
