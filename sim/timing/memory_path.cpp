@@ -15,18 +15,15 @@ std::int64_t ps_of_bytes(std::int64_t bytes, double ps_per_byte) {
 }
 
 std::int64_t MemoryPath::to_dram(std::int64_t read_sectors, std::int64_t write_sectors,
-                                 std::int64_t t, double read_weight) {
+                                 std::int64_t t) {
   m_reads.traffic(read_sectors * L2Cache::kSectorBytes, write_sectors * L2Cache::kSectorBytes);
   const std::int64_t bytes = (read_sectors + write_sectors) * L2Cache::kSectorBytes;
   if (bytes <= 0) return t;
-  const double weighted =
-      (static_cast<double>(read_sectors) * read_weight + static_cast<double>(write_sectors)) *
-      L2Cache::kSectorBytes;
-  return m_dram.hold(t, std::llround(weighted * m_c->dram_ps_per_byte));
+  return m_dram.hold(t, ps_of_bytes(bytes, m_c->dram_ps_per_byte));
 }
 
 Arrival MemoryPath::load(const AccessResult& r, std::int64_t issue, Pipe* fill,
-                         std::int64_t* filled, double l2_weight, double dram_weight) {
+                         std::int64_t* filled, double l2_weight) {
   const StepCosts& c = *m_c;
   const std::int64_t bytes = (std::int64_t{r.hit_sectors} + r.miss_sectors) * L2Cache::kSectorBytes;
   // A miss is back after the DRAM's latency, and the tile after its slowest warp's share of it
@@ -37,7 +34,7 @@ Arrival MemoryPath::load(const AccessResult& r, std::int64_t issue, Pipe* fill,
   const auto later = [&](std::int64_t t, TimeCause cause) {
     if (t > a.at) a = {t, cause};
   };
-  const std::int64_t dram = to_dram(r.miss_sectors, r.writeback_sectors, issue, dram_weight);
+  const std::int64_t dram = to_dram(r.miss_sectors, r.writeback_sectors, issue);
   if (r.miss_sectors > 0) later(dram + c.l2_hit_latency_ps, TimeCause::dram);
   // DRAM's fills go into the L2 on its write side, which the SMs' stores share (charged at issue,
   // as the other pipes, so its requests come in time order). Its rate is the L2's own, not the
@@ -81,10 +78,6 @@ StoreDone MemoryPath::store(const AccessResult& r, std::int64_t t, Pipe* fill) {
 
 std::int64_t smem_write_ps(const StepCosts& c, StepOp op) {
   return op == StepOp::load_a ? c.load_a_smem_ps : op == StepOp::load_b ? c.load_b_smem_ps : 0;
-}
-
-double dram_load_weight(const StepCosts& c, StepOp op) {
-  return op == StepOp::load_a ? c.dram_weight_a : op == StepOp::load_b ? c.dram_weight_b : 1.0;
 }
 
 double l2_load_weight(const StepCosts& c, StepOp op) {

@@ -56,10 +56,9 @@ class MemoryPath {
   // included: StepCosts::tile_slowest_warp_ps); a load that hits sectors still on their way waits
   // for them (the L2 merges it with the miss in flight); a load that misses moves it.
   // `l2_weight`: what a byte weighs on the L2's output alone (l2_load_weight; 1: a cp.async
-  // tile); the write side and the fill path take the bytes as they are. `dram_weight`: what a
-  // byte it reads weighs on DRAM (dram_load_weight; 1: rows read whole).
+  // tile); DRAM, the write side and the fill path take the bytes as they are.
   Arrival load(const AccessResult& r, std::int64_t issue, Pipe* fill, std::int64_t* filled,
-               double l2_weight = 1, double dram_weight = 1);
+               double l2_weight = 1);
   // An output tile's store at `t` through its SM's `fill` path and the L2.
   StoreDone store(const AccessResult& r, std::int64_t t, Pipe* fill);
 
@@ -70,10 +69,9 @@ class MemoryPath {
   const Pipe& l2_write() const { return m_l2_write; }
 
  private:
-  // Sends a request's DRAM sectors (misses read, each weighing `read_weight`; write-backs
-  // written) at `t`; returns when the DRAM has served them (t when there are none).
-  std::int64_t to_dram(std::int64_t read_sectors, std::int64_t write_sectors, std::int64_t t,
-                       double read_weight = 1);
+  // Sends a request's DRAM sectors (misses read, write-backs written) at `t`; returns when the
+  // DRAM has served them (t when there are none).
+  std::int64_t to_dram(std::int64_t read_sectors, std::int64_t write_sectors, std::int64_t t);
 
   const StepCosts* m_c;
   Pipe m_dram, m_l2, m_l2_write;
@@ -85,8 +83,6 @@ class MemoryPath {
 std::int64_t smem_write_ps(const StepCosts& c, StepOp op);
 // What a byte of an `op` load weighs on the L2's output (StepCosts::l2_weight_a).
 double l2_load_weight(const StepCosts& c, StepOp op);
-// What a byte an `op` load reads weighs on DRAM (StepCosts::dram_weight_a).
-double dram_load_weight(const StepCosts& c, StepOp op);
 std::int64_t smem_write_free_ps(const StepCosts& c, StepOp op);
 
 }  // namespace tilesim::sim

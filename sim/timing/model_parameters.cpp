@@ -4,7 +4,6 @@
 
 #include <type_traits>
 
-#include "sim/memory/dram_pieces.hpp"
 #include "sim/memory/dram_reads.hpp"
 #include "sim/program/carveout.hpp"
 #include "sim/timing/step_costs.hpp"
@@ -39,11 +38,6 @@ const std::string kVariants = "kernels/variants.cpp";
 const std::string kOptions = "sim/timing/step_costs.hpp";
 const std::string kCompiler = "sim/compiler/triton_choices.hpp";
 const std::string kProgram = "sim/program/carveout.hpp";
-const std::string kDramPieceProbe =
-    "kernels/probes/dram_locality.cu on an H200 (assets/measured/dram_locality_h200.csv): 1 GiB "
-    "read once, 512 rows a block strip by strip, so the reads in flight span one strip of many "
-    "rows; its rate against whole rows (docs/TRITON_SPLIT.md, version 12); the H100 and the "
-    "other presets assumed the same";
 const std::string kStagedLoopFit =
     "least squares over ncu's smsp__inst_executed per warp and K step of the supplement's 19 "
     "register-staged matmul loops without spills (fit set, H100, Triton 3.6; 2- and 16-byte "
@@ -275,25 +269,6 @@ std::span<const ModelParameter> model_constants() {
       constant(TILESIM_CONSTANT(kRegistersPerStagedAccess), kCompiler, "registers/access",
                G::timing, "per ld.global access a thread (pointer, mask, the values)", K::fitted,
                kRegisterFit),
-      constant(TILESIM_CONSTANT(kDramPiece16Efficiency), "sim/memory/dram_pieces.hpp",
-               "of the DRAM rate", G::memory,
-               "DRAM reads of 16-byte pieces of many rows at once (an operand stored along K, "
-               "BLOCK_K x elem bytes a row a K step), against whole rows",
-               K::measured, kDramPieceProbe),
-      constant(TILESIM_CONSTANT(kDramPiece32Efficiency), "sim/memory/dram_pieces.hpp",
-               "of the DRAM rate", G::memory, "the same for 32-byte pieces", K::measured,
-               kDramPieceProbe),
-      constant(TILESIM_CONSTANT(kDramPiece64Efficiency), "sim/memory/dram_pieces.hpp",
-               "of the DRAM rate", G::memory, "the same for 64-byte pieces (BLOCK_K = 32 of fp16)",
-               K::measured, kDramPieceProbe),
-      constant(TILESIM_CONSTANT(kDramPiece128Efficiency), "sim/memory/dram_pieces.hpp",
-               "of the DRAM rate", G::memory,
-               "the same for 128-byte pieces (BLOCK_K = 64 of fp16, 32 of fp32)", K::measured,
-               kDramPieceProbe),
-      constant(TILESIM_CONSTANT(kDramPiece512Efficiency), "sim/memory/dram_pieces.hpp",
-               "of the DRAM rate", G::memory,
-               "the same for 512-byte pieces; 8192 bytes and wider read at the full rate",
-               K::measured, kDramPieceProbe),
       constant(TILESIM_CONSTANT(kMinReadShare), "sim/memory/dram_reads.hpp", "of the DRAM rate",
                G::memory,
                "the least share of the DRAM's rate the reads get (a copy in flow writes what it "

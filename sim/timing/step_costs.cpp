@@ -8,7 +8,6 @@
 #include <optional>
 
 #include "sim/base/enum_names.hpp"
-#include "sim/memory/dram_pieces.hpp"
 #include "sim/program/carveout.hpp"
 
 namespace tilesim::sim {
@@ -188,19 +187,6 @@ StepCosts step_costs(const Problem& p, const Machine& m, const TimingOptions& op
     c.l2_weight_b = weight(triton->b);
     // A copy's or transpose's tile is Triton's operand A (sim/compiler), always ld.global.
     c.l2_weight_load = weight(triton->a);
-  }
-
-  if (matmul) {
-    // An operand stored along K is read a piece of each row a K step (the row's next piece a K
-    // step later; neighbouring tiles along M or N read theirs beside it, so those pieces join):
-    // short pieces read slower from DRAM (docs/TRITON_SPLIT.md, version 11). A piece that is the
-    // whole row (BLOCK_K >= K) joins the next row's.
-    const double along_k =
-        p.block_k() >= p.k()
-            ? 1.0
-            : 1.0 / dram_piece_efficiency(std::int64_t{p.block_k()} * p.elem_bytes());
-    c.dram_weight_a = along_k;
-    c.dram_weight_b = p.spec().b_layout == BLayout::transposed ? along_k : 1.0;
   }
 
   c.path = matmul ? opt.path.value_or(triton_dot_path(p, m)) : MathPath::fma;

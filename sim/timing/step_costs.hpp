@@ -280,10 +280,6 @@ struct StepCosts {
   // (ld.global; every copy's and transpose's tile too); A's, B's and a copy's or transpose's
   // tile (l2_load_weight picks by step).
   double l2_weight_a = 1, l2_weight_b = 1, l2_weight_load = 1;
-  // How much a byte A's and B's loads read from DRAM weighs on it: 1 / dram_piece_efficiency of
-  // the piece of each row a K step reads where the operand is stored along K (A row-major, B
-  // transposed: BLOCK_K x elem bytes), else 1 (sim/memory/dram_pieces). Copies: 1.
-  double dram_weight_a = 1, dram_weight_b = 1;
 };
 
 // Throws InvalidField("input_precision") / ("num_warps") for a path the machine cannot run

@@ -22,7 +22,7 @@ void TimedRun::load(const AccessResult& r, std::int64_t issue, StepOp op, const 
   SmState& sm = sm_of(e.slot);
   const Arrival a = m_memory.load(
       r, issue, &sm.fill, filled(slot_of(e.slot), op, m_k[static_cast<std::size_t>(e.step)]),
-      l2_load_weight(m_costs, op), dram_load_weight(m_costs, op));
+      l2_load_weight(m_costs, op));
   ev->end_ps = a.at;
   ev->cause = a.cause;
   if (op == StepOp::load) return;

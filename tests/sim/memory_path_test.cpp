@@ -251,24 +251,3 @@ TEST(MemoryPath, TheClockStartsHighAndFallsToItsSustainedRate) {
   for (std::int64_t t = 0; t < 2'000'000'000; t += 100'000'000)
     EXPECT_GE(c.clock_rate(t), c.clock_rate(t + 100'000'000)) << t;
 }
-
-// A load whose rows come in short pieces holds DRAM longer for its misses (dram_weight: 1 /
-// dram_piece_efficiency), not the L2, its write side, the fill path or the write-backs.
-TEST(MemoryPath, ShortRowPiecesHoldTheDramLongerForTheirMissesOnly) {
-  StepCosts c = costs();
-  c.l2_write_ps_per_byte = 0.25;
-  MemoryPath mem(c, 1, 1 << 20);
-  Pipe fill;
-  std::int64_t filled = 0;
-  // 4 missed sectors (128 B) at weight 1.5 and 2 written back (64 B) at 1: 192 + 64 ps.
-  mem.load(access(0, 4, 2), 0, &fill, &filled, 1.0, 1.5);
-  EXPECT_EQ(mem.dram().busy, 256);
-  EXPECT_EQ(mem.l2().busy, 64);
-  EXPECT_EQ(mem.l2_write().busy, 32);
-  EXPECT_EQ(fill.busy, 256);
-  // A's and B's load steps take their own weights; a copy's or transpose's tile is read whole.
-  c.dram_weight_a = 1.5, c.dram_weight_b = 2;
-  EXPECT_EQ(dram_load_weight(c, StepOp::load_a), 1.5);
-  EXPECT_EQ(dram_load_weight(c, StepOp::load_b), 2.0);
-  EXPECT_EQ(dram_load_weight(c, StepOp::load), 1.0);
-}

@@ -270,23 +270,3 @@ TEST(Throughput, IsUsefulFlopsForMatmulAndBytesReadAndWrittenForCopies) {
   EXPECT_EQ(c.unit, "GB/s");
   EXPECT_EQ(throughput(Problem(copy), 0).value, 0.0);
 }
-
-// An operand stored along K reads BLOCK_K x elem bytes of each row a K step: 64 bytes for 32
-// fp16 or 16 fp32, which DRAM serves at 0.59 of a stream's rate when the whole GPU reads such
-// pieces (sim/memory/dram_pieces). A row-major B is read along N (its neighbours' pieces join):
-// 1. A tile as deep as K reads whole rows: 1.
-TEST(StepCosts, OperandsReadAlongKInShortPiecesWeighMoreOnDram) {
-  ProblemSpec s = fp32_matmul(64, 64, 32, 4);
-  s.dtype = DType::fp16;
-  EXPECT_DOUBLE_EQ(step_costs(Problem(s), h200()).dram_weight_a, 1 / 0.59);
-  EXPECT_DOUBLE_EQ(step_costs(Problem(s), h200()).dram_weight_b, 1.0);
-  s.b_layout = BLayout::transposed;
-  EXPECT_DOUBLE_EQ(step_costs(Problem(s), h200()).dram_weight_b, 1 / 0.59);
-  s.block_k = 64;  // 128 bytes: a whole L2 line
-  EXPECT_DOUBLE_EQ(step_costs(Problem(s), h200()).dram_weight_a, 1 / 0.90);
-  s.dtype = DType::fp32, s.block_k = 16;  // 64 bytes again
-  EXPECT_DOUBLE_EQ(step_costs(Problem(s), h200()).dram_weight_a, 1 / 0.59);
-  s.block_k = 32, s.k = 32;  // the tile is K deep: rows read whole
-  EXPECT_DOUBLE_EQ(step_costs(Problem(s), h200()).dram_weight_a, 1.0);
-  EXPECT_DOUBLE_EQ(step_costs(Problem(s), h200()).dram_weight_b, 1.0);
-}
