@@ -12,7 +12,8 @@ nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.sm,power.limit,p
   --format=csv | tee "$OUT/smi.txt"
 nvidia-smi -q -d CLOCK,POWER,PERFORMANCE >> "$OUT/smi.txt" 2>&1
 echo "=== clock_curve ($(date -u +%H:%M:%S))"
-nvcc -O3 -arch=sm_90 -o /tmp/clock_curve kernels/probes/clock_curve.cu &&
+nvcc -O3 -std=c++20 --expt-relaxed-constexpr -arch=sm_90 -I. -o /tmp/clock_curve \
+  kernels/probes/clock_curve.cu &&
   timeout 120 /tmp/clock_curve > "$OUT/clock_curve.csv" 2> "$OUT/clock_curve.txt"
 echo "clock_curve rc=$?"; cat "$OUT/clock_curve.txt"
 echo "=== clock_probe ($(date -u +%H:%M:%S))"

@@ -4,21 +4,18 @@
 // (4,224 bytes) so that as many blocks fit an SM as in the transposes (8 on an H100/H200). If
 // each slot of an SM runs its blocks back to back, a block occupies its slot for
 // slot_ns = time x (blocks resident per SM) x SMs / N = W / clock + the turnaround; the
-// turnaround is the intercept of slot_ns against W. Build and run (standalone):
-//   nvcc -O3 -arch=sm_90 -o block_launch kernels/probes/block_launch.cu && ./block_launch
+// turnaround is the intercept of slot_ns against W. Build (from the repo root) and run:
+//   nvcc -O3 -std=c++20 --expt-relaxed-constexpr -arch=sm_90 -I. -o block_launch
+//   kernels/probes/block_launch.cu && ./block_launch
 #include <cuda_runtime.h>
 
 #include <cstdio>
-#include <cstdlib>
+#include <exception>
 
-#define CHECK(x)                                                                      \
-  do {                                                                                \
-    cudaError_t e_ = (x);                                                             \
-    if (e_ != cudaSuccess) {                                                          \
-      std::fprintf(stderr, "%s:%d %s\n", __FILE__, __LINE__, cudaGetErrorString(e_)); \
-      std::exit(1);                                                                   \
-    }                                                                                 \
-  } while (0)
+#include "kernels/device_resources.cuh"
+
+using tilesim::kernels::detail::CudaEvent;
+using tilesim::kernels::detail::DeviceBuffer;
 
 constexpr int kThreads = 256;
 
@@ -31,30 +28,28 @@ __global__ void __launch_bounds__(kThreads) spin(long long cycles, int* sink) {
   if (cycles < 0) sink[blockIdx.x] = smem[threadIdx.x];
 }
 
-int main() {
+int run() {
   cudaDeviceProp prop{};
-  CHECK(cudaGetDeviceProperties(&prop, 0));
-  int* sink = nullptr;
-  CHECK(cudaMalloc(&sink, sizeof(int) * (1 << 20)));
-  cudaEvent_t a, b;
-  CHECK(cudaEventCreate(&a));
-  CHECK(cudaEventCreate(&b));
+  TILESIM_CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
+  DeviceBuffer sink(sizeof(int) * (1 << 20));
+  CudaEvent a, b;
   std::printf("# %s, %d SMs\n", prop.name, prop.multiProcessorCount);
   std::printf("blocks,threads,smem_bytes,resident_per_sm,spin_cycles,ms,slot_ns\n");
   for (const int smem : {4224, 16896}) {
     int resident = 0;
-    CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, spin, kThreads, smem));
+    TILESIM_CUDA_CHECK(
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, spin, kThreads, smem));
     for (const int blocks : {65536, 262144}) {
       for (const long long cycles : {0LL, 1000LL, 2000LL, 4000LL, 8000LL}) {
         float best = 1e30f;
         for (int rep = 0; rep < 6; ++rep) {
-          CHECK(cudaEventRecord(a));
-          spin<<<blocks, kThreads, smem>>>(cycles, sink);
-          CHECK(cudaGetLastError());
-          CHECK(cudaEventRecord(b));
-          CHECK(cudaEventSynchronize(b));
+          TILESIM_CUDA_CHECK(cudaEventRecord(a.get()));
+          spin<<<blocks, kThreads, smem>>>(cycles, static_cast<int*>(sink.p));
+          TILESIM_CUDA_CHECK_LAUNCH();
+          TILESIM_CUDA_CHECK(cudaEventRecord(b.get()));
+          TILESIM_CUDA_CHECK(cudaEventSynchronize(b.get()));
           float ms = 0;
-          CHECK(cudaEventElapsedTime(&ms, a, b));
+          TILESIM_CUDA_CHECK(cudaEventElapsedTime(&ms, a.get(), b.get()));
           if (rep > 0 && ms < best) best = ms;  // the first launch warms up
         }
         const double slot_ns =
@@ -64,7 +59,14 @@ int main() {
       }
     }
   }
-  CHECK(cudaEventDestroy(a));
-  CHECK(cudaEventDestroy(b));
-  CHECK(cudaFree(sink));
+  return 0;
+}
+
+int main() {
+  try {
+    return run();
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "block_launch: %s\n", e.what());
+    return 1;
+  }
 }

@@ -4,21 +4,18 @@
 // issues U independent loads of W bytes (4 or 16), then stores them, so an SM holds
 // 256 x blocks_per_sm x U x W bytes of reads in flight. The curve calibrates the timed engine's
 // loaded DRAM latency (docs/MODEL.md) without touching any kernel it is checked against.
-// Build and run (standalone): nvcc -O3 -arch=sm_90 -o bytes_in_flight
-// kernels/probes/bytes_in_flight.cu && ./bytes_in_flight > bytes_in_flight.csv
+// Build (from the repo root) and run:
+//   nvcc -O3 -std=c++20 --expt-relaxed-constexpr -arch=sm_90 -I. -o bytes_in_flight
+//   kernels/probes/bytes_in_flight.cu && ./bytes_in_flight > bytes_in_flight.csv
 #include <cuda_runtime.h>
 
 #include <cstdio>
-#include <cstdlib>
+#include <exception>
 
-#define CHECK(x)                                                                      \
-  do {                                                                                \
-    cudaError_t e_ = (x);                                                             \
-    if (e_ != cudaSuccess) {                                                          \
-      std::fprintf(stderr, "%s:%d %s\n", __FILE__, __LINE__, cudaGetErrorString(e_)); \
-      std::exit(1);                                                                   \
-    }                                                                                 \
-  } while (0)
+#include "kernels/device_resources.cuh"
+
+using tilesim::kernels::detail::CudaEvent;
+using tilesim::kernels::detail::DeviceBuffer;
 
 constexpr int kThreads = 256;
 constexpr size_t kBytes = size_t{512} << 20;  // per buffer: 10x the L2
@@ -38,33 +35,21 @@ __global__ void __launch_bounds__(kThreads)
   }
 }
 
-struct Events {
-  cudaEvent_t a, b;
-  Events() {
-    CHECK(cudaEventCreate(&a));
-    CHECK(cudaEventCreate(&b));
-  }
-  ~Events() {
-    cudaEventDestroy(a);
-    cudaEventDestroy(b);
-  }
-};
-
 template <int U, class V>
 void measure(const void* in, void* out, int sms, int blocks_per_sm) {
   const int blocks = sms * blocks_per_sm;
   const size_t per_round = size_t{U} * blocks * kThreads;
   const size_t n_vec = kBytes / sizeof(V) / per_round * per_round;
-  Events ev;
+  CudaEvent a, b;
   float best = 1e30f;
   for (int rep = 0; rep < 6; ++rep) {
-    CHECK(cudaEventRecord(ev.a));
+    TILESIM_CUDA_CHECK(cudaEventRecord(a.get()));
     stream<U, V><<<blocks, kThreads>>>(static_cast<const V*>(in), static_cast<V*>(out), n_vec);
-    CHECK(cudaGetLastError());
-    CHECK(cudaEventRecord(ev.b));
-    CHECK(cudaEventSynchronize(ev.b));
+    TILESIM_CUDA_CHECK_LAUNCH();
+    TILESIM_CUDA_CHECK(cudaEventRecord(b.get()));
+    TILESIM_CUDA_CHECK(cudaEventSynchronize(b.get()));
     float ms = 0;
-    CHECK(cudaEventElapsedTime(&ms, ev.a, ev.b));
+    TILESIM_CUDA_CHECK(cudaEventElapsedTime(&ms, a.get(), b.get()));
     if (rep > 0 && ms < best) best = ms;  // the first launch warms up
   }
   const double bytes = 2.0 * n_vec * sizeof(V);
@@ -83,30 +68,36 @@ void sweep(const void* in, void* out, int sms) {
   }
 }
 
-int main() {
+int run() {
   cudaDeviceProp prop{};
-  CHECK(cudaGetDeviceProperties(&prop, 0));
-  void *in = nullptr, *out = nullptr;
-  CHECK(cudaMalloc(&in, kBytes));
-  CHECK(cudaMalloc(&out, kBytes));
-  CHECK(cudaMemset(in, 1, kBytes));
+  TILESIM_CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
+  DeviceBuffer in(kBytes), out(kBytes);
+  TILESIM_CUDA_CHECK(cudaMemset(in.p, 1, kBytes));
   std::printf("# %s\n", prop.name);
   std::printf(
       "sms,blocks_per_sm,loads_per_thread,load_bytes,read_bytes_in_flight_per_sm,ms,gb_s\n");
-  sweep<float>(in, out, prop.multiProcessorCount);
-  sweep<float4>(in, out, prop.multiProcessorCount);
-  Events ev;  // cudaMemcpy D2D of the same buffer: the ceiling
+  sweep<float>(in.p, out.p, prop.multiProcessorCount);
+  sweep<float4>(in.p, out.p, prop.multiProcessorCount);
+  CudaEvent a, b;  // cudaMemcpy D2D of the same buffer: the ceiling
   float best = 1e30f;
   for (int rep = 0; rep < 6; ++rep) {
-    CHECK(cudaEventRecord(ev.a));
-    CHECK(cudaMemcpyAsync(out, in, kBytes, cudaMemcpyDeviceToDevice));
-    CHECK(cudaEventRecord(ev.b));
-    CHECK(cudaEventSynchronize(ev.b));
+    TILESIM_CUDA_CHECK(cudaEventRecord(a.get()));
+    TILESIM_CUDA_CHECK(cudaMemcpyAsync(out.p, in.p, kBytes, cudaMemcpyDeviceToDevice));
+    TILESIM_CUDA_CHECK(cudaEventRecord(b.get()));
+    TILESIM_CUDA_CHECK(cudaEventSynchronize(b.get()));
     float ms = 0;
-    CHECK(cudaEventElapsedTime(&ms, ev.a, ev.b));
+    TILESIM_CUDA_CHECK(cudaEventElapsedTime(&ms, a.get(), b.get()));
     if (rep > 0 && ms < best) best = ms;
   }
   std::printf("# memcpy_d2d,%.4f ms,%.1f GB/s\n", best, 2.0 * kBytes / best / 1e6);
-  CHECK(cudaFree(in));
-  CHECK(cudaFree(out));
+  return 0;
+}
+
+int main() {
+  try {
+    return run();
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "bytes_in_flight: %s\n", e.what());
+    return 1;
+  }
 }

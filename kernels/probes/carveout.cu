@@ -14,26 +14,22 @@
 // hits the 50 MiB+ L2 only in part, so the L2 figure is read from a 16 MiB chase. Cycles a
 // dependent load, clock64.
 //
-// Build and run (standalone, no ncu for part 2):
-//   nvcc -O3 -arch=sm_90 -o carveout kernels/probes/carveout.cu
+// Build (from the repo root) and run (no ncu for part 2):
+//   nvcc -O3 -std=c++20 --expt-relaxed-constexpr -arch=sm_90 -I. -o carveout
+//   kernels/probes/carveout.cu
 //   ./carveout latency > latency.csv
 //   ncu --metrics launch__shared_mem_config_size,... ./carveout carveout > launches.csv
 #include <cuda_runtime.h>
 
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
+#include <exception>
 #include <utility>
 #include <vector>
 
-#define CHECK(x)                                                                      \
-  do {                                                                                \
-    cudaError_t e_ = (x);                                                             \
-    if (e_ != cudaSuccess) {                                                          \
-      std::fprintf(stderr, "%s:%d %s\n", __FILE__, __LINE__, cudaGetErrorString(e_)); \
-      std::exit(1);                                                                   \
-    }                                                                                 \
-  } while (0)
+#include "kernels/device_resources.cuh"
+
+using tilesim::kernels::detail::DeviceBuffer;
 
 // N floats a thread kept live across a dependent loop, so ptxas gives it about N registers.
 template <int N>
@@ -59,23 +55,23 @@ void launch_hold(int index, int threads, int dyn_bytes, const float* in, float* 
   auto k = hold<N>;
   if (dyn_bytes > (48 << 10)) {
     int optin = 0;
-    CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, 0));
-    CHECK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, optin));
-    CHECK(cudaFuncSetCacheConfig(k, cudaFuncCachePreferShared));
+    TILESIM_CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, 0));
+    TILESIM_CUDA_CHECK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, optin));
+    TILESIM_CUDA_CHECK(cudaFuncSetCacheConfig(k, cudaFuncCachePreferShared));
   }
   // The shared array holds one float a thread: the dynamic size asked for is at least that.
   const int bytes = dyn_bytes < threads * 4 ? threads * 4 : dyn_bytes;
   k<<<264, threads, bytes>>>(in, out, 2);
-  CHECK(cudaGetLastError());
-  CHECK(cudaDeviceSynchronize());
+  TILESIM_CUDA_CHECK_LAUNCH();
+  TILESIM_CUDA_CHECK(cudaDeviceSynchronize());
   std::printf("%d,%d,%d,%d\n", index, N, threads, bytes);
 }
 
 int carveout() {
-  float *in = nullptr, *out = nullptr;
-  CHECK(cudaMalloc(&in, sizeof(float) * 1024 * 256));
-  CHECK(cudaMalloc(&out, sizeof(float) * 1024 * 264));
-  CHECK(cudaMemset(in, 0, sizeof(float) * 1024 * 256));
+  DeviceBuffer in_buf(sizeof(float) * 1024 * 256), out_buf(sizeof(float) * 1024 * 264);
+  TILESIM_CUDA_CHECK(cudaMemset(in_buf.p, 0, sizeof(float) * 1024 * 256));
+  const auto* in = static_cast<const float*>(in_buf.p);
+  auto* out = static_cast<float*>(out_buf.p);
   std::printf("index,live_floats,threads,dynamic_bytes\n");
   const int kb[] = {0, 4, 8, 12, 16, 20, 24, 28, 32, 36, 40, 44, 48, 56, 64, 96};
   const int threads[] = {128, 256, 384, 512};
@@ -91,8 +87,6 @@ int carveout() {
       if (t <= 384) launch_hold<160>(index++, t, s << 10, in, out);
       if (t <= 256) launch_hold<220>(index++, t, s << 10, in, out);
     }
-  CHECK(cudaFree(in));
-  CHECK(cudaFree(out));
   return 0;
 }
 
@@ -136,39 +130,44 @@ std::vector<unsigned> cycle(size_t lines) {
 }
 
 int latency() {
-  long long* cycles = nullptr;
-  unsigned* sink = nullptr;
-  CHECK(cudaMalloc(&cycles, sizeof(long long)));
-  CHECK(cudaMalloc(&sink, sizeof(unsigned)));
+  DeviceBuffer cycles_buf(sizeof(long long)), sink_buf(sizeof(unsigned));
+  auto* cycles = static_cast<long long*>(cycles_buf.p);
+  auto* sink = static_cast<unsigned*>(sink_buf.p);
   std::printf("path,footprint_bytes,steps,cycles_per_load\n");
   const unsigned steps = 4096;
   for (size_t bytes : {size_t{16} << 10, size_t{64} << 10, size_t{16} << 20, size_t{64} << 20}) {
     const std::vector<unsigned> next = cycle(bytes / 128);
-    unsigned* d = nullptr;
-    CHECK(cudaMalloc(&d, next.size() * sizeof(unsigned)));
-    CHECK(cudaMemcpy(d, next.data(), next.size() * sizeof(unsigned), cudaMemcpyHostToDevice));
-    chase_global<<<1, 1>>>(d, steps, 0, cycles, sink);
-    CHECK(cudaGetLastError());
+    DeviceBuffer d(next.size() * sizeof(unsigned));
+    TILESIM_CUDA_CHECK(
+        cudaMemcpy(d.p, next.data(), next.size() * sizeof(unsigned), cudaMemcpyHostToDevice));
+    chase_global<<<1, 1>>>(static_cast<const unsigned*>(d.p), steps, 0, cycles, sink);
+    TILESIM_CUDA_CHECK_LAUNCH();
     long long c = 0;
-    CHECK(cudaMemcpy(&c, cycles, sizeof c, cudaMemcpyDeviceToHost));
+    TILESIM_CUDA_CHECK(cudaMemcpy(&c, cycles, sizeof c, cudaMemcpyDeviceToHost));
     std::printf("global,%zu,%u,%.1f\n", bytes, steps, static_cast<double>(c) / steps);
-    CHECK(cudaFree(d));
   }
   // 256 words, stride 33: a thread's consecutive local words lie 128 bytes apart (the warp's
   // lanes interleave), so every load is a new line of a 32 KiB frame.
   chase_local<256><<<1, 1>>>(steps, 33, cycles, sink);
-  CHECK(cudaGetLastError());
+  TILESIM_CUDA_CHECK_LAUNCH();
   long long c = 0;
-  CHECK(cudaMemcpy(&c, cycles, sizeof c, cudaMemcpyDeviceToHost));
+  TILESIM_CUDA_CHECK(cudaMemcpy(&c, cycles, sizeof c, cudaMemcpyDeviceToHost));
   std::printf("local,%d,%u,%.1f\n", 256 * 128, steps, static_cast<double>(c) / steps);
-  CHECK(cudaFree(cycles));
-  CHECK(cudaFree(sink));
   return 0;
 }
 
-int main(int argc, char** argv) {
+int run(int argc, char** argv) {
   if (argc == 2 && std::strcmp(argv[1], "carveout") == 0) return carveout();
   if (argc == 2 && std::strcmp(argv[1], "latency") == 0) return latency();
   std::fprintf(stderr, "usage: carveout carveout|latency\n");
   return 2;
+}
+
+int main(int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "carveout: %s\n", e.what());
+    return 1;
+  }
 }

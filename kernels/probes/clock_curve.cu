@@ -9,27 +9,24 @@
 // (operands changed every iteration, so the datapath toggles as on real data), so the clock of
 // each SM is d(clock64) / d(globaltimer) over ~2-4 us windows.
 //
-// Build and run (standalone; no other file of the project is needed):
-//   nvcc -O3 -arch=sm_90 -o clock_curve kernels/probes/clock_curve.cu && ./clock_curve > c.csv
+// Build (from the repo root: it includes kernels/device_resources.cuh) and run:
+//   nvcc -O3 -std=c++20 --expt-relaxed-constexpr -arch=sm_90 -I. -o clock_curve
+//   kernels/probes/clock_curve.cu && ./clock_curve > c.csv
 // Output (CSV on stdout): mode, target_us, kernel_us, blocks_per_sm, bin_start_us, bin_end_us,
 // mhz_mean, mhz_min, mhz_max (over SMs, each SM's mean over the bin); a summary on stderr.
 #include <cuda_runtime.h>
 
 #include <algorithm>
 #include <cstdio>
-#include <cstdlib>
+#include <exception>
 #include <vector>
 
-#define CHECK(x)                                                                              \
-  do {                                                                                        \
-    cudaError_t e_ = (x);                                                                     \
-    if (e_ != cudaSuccess) {                                                                  \
-      std::fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); \
-      std::exit(1);                                                                           \
-    }                                                                                         \
-  } while (0)
+#include "kernels/device_resources.cuh"
 
 namespace {
+
+using tilesim::kernels::detail::CudaEvent;
+using tilesim::kernels::detail::DeviceBuffer;
 
 constexpr int kChains = 8;   // independent mma chains per warp: enough to keep the pipe full
 constexpr int kStride = 32;  // iterations between two trace samples (~2-4 us at 1-2 GHz)
@@ -79,22 +76,6 @@ __global__ void __launch_bounds__(256)
   if (s == 12345.f) out[threadIdx.x] = s;  // keeps the chains alive
 }
 
-struct Device {
-  void* p = nullptr;
-  explicit Device(size_t bytes) { CHECK(cudaMalloc(&p, bytes)); }
-  ~Device() { cudaFree(p); }
-  Device(const Device&) = delete;
-  Device& operator=(const Device&) = delete;
-};
-
-struct Event {
-  cudaEvent_t e{};
-  Event() { CHECK(cudaEventCreate(&e)); }
-  ~Event() { cudaEventDestroy(e); }
-  Event(const Event&) = delete;
-  Event& operator=(const Event&) = delete;
-};
-
 constexpr size_t kFlushBytes = 256u << 20;  // do_bench's cache-clearing buffer
 constexpr int kCap = 16384;                 // samples per block
 
@@ -104,21 +85,23 @@ struct Run {
 };
 
 // reps launches (each after a memset when flush), the last one's trace kept.
-Run run(int blocks, int iters, int reps, bool flush, Device& trace, Device& flushbuf, Device& out) {
-  Event e0, e1;
+Run run(int blocks, int iters, int reps, bool flush, const DeviceBuffer& trace,
+        const DeviceBuffer& flushbuf, const DeviceBuffer& out) {
+  CudaEvent e0, e1;
   Run r;
   for (int i = 0; i < reps; ++i) {
-    if (flush) CHECK(cudaMemsetAsync(flushbuf.p, 0, kFlushBytes));
-    CHECK(cudaEventRecord(e0.e));
+    if (flush) TILESIM_CUDA_CHECK(cudaMemsetAsync(flushbuf.p, 0, kFlushBytes));
+    TILESIM_CUDA_CHECK(cudaEventRecord(e0.get()));
     load<<<blocks, 256>>>(static_cast<unsigned long long*>(trace.p), iters, kCap,
                           static_cast<float*>(out.p), 3u + i);
-    CHECK(cudaGetLastError());
-    CHECK(cudaEventRecord(e1.e));
+    TILESIM_CUDA_CHECK_LAUNCH();
+    TILESIM_CUDA_CHECK(cudaEventRecord(e1.get()));
   }
-  CHECK(cudaEventSynchronize(e1.e));
-  CHECK(cudaEventElapsedTime(&r.kernel_ms, e0.e, e1.e));
+  TILESIM_CUDA_CHECK(cudaEventSynchronize(e1.get()));
+  TILESIM_CUDA_CHECK(cudaEventElapsedTime(&r.kernel_ms, e0.get(), e1.get()));
   r.trace.resize(2ull * kCap * blocks);
-  CHECK(cudaMemcpy(r.trace.data(), trace.p, r.trace.size() * 8, cudaMemcpyDeviceToHost));
+  TILESIM_CUDA_CHECK(
+      cudaMemcpy(r.trace.data(), trace.p, r.trace.size() * 8, cudaMemcpyDeviceToHost));
   return r;
 }
 
@@ -168,13 +151,12 @@ void report(const char* mode, double target_us, int bps, int blocks, const Run& 
   }
 }
 
-}  // namespace
-
-int main() {
+// main's body (`run` above is one configuration's launches).
+int sweep() {
   int sms = 0;
-  CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
-  Device flushbuf(kFlushBytes), out(1024 * sizeof(float));
-  Device trace(2ull * kCap * sms * 2 * sizeof(unsigned long long));
+  TILESIM_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+  DeviceBuffer flushbuf(kFlushBytes), out(1024 * sizeof(float));
+  DeviceBuffer trace(2ull * kCap * sms * 2 * sizeof(unsigned long long));
   std::printf(
       "mode,target_us,kernel_us,blocks_per_sm,bin_start_us,bin_end_us,mhz_mean,mhz_min,"
       "mhz_max\n");
@@ -198,4 +180,15 @@ int main() {
     }
   }
   return 0;
+}
+
+}  // namespace
+
+int main() {
+  try {
+    return sweep();
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "clock_curve: %s\n", e.what());
+    return 1;
+  }
 }

@@ -8,22 +8,19 @@
 // `l2_bytes_per_s` (all SMs) and `sm_l2_bytes_per_cycle` (one SM, over its clock) stand for
 // (sim/machine/parameters.cpp). The SM counts between show where the slices, not the SMs,
 // become the bound.
-// Build and run (standalone): nvcc -O3 -arch=sm_90 -o l2_bandwidth
-// kernels/probes/l2_bandwidth.cu && ./l2_bandwidth > l2_bandwidth.csv
+// Build (from the repo root) and run:
+//   nvcc -O3 -std=c++20 --expt-relaxed-constexpr -arch=sm_90 -I. -o l2_bandwidth
+//   kernels/probes/l2_bandwidth.cu && ./l2_bandwidth > l2_bandwidth.csv
 #include <cuda_runtime.h>
 
 #include <algorithm>
 #include <cstdio>
-#include <cstdlib>
+#include <exception>
 
-#define CHECK(x)                                                                      \
-  do {                                                                                \
-    cudaError_t e_ = (x);                                                             \
-    if (e_ != cudaSuccess) {                                                          \
-      std::fprintf(stderr, "%s:%d %s\n", __FILE__, __LINE__, cudaGetErrorString(e_)); \
-      std::exit(1);                                                                   \
-    }                                                                                 \
-  } while (0)
+#include "kernels/device_resources.cuh"
+
+using tilesim::kernels::detail::CudaEvent;
+using tilesim::kernels::detail::DeviceBuffer;
 
 constexpr int kThreads = 256;
 constexpr size_t kBytes = size_t{8} << 20;  // the buffer: L2-resident
@@ -60,18 +57,6 @@ __global__ void __launch_bounds__(kThreads)
   out[size_t{blockIdx.x} * blockDim.x + threadIdx.x] = acc;
 }
 
-struct Events {
-  cudaEvent_t a, b;
-  Events() {
-    CHECK(cudaEventCreate(&a));
-    CHECK(cudaEventCreate(&b));
-  }
-  ~Events() {
-    cudaEventDestroy(a);
-    cudaEventDestroy(b);
-  }
-};
-
 template <int U>
 void measure(const uint4* in, unsigned* ranks, unsigned* out, int sm_count, int sms,
              int blocks_per_sm, double clock_hz) {
@@ -84,30 +69,30 @@ void measure(const uint4* in, unsigned* ranks, unsigned* out, int sm_count, int 
   const double expect = std::min(8e12, 80e9 * sms);
   const int passes = std::max(4, static_cast<int>(expect * 2e-3 / (n_vec * sizeof(uint4))));
   const auto launch = [&] {
-    CHECK(cudaMemsetAsync(ranks, 0, sizeof(unsigned)));
+    TILESIM_CUDA_CHECK(cudaMemsetAsync(ranks, 0, sizeof(unsigned)));
     read_l2<U>
         <<<grid, kThreads>>>(in, n_vec, passes, static_cast<unsigned>(sms), readers, ranks, out);
-    CHECK(cudaGetLastError());
+    TILESIM_CUDA_CHECK_LAUNCH();
   };
-  Events ev;
+  CudaEvent a, b;
   float best = 1e30f;
   launch();  // warm: the buffer into the L2
   for (int rep = 0; rep < 6; ++rep) {
-    CHECK(cudaMemsetAsync(ranks, 0, sizeof(unsigned)));
-    CHECK(cudaEventRecord(ev.a));
+    TILESIM_CUDA_CHECK(cudaMemsetAsync(ranks, 0, sizeof(unsigned)));
+    TILESIM_CUDA_CHECK(cudaEventRecord(a.get()));
     read_l2<U>
         <<<grid, kThreads>>>(in, n_vec, passes, static_cast<unsigned>(sms), readers, ranks, out);
-    CHECK(cudaGetLastError());
-    CHECK(cudaEventRecord(ev.b));
-    CHECK(cudaEventSynchronize(ev.b));
+    TILESIM_CUDA_CHECK_LAUNCH();
+    TILESIM_CUDA_CHECK(cudaEventRecord(b.get()));
+    TILESIM_CUDA_CHECK(cudaEventSynchronize(b.get()));
     float ms = 0;
-    CHECK(cudaEventElapsedTime(&ms, ev.a, ev.b));
+    TILESIM_CUDA_CHECK(cudaEventElapsedTime(&ms, a.get(), b.get()));
     if (ms < best) best = ms;
   }
   // Every reader rank taken in the last launch? A rank nobody took (fewer blocks on those SMs
   // than expected, or SM ids not 0..sms-1) would leave its share unread but counted: flagged.
   unsigned taken = 0;
-  CHECK(cudaMemcpy(&taken, ranks, sizeof(unsigned), cudaMemcpyDeviceToHost));
+  TILESIM_CUDA_CHECK(cudaMemcpy(&taken, ranks, sizeof(unsigned), cudaMemcpyDeviceToHost));
   const double bytes = static_cast<double>(n_vec) * sizeof(uint4) * passes;
   const double bps = bytes / (best * 1e-3);
   const double in_flight = static_cast<double>(kThreads) * blocks_per_sm * U * sizeof(uint4);
@@ -115,22 +100,22 @@ void measure(const uint4* in, unsigned* ranks, unsigned* out, int sm_count, int 
               best, bps / 1e9, bps / sms / clock_hz, taken >= readers ? 1 : 0);
 }
 
-int main() {
+int run() {
   int dev = 0, sm_count = 0, clock_khz = 0;
-  CHECK(cudaGetDevice(&dev));
-  CHECK(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, dev));
-  CHECK(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, dev));
+  TILESIM_CUDA_CHECK(cudaGetDevice(&dev));
+  TILESIM_CUDA_CHECK(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, dev));
+  TILESIM_CUDA_CHECK(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, dev));
   cudaDeviceProp prop{};
-  CHECK(cudaGetDeviceProperties(&prop, dev));
+  TILESIM_CUDA_CHECK(cudaGetDeviceProperties(&prop, dev));
   const double clock_hz = clock_khz * 1e3;  // the boost clock: bytes/cycle at that clock
   std::fprintf(stderr, "%s, %d SMs, L2 %d bytes, clock %.0f MHz\n", prop.name, sm_count,
                prop.l2CacheSize, clock_hz / 1e6);
-  uint4* in = nullptr;
-  unsigned *out = nullptr, *ranks = nullptr;
-  CHECK(cudaMalloc(&ranks, sizeof(unsigned)));
-  CHECK(cudaMalloc(&in, kBytes));
-  CHECK(cudaMemset(in, 0x5a, kBytes));
-  CHECK(cudaMalloc(&out, static_cast<size_t>(sm_count) * 8 * kThreads * sizeof(unsigned)));
+  DeviceBuffer ranks_buf(sizeof(unsigned)), in_buf(kBytes);
+  TILESIM_CUDA_CHECK(cudaMemset(in_buf.p, 0x5a, kBytes));
+  DeviceBuffer out_buf(static_cast<size_t>(sm_count) * 8 * kThreads * sizeof(unsigned));
+  const auto* in = static_cast<const uint4*>(in_buf.p);
+  auto* ranks = static_cast<unsigned*>(ranks_buf.p);
+  auto* out = static_cast<unsigned*>(out_buf.p);
   std::printf(
       "sms,blocks_per_sm,loads_per_thread,bytes_in_flight_per_sm,bytes,best_ms,GB_per_s,"
       "bytes_per_sm_cycle,all_readers\n");
@@ -142,8 +127,14 @@ int main() {
       measure<8>(in, ranks, out, sm_count, sms, bps, clock_hz);
     }
   }
-  CHECK(cudaFree(ranks));
-  CHECK(cudaFree(in));
-  CHECK(cudaFree(out));
   return 0;
+}
+
+int main() {
+  try {
+    return run();
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "l2_bandwidth: %s\n", e.what());
+    return 1;
+  }
 }
