@@ -12,10 +12,9 @@
 #include <cstdio>
 #include <exception>
 
-#include "kernels/device_resources.cuh"
+#include "kernels/probes/probe_support.cuh"
 
-using tilesim::kernels::detail::CudaEvent;
-using tilesim::kernels::detail::DeviceBuffer;
+using tilesim::probes::DeviceBuffer;
 
 constexpr int kThreads = 256;
 
@@ -32,7 +31,6 @@ int run() {
   cudaDeviceProp prop{};
   TILESIM_CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
   DeviceBuffer sink(sizeof(int) * (1 << 20));
-  CudaEvent a, b;
   std::printf("# %s, %d SMs\n", prop.name, prop.multiProcessorCount);
   std::printf("blocks,threads,smem_bytes,resident_per_sm,spin_cycles,ms,slot_ns\n");
   for (const int smem : {4224, 16896}) {
@@ -41,17 +39,8 @@ int run() {
         cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, spin, kThreads, smem));
     for (const int blocks : {65536, 262144}) {
       for (const long long cycles : {0LL, 1000LL, 2000LL, 4000LL, 8000LL}) {
-        float best = 1e30f;
-        for (int rep = 0; rep < 6; ++rep) {
-          TILESIM_CUDA_CHECK(cudaEventRecord(a.get()));
-          spin<<<blocks, kThreads, smem>>>(cycles, static_cast<int*>(sink.p));
-          TILESIM_CUDA_CHECK_LAUNCH();
-          TILESIM_CUDA_CHECK(cudaEventRecord(b.get()));
-          TILESIM_CUDA_CHECK(cudaEventSynchronize(b.get()));
-          float ms = 0;
-          TILESIM_CUDA_CHECK(cudaEventElapsedTime(&ms, a.get(), b.get()));
-          if (rep > 0 && ms < best) best = ms;  // the first launch warms up
-        }
+        const float best = tilesim::probes::best_ms(
+            5, [&] { spin<<<blocks, kThreads, smem>>>(cycles, static_cast<int*>(sink.p)); });
         const double slot_ns =
             best * 1e6 * resident * prop.multiProcessorCount / static_cast<double>(blocks);
         std::printf("%d,%d,%d,%d,%lld,%.4f,%.1f\n", blocks, kThreads, smem, resident, cycles, best,
@@ -63,10 +52,5 @@ int run() {
 }
 
 int main() {
-  try {
-    return run();
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "block_launch: %s\n", e.what());
-    return 1;
-  }
+  return tilesim::probes::run_probe("block_launch", [&] { return run(); });
 }

@@ -12,10 +12,9 @@
 #include <cstdio>
 #include <exception>
 
-#include "kernels/device_resources.cuh"
+#include "kernels/probes/probe_support.cuh"
 
-using tilesim::kernels::detail::CudaEvent;
-using tilesim::kernels::detail::DeviceBuffer;
+using tilesim::probes::DeviceBuffer;
 
 constexpr int kThreads = 256;
 constexpr size_t kBytes = size_t{512} << 20;  // per buffer: 10x the L2
@@ -40,18 +39,9 @@ void measure(const void* in, void* out, int sms, int blocks_per_sm) {
   const int blocks = sms * blocks_per_sm;
   const size_t per_round = size_t{U} * blocks * kThreads;
   const size_t n_vec = kBytes / sizeof(V) / per_round * per_round;
-  CudaEvent a, b;
-  float best = 1e30f;
-  for (int rep = 0; rep < 6; ++rep) {
-    TILESIM_CUDA_CHECK(cudaEventRecord(a.get()));
+  const float best = tilesim::probes::best_ms(5, [&] {
     stream<U, V><<<blocks, kThreads>>>(static_cast<const V*>(in), static_cast<V*>(out), n_vec);
-    TILESIM_CUDA_CHECK_LAUNCH();
-    TILESIM_CUDA_CHECK(cudaEventRecord(b.get()));
-    TILESIM_CUDA_CHECK(cudaEventSynchronize(b.get()));
-    float ms = 0;
-    TILESIM_CUDA_CHECK(cudaEventElapsedTime(&ms, a.get(), b.get()));
-    if (rep > 0 && ms < best) best = ms;  // the first launch warms up
-  }
+  });
   const double bytes = 2.0 * n_vec * sizeof(V);
   const double in_flight = double{kThreads} * blocks_per_sm * U * sizeof(V);  // reads per SM
   std::printf("%d,%d,%d,%zu,%.0f,%.4f,%.1f\n", sms, blocks_per_sm, U, sizeof(V), in_flight, best,
@@ -78,26 +68,14 @@ int run() {
       "sms,blocks_per_sm,loads_per_thread,load_bytes,read_bytes_in_flight_per_sm,ms,gb_s\n");
   sweep<float>(in.p, out.p, prop.multiProcessorCount);
   sweep<float4>(in.p, out.p, prop.multiProcessorCount);
-  CudaEvent a, b;  // cudaMemcpy D2D of the same buffer: the ceiling
-  float best = 1e30f;
-  for (int rep = 0; rep < 6; ++rep) {
-    TILESIM_CUDA_CHECK(cudaEventRecord(a.get()));
+  // cudaMemcpy D2D of the same buffer: the ceiling.
+  const float best = tilesim::probes::best_ms(5, [&] {
     TILESIM_CUDA_CHECK(cudaMemcpyAsync(out.p, in.p, kBytes, cudaMemcpyDeviceToDevice));
-    TILESIM_CUDA_CHECK(cudaEventRecord(b.get()));
-    TILESIM_CUDA_CHECK(cudaEventSynchronize(b.get()));
-    float ms = 0;
-    TILESIM_CUDA_CHECK(cudaEventElapsedTime(&ms, a.get(), b.get()));
-    if (rep > 0 && ms < best) best = ms;
-  }
+  });
   std::printf("# memcpy_d2d,%.4f ms,%.1f GB/s\n", best, 2.0 * kBytes / best / 1e6);
   return 0;
 }
 
 int main() {
-  try {
-    return run();
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "bytes_in_flight: %s\n", e.what());
-    return 1;
-  }
+  return tilesim::probes::run_probe("bytes_in_flight", [&] { return run(); });
 }

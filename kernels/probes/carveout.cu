@@ -27,9 +27,9 @@
 #include <utility>
 #include <vector>
 
-#include "kernels/device_resources.cuh"
+#include "kernels/probes/probe_support.cuh"
 
-using tilesim::kernels::detail::DeviceBuffer;
+using tilesim::probes::DeviceBuffer;
 
 // N floats a thread kept live across a dependent loop, so ptxas gives it about N registers.
 template <int N>
@@ -164,10 +164,5 @@ int run(int argc, char** argv) {
 }
 
 int main(int argc, char** argv) {
-  try {
-    return run(argc, argv);
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "carveout: %s\n", e.what());
-    return 1;
-  }
+  return tilesim::probes::run_probe("carveout", [&] { return run(argc, argv); });
 }

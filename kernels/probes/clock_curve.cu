@@ -21,12 +21,12 @@
 #include <exception>
 #include <vector>
 
-#include "kernels/device_resources.cuh"
+#include "kernels/probes/probe_support.cuh"
 
 namespace {
 
-using tilesim::kernels::detail::CudaEvent;
-using tilesim::kernels::detail::DeviceBuffer;
+using tilesim::probes::CudaEvent;
+using tilesim::probes::DeviceBuffer;
 
 constexpr int kChains = 8;   // independent mma chains per warp: enough to keep the pipe full
 constexpr int kStride = 32;  // iterations between two trace samples (~2-4 us at 1-2 GHz)
@@ -185,10 +185,5 @@ int sweep() {
 }  // namespace
 
 int main() {
-  try {
-    return sweep();
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "clock_curve: %s\n", e.what());
-    return 1;
-  }
+  return tilesim::probes::run_probe("clock_curve", [&] { return sweep(); });
 }

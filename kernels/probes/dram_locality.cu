@@ -28,17 +28,16 @@
 #include <exception>
 #include <string>
 
-#include "kernels/device_resources.cuh"
+#include "kernels/probes/probe_support.cuh"
 
 namespace {
 
-using tilesim::kernels::detail::CudaEvent;
-using tilesim::kernels::detail::DeviceBuffer;
+using tilesim::probes::DeviceBuffer;
 
 constexpr int kThreads = 256;
-constexpr int kLoadsInFlight = 8;       // 16-byte loads a thread between uses
+constexpr int kLoadsInFlight = 8;           // 16-byte loads a thread between uses
 constexpr long long kMaxBytes = 1LL << 30;  // the DRAM source: 20x the L2
-constexpr int kL2RowBlocks = 16;        // the L2 source: 16 x 64 rows x 8 KiB = 8 MiB
+constexpr int kL2RowBlocks = 16;            // the L2 source: 16 x 64 rows x 8 KiB = 8 MiB
 constexpr long long kL2Pitch = 8192;
 
 // in: row blocks of 2^log_rows rows x pitch16 vectors of 16 bytes; block b reads row block
@@ -54,8 +53,7 @@ __global__ void __launch_bounds__(kThreads)
   const int strips_per_row = pitch16 >> log_w16;
   const int total = pitch16 << log_rows;
   const int first = staggered ? static_cast<int>((7LL * blockIdx.x) % strips_per_row) : 0;
-  const uint4* base =
-      in + (static_cast<long long>(blockIdx.x % row_blocks) << log_rows) * pitch16;
+  const uint4* base = in + (static_cast<long long>(blockIdx.x % row_blocks) << log_rows) * pitch16;
   unsigned acc = 0;
   for (int e0 = threadIdx.x; e0 < total; e0 += kLoadsInFlight * kThreads) {
     uint4 v[kLoadsInFlight];
@@ -91,7 +89,9 @@ int log2_of(long long v) {
   return l;
 }
 
-bool power_of_two(long long v) { return v > 0 && (v & (v - 1)) == 0; }
+bool power_of_two(long long v) {
+  return v > 0 && (v & (v - 1)) == 0;
+}
 
 // Blocks, a multiple of the SMs (every SM reads as much), and the distinct row blocks they read.
 void grid_of(const Config& c, int sms, int* blocks, int* row_blocks) {
@@ -105,24 +105,14 @@ void grid_of(const Config& c, int sms, int* blocks, int* row_blocks) {
   *row_blocks = *blocks;
 }
 
-void measure(const DeviceBuffer& in, const DeviceBuffer& sink, const Config& c, int sms,
-             int reps) {
+void measure(const DeviceBuffer& in, const DeviceBuffer& sink, const Config& c, int sms, int reps) {
   int blocks = 0, row_blocks = 0;
   grid_of(c, sms, &blocks, &row_blocks);
-  CudaEvent a, b;
-  float best = 1e30f;
-  for (int rep = 0; rep <= reps; ++rep) {
-    TILESIM_CUDA_CHECK(cudaEventRecord(a.get()));
+  const float best = tilesim::probes::best_ms(reps, [&] {
     strips<<<blocks, kThreads>>>(static_cast<const uint4*>(in.p), static_cast<unsigned*>(sink.p),
                                  static_cast<int>(c.pitch / 16), log2_of(c.rows_per_block),
                                  log2_of(c.strip / 16), row_blocks, c.staggered ? 1 : 0);
-    TILESIM_CUDA_CHECK_LAUNCH();
-    TILESIM_CUDA_CHECK(cudaEventRecord(b.get()));
-    TILESIM_CUDA_CHECK(cudaEventSynchronize(b.get()));
-    float ms = 0;
-    TILESIM_CUDA_CHECK(cudaEventElapsedTime(&ms, a.get(), b.get()));
-    if (rep > 0 && ms < best) best = ms;  // the first launch warms up
-  }
+  });
   const long long rows = static_cast<long long>(blocks) * c.rows_per_block;
   std::printf("%s,%lld,%lld,%d,%d,%s,%.4f,%.1f\n", c.l2 ? "l2" : "dram", c.pitch, rows,
               c.rows_per_block, c.strip, c.staggered ? "staggered" : "lockstep", best,
@@ -192,10 +182,5 @@ int run(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  try {
-    return run(argc, argv);
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "dram_locality: %s\n", e.what());
-    return 1;
-  }
+  return tilesim::probes::run_probe("dram_locality", [&] { return run(argc, argv); });
 }

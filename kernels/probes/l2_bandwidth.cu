@@ -17,10 +17,10 @@
 #include <cstdio>
 #include <exception>
 
-#include "kernels/device_resources.cuh"
+#include "kernels/probes/probe_support.cuh"
 
-using tilesim::kernels::detail::CudaEvent;
-using tilesim::kernels::detail::DeviceBuffer;
+using tilesim::probes::CudaEvent;
+using tilesim::probes::DeviceBuffer;
 
 constexpr int kThreads = 256;
 constexpr size_t kBytes = size_t{8} << 20;  // the buffer: L2-resident
@@ -131,10 +131,5 @@ int run() {
 }
 
 int main() {
-  try {
-    return run();
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "l2_bandwidth: %s\n", e.what());
-    return 1;
-  }
+  return tilesim::probes::run_probe("l2_bandwidth", [&] { return run(); });
 }

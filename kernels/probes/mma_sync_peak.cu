@@ -9,10 +9,10 @@
 #include <cstdio>
 #include <exception>
 
-#include "kernels/device_resources.cuh"
+#include "kernels/probes/probe_support.cuh"
 
-using tilesim::kernels::detail::CudaEvent;
-using tilesim::kernels::detail::DeviceBuffer;
+using tilesim::probes::CudaEvent;
+using tilesim::probes::DeviceBuffer;
 
 constexpr int kChains = 16, kIters = 4096;
 
@@ -64,10 +64,5 @@ int run() {
 }
 
 int main() {
-  try {
-    return run();
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "mma_sync_peak: %s\n", e.what());
-    return 1;
-  }
+  return tilesim::probes::run_probe("mma_sync_peak", [&] { return run(); });
 }
