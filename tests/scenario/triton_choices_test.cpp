@@ -370,3 +370,24 @@ TEST(TritonChoices, MatchWhatTritonCompilesForTheT4) {
   }
   EXPECT_EQ(n, 4);
 }
+
+// A Triton program's shared bytes (triton_shared_bytes): the larger of its buffers and its
+// epilogue's scratch. At 3001^3 fp16 both tiles are staged through registers, one buffer each:
+// 128 x 256 x 64 at 8 warps holds 48 KiB of tiles against a 32 KiB conversion (128 x 128);
+// 256 x 128 x 64 the same 48 KiB against 64 KiB (256 x 128): ncu's 48 and 64 KiB
+// (assets/measured/ncu_spill_fit_h200.csv).
+TEST(TritonChoices, SharedBytesAreTheLargerOfTheBuffersAndTheEpilogueScratch) {
+  const auto shared = [](int bm, int bn) {
+    ProblemSpec s;
+    s.m = s.n = s.k = 3001;
+    s.dtype = DType::fp16;
+    s.block_m = bm, s.block_n = bn, s.block_k = 64;
+    s.num_warps = 8;
+    s.stages = 3;
+    const Problem p(s);
+    const TritonChoices t = triton_choices(p, *find_machine("h200"));
+    return std::pair{triton_shared_bytes(p, t), t.epilogue_scratch_bytes};
+  };
+  EXPECT_EQ(shared(128, 256), std::pair(std::int64_t{48 << 10}, std::int64_t{32 << 10}));
+  EXPECT_EQ(shared(256, 128), std::pair(std::int64_t{64 << 10}, std::int64_t{64 << 10}));
+}
