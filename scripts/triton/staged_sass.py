@@ -15,7 +15,8 @@ one .sass file per configuration (its whole listing: one function, the kernel).
 Again from saved listings (no GPU): python3 scripts/triton/staged_sass.py --parse *.sass
 A census (register spills, issue 25): OUT_DIR/staged_sass.jsonl has a line per configuration with
 ptxas's registers and spill bytes and the loop's SASS opcodes counted (LDL: the local loads a
-thread makes each K step; STL: its local stores), written as each compiles.
+thread makes each K step; STL: its local stores), written as each compiles, and how the loop
+waits for its local reloads (local_waits: round trips in series a K step; --parse prints them).
 """
 import json
 import os
@@ -94,6 +95,68 @@ def opcode_counts(body):
     return counts
 
 
+REG_RE = re.compile(r"\bR(\d+)(\.64|\.128)?")
+LOCAL_RE = re.compile(r"\[R1(?:\+(0x[0-9a-f]+))?\]")  # ptxas addresses spill slots from R1
+# Ops with no register result: every register they name is read.
+NO_RESULT = ("STL", "STS", "STG", "BAR", "BRA", "WARPGROUP", "MEMBAR", "FENCE", "HGMMA")
+
+
+def registers(operands, op=""):
+    """The registers an operand list names; R12.64 is R12 and R13. `op`'s own width (LDL.64)
+    widens a result register given plain."""
+    out = []
+    for m in REG_RE.finditer(operands):
+        width = {None: 1, ".64": 2, ".128": 4}[m.group(2)]
+        out += range(int(m.group(1)), int(m.group(1)) + width)
+    if op and out and m.group(2) is None and (".64" in op or ".128" in op):
+        out = list(range(out[0], out[0] + (2 if ".64" in op else 4)))
+    return out
+
+
+def local_waits(body):
+    """How a spilling loop waits for its local reloads, in one pass in program order (one warp,
+    in-order issue: an instruction that reads a register a load has not yet returned waits for it,
+    and then for every load issued before that one). Counts, a K step: `local_loads` (LDL*),
+    `local_waits` (instructions that wait for an LDL's result: each a round trip in series),
+    `loads_per_wait` (how many reloads one such round trip covers) and `same_step_reloads`
+    (LDLs of a slot an STL wrote earlier in the same iteration: a store and a reload in series)."""
+    pending = {}  # register -> (kind, issue order)
+    order = loads = waits = same_step = 0
+    stored = set()
+    for _, text in body:
+        words = text.split()
+        if words and words[0].startswith("@"):
+            words = words[1:]
+        if not words:
+            continue
+        op, operands = words[0], " ".join(words[1:])
+        parts = operands.split(",", 1)
+        if op.startswith(NO_RESULT):
+            dst, src = [], registers(operands)
+        else:
+            dst, src = registers(parts[0], op), registers(parts[1] if len(parts) > 1 else "")
+        waited = [pending[r] for r in src if r in pending]
+        if waited:
+            waits += any(kind == "LDL" for kind, _ in waited)
+            last = max(q for _, q in waited)
+            pending = {r: v for r, v in pending.items() if v[1] > last}
+        for r in dst:
+            pending.pop(r, None)
+        slot = LOCAL_RE.search(operands)
+        if op.startswith(("LDL", "LDG")):
+            order += 1
+            for r in dst:
+                pending[r] = (op[:3], order)
+        if op.startswith("LDL"):
+            loads += 1
+            same_step += slot is not None and slot.group(1) in stored
+        elif op.startswith("STL") and slot is not None:
+            stored.add(slot.group(1))
+    return {"local_loads": loads, "local_waits": waits,
+            "loads_per_wait": round(loads / waits, 2) if waits else 0.0,
+            "same_step_reloads": same_step}
+
+
 def runs(body):
     return run_lengths((text for _, text in body), KINDS)
 
@@ -126,6 +189,7 @@ def main():
         for path in sys.argv[2:]:
             body = loop_body(open(path).read())
             print(f"{os.path.basename(path)}: loop {len(body)} instructions: {runs(body)}")
+            print(f"  local reloads: {json.dumps(local_waits(body))}")
         return
     import torch
     import triton
@@ -178,7 +242,7 @@ def main():
                   "shared": ck.metadata.shared, "max_err": err, "loop_instructions": len(body),
                   "loop_local_loads": kinds["LDL"], "loop_local_stores": kinds["STL"],
                   "kernel_local_loads": sass.count("LDL"), "kernel_local_stores": sass.count("STL"),
-                  "loop_opcodes": ops}
+                  **local_waits(body), "loop_opcodes": ops}
         with open(os.path.join(out, "staged_sass.jsonl"), "a") as fh:
             fh.write(json.dumps(census) + "\n")
     with open(os.path.join(out, "staged_sass.txt"), "w") as fh:

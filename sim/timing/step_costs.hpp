@@ -52,7 +52,8 @@ inline constexpr double kSpillReloadBytesPerWarpCycle = 4.5;
 // and 1.75: 23.5, 19.3, 20.0 and 20.5 % (35 loops); again at version 8, with L1 hits priced
 // (kLocalL1ResidentHitShare), 38 loops (every supplement loop whose census count is above zero;
 // how the first fit's 35 were selected is not recorded) over 1, 1.25, 1.5, 1.75 and 2: 32.5,
-// 20.1, 17.3, 19.2 and 22.1 %.
+// 20.1, 17.3, 19.2 and 22.1 %. The SASS agrees: eight spilling loops at 4095^3 wait for 1.16-2.27
+// local loads at a time, median 1.44 (assets/measured/triton_spill_waits_h200.csv).
 inline constexpr double kSpillReloadsInFlight = 1.5;
 // The share of those reloads that hit the L1 where the loop's local lines stay resident
 // (StepCosts::staged_reload_ps: the SM's programs' reloaded words and spilled accumulator
