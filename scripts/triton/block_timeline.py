@@ -4,8 +4,8 @@ The CUDA rungs' block timelines (kernels/probes/block_timeline.cu) measured how 
 an SM holds share it (the older gets 0.6 of the dots under mma.sync: Machine::older_program_share)
 and how far the waves drift apart. Triton's kernels on Hopper issue wgmma instead; this records
 the same spans for seed 001's kernel as scripts/triton/kernels.py writes it, with %globaltimer
-and %smid read at the program's first and last instruction (the kernel is otherwise the seed's:
-its loop, masks and store are unchanged; the two reads cost a few registers).
+and %smid read before and after it (seed 001's kernel from scripts/triton/kernels.py, called
+and inlined unchanged; the two reads cost a few registers).
 
 Usage (GPU, repo root): python3 scripts/triton/block_timeline.py OUT_DIR [CASE ...]
 CASE: MxNxK,BM,BN,BK,W,S (fp16; default: CASES below). One CSV a case, OUT_DIR/
@@ -21,6 +21,9 @@ import sys
 import torch
 import triton
 import triton.language as tl
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import kernels  # noqa: E402  (seed 001's kernel, as the seeds write it)
 
 # (M, N, K, BLOCK_M, BLOCK_N, BLOCK_K, num_warps, num_stages): one wave of one and of two
 # programs an SM (132 SMs: 12 x 11 and 12 x 22 tiles of 128), then the full launches whose DRAM
@@ -51,30 +54,12 @@ def timed_matmul_kernel(a_ptr, b_ptr, c_ptr, t_ptr, M, N, K,
                         stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn,
                         BLOCK_SIZE_M: tl.constexpr, BLOCK_SIZE_N: tl.constexpr,
                         BLOCK_SIZE_K: tl.constexpr):
-    # Seed 001's kernel (scripts/triton/kernels.py, matmul_kernel) between two clock reads.
+    # Seed 001's kernel itself (scripts/triton/kernels.py, inlined) between two clock reads.
     pid = tl.program_id(axis=0)
     start = _globaltimer(pid)
-    num_pid_m = tl.cdiv(M, BLOCK_SIZE_M)
-    num_pid_n = tl.cdiv(N, BLOCK_SIZE_N)
-    pid_m = pid % num_pid_m
-    pid_n = pid // num_pid_m
-    offs_am = (pid_m * BLOCK_SIZE_M + tl.arange(0, BLOCK_SIZE_M)) % M
-    offs_bn = (pid_n * BLOCK_SIZE_N + tl.arange(0, BLOCK_SIZE_N)) % N
-    offs_k = tl.arange(0, BLOCK_SIZE_K)
-    a_ptrs = a_ptr + (offs_am[:, None] * stride_am + offs_k[None, :] * stride_ak)
-    b_ptrs = b_ptr + (offs_k[:, None] * stride_bk + offs_bn[None, :] * stride_bn)
-    accumulator = tl.zeros((BLOCK_SIZE_M, BLOCK_SIZE_N), dtype=tl.float32)
-    for k in range(0, tl.cdiv(K, BLOCK_SIZE_K)):
-        a = tl.load(a_ptrs, mask=offs_k[None, :] < K - k * BLOCK_SIZE_K, other=0.0)
-        b = tl.load(b_ptrs, mask=offs_k[:, None] < K - k * BLOCK_SIZE_K, other=0.0)
-        accumulator += tl.dot(a, b)
-        a_ptrs += BLOCK_SIZE_K * stride_ak
-        b_ptrs += BLOCK_SIZE_K * stride_bk
-    offs_cm = pid_m * BLOCK_SIZE_M + tl.arange(0, BLOCK_SIZE_M)
-    offs_cn = pid_n * BLOCK_SIZE_N + tl.arange(0, BLOCK_SIZE_N)
-    c_ptrs = c_ptr + stride_cm * offs_cm[:, None] + stride_cn * offs_cn[None, :]
-    c_mask = (offs_cm[:, None] < M) & (offs_cn[None, :] < N)
-    tl.store(c_ptrs, accumulator, mask=c_mask)
+    kernels.matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk,
+                          stride_bn, stride_cm, stride_cn, BLOCK_SIZE_M, BLOCK_SIZE_N,
+                          BLOCK_SIZE_K)
     end = _globaltimer(pid)
     sm = _smid(pid)
     tl.store(t_ptr + pid * 3, start)
