@@ -33,6 +33,13 @@ def figures(path, launch):
         if start[p] < first_end:
             by_sm[sm[p]].append(p)
     pairs = [sorted(v) for v in by_sm.values() if len(v) == 2]
+    # The first wave's spread between SMs (the sd of each SM's mean program time) and on one SM
+    # (the root of the mean variance on an SM), in % of the mean: an L2-bound loop's SMs run at
+    # their cluster's speed (docs/TRITON_FINDINGS.md, GPCs).
+    wave = [[dur[p] for p in v] for v in by_sm.values()]
+    wave_mean = st.mean(d for v in wave for d in v)
+    between = 100 * st.pstdev([st.mean(v) for v in wave]) / wave_mean
+    within = 100 * st.mean(st.pvariance(v) for v in wave) ** 0.5 / wave_mean
     # The tile below each tile (pid_m + 1, same pid_n), in any launch order.
     pid_of = {t: p for p, t in enumerate(tiles)}
     below = [(p, pid_of[(m + 1, c)]) for p, (m, c) in enumerate(tiles) if (m + 1, c) in pid_of]
@@ -46,6 +53,7 @@ def figures(path, launch):
         "first wave older / younger (us)": (
             f"{st.mean(dur[a] for a, _ in pairs) / 1e3:.1f} / "
             f"{st.mean(dur[b] for _, b in pairs) / 1e3:.1f}" if pairs else "-"),
+        "first wave sd, SM to SM / on one SM (%)": f"{between:.1f} / {within:.1f}",
         "tile below starts later by, mean (us)": st.mean(lag) / 1e3,
         "... sd (us)": st.pstdev(lag) / 1e3,
         # Tiles one above the other read the same B column panel: when they start together, the

@@ -104,11 +104,12 @@ NO_RESULT = ("STL", "STS", "STG", "BAR", "BRA", "WARPGROUP", "MEMBAR", "FENCE", 
 def registers(operands, op=""):
     """The registers an operand list names; R12.64 is R12 and R13. `op`'s own width (LDL.64)
     widens a result register given plain."""
+    found = list(REG_RE.finditer(operands))
     out = []
-    for m in REG_RE.finditer(operands):
+    for m in found:
         width = {None: 1, ".64": 2, ".128": 4}[m.group(2)]
         out += range(int(m.group(1)), int(m.group(1)) + width)
-    if op and out and m.group(2) is None and (".64" in op or ".128" in op):
+    if op and len(found) == 1 and found[0].group(2) is None and (".64" in op or ".128" in op):
         out = list(range(out[0], out[0] + (2 if ".64" in op else 4)))
     return out
 
@@ -242,7 +243,8 @@ def main():
                   "shared": ck.metadata.shared, "max_err": err, "loop_instructions": len(body),
                   "loop_local_loads": kinds["LDL"], "loop_local_stores": kinds["STL"],
                   "kernel_local_loads": sass.count("LDL"), "kernel_local_stores": sass.count("STL"),
-                  **local_waits(body), "loop_opcodes": ops}
+                  **{k: v for k, v in local_waits(body).items() if k != "local_loads"},
+                  "loop_opcodes": ops}
         with open(os.path.join(out, "staged_sass.jsonl"), "a") as fh:
             fh.write(json.dumps(census) + "\n")
     with open(os.path.join(out, "staged_sass.txt"), "w") as fh:
