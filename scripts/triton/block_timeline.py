@@ -101,7 +101,8 @@ def run_case(out, m, n, k, bm, bn, bk, w, s, launches=2):
     with open(os.path.join(out, name + ".csv"), "w") as fh:
         fh.write(f"# {props.name} ({datetime.date.today()}), Triton {triton.__version__}, "
                  f"seed 001's matmul_kernel fp16 {m}x{n}x{k} {bm}x{bn}x{bk} num_warps {w} "
-                 f"num_stages {s}, registers {ck.n_regs}, spills {ck.n_spills}, max rel error {err:.2e}; "
+                 f"num_stages {s}, registers {ck.n_regs}, spills {ck.n_spills}, "
+                 f"max rel error {err:.2e}; "
                  "scripts/triton/block_timeline.py, %globaltimer and %smid before and after "
                  "the kernel; times in ns from the launch's first start\n")
         fh.write("variant,size,order,launch,pid,pid_m,pid_n,sm,start_ns,end_ns\n")
