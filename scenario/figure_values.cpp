@@ -193,12 +193,19 @@ Figure machine_figure(std::string_view name, const std::string& field, const sim
   f.name = std::string(name);
   f.value = v.number;
   f.unit = row->unit;
-  f.kind = FigureKind::datasheet;
+  // A preset's figure is labelled by its evidence: a reading (the T4's clock under load) is
+  // measured, the rest stand as the preset's datasheet figures (their source says which kind).
+  f.kind = e && e->kind == sim::ParameterKind::measured ? FigureKind::measured
+                                                         : FigureKind::datasheet;
   f.source = src;
   if (row->unit == "bytes") {
     f.text = machine_bytes(v.number), f.unit = "B";
   } else if (row->unit == "bytes/s") {
     f.text = fmt("%.2f TB/s", v.number / 1e12), f.unit = "B/s";
+  } else if (row->unit == "Hz" && v.number >= 1e8) {
+    f.text = fmt("%.2f GHz", v.number / 1e9);
+  } else if (row->unit == "FLOP/s" && v.number >= 1e11) {
+    f.text = fmt("%.1f TFLOP/s", v.number / 1e12);
   } else if (v.is_integer) {
     f.text = std::to_string(static_cast<long long>(v.number)) +
              (row->unit.empty() ? "" : " " + row->unit);

@@ -176,7 +176,8 @@ struct Machine {
   double tensor_throttle_tau_s = 0;
   // What a tiled kernel sustains of each peak, used by every preset. dram_efficiency and
   // tensor_efficiency are fitted on the H200 (scripts/fit_timing.py, one tilesim-bench row each,
-  // docs/FIDELITY.md); fma_efficiency is 1 by assumption (issue, not the FMA pipe, limits).
+  // docs/FIDELITY.md); fma_efficiency is 1 by assumption (issue, not the FMA pipe, limits), the
+  // T4's its clock under load over its boost (the power cap; sim/machine/parameters.cpp).
   double dram_efficiency = 0.869;    // of dram_bytes_per_s, streaming copy
   double fma_efficiency = 1.0;       // of fp32_flops_per_s
   double tensor_efficiency = 0.746;  // of the tensor path's peak, dot of full tiles

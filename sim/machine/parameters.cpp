@@ -43,6 +43,14 @@ constexpr const char* kTuringGuide = "Turing tuning guide";
 constexpr const char* kAmpereGuide = "Ampere tuning guide";
 constexpr const char* kHopperGuide = "Hopper tuning guide (the H200 has the H100's SM)";
 const std::string kInherited = "copied from the H100/H200 figure (no T4 or A100 measurement)";
+// The T4's clock under load: published readings (no T4 here), none of them the seeds'.
+const std::string kT4LoadClock =
+    "published: an AWS T4 under a continuous BERT run with application clocks at 1590 MHz drops "
+    "to ~900 MHz (nvidia-smi; mlcommons/inference_results_v0.5 issue 20); the 70 W cap is the "
+    "cause (NVIDIA developer forum t/264462). Consistent with the rates published for a T4: "
+    "torch.matmul FP32 4 TFLOP/s (chsasank/device-benchmarks), 87 % of the FP32 peak at 0.90 "
+    "GHz; cuBLAS FP16 at 4096^3 24-25 TFLOP/s (forum t/264462; device-benchmarks), 65-68 % of "
+    "the tensor peak at 0.90 GHz. One clock for both paths (the readings do not separate them)";
 // The clock's fall under load: its three figures were fitted together, then moved to a curve
 // that starts at the measured maximum clock.
 const std::string kThrottleFit =
@@ -161,7 +169,8 @@ const std::vector<MachineParameter>& rows() {
       row(TILESIM_FIELD(fma_clock_hz), "Hz", G::timing,
           "the clock issue, shared memory and the fill path run at in FP32 FMA kernels, copies "
           "and transposes (0: sm_clock_hz)",
-          {{"t4 a100", K::assumed, "0: the nominal clock stands in (not measured on these chips)"},
+          {{"t4", K::measured, kT4LoadClock},
+           {"a100", K::assumed, "0: the nominal clock stands in (not measured on this chip)"},
            {"", K::measured,
             "ncu --clock-control none reads 1.95-1.99 GHz on every FP32 rung, copy and transpose, "
             "H100 and H200 (assets/measured/instructions_h100.csv, warp_stalls_h100.csv, "
@@ -169,7 +178,8 @@ const std::vector<MachineParameter>& rows() {
             "back: 1.995 GHz (H100, assets/measured/block_clock_h100.csv)"}}),
       row(TILESIM_FIELD(tensor_clock_hz), "Hz", G::timing,
           "the same under tensor-core load (mma.sync, wgmma; 0: sm_clock_hz)",
-          {{"t4 a100", K::assumed, "0: the nominal clock stands in (not measured on these chips)"},
+          {{"t4", K::measured, kT4LoadClock},
+           {"a100", K::assumed, "0: the nominal clock stands in (not measured on this chip)"},
            {"", K::measured,
             "ncu --clock-control none reads 1.74-1.82 GHz on the mma.sync rungs, H100 and H200 "
             "(assets/measured/instructions_h100.csv, block_timeline_*); wgmma 1.46-1.72 GHz, its "
@@ -408,12 +418,21 @@ const std::vector<MachineParameter>& rows() {
             "H100's rows are predictions with it"}}),
       row(TILESIM_FIELD(fma_efficiency), "of fp32_flops_per_s", G::timing,
           "what an FMA dot sustains of the FP32 peak",
-          {{"", K::assumed,
+          {{"t4", K::measured,
+            "0.566 = fma_clock_hz / sm_clock_hz (0.90 / 1.59 GHz): the datasheet counts the FP32 "
+            "peak at the boost clock, and the FMA pipe runs at the clock under load (its row); "
+            "issue, not the pipe, limits beyond that, as on the H100"},
+           {"", K::assumed,
             "1: instruction issue, not the FMA pipe, limits the FP32 rungs (fitted to the "
             "register-blocked FP32 row until 2026-11-23, 7a46221)"}}),
       row(TILESIM_FIELD(tensor_efficiency), "of the tensor peak", G::timing,
           "what a dot of full tiles sustains of the tensor path's peak",
-          {{"t4 a100", K::inherited, kInherited},
+          {{"t4", K::measured,
+            "published: cuBLAS FP16 at 4096^3 runs at 24 TFLOP/s on a T4 (NVIDIA developer forum "
+            "t/264462, put down to the 70 W cap) and torch.matmul FP16 at 25 "
+            "(chsasank/device-benchmarks), of the datasheet's 65: 0.37 (it holds the clock under "
+            "load, as the H100's fitted figure holds its)"},
+           {"a100", K::inherited, kInherited},
            {"", K::fitted,
             "fitted on the H200 to one tilesim-bench row, the wgmma rung at 4096^3 (scripts/"
             "fit_timing.py, assets/measured/bench_h200.json; docs/FIDELITY.md marks it); the "

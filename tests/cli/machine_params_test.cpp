@@ -60,15 +60,17 @@ TEST(CliMachineParams, TheH100DramLatencyIs706CyclesFittedToTheBytesInFlightProb
   ADD_FAILURE() << "no dram_latency_cycles row";
 }
 
-TEST(CliMachineParams, TheT4InheritsTheH200sFittedTensorEfficiency) {
-  const auto r = run_cli("machine-params --json --machine t4");
+// The A100 has no reading of its own; the T4's comes from published cuBLAS rates (its power cap).
+TEST(CliMachineParams, TheA100InheritsTheH200sFittedTensorEfficiencyTheT4HasItsOwn) {
+  const auto r = run_cli("machine-params --json");
   ASSERT_EQ(r.code, 0) << r.out;
   // The parsed document must outlive the loop: ranging over a temporary's member reads freed
   // memory (ASan found it).
   const nlohmann::json doc = nlohmann::json::parse(r.out);
   for (const auto& p : doc.at("machine_parameters"))
     if (p.at("name") == "tensor_efficiency") {
-      EXPECT_EQ(p.at("presets").at("t4").at("kind"), "inherited");
+      EXPECT_EQ(p.at("presets").at("a100").at("kind"), "inherited");
+      EXPECT_EQ(p.at("presets").at("t4").at("kind"), "measured");
       return;
     }
   ADD_FAILURE() << "no tensor_efficiency row";
