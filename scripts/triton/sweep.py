@@ -218,6 +218,26 @@ def supplement_v3():
     return _supplement_marked(out, 3, ncu=False)
 
 
+def supplement_v14():
+    """Configurations added on 2026-11-29 (docs/TRITON_SPLIT.md, version 14), every one of them in
+    the fit set: 2-byte and 4-byte output stores behind 16-byte cp.async loads, a combination the
+    version-1 fit set has no case of (only the test set's 4096 x 4100 x 4096 with B transposed).
+    3072 x 3076 x 3072 (N a multiple of 4, not of 16: st.global of one element; K a multiple of
+    16 and B transposed, so both tiles load 16 bytes at a time) and its control 3072 x 3088 x
+    3072 (16-byte stores), fp16 and tf32, blocks and warps of the sweep's wgmma range: the
+    registers ptxas gives the epilogue's per-element stores, and the time. Timed only."""
+    out = []
+    blocks = [(64, 64, 32, 4), (64, 128, 32, 4), (64, 128, 32, 8), (128, 64, 32, 4),
+              (128, 128, 32, 4), (128, 128, 32, 8), (128, 128, 64, 4), (128, 128, 64, 8),
+              (64, 256, 32, 4), (128, 256, 64, 8), (256, 128, 64, 8)]
+    for n in (3076, 3088):
+        for (bm, bn, bk, w) in blocks:
+            for dt in ("fp16", "fp32"):
+                out.append(_cfg("tutorial", 3072, n, 3072, dt, bm=bm, bn=bn, bk=bk, w=w, s=3,
+                                b_layout="transposed"))
+    return _supplement_marked(out, 14, ncu=False)
+
+
 def _supplement_marked(cs, version, ncu):
     """A supplement's configurations with their id, shape class, ncu flag and version."""
     for c in cs:
@@ -229,8 +249,8 @@ def _supplement_marked(cs, version, ncu):
 
 
 def supplement(version):
-    """The supplement of that version (2 or 3); 0: the version-1 list (configs())."""
-    return {0: configs, 2: supplement_v2, 3: supplement_v3}[version]()
+    """The supplement of that version (2, 3 or 14); 0: the version-1 list (configs())."""
+    return {0: configs, 2: supplement_v2, 3: supplement_v3, 14: supplement_v14}[version]()
 
 
 def _mark_ncu(cs):
