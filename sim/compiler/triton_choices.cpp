@@ -435,6 +435,11 @@ TritonChoices triton_choices(const Problem& p, const Machine& m) {
     for (const OperandChoice* o : {&t.a, &t.b})
       need += per_thread(*o) * (o->path == LoadPath::cp_async ? kRegistersPerAsyncAccess
                                                               : kRegistersPerStagedAccess);
+    // The epilogue's peak (the accumulator and its stores' addresses) where it is higher than
+    // the loop's: one-element stores behind 16-byte cp.async tiles (N = 4100, B transposed:
+    // ptxas 154 a thread at 128 x 128 x 64, 8 warps, where the loop's estimate is 122).
+    need = std::max(need, kEpilogueRegisterBase + kEpilogueRegistersPerAccumulator * acc +
+                              kEpilogueRegistersPerStore * per_thread(t.c));
     t.registers = static_cast<int>(std::lround(need));
     t.spilled_registers = std::max(0, t.registers - kMaxThreadRegisters);
     if (t.spilled_registers > 0 && t.dot == MathPath::wgmma) {

@@ -175,6 +175,15 @@ inline constexpr double kRegistersPerAccumulator = 1.37;     // per fp32 accumul
 inline constexpr double kRegistersPerFmaAccumulator = 1.16;  // more, on the FMA path
 inline constexpr double kRegistersPerAsyncAccess = 1.95;     // per cp.async access a thread
 inline constexpr double kRegistersPerStagedAccess = 2.33;    // per ld.global access a thread
+// The epilogue's registers (TRITON_SPLIT version 14): after the loop a thread holds its
+// accumulator, converted, and the address of each store it makes; one-element stores (N not a
+// multiple of 16) make one a value. Least squares over ptxas's counts of the fit-only supplement
+// at 3072 x 3076 / 3088 x 3072, B transposed, fp16 and tf32, 40 launches
+// (assets/measured/triton_supplement14_h200.json): 22.2 + 1.20 a value + 0.75 a store access.
+// A thread needs the larger of the loop's estimate and this.
+inline constexpr double kEpilogueRegisterBase = 22.2;
+inline constexpr double kEpilogueRegistersPerAccumulator = 1.20;  // per fp32 accumulator value
+inline constexpr double kEpilogueRegistersPerStore = 0.75;        // per st.global access a thread
 
 // The in-loop local loads of a register-staged wgmma loop (TritonChoices::loop_local_loads), from
 // a census of ptxas's SASS: the tutorial matmul at 4095^3 fp16 (2-byte loads), 54 blocks x warps

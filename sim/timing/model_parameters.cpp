@@ -55,6 +55,12 @@ const std::string kRegisterFit =
     "assets/measured/triton_h100.json; docs/TRITON_SPLIT.md): mean error 9.9 % fit, 10.3 % test; "
     "tests/scenario/triton_choices_test.cpp";
 
+const std::string kEpilogueRegisterFit =
+    "least squares over ptxas's counts (spilled bytes / 4 added) of the fit-only supplement of "
+    "docs/TRITON_SPLIT.md version 14: the tutorial at 3072 x 3076 x 3072 (one-element stores) and "
+    "3072 x 3088 x 3072 (16-byte stores), B transposed, fp16 and tf32, 40 launches (assets/"
+    "measured/triton_supplement14_h200.json); tests/scenario/triton_choices_test.cpp";
+
 ModelParameter option(std::string name, std::string value, std::string unit, std::string meaning,
                       K kind, std::string source) {
   return {std::move(name),  kVariants, std::move(unit),  G::timing, std::move(meaning),
@@ -272,6 +278,16 @@ std::span<const ModelParameter> model_constants() {
       constant(TILESIM_CONSTANT(kRegistersPerStagedAccess), kCompiler, "registers/access",
                G::timing, "per ld.global access a thread (pointer, mask, the values)", K::fitted,
                kRegisterFit),
+      constant(TILESIM_CONSTANT(kEpilogueRegisterBase), kCompiler, "registers", G::timing,
+               "the epilogue's registers a thread (the larger of it and the loop's counts): the "
+               "constant part",
+               K::fitted, kEpilogueRegisterFit),
+      constant(TILESIM_CONSTANT(kEpilogueRegistersPerAccumulator), kCompiler, "registers/value",
+               G::timing, "the epilogue's, per fp32 accumulator value a thread", K::fitted,
+               kEpilogueRegisterFit),
+      constant(TILESIM_CONSTANT(kEpilogueRegistersPerStore), kCompiler, "registers/access",
+               G::timing, "the epilogue's, per st.global access a thread (its address)", K::fitted,
+               kEpilogueRegisterFit),
       constant(TILESIM_CONSTANT(kMinReadShare), "sim/memory/dram_reads.hpp", "of the DRAM rate",
                G::memory,
                "the least share of the DRAM's rate the reads get (a copy in flow writes what it "
