@@ -438,8 +438,12 @@ TritonChoices triton_choices(const Problem& p, const Machine& m) {
     // The epilogue's peak (the accumulator and its stores' addresses) where it is higher than
     // the loop's: one-element stores behind 16-byte cp.async tiles (N = 4100, B transposed:
     // ptxas 154 a thread at 128 x 128 x 64, 8 warps, where the loop's estimate is 122).
-    need = std::max(need, kEpilogueRegisterBase + kEpilogueRegistersPerAccumulator * acc +
-                              kEpilogueRegistersPerStore * per_thread(t.c));
+    const double epilogue = kEpilogueRegisterBase + kEpilogueRegistersPerAccumulator * acc +
+                            kEpilogueRegistersPerStore * per_thread(t.c);
+    if (epilogue > need) {
+      t.loop_registers = static_cast<int>(std::lround(need));
+      need = epilogue;
+    }
     t.registers = static_cast<int>(std::lround(need));
     t.spilled_registers = std::max(0, t.registers - kMaxThreadRegisters);
     if (t.spilled_registers > 0 && t.dot == MathPath::wgmma) {
@@ -542,6 +546,13 @@ TritonChoices triton_choices(const Problem& p, const Machine& m) {
                   store_sector_cost(t.c, m.partial_sector_store_cost));
     t.notes.push_back("C: " + std::string(buf) + " whole ones, so the stores cost the L2's " +
                       "write side " + weight + "x what rows that start on a sector would");
+  }
+  if (t.loop_registers > 0) {
+    const std::int64_t stores = t.c.warp_accesses * kWarpLanes / threads;
+    t.notes.push_back("registers: the epilogue's, about " + std::to_string(t.registers) +
+                      " a thread (its accumulator and an address for each of its " +
+                      std::to_string(stores) + " stores), not the loop's " +
+                      std::to_string(t.loop_registers));
   }
   if (t.spilled_accumulators > 0)
     t.notes.push_back(

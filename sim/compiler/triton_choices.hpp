@@ -142,6 +142,9 @@ struct TritonChoices {
   // register-staged loads, the loop's state) and what goes past the 255 a thread may hold.
   int registers = 0;
   int spilled_registers = 0;
+  // The loop's estimate where the epilogue's (the accumulator and its stores' addresses) is the
+  // larger and sets `registers` (0: the loop's sets it).
+  int loop_registers = 0;
   // Of those, wgmma accumulator registers: whole fragments, reloaded every K step (through the
   // L2: sim/timing's kSpillReloadBytesPerWarpCycle).
   int spilled_accumulators = 0;
