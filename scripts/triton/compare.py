@@ -263,14 +263,19 @@ def drift_section(rows):
     return L
 
 
+def head_commit():
+    """The checkout's commit, short (what a report or the T4's figures were made at)."""
+    return subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
+                          text=True).stdout.strip()
+
+
 def report(a):
     gpus = []
     for g in a.gpu:
         name, rest = g.split("=", 1)
         dpath, ppath = rest.split(",")
         gpus.append((name, dpath, json.load(open(dpath)), json.load(open(ppath))))
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
-                            text=True).stdout.strip()
+    commit = head_commit()
     when = datetime.now(timezone.utc).strftime('%Y-%m-%d %H:%M UTC')
     if a.current:
         title = "# Triton's truth: the simulator against Triton's compiled kernels"
@@ -482,8 +487,7 @@ def t4(a):
     """Seed 003's pair on the CLI's T4 preset (the T4 has no TF32: FMA, no cp.async so one stage)."""
     out = {}
     # The T4's figures come from the CLI as built now, not from the kept Hopper predictions.
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
-                            text=True).stdout.strip()
+    commit = head_commit()
     for bl, ms in SEED003_T4_MS.items():
         fl = ["--machine", "t4", "--kernel", "matmul", "--m", "8192", "--n", "4096", "--k", "6144",
               "--dtype", "fp32", "--input-precision", "ieee", "--block-m", "64", "--block-n", "64",
