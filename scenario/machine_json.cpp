@@ -74,6 +74,7 @@ void for_each_machine_field(sim::Machine& m, F&& f) {
   f("l2_partitions", m.l2_partitions);
   f("dram_bytes_per_s", m.dram_bytes_per_s);
   f("fp32_flops_per_s", m.fp32_flops_per_s);
+  f("fp32_peak_clock_hz", m.fp32_peak_clock_hz);
   f("fp16_tensor_flops_per_s", m.fp16_tensor_flops_per_s);
   f("smem_per_sm_bytes", m.smem_per_sm_bytes);
   f("smem_per_block_bytes", m.smem_per_block_bytes);

@@ -55,7 +55,7 @@ struct Sheet {
   std::string key, name;
   int sms;
   std::int64_t l2;
-  double dram, fp32, fp16;
+  double dram, fp32, fp32_clock, fp16;
   std::int64_t smem_sm, smem_block;
   int threads, blocks;
   std::string source;
@@ -80,6 +80,7 @@ Machine make(const Sheet& s, const Timing& t) {
           .l2_partitions = s.key == "t4" ? 1 : 2,  // T4 (Turing): one L2
           .dram_bytes_per_s = s.dram,
           .fp32_flops_per_s = s.fp32,
+          .fp32_peak_clock_hz = s.fp32_clock,
           .fp16_tensor_flops_per_s = s.fp16,
           .smem_per_sm_bytes = s.smem_sm,
           .smem_per_block_bytes = s.smem_block,
@@ -136,29 +137,31 @@ const std::array<Machine, 4>& presets() {
   constexpr double kStart = 1.98e9 / 1.76e9;
   // A T4 under continuous math is held by its 70 W cap at about 0.90 GHz (the clock under load,
   // fma_clock_hz and tensor_clock_hz below; docs/PARAMETERS.md gives the published readings),
-  // while its datasheet counts both peaks at the 1.59 GHz boost. As Hopper's fitted
-  // tensor_efficiency holds its lower clock, the T4's efficiencies hold its cap: FP32 0.90 / 1.59
-  // of the peak (the FMA pipe runs at the clock), tensor 0.37 (cuBLAS FP16 at 4096^3, published).
+  // while its datasheet counts both peaks at the 1.59 GHz boost. The FMA rate follows the clock
+  // (fma_flops_per_s); as Hopper's fitted tensor_efficiency holds its lower clock, the T4's holds
+  // its cap: 0.37 (cuBLAS FP16 at 4096^3, published).
   constexpr double kT4LoadClock = 0.90e9;
   const auto power_capped = [](Machine m) {
-    m.fma_efficiency = kT4LoadClock / m.sm_clock_hz;
     m.tensor_efficiency = 0.37;
     return m;
   };
   static const std::array<Machine, 4> kPresets{
-      power_capped(make({"t4", "T4", 40, 4 * MiB, 320e9, 8.1e12, 65e12, 64 * KiB, 64 * KiB, 1024,
-                         16, "NVIDIA T4 datasheet; Turing TU104 whitepaper; Turing tuning guide"},
-                        {1.59e9, kT4LoadClock, kT4LoadClock, 0, false, 1.0, 190, 450, 1.2e12, 32})),
-      make({"a100", "A100-80GB", 108, 40 * MiB, 2039e9, 19.5e12, 312e12, 164 * KiB, 163 * KiB, 2048,
-            32, "NVIDIA A100 datasheet (SXM 80GB); A100 whitepaper; Ampere tuning guide"},
+      power_capped(
+          make({"t4", "T4", 40, 4 * MiB, 320e9, 8.1e12, 1.59e9, 65e12, 64 * KiB, 64 * KiB, 1024, 16,
+                "NVIDIA T4 datasheet; Turing TU104 whitepaper; Turing tuning guide"},
+               {1.59e9, kT4LoadClock, kT4LoadClock, 0, false, 1.0, 190, 450, 1.2e12, 32})),
+      make({"a100", "A100-80GB", 108, 40 * MiB, 2039e9, 19.5e12, 1.41e9, 312e12, 164 * KiB,
+            163 * KiB, 2048, 32,
+            "NVIDIA A100 datasheet (SXM 80GB); A100 whitepaper; Ampere tuning guide"},
            {1.41e9, 0, 0, 156e12, false, 1.0, 200, 470, 4.8e12, 64}),
-      ld_global_l2(throttled(
-          make({"h100", "H100-SXM", 132, 50 * MiB, 3.35e12, 67e12, 989e12, 228 * KiB, 227 * KiB,
-                2048, 32, "NVIDIA H100 datasheet (SXM5); Hopper whitepaper; Hopper tuning guide"},
-               {1.83e9, 1.98e9, 1.76e9, 494e12, true, 0.67, 260, 706, 10e12, 64}),
-          kStart, 0.78, 0, 0.23e-3)),
+      ld_global_l2(
+          throttled(make({"h100", "H100-SXM", 132, 50 * MiB, 3.35e12, 67e12, 1.98e9, 989e12,
+                          228 * KiB, 227 * KiB, 2048, 32,
+                          "NVIDIA H100 datasheet (SXM5); Hopper whitepaper; Hopper tuning guide"},
+                         {1.83e9, 1.98e9, 1.76e9, 494e12, true, 0.67, 260, 706, 10e12, 64}),
+                    kStart, 0.78, 0, 0.23e-3)),
       ld_global_l2(write_share(
-          throttled(make({"h200", "H200", 132, 60 * MiB, 4.8e12, 67e12, 989e12, 228 * KiB,
+          throttled(make({"h200", "H200", 132, 60 * MiB, 4.8e12, 67e12, 1.98e9, 989e12, 228 * KiB,
                           227 * KiB, 2048, 32,
                           "NVIDIA H200 datasheet (SXM); SMs and L2 read off a real H200 "
                           "(cudaGetDeviceProperties); per-SM limits as H100"},
@@ -188,6 +191,12 @@ std::span<const Machine> machine_presets() {
 
 std::int64_t effective_l2_bytes(const Machine& m) {
   return m.l2_bytes / std::max(1, m.l2_partitions);
+}
+
+double fma_flops_per_s(const Machine& m) {
+  const double clock = m.fma_clock_hz > 0 ? m.fma_clock_hz : m.sm_clock_hz;
+  const double scale = m.fp32_peak_clock_hz > 0 ? clock / m.fp32_peak_clock_hz : 1.0;
+  return m.fp32_flops_per_s * scale * m.fma_efficiency;
 }
 
 std::optional<Machine> find_machine(std::string_view key) {
@@ -246,6 +255,10 @@ void validate_machine(const Machine& m) {
     check(v == 0 || (v >= 1e8 && v <= 1e10), field,
           std::string("machine.") + field + " = " + shown(v) +
               " is out of range: allowed 0 (sm_clock_hz) or 1e8..1e10 Hz");
+  check(m.fp32_peak_clock_hz == 0 || (m.fp32_peak_clock_hz >= 1e8 && m.fp32_peak_clock_hz <= 1e10),
+        "fp32_peak_clock_hz",
+        "machine.fp32_peak_clock_hz = " + shown(m.fp32_peak_clock_hz) +
+            " is out of range: allowed 0 (the FMA clock) or 1e8..1e10 Hz");
   check(m.tf32_tensor_flops_per_s >= 0 && m.tf32_tensor_flops_per_s < 1e30,
         "tf32_tensor_flops_per_s", "machine.tf32_tensor_flops_per_s must be >= 0 (0: none)");
   check(positive(m.l2_bytes_per_s), "l2_bytes_per_s", "machine.l2_bytes_per_s must be > 0");

@@ -22,8 +22,12 @@ struct Machine {
   // L2 partitions (A100, H100, H200: 2). Each partition caches the data its side's SMs access,
   // so a tile read by SMs on both sides is held twice: shared data sees l2_bytes / partitions.
   int l2_partitions = 1;
-  double dram_bytes_per_s = 3.35e12;              // HBM / GDDR peak bandwidth
-  double fp32_flops_per_s = 67e12;                // CUDA-core FP32 peak (FMA = 2 FLOPs)
+  double dram_bytes_per_s = 3.35e12;  // HBM / GDDR peak bandwidth
+  double fp32_flops_per_s = 67e12;    // CUDA-core FP32 peak (FMA = 2 FLOPs)
+  // The clock the datasheet counts fp32_flops_per_s at (its boost); 0: the FMA clock
+  // (fma_clock_hz), so the peak needs no scaling. fma_flops_per_s() scales the peak to the clock
+  // the FMA pipe runs at under load: a T4 held at 0.90 GHz by its power cap reaches 0.90 / 1.59.
+  double fp32_peak_clock_hz = 1.98e9;
   double fp16_tensor_flops_per_s = 989e12;        // dense FP16/BF16 tensor peak, FP32 accumulate
   std::int64_t smem_per_sm_bytes = 228 << 10;     // shared memory per SM (carve-out maximum)
   std::int64_t smem_per_block_bytes = 227 << 10;  // largest shared memory one program may use
@@ -176,8 +180,8 @@ struct Machine {
   double tensor_throttle_tau_s = 0;
   // What a tiled kernel sustains of each peak, used by every preset. dram_efficiency and
   // tensor_efficiency are fitted on the H200 (scripts/fit_timing.py, one tilesim-bench row each,
-  // docs/FIDELITY.md); fma_efficiency is 1 by assumption (issue, not the FMA pipe, limits), the
-  // T4's its clock under load over its boost (the power cap; sim/machine/parameters.cpp).
+  // docs/FIDELITY.md); fma_efficiency is 1 by assumption (issue, not the FMA pipe, limits; the
+  // clock under load is fma_flops_per_s's, not an efficiency).
   double dram_efficiency = 0.869;    // of dram_bytes_per_s, streaming copy
   double fma_efficiency = 1.0;       // of fp32_flops_per_s
   double tensor_efficiency = 0.746;  // of the tensor path's peak, dot of full tiles
@@ -208,6 +212,9 @@ std::string machine_names();  // "t4 | a100 | h100 | h200"
 // The capacity the replay's single LRU cache gets: l2_bytes / l2_partitions (docs/MODEL.md: in
 // the tiled kernels nearly every input tile is read by SMs of both partitions).
 std::int64_t effective_l2_bytes(const Machine& m);
+// What an FMA dot sustains, FLOP/s over the chip: the FP32 peak at the clock the FMA pipe runs at
+// under load (fma_clock_hz over fp32_peak_clock_hz), times fma_efficiency.
+double fma_flops_per_s(const Machine& m);
 // Throws InvalidField ("machine.<field>") for a value the model cannot use (e.g. 0 SMs, an L2
 // smaller than one line, a line that is not 4 sectors of 32 bytes).
 void validate_machine(const Machine& m);

@@ -112,6 +112,14 @@ const std::vector<MachineParameter>& rows() {
           {{"t4", K::datasheet, "NVIDIA T4 datasheet (8.1 TFLOPS)"},
            {"a100", K::datasheet, "A100 datasheet (19.5 TFLOPS)"},
            {"", K::datasheet, "H100 / H200 datasheets, SXM (67 TFLOPS, at the 1.98 GHz boost)"}}),
+      row(TILESIM_FIELD(fp32_peak_clock_hz), "Hz", G::sheet,
+          "the clock fp32_flops_per_s is counted at: the FMA rate is the peak times fma_clock_hz "
+          "over it (0: no scaling)",
+          {{"t4", K::datasheet,
+            "NVIDIA T4 datasheet: 8.1 TFLOPS = 40 SMs x 128 FLOP/cycle x 1.59 GHz boost"},
+           {"a100", K::datasheet, "A100 datasheet: 19.5 TFLOPS = 108 x 128 x 1.41 GHz boost"},
+           {"", K::datasheet,
+            "H100 / H200 datasheets, SXM: 67 TFLOPS = 132 x 256 x 1.98 GHz boost"}}),
       row(TILESIM_FIELD(fp16_tensor_flops_per_s), "FLOP/s", G::sheet,
           "dense FP16/BF16 tensor peak, FP32 accumulate",
           {{"t4", K::datasheet, "NVIDIA T4 datasheet (65 TFLOPS)"},
@@ -416,15 +424,12 @@ const std::vector<MachineParameter>& rows() {
             "fitted on the H200 to one tilesim-bench row, cudaMemcpy 8192^2 (scripts/"
             "fit_timing.py, assets/measured/bench_h200.json; docs/FIDELITY.md marks it); the "
             "H100's rows are predictions with it"}}),
-      row(TILESIM_FIELD(fma_efficiency), "of fp32_flops_per_s", G::timing,
-          "what an FMA dot sustains of the FP32 peak",
-          {{"t4", K::measured,
-            "0.566 = fma_clock_hz / sm_clock_hz (0.90 / 1.59 GHz): the datasheet counts the FP32 "
-            "peak at the boost clock, and the FMA pipe runs at the clock under load (its row); "
-            "issue, not the pipe, limits beyond that, as on the H100"},
-           {"", K::assumed,
+      row(TILESIM_FIELD(fma_efficiency), "of the FP32 rate at fma_clock_hz", G::timing,
+          "what an FMA dot sustains of the FP32 peak at the clock under load (fma_flops_per_s)",
+          {{"", K::assumed,
             "1: instruction issue, not the FMA pipe, limits the FP32 rungs (fitted to the "
-            "register-blocked FP32 row until 2026-11-23, 7a46221)"}}),
+            "register-blocked FP32 row until 2026-11-23, 7a46221); the T4's power cap is its "
+            "clock (fma_clock_hz), not an efficiency"}}),
       row(TILESIM_FIELD(tensor_efficiency), "of the tensor peak", G::timing,
           "what a dot of full tiles sustains of the tensor path's peak",
           {{"t4", K::measured,

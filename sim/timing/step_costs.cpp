@@ -228,7 +228,7 @@ StepCosts step_costs(const Problem& p, const Machine& m, const TimingOptions& op
   const double per_sm = [&] {
     switch (c.path) {
       case MathPath::fma:
-        return m.fp32_flops_per_s * m.fma_efficiency;
+        return fma_flops_per_s(m);
       case MathPath::mma_sync:
         return (p.spec().dtype == DType::fp32 ? m.tf32_tensor_flops_per_s
                                               : m.fp16_tensor_flops_per_s) *

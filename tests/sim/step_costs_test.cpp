@@ -245,7 +245,7 @@ TEST(MathShare, FewerWarpsThanTheMachinesSchedulersLeaveItsMathIdle) {
   // Every preset has 4 schedulers per SM: 2 warps get half of the SM's FMA rate.
   const Machine four = h200();
   ASSERT_EQ(four.schedulers_per_sm, 4);
-  const double per_sm = four.fp32_flops_per_s * four.fma_efficiency / four.sms;
+  const double per_sm = fma_flops_per_s(four) / four.sms;
   const Problem two_warps(fp32_matmul(64, 64, 32, 2));
   const TimingOptions t = fma(SmemLayout::plain, std::nullopt);
   EXPECT_DOUBLE_EQ(step_costs(two_warps, four, t).program_flops_per_s, per_sm / 2);
