@@ -238,6 +238,24 @@ def supplement_v14():
     return _supplement_marked(out, 14, ncu=False)
 
 
+def supplement_v15():
+    """Configurations added on 2026-11-29 (docs/TRITON_SPLIT.md, version 15), every one of them in
+    the fit set: the pipeline depth a lone wgmma program needs. 3072 x 3076 x 3072 (one-element
+    stores: the epilogue's registers hold a 128 x 128 tile at 8 warps to one program an SM) and
+    its control 3072 x 3088 x 3072 (two an SM where shared memory allows), B transposed (16-byte
+    cp.async tiles), fp16 128 x 128 x 32 and x 64 and tf32 128 x 128 x 32 at 8 warps, 2 to 6
+    stages. If a lone program's K step waits on its tiles' round trip, its time falls with the
+    stages until (stages - 1) dots cover it; if it pays a cost of its own that a second program
+    hides, the stages do not matter. Timed only."""
+    out = []
+    for n in (3076, 3088):
+        for (dt, bk) in (("fp16", 32), ("fp16", 64), ("fp32", 32)):
+            for s in (2, 3, 4, 5, 6):
+                out.append(_cfg("tutorial", 3072, n, 3072, dt, bm=128, bn=128, bk=bk, w=8, s=s,
+                                b_layout="transposed"))
+    return _supplement_marked(out, 15, ncu=False)
+
+
 def _supplement_marked(cs, version, ncu):
     """A supplement's configurations with their id, shape class, ncu flag and version."""
     for c in cs:
@@ -249,8 +267,9 @@ def _supplement_marked(cs, version, ncu):
 
 
 def supplement(version):
-    """The supplement of that version (2, 3 or 14); 0: the version-1 list (configs())."""
-    return {0: configs, 2: supplement_v2, 3: supplement_v3, 14: supplement_v14}[version]()
+    """The supplement of that version (2, 3, 14 or 15); 0: the version-1 list (configs())."""
+    return {0: configs, 2: supplement_v2, 3: supplement_v3, 14: supplement_v14,
+            15: supplement_v15}[version]()
 
 
 def _mark_ncu(cs):
