@@ -79,16 +79,6 @@ inline constexpr double kMidSectorLineCycles = 1.5;
 // Lanes of a warp's cp.async the L1/shared data pipe moves per cycle, whatever the access width:
 // 8 lanes of 16 bytes is its 128 bytes a cycle; narrower copies do not go faster per lane.
 inline constexpr double kCpAsyncLanesPerCycle = 8;
-// A Triton matmul tile that cp.async loads is usable this many SM cycles after the memory path
-// has delivered it (StepCosts::cp_async_round_trip_*_ps). A lone wgmma program's K step waits
-// on its tiles' round trip once num_stages - 1 dots no longer cover it, and on the GPU that
-// round trip is about 0.2 us longer than the unloaded L2 latency and the SM's fill path give:
-// the loaded L2's latency and the wait chain before a dot may read a stage (cp.async.wait_group,
-// the barrier, the async proxy's fence), which the data do not separate. Fitted: least mean
-// |time error| over supplement 15 (fit-only: 128 x 128 tiles at 8 warps, one and two programs
-// an SM, 2-6 stages; assets/measured/triton_supplement15_h200.json; docs/TRITON_SPLIT.md,
-// version 16), a grid of 50 cycles: 13.4 % at 0, 7.06 % at 450, 7.04 % at 500, 8.2 % at 600.
-inline constexpr double kCpAsyncRoundTripCycles = 500;
 // A Triton program timed as triton.testing.do_bench times it (events around one launch, after
 // the L2 flush): the time from the first event to the kernel's first program. Fitted: the
 // median of measured - predicted over the fit set's 12 configurations predicted under 20 us
@@ -267,9 +257,6 @@ struct StepCosts {
   std::int64_t stream_ps = 0;
   double stream_warp_instructions = 0;  // per warp and program
   std::int64_t l2_hit_latency_ps = 0, dram_latency_ps = 0;
-  // A Triton matmul's A and B tiles: kCpAsyncRoundTripCycles where cp.async loads the operand,
-  // else 0 (tiles staged through registers, the CUDA rungs).
-  std::int64_t cp_async_round_trip_a_ps = 0, cp_async_round_trip_b_ps = 0;
   // A matmul's tile load that misses the L2 (and every load that hits its sectors while they are
   // still on their way: MemoryPath::load) is complete when its slowest warp's copies are, as an
   // element loop's round is (round_slowest_warp): slowest_warp_shift(warps, warp_load_cv) of the
