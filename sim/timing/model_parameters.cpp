@@ -212,6 +212,14 @@ std::span<const ModelParameter> model_constants() {
                K::fitted,
                "median of measured - predicted over the fit set's 12 configurations predicted "
                "under 20 us (H100, docs/TRITON_SPLIT.md)"),
+      constant(TILESIM_CONSTANT(kCpAsyncRoundTripCycles), kOptions, "SM cycles", G::memory,
+               "a Triton matmul tile that cp.async loads is usable this long after the memory "
+               "path delivers it (the loaded L2's latency and the loop's wait before a dot reads "
+               "a stage, not separated)",
+               K::fitted,
+               "least mean |time error| over the version-1 fit set of both GPUs with the "
+               "fit-only supplement 15 (2-6 stages, one and two programs an SM; assets/measured/"
+               "triton_supplement15_h200.json), grid 150-350 (docs/TRITON_SPLIT.md, version 17)"),
       constant(TILESIM_CONSTANT(kL1LinesPerCycle), kOptions, "lines/cycle", G::memory,
                "global-memory lines the L1 looks up per cycle for a Triton tile staged through "
                "registers (a warp access touching L lines takes L / this cycles of the L1/shared "

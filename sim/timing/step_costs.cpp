@@ -185,6 +185,14 @@ StepCosts step_costs(const Problem& p, const Machine& m, const TimingOptions& op
     };
     c.l2_weight_a = weight(triton->a);
     c.l2_weight_b = weight(triton->b);
+    if (matmul) {
+      const auto round_trip = [&](const OperandChoice& o) {
+        return o.path == LoadPath::cp_async ? ps_of_cycles(kCpAsyncRoundTripCycles, m)
+                                            : std::int64_t{0};
+      };
+      c.cp_async_round_trip_a_ps = round_trip(triton->a);
+      c.cp_async_round_trip_b_ps = round_trip(triton->b);
+    }
     // A copy's or transpose's tile is Triton's operand A (sim/compiler), always ld.global.
     c.l2_weight_load = weight(triton->a);
   }

@@ -79,6 +79,18 @@ inline constexpr double kMidSectorLineCycles = 1.5;
 // Lanes of a warp's cp.async the L1/shared data pipe moves per cycle, whatever the access width:
 // 8 lanes of 16 bytes is its 128 bytes a cycle; narrower copies do not go faster per lane.
 inline constexpr double kCpAsyncLanesPerCycle = 8;
+// A Triton matmul tile that cp.async loads is usable this many SM cycles after the memory path
+// has delivered it (StepCosts::cp_async_round_trip_*_ps). A lone wgmma program's K step waits
+// on its tiles' round trip once num_stages - 1 dots no longer cover it, and on the GPU that
+// round trip is longer than the unloaded L2 latency and the SM's fill path give (supplement 15:
+// its time falls with the stages, 374, 206, 155, 135, 131 us at 2-6 stages for 128 x 128 x 32
+// fp16 at 8 warps, one program an SM): the loaded L2's latency and the wait chain before a dot
+// may read a stage (cp.async.wait_group, the barrier, the async proxy's fence), which the data
+// do not separate. Fitted (docs/TRITON_SPLIT.md, version 17): least mean |time error| over the
+// version-1 fit set of both GPUs with supplement 15, grid 150-350: 5.96 % at 150, 5.90 at 200,
+// 5.90 at 250 (6.16 without). Supplement 15 alone asks for 500, which tiles from DRAM do not
+// bear (version 16, rejected): a miss's arrival already carries the loaded DRAM latency.
+inline constexpr double kCpAsyncRoundTripCycles = 200;
 // A Triton program timed as triton.testing.do_bench times it (events around one launch, after
 // the L2 flush): the time from the first event to the kernel's first program. Fitted: the
 // median of measured - predicted over the fit set's 12 configurations predicted under 20 us
@@ -257,6 +269,9 @@ struct StepCosts {
   std::int64_t stream_ps = 0;
   double stream_warp_instructions = 0;  // per warp and program
   std::int64_t l2_hit_latency_ps = 0, dram_latency_ps = 0;
+  // A Triton matmul's A and B tiles: kCpAsyncRoundTripCycles where cp.async loads the operand,
+  // else 0 (tiles staged through registers, the CUDA rungs).
+  std::int64_t cp_async_round_trip_a_ps = 0, cp_async_round_trip_b_ps = 0;
   // A matmul's tile load that misses the L2 (and every load that hits its sectors while they are
   // still on their way: MemoryPath::load) is complete when its slowest warp's copies are, as an
   // element loop's round is (round_slowest_warp): slowest_warp_shift(warps, warp_load_cv) of the
