@@ -256,6 +256,22 @@ def supplement_v15():
     return _supplement_marked(out, 15, ncu=False)
 
 
+def supplement_v18():
+    """Configurations added on 2026-11-29 (docs/TRITON_SPLIT.md, version 18), every one of them in
+    the fit set: what a lone program's round trip is. fp16 128 x 128 x 32 at 8 warps, B
+    transposed, one-element stores (one program an SM), 2 to 6 stages, K = 8192 so the loop
+    dominates, at a light L2 load (1024 x 1028: 72 programs, one wave on 132 SMs) and a heavy
+    one (3072 x 3076: 600 programs). If the light launch's K step at 2 stages is as long as the
+    heavy one's, the round trip is the loop's own wait chain; if much shorter, the L2's latency
+    under load. Timed only."""
+    out = []
+    for (m, n) in ((1024, 1028), (3072, 3076)):
+        for s in (2, 3, 4, 5, 6):
+            out.append(_cfg("tutorial", m, n, 8192, "fp16", bm=128, bn=128, bk=32, w=8, s=s,
+                            b_layout="transposed"))
+    return _supplement_marked(out, 18, ncu=False)
+
+
 def _supplement_marked(cs, version, ncu):
     """A supplement's configurations with their id, shape class, ncu flag and version."""
     for c in cs:
@@ -267,9 +283,9 @@ def _supplement_marked(cs, version, ncu):
 
 
 def supplement(version):
-    """The supplement of that version (2, 3, 14 or 15); 0: the version-1 list (configs())."""
+    """The supplement of that version (2, 3, 14, 15 or 18); 0: the version-1 list (configs())."""
     return {0: configs, 2: supplement_v2, 3: supplement_v3, 14: supplement_v14,
-            15: supplement_v15}[version]()
+            15: supplement_v15, 18: supplement_v18}[version]()
 
 
 def _mark_ncu(cs):
