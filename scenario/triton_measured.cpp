@@ -1,8 +1,12 @@
 // Triton's measured kernels and the lookup of a problem's (see triton_measured.hpp).
 #include "scenario/triton_measured.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <filesystem>
+#include <iterator>
 #include <map>
+#include <mutex>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <stdexcept>
@@ -175,6 +179,8 @@ TritonMeasuredSet parse_triton_measured_json(std::string_view text, const std::s
       rec.spec = spec_of(r.at("problem"));
       rec.median_ms = r.at("median_ms").get<double>();
       rec.split = r.value("split", "");
+      rec.source = source;
+      rec.date = s.date;
       if (!(rec.median_ms > 0)) throw std::runtime_error("median_ms is not a positive time");
       s.records.push_back(std::move(rec));
     } catch (const std::exception& e) {  // json's type and out_of_range errors, and ours
@@ -190,7 +196,36 @@ TritonMeasuredSet load_triton_measured(const std::filesystem::path& path) {
 
 const TritonMeasuredSet* bundled_triton_measurements(const std::string& machine_key) {
   if (machine_key.empty()) return nullptr;
-  return bundled_asset<parse_triton_measured_json>("measured/triton_" + machine_key + ".json");
+  static std::mutex mutex;
+  static std::map<std::string, std::optional<TritonMeasuredSet>> cache;  // nullopt: none
+  const std::lock_guard lock(mutex);
+  auto [it, fresh] = cache.try_emplace(machine_key);
+  if (fresh) {
+    const auto* main =
+        bundled_asset<parse_triton_measured_json>("measured/triton_" + machine_key + ".json");
+    if (main) {
+      TritonMeasuredSet merged = *main;
+      const std::string suffix = "_" + machine_key + ".json";
+      std::vector<std::filesystem::path> supplements;
+      std::error_code ec;
+      for (const auto& e : std::filesystem::directory_iterator(assets_dir() / "measured", ec)) {
+        const std::string name = e.path().filename().string();
+        if (name.rfind("triton_supplement", 0) == 0 && name.size() > suffix.size() &&
+            name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0)
+          supplements.push_back(e.path());
+      }
+      std::sort(supplements.begin(), supplements.end());
+      for (const auto& path : supplements) try {
+          auto more = load_triton_measured(path);
+          if (more.machine_key != merged.machine_key) continue;  // another GPU's, misnamed
+          merged.records.insert(merged.records.end(), std::make_move_iterator(more.records.begin()),
+                                std::make_move_iterator(more.records.end()));
+        } catch (const std::exception&) {  // a damaged supplement reads as none
+        }
+      it->second = std::move(merged);
+    }
+  }
+  return it->second ? &*it->second : nullptr;
 }
 
 bool same_triton_configuration(const sim::ProblemSpec& a, const sim::ProblemSpec& b) {

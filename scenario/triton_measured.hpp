@@ -20,6 +20,8 @@ struct TritonRecord {
   sim::ProblemSpec spec;  // as tilesim describes it (scripts/triton/compare.py's flags_of)
   double median_ms = 0;   // do_bench, L2 flushed between runs
   std::string split;      // "fit" or "test" (docs/TRITON_SPLIT.md)
+  std::string source;     // the file it came from (a bundled set merges several)
+  std::string date;       // its run's UTC date, "2026-11-29"
 };
 
 struct TritonMeasuredSet {
@@ -35,9 +37,11 @@ struct TritonMeasuredSet {
 TritonMeasuredSet parse_triton_measured_json(std::string_view text,
                                              const std::string& source = "triton");
 TritonMeasuredSet load_triton_measured(const std::filesystem::path& path);
-// assets/measured/triton_<machine_key>.json, read on first use and kept (1.5 MB, ~60 ms to
-// parse); null when the preset has none or it does not read (the GPU panel then says "not
-// measured"). Thread-safe.
+// assets/measured/triton_<machine_key>.json, then the fit-only supplements measured on the same
+// GPU (triton_supplement*_<machine_key>.json, in name order: stage sweeps, odd-N stores, staged
+// tiles), each record keeping its own file and date; read on first use and kept (1.5 MB, ~60 ms
+// to parse); null when the preset has no main file or it does not read (the GPU panel then says
+// "not measured"). A damaged supplement is left out. Thread-safe.
 const TritonMeasuredSet* bundled_triton_measurements(const std::string& machine_key);
 
 // The same compiled Triton kernel: same_configuration (kernel, sizes, dtype, blocks, launch

@@ -34,8 +34,8 @@ scenario::Figure triton_figure(const scenario::TritonMeasuredSet& set,
   fig.text = format_seconds(fig.value);
   fig.unit = "s";
   fig.kind = scenario::FigureKind::measured;
-  fig.source = set.gpu + ", " + set.date + ", assets/measured/" +
-               std::filesystem::path(set.source).filename().string();
+  fig.source = set.gpu + ", " + r.date + ", assets/measured/" +
+               std::filesystem::path(r.source).filename().string();
   fig.detail =
       "Triton " + set.triton + "'s " + r.kernel + " kernel, do_bench median (" + r.id + ")";
   return fig;
@@ -54,7 +54,7 @@ void triton_measured_cell(FrameContext& f, const scenario::TritonMeasuredSet* se
   if (l.exact) {
     figure_text(f, triton_figure(*set, *l.exact, "gpu.triton.ms"));
     // The fit set tuned the model's Triton parameters; the test set never did (TRITON_SPLIT.md).
-    const std::string when = "(" + set->date + ", " + l.exact->split + " set)";
+    const std::string when = "(" + l.exact->date + ", " + l.exact->split + " set)";
     same_line_if_fits(text_width(when.c_str()));
     ImGui::TextDisabled("%s", when.c_str());
     return;

@@ -140,4 +140,29 @@ TEST(TritonMeasured, ShippedH100FileHoldsTheTutorialAt4096) {
   EXPECT_EQ(r.exact->id, "tutorial|4096x4096x4096|fp16|128x128x64|G1|row-major|B-row-major|w8s3");
 }
 
+// The bundled set merges the fit-only supplements measured on the same GPU, each record keeping
+// its own file: supplement 15's stage sweep of a lone program (one an SM at N = 3076) is found
+// as itself, with its own date and file, and the main file's records stay first.
+TEST(TritonMeasured, BundledSetHoldsTheSupplementsWithTheirOwnFiles) {
+  const auto* s = scenario::bundled_triton_measurements("h200");
+  ASSERT_NE(s, nullptr);
+  const auto main = scenario::load_triton_measured(std::string(TILESIM_ASSETS_DIR) +
+                                                   "/measured/triton_h200.json");
+  ASSERT_GT(s->records.size(), main.records.size());
+  EXPECT_EQ(s->records.front().id, main.records.front().id);
+  auto p = tutorial(4096, 8, 2);
+  p.m = 3072, p.n = 3076, p.k = 3072;
+  p.block_k = 32;
+  p.b_layout = sim::BLayout::transposed;
+  const auto l = find_triton_measurement(*s, p);
+  ASSERT_NE(l.exact, nullptr);
+  EXPECT_EQ(l.exact->id, "tutorial|3072x3076x3072|fp16|128x128x32|G8|grouped|B-transposed|w8s2");
+  EXPECT_NE(l.exact->source.find("triton_supplement15_h200.json"), std::string::npos);
+  EXPECT_EQ(l.exact->date.size(), 10u);
+  EXPECT_EQ(l.exact->split, "fit");
+  EXPECT_NEAR(l.exact->median_ms, 0.3736, 0.001);
+  // Not the main file's GPU: none of another GPU's supplements comes in.
+  for (const auto& r : s->records) EXPECT_EQ(r.source.find("_h100"), std::string::npos) << r.id;
+}
+
 }  // namespace
