@@ -11,7 +11,6 @@
 #include <optional>
 #include <stdexcept>
 
-#include "scenario/bundled_asset.hpp"
 #include "scenario/file_io.hpp"
 #include "scenario/measured.hpp"
 #include "scenario/problem_identity.hpp"
@@ -201,10 +200,13 @@ const TritonMeasuredSet* bundled_triton_measurements(const std::string& machine_
   const std::lock_guard lock(mutex);
   auto [it, fresh] = cache.try_emplace(machine_key);
   if (fresh) {
-    const auto* main =
-        bundled_asset<parse_triton_measured_json>("measured/triton_" + machine_key + ".json");
+    std::optional<TritonMeasuredSet> main;
+    try {  // missing or damaged: none (the GPU panel says "not measured")
+      main = load_triton_measured(assets_dir() / "measured" / ("triton_" + machine_key + ".json"));
+    } catch (const std::exception&) {
+    }
     if (main) {
-      TritonMeasuredSet merged = *main;
+      TritonMeasuredSet merged = std::move(*main);
       const std::string suffix = "_" + machine_key + ".json";
       std::vector<std::filesystem::path> supplements;
       std::error_code ec;

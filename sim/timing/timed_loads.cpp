@@ -23,15 +23,16 @@ void TimedRun::load(const AccessResult& r, std::int64_t issue, StepOp op, const 
   Arrival a = m_memory.load(r, issue, &sm.fill,
                             filled(slot_of(e.slot), op, m_k[static_cast<std::size_t>(e.step)]),
                             l2_load_weight(m_costs, op));
+  // A Triton cp.async stage is usable a round trip later (kCpAsyncRoundTripCycles), a latency
+  // where it is the longer part of the wait.
+  const std::int64_t round_trip = op == StepOp::load_a   ? m_costs.cp_async_round_trip_a_ps
+                                  : op == StepOp::load_b ? m_costs.cp_async_round_trip_b_ps
+                                                         : 0;
+  if (round_trip > a.at - issue) a.cause = TimeCause::latency;
+  a.at += round_trip;
   ev->end_ps = a.at;
   ev->cause = a.cause;
   if (op == StepOp::load) return;
-  // A Triton cp.async stage is usable a round trip later (kCpAsyncRoundTripCycles), a latency
-  // where it is the longer part of the wait.
-  const std::int64_t round_trip =
-      op == StepOp::load_a ? m_costs.cp_async_round_trip_a_ps : m_costs.cp_async_round_trip_b_ps;
-  if (round_trip > a.at - issue) a.cause = TimeCause::latency;
-  a.at += round_trip;
   const std::int64_t w = smem_write_ps(m_costs, op);
   // Written when the data arrives, in event order (write()): the end here assumes the pipe is
   // free then, write() corrects it. Booked now, for the future, on the busy-until clock, the
