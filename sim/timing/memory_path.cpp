@@ -22,8 +22,8 @@ std::int64_t MemoryPath::to_dram(std::int64_t read_sectors, std::int64_t write_s
   return m_dram.hold(t, ps_of_bytes(bytes, m_c->dram_ps_per_byte));
 }
 
-Arrival MemoryPath::load(const AccessResult& r, std::int64_t issue, Pipe* fill,
-                         std::int64_t* filled, double l2_weight) {
+Arrival MemoryPath::load(const AccessResult& r, std::int64_t issue, Pipe* fill, Arrival* filled,
+                         double l2_weight) {
   const StepCosts& c = *m_c;
   const std::int64_t bytes = (std::int64_t{r.hit_sectors} + r.miss_sectors) * L2Cache::kSectorBytes;
   // A miss is back after the DRAM's latency, and the tile after its slowest warp's share of it
@@ -43,12 +43,12 @@ Arrival MemoryPath::load(const AccessResult& r, std::int64_t issue, Pipe* fill,
     later(m_l2_write.hold(issue, ps_of_bytes(std::int64_t{r.miss_sectors} * L2Cache::kSectorBytes,
                                              c.l2_write_ps_per_byte)),
           TimeCause::l2);
-  if (r.hit_sectors > 0) later(*filled, TimeCause::dram);
+  if (r.hit_sectors > 0) later(filled->at, filled->cause);
   // The L2 and the fill path run on the SM clock: their rates follow its fall under load.
   const double clock = c.clock_rate(issue);
   later(m_l2.hold(issue, ps_of_bytes(bytes, l2_weight * c.l2_ps_per_byte / clock)), TimeCause::l2);
   later(fill->hold(issue, ps_of_bytes(bytes, c.fill_ps_per_byte / clock)), TimeCause::sm_load);
-  if (r.miss_sectors > 0) *filled = std::max(*filled, a.at);
+  if (r.miss_sectors > 0 && a.at > filled->at) *filled = a;
   return a;
 }
 

@@ -7,8 +7,9 @@
 
 namespace tilesim::sim::timed {
 
-// When the last DRAM fill of the input tile a load reads arrives in L2 (MemoryPath::load).
-std::int64_t* TimedRun::filled(const SlotState& s, StepOp op, std::int64_t k) {
+// When the last DRAM fill of the input tile a load reads arrives in L2, and why then
+// (MemoryPath::load).
+Arrival* TimedRun::filled(const SlotState& s, StepOp op, std::int64_t k) {
   const std::int64_t kt = m_p.k_tiles(), tn = m_p.tiles_n();
   if (op == StepOp::load_a) return &m_a_filled[static_cast<std::size_t>(s.tile.pid_m * kt + k)];
   if (op == StepOp::load_b) return &m_b_filled[static_cast<std::size_t>(k * tn + s.tile.pid_n)];

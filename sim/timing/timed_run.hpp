@@ -115,7 +115,7 @@ class TimedRun {
   TimedResult finish();
 
   // timed_loads.cpp: tile loads through the memory path, matmul tiles' writes, stores.
-  std::int64_t* filled(const SlotState& s, StepOp op, std::int64_t k);
+  Arrival* filled(const SlotState& s, StepOp op, std::int64_t k);
   void load(const AccessResult& r, std::int64_t issue, StepOp op, const Pending& e, TimedEvent* ev);
   void drain(SmState& sm, std::int64_t t);
   void write(SmState& sm, const PendingWrite& w);
@@ -149,7 +149,7 @@ class TimedRun {
   std::vector<SmState> m_sm;
   DotShare m_share;  // who gets each SM's dot pipe
   std::vector<ProgramSpan> m_programs;
-  std::vector<std::int64_t> m_a_filled, m_b_filled;  // per input tile, like Engine's reuse
+  std::vector<Arrival> m_a_filled, m_b_filled;  // per input tile, like Engine's reuse
   std::vector<StepOp> m_op;
   std::vector<std::int64_t> m_k;
   std::priority_queue<Pending, std::vector<Pending>, std::greater<Pending>> m_queue;

@@ -34,12 +34,12 @@ TEST(MemoryPath, ASmallMissArrivesAfterTheDramLatency) {
   const StepCosts c = costs();
   MemoryPath mem(c, 1, 1 << 20);
   Pipe fill;
-  std::int64_t filled = 0;
+  Arrival filled;
   // 4 sectors (128 B): DRAM 128 + 100, L2 64, fill 256 ps: all under 500.
   const Arrival a = mem.load(access(0, 4), 0, &fill, &filled);
   EXPECT_EQ(a.at, 500);
   EXPECT_EQ(a.cause, TimeCause::latency);
-  EXPECT_EQ(filled, 500);  // the tile's DRAM fill is in L2 then
+  EXPECT_EQ(filled.at, 500);  // the tile's DRAM fill is in L2 then
   EXPECT_EQ(mem.dram().busy, 128);
   EXPECT_EQ(mem.l2().busy, 64);
   EXPECT_EQ(fill.busy, 256);
@@ -55,23 +55,25 @@ TEST(MemoryPath, AMissWaitsForItsSlowestWarp) {
   c.fill_ps_per_byte = 0.25;  // (the fill path out of the way: 32 ps for 128 B)
   MemoryPath mem(c, 1, 1 << 20);
   Pipe fill, other_sm;
-  std::int64_t filled = 0;
+  Arrival filled;
   const Arrival a = mem.load(access(0, 4), 0, &fill, &filled);
   EXPECT_EQ(a.at, 720);
   EXPECT_EQ(a.cause, TimeCause::latency);
-  EXPECT_EQ(filled, 720);
+  EXPECT_EQ(filled.at, 720);
+  // Another SM's hit on those sectors waits for the same fill, for the fill's own cause: it met
+  // no queue, so the wait is latency (a lone program's tiles are not "DRAM bound").
   const Arrival b = mem.load(access(4, 0), 10, &other_sm, &filled);
   EXPECT_EQ(b.at, 720);
-  EXPECT_EQ(b.cause, TimeCause::dram);
+  EXPECT_EQ(b.cause, TimeCause::latency);
   // On a fresh path: a hit with nothing in flight, after the L2's latency alone.
   MemoryPath fresh(c, 1, 1 << 20);
   Pipe third_sm;
-  std::int64_t nothing_in_flight = 0;
+  Arrival nothing_in_flight;
   EXPECT_EQ(fresh.load(access(4, 0), 10, &third_sm, &nothing_in_flight).at, 110);
   // 64 sectors (2,048 B): the DRAM's queue, 2,048 + 100, is later than 500 + 220.
   MemoryPath queued(c, 1, 1 << 20);
   Pipe fourth_sm;
-  std::int64_t big = 0;
+  Arrival big;
   const Arrival d = queued.load(access(0, 64), 0, &fourth_sm, &big);
   EXPECT_EQ(d.at, 2048 + 100);
   EXPECT_EQ(d.cause, TimeCause::dram);
@@ -81,7 +83,7 @@ TEST(MemoryPath, ALoadBehindAnotherWaitsForTheSlowestPipe) {
   const StepCosts c = costs();
   MemoryPath mem(c, 1, 1 << 20);
   Pipe fill;
-  std::int64_t first = 0, second = 0;
+  Arrival first, second;
   mem.load(access(0, 4), 0, &fill, &first);
   // 32 sectors (1,024 B) at 0: DRAM 128 .. 1,152 (+100 = 1,252), L2 64 .. 576, fill 256 .. 2,304.
   const Arrival a = mem.load(access(0, 32), 0, &fill, &second);
@@ -89,7 +91,7 @@ TEST(MemoryPath, ALoadBehindAnotherWaitsForTheSlowestPipe) {
   EXPECT_EQ(a.cause, TimeCause::sm_load);
   // On a fresh SM's fill path the same load waits on DRAM instead.
   Pipe other_sm;
-  std::int64_t third = 0;
+  Arrival third;
   const Arrival b = mem.load(access(0, 32), 0, &other_sm, &third);
   EXPECT_EQ(b.at, 1152 + 1024 + 100);  // behind the second load's DRAM time
   EXPECT_EQ(b.cause, TimeCause::dram);
@@ -105,7 +107,7 @@ TEST(MemoryPath, ALoadsWeightScalesItsTimeOnTheL2Alone) {
   c.l2_write_ps_per_byte = 0.25;
   MemoryPath mem(c, 1, 1 << 20);
   Pipe fill;
-  std::int64_t filled = 0;
+  Arrival filled;
   const Arrival a = mem.load(access(16, 16), 0, &fill, &filled, 3.0);
   EXPECT_EQ(mem.l2().busy, 3 * 512);
   EXPECT_EQ(mem.dram().busy, 512);
@@ -124,19 +126,22 @@ TEST(MemoryPath, AHitOnATileStillOnItsWayWaitsForItsDramFill) {
   const StepCosts c = costs();
   MemoryPath mem(c, 1, 1 << 20);
   Pipe fill;
-  std::int64_t filled = 3000;
+  Arrival filled{3000, TimeCause::dram};  // a fill the DRAM's queue held back
   const Arrival a = mem.load(access(4, 0), 0, &fill, &filled);
   EXPECT_EQ(a.at, 3000);
   EXPECT_EQ(a.cause, TimeCause::dram);
-  EXPECT_EQ(filled, 3000);  // a hit does not move it
+  EXPECT_EQ(filled.at, 3000);  // a hit does not move it
   EXPECT_EQ(mem.dram().busy, 0);
+  // A fill that met no queue makes the wait on it latency.
+  Arrival unqueued{3000, TimeCause::latency};
+  EXPECT_EQ(mem.load(access(4, 0), 0, &fill, &unqueued).cause, TimeCause::latency);
 }
 
 TEST(MemoryPath, MissesAndTheWriteBacksTheyCauseShareTheDramTime) {
   const StepCosts c = costs();
   MemoryPath mem(c, 1, 1 << 20);
   Pipe fill;
-  std::int64_t filled = 0;
+  Arrival filled;
   mem.load(access(0, 1, 3), 0, &fill, &filled);  // 32 B read, 96 B written back
   EXPECT_EQ(mem.dram().busy, 128);
 }
@@ -173,7 +178,7 @@ TEST(MemoryPath, StoresAndFillsShareTheL2sWriteSide) {
   c.l2_write_ps_per_byte = 4;  // slower than the fill path (2 ps a byte): the write side decides
   MemoryPath mem(c, 1, 1 << 20);
   Pipe fill, other_sm;
-  std::int64_t filled = 0;
+  Arrival filled;
   // A 4-sector miss: written into the L2 at 0 .. 512, after its 500 ps of latency: 512.
   const Arrival a = mem.load(access(0, 4), 0, &fill, &filled);
   EXPECT_EQ(a.at, 512);
@@ -224,7 +229,7 @@ TEST(MemoryPath, TheL2AndTheFillPathFollowTheClockAndDramDoesNot) {
   c.start_fraction = 2, c.sustained_fraction = 2;  // twice the preset's rate throughout
   MemoryPath mem(c, 1, 1 << 20);
   Pipe fill;
-  std::int64_t filled = 0;
+  Arrival filled;
   // 64 sectors (2048 B), all hits: L2 1024 / 2 = 512 ps, fill 4096 / 2 = 2048 ps.
   const Arrival a = mem.load(access(64, 0), 0, &fill, &filled);
   EXPECT_EQ(fill.busy, 2048);
@@ -233,7 +238,7 @@ TEST(MemoryPath, TheL2AndTheFillPathFollowTheClockAndDramDoesNot) {
   // 64 misses: DRAM at 1 ps a byte whatever the clock, 2048 + 100.
   MemoryPath mem2(c, 1, 1 << 20);
   Pipe fill2;
-  filled = 0;
+  filled = Arrival{};
   EXPECT_EQ(mem2.load(access(0, 64), 0, &fill2, &filled).at, 2148);
 }
 

@@ -159,11 +159,13 @@ TEST(TritonTiming, SpilledOffsetsAreReloadedBeforeEachKStepsLoads) {
   for (std::int64_t k = 1; k < 33; ++k)
     EXPECT_EQ(load_a_start[k], dot_end[k - 1] + c.staged_issue_ps + c.staged_reload_ps)
         << "K step " << k;
-  // Booked once a K step (32 after the first), beside the first K step's own round trip.
+  // Booked once a K step (32 after the first), beside the first K step's own round trip and the
+  // waits on tiles another program's fill brings in unqueued (latency too: 35.3 reloads' worth
+  // in all).
   const std::int64_t latency =
       r.programs.at(0).time_by_cause[static_cast<std::size_t>(TimeCause::latency)];
   EXPECT_GE(latency, 32 * c.staged_reload_ps);
-  EXPECT_LT(latency, 34 * c.staged_reload_ps);
+  EXPECT_LT(latency, 36 * c.staged_reload_ps);
   // At 8 warps the same tile fits (64 + 2 x 32 + 0.875 x 32 + 38 < 255): no reloads.
   s.num_warps = 8;
   EXPECT_EQ(triton_choices(Problem(s), m).loop_local_loads, 0);
