@@ -237,7 +237,7 @@ def main():
     ap.add_argument("--precompile", type=int, default=0, help="compile in J processes first")
     ap.add_argument("--ncu-mode", action="store_true")
     ap.add_argument("--supplement", type=int, nargs="?", const=2, default=0,
-                    help="sweep.supplement(N) (N = 2, 3, 14, 15 or 18; bare: 2) instead of the version-1 list")
+                    help="sweep.supplement(N) (N = 2, 3, 14, 15, 18 or 20; bare: 2) instead of the version-1 list")
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
     cs = sweep.supplement(a.supplement)

@@ -272,6 +272,23 @@ def supplement_v18():
     return _supplement_marked(out, 18, ncu=False)
 
 
+def supplement_v20():
+    """Configurations added on 2026-11-29 (docs/TRITON_SPLIT.md, version 20), every one of them in
+    the fit set: what a second program on an SM hides of a wgmma K step, over a kernel's
+    duration. One wave each: 1536 x 1408 (12 x 11 = 132 programs, one an SM) and 3072 x 1408
+    (264, two an SM), K = 1024 to 65536 (16 to 2048 K steps: tens of microseconds to
+    milliseconds, as the clock falls), fp16 128 x 128 x 64 B row-major and tf32 128 x 128 x 32
+    B transposed, 8 warps, 3 stages. A lone program's K step is the pipe's time and whatever the
+    pipe does not hold; a pair's, per program, half the SM's. Timed only."""
+    out = []
+    for (dt, bk, bl) in (("fp16", 64, "row-major"), ("fp32", 32, "transposed")):
+        for m in (1536, 3072):
+            for k in (1024, 4096, 16384, 65536):
+                out.append(_cfg("tutorial", m, 1408, k, dt, bm=128, bn=128, bk=bk, w=8, s=3,
+                                b_layout=bl))
+    return _supplement_marked(out, 20, ncu=False)
+
+
 def _supplement_marked(cs, version, ncu):
     """A supplement's configurations with their id, shape class, ncu flag and version."""
     for c in cs:
@@ -283,9 +300,9 @@ def _supplement_marked(cs, version, ncu):
 
 
 def supplement(version):
-    """The supplement of that version (2, 3, 14, 15 or 18); 0: the version-1 list (configs())."""
+    """The supplement of that version (2, 3, 14, 15, 18 or 20); 0: the version-1 list (configs())."""
     return {0: configs, 2: supplement_v2, 3: supplement_v3, 14: supplement_v14,
-            15: supplement_v15, 18: supplement_v18}[version]()
+            15: supplement_v15, 18: supplement_v18, 20: supplement_v20}[version]()
 
 
 def _mark_ncu(cs):
