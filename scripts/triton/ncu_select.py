@@ -17,7 +17,7 @@ if __name__ == "__main__":
     wanted = sys.argv[2].split(",")
     # The sweep and its supplements (a supplement's id may repeat another's: the first kept).
     seen, cs = set(), []
-    for c in sweep.configs() + sweep.supplement(2) + sweep.supplement(3):
+    for c in sweep.configs() + [c for v in (2, 3, 14, 15, 18, 20) for c in sweep.supplement(v)]:
         if c["id"] in wanted and c["id"] not in seen:
             seen.add(c["id"])
             cs.append(c)
