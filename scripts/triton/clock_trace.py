@@ -1,6 +1,6 @@
 """Each program's SM clock inside one launch of Triton's tutorial matmul, in do_bench's loop.
 
-python3 clock_trace.py --out DIR [--loop-ms 300]
+python3 clock_trace.py --out DIR [--loop-ms 300] [--pairs]
 
 Why: NVML (clock_probe.py) reads the clock every few ms, so it cannot tell whether a 0.2 ms kernel
 starts at the maximum clock and falls inside itself (what the timed engine's curve assumes) or
@@ -96,6 +96,11 @@ CONFIGS = [  # (M, N, K, dtype, BM, BN, BK, G, warps, stages): the fit set's sha
     (16384, 16384, 16384, "fp16", 128, 128, 64, 8, 8, 3),
     (16384, 16384, 16384, "bf16", 128, 128, 64, 8, 8, 3),
 ]
+# --pairs: supplement 20's one-wave shapes (docs/TRITON_SPLIT.md version 20), one program an SM
+# (1536 x 1408) against two (3072 x 1408), short to long: the clock a lone program and a pair
+# run at inside do_bench's loop.
+PAIR_CONFIGS = [(m, 1408, k, "fp16", 128, 128, 64, 8, 8, 3)
+                for k in (4096, 16384, 65536) for m in (1536, 3072)]
 DT = {"fp16": torch.float16, "bf16": torch.bfloat16}
 
 
@@ -124,11 +129,13 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", required=True)
     ap.add_argument("--loop-ms", type=float, default=300)
+    ap.add_argument("--pairs", action="store_true",
+                    help="supplement 20's lone and paired one-wave shapes instead of CONFIGS")
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
     flush = torch.empty(256 * 1024 * 1024, dtype=torch.int8, device="cuda")
     res = []
-    for (m, n, k, dt, bm, bn, bk, g, w, s) in CONFIGS:
+    for (m, n, k, dt, bm, bn, bk, g, w, s) in (PAIR_CONFIGS if a.pairs else CONFIGS):
         x = torch.randn(m, k, device="cuda").to(DT[dt])
         y = torch.randn(k, n, device="cuda").to(DT[dt])
         z = torch.empty(m, n, device="cuda", dtype=DT[dt])
