@@ -1,6 +1,6 @@
 """Each program's SM clock inside one launch of Triton's tutorial matmul, in do_bench's loop.
 
-python3 clock_trace.py --out DIR [--loop-ms 300] [--pairs]
+python3 clock_trace.py --out DIR [--loop-ms 300] [--pairs | --blocks]
 
 Why: NVML (clock_probe.py) reads the clock every few ms, so it cannot tell whether a 0.2 ms kernel
 starts at the maximum clock and falls inside itself (what the timed engine's curve assumes) or
@@ -101,6 +101,11 @@ CONFIGS = [  # (M, N, K, dtype, BM, BN, BK, G, warps, stages): the fit set's sha
 # run at inside do_bench's loop.
 PAIR_CONFIGS = [(m, 1408, k, "fp16", 128, 128, 64, 8, 8, 3)
                 for k in (4096, 16384, 65536) for m in (1536, 3072)]
+# --blocks: the fit set's other tiles at 4096^3 and 8192^3 (fp16): the clock across pipe loads.
+BLOCK_CONFIGS = [(n, n, n, "fp16", bm, bn, bk, 8, w, s) for n in (4096, 8192)
+                 for (bm, bn, bk, w, s) in ((64, 64, 32, 4, 4), (128, 128, 32, 4, 4),
+                                            (128, 256, 64, 8, 3), (256, 128, 64, 8, 3),
+                                            (64, 128, 32, 4, 4))]
 DT = {"fp16": torch.float16, "bf16": torch.bfloat16}
 
 
@@ -131,11 +136,14 @@ def main():
     ap.add_argument("--loop-ms", type=float, default=300)
     ap.add_argument("--pairs", action="store_true",
                     help="supplement 20's lone and paired one-wave shapes instead of CONFIGS")
+    ap.add_argument("--blocks", action="store_true",
+                    help="the fit set's other tiles at 4096^3 and 8192^3 instead of CONFIGS")
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
     flush = torch.empty(256 * 1024 * 1024, dtype=torch.int8, device="cuda")
     res = []
-    for (m, n, k, dt, bm, bn, bk, g, w, s) in (PAIR_CONFIGS if a.pairs else CONFIGS):
+    configs = PAIR_CONFIGS if a.pairs else BLOCK_CONFIGS if a.blocks else CONFIGS
+    for (m, n, k, dt, bm, bn, bk, g, w, s) in configs:
         x = torch.randn(m, k, device="cuda").to(DT[dt])
         y = torch.randn(k, n, device="cuda").to(DT[dt])
         z = torch.empty(m, n, device="cuda", dtype=DT[dt])
