@@ -51,7 +51,8 @@ std::vector<ChoiceLine> triton_choice_lines(const sim::Problem& p, const sim::Tr
     out.push_back({"stores", store});
     return out;
   }
-  out.push_back({"dot", t.dot_instruction});
+  // ptxas's serialised wgmmas: a note says why it matters.
+  out.push_back({"dot", t.dot_instruction + (t.wgmma_serialized ? ", serialised by ptxas" : "")});
   out.push_back({"pipeline", pipeline_text(p, t)});
   out.push_back({"A loads", sim::describe(t.a)});
   out.push_back({"B loads", sim::describe(t.b)});
@@ -76,6 +77,7 @@ nlohmann::json triton_choices_json(const sim::TritonChoices& t) {
   nlohmann::json j{
       {"dot", nullptr},
       {"dot_instruction", nullptr},
+      {"wgmma_serialized", nullptr},
       {"pipeline_buffers", t.pipeline_buffers},
       {"registers_estimate", nullptr},
       {"spilled_registers_estimate", nullptr},
@@ -87,6 +89,7 @@ nlohmann::json triton_choices_json(const sim::TritonChoices& t) {
   if (t.matmul) {
     j["dot"] = sim::to_string(t.dot);
     j["dot_instruction"] = t.dot_instruction;
+    j["wgmma_serialized"] = t.wgmma_serialized;
     j["registers_estimate"] = t.registers;
     j["spilled_registers_estimate"] = t.spilled_registers;
     j["spilled_accumulators_estimate"] = t.spilled_accumulators;

@@ -1,6 +1,6 @@
 """Why ptxas serialises a Triton wgmma loop: its own words (warning C7515), per dot.
 
-python3 wgmma_serial.py --out DIR
+python3 wgmma_serial.py --out DIR [--census]
 
 Compiles the tutorial matmul (128 x 128 tiles, 8 warps, 3 stages: fp16 x 64 and x 32 with B
 row-major, tf32 x 32 with B row-major and transposed), writes each PTX to DIR, and runs Triton's
@@ -29,11 +29,60 @@ def tool(name):
     return base if os.path.exists(base) else name
 
 
+def census(out_dir):
+    """Every distinct compiled tf32 matmul of the sweep and its supplements (measure.py's
+    compile key: kernel, blocks, warps, stages, B layout, divisibility): ptxas's C7515 line and
+    the SASS's WARPGROUP counts, a JSON line each in DIR/census.jsonl."""
+    import measure  # noqa: E402
+    import sweep  # noqa: E402
+    seen, rows = set(), []
+    cs = sweep.configs() + [c for v in (2, 3, 14, 15, 18, 20) for c in sweep.supplement(v)]
+    for c in cs:
+        if c["dtype"] != "fp32" or c["input_precision"] != "tf32" or not c["k"]:
+            continue
+        key = measure.compile_key(c)
+        if key in seen:
+            continue
+        seen.add(key)
+        inp = {"a": torch.empty(c["m"], c["k"], device="cuda", dtype=torch.float32),
+               "b": torch.empty(c["k"], c["n"], device="cuda", dtype=torch.float32)}
+        fn, args, kw, grid, _ = measure.build(c, inp)
+        ck = fn.warmup(*args, grid=grid, **kw)
+        ptx = os.path.join(out_dir, "census.ptx")
+        open(ptx, "w").write(ck.asm["ptx"])
+        p = subprocess.run([tool("ptxas"), "-arch=sm_90a", "--verbose", ptx, "-o",
+                            os.path.join(out_dir, "census.cubin")], capture_output=True, text=True)
+        cubin = os.path.join(out_dir, "census_triton.cubin")
+        open(cubin, "wb").write(ck.asm["cubin"])
+        sass = subprocess.run([tool("cuobjdump"), "-sass", cubin], capture_output=True,
+                              text=True).stdout
+        row = {"id": c["id"], "key": list(key),
+               "serialized": any("C7515" in ln for ln in (p.stdout + p.stderr).splitlines()),
+               "hgmma": len(re.findall(r"HGMMA\.", sass)),
+               "depbar": len(re.findall(r"WARPGROUP\.DEPBAR", sass)),
+               "arrive": len(re.findall(r"WARPGROUP\.ARRIVE", sass))}
+        rows.append(row)
+        print(json.dumps(row), flush=True)
+        del inp
+        torch.cuda.empty_cache()
+    with open(os.path.join(out_dir, "census.jsonl"), "w") as f:
+        for row in rows:
+            f.write(json.dumps(row) + "\n")
+    for f in glob.glob(os.path.join(out_dir, "census*.*")):
+        if not f.endswith(".jsonl"):
+            os.remove(f)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", required=True)
+    ap.add_argument("--census", action="store_true",
+                    help="every distinct compiled tf32 matmul of the sweep and its supplements")
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
+    if a.census:
+        census(a.out)
+        return
     res = []
     for (dt, bk, bt) in (("fp16", 64, False), ("fp16", 32, False), ("fp32", 32, False),
                          ("fp32", 32, True)):

@@ -420,6 +420,14 @@ TritonChoices triton_choices(const Problem& p, const Machine& m) {
     }
   }
 
+  // ptxas's serialised wgmmas (TritonChoices::wgmma_serialized: a census, not a mechanism).
+  {
+    const ProblemSpec& s = p.spec();
+    t.wgmma_serialized = t.dot == MathPath::wgmma && s.dtype == DType::fp32 &&
+                         s.b_layout == BLayout::transposed && p.num_warps() == 8 &&
+                         p.block_n() <= 128 && s.m % 16 == 0 && s.n % 16 == 0 && s.k % 16 == 0;
+  }
+
   // Registers a thread needs: its fp32 accumulator (more than one register per value: ptxas
   // keeps copies across the wgmma's asynchronous issue), and per tile access the pointer, mask
   // and (ld.global) the values it stages through registers; an FMA dot also holds the operands
@@ -547,6 +555,11 @@ TritonChoices triton_choices(const Problem& p, const Machine& m) {
     t.notes.push_back("C: " + std::string(buf) + " whole ones, so the stores cost the L2's " +
                       "write side " + weight + "x what rows that start on a sector would");
   }
+  if (t.wgmma_serialized)
+    t.notes.push_back(
+        "dot: ptxas serialises the wgmmas (warning C7515, tf32 with B transposed at 8 warps): "
+        "each waits for the one before to finish, so a K step waits out every wgmma's "
+        "completion instead of keeping one in flight");
   if (t.loop_registers > 0) {
     const std::int64_t stores = t.c.warp_accesses * kWarpLanes / threads;
     t.notes.push_back("registers: the epilogue's, about " + std::to_string(t.registers) +

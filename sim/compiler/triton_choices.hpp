@@ -133,6 +133,14 @@ struct TritonChoices {
   std::string
       dot_instruction;       // "wgmma.m64n128k16.f32.f16.f16" | "mma.sync.m16n8k16" | "fma.rn.f32"
   int pipeline_buffers = 0;  // the deepest operand's buffers (0: no software pipeline)
+  // ptxas serialises the loop's wgmmas (its warning C7515): each waits for the one before to
+  // finish (WARPGROUP.DEPBAR gsb0, 0x0 after every HGMMA) instead of one group staying in flight,
+  // so a K step exposes a wgmma's completion as many times as it issues them. A census of
+  // Triton 3.6's compiled tf32 matmuls (61 kernels, assets/measured/
+  // triton_wgmma_serial_census_h200.jsonl): tf32 with B transposed at 8 warps, M, N and K
+  // multiples of 16 and BLOCK_N at most 128 — 8 of 8 such kernels, and none of the other 53
+  // (4 warps, B row-major, a size not a multiple of 16, 128 x 256 tiles).
+  bool wgmma_serialized = false;
   // A wgmma dot's accumulator reaches the store's layout through shared memory after the loop
   // (ttg.convert_layout): Triton allocates the larger of this scratch and the loop's buffers,
   // never live together (sim/program/occupancy). Bytes.

@@ -169,6 +169,35 @@ TEST(TritonChoices, MatchTheCompilersFactsOnTheH200Supplement14) {
   check_gpu("h200", *find_machine("h200"), "supplement14_h200", 35, false);
 }
 
+// ptxas serialises some tf32 wgmma loops (warning C7515; TritonChoices::wgmma_serialized): every
+// distinct compiled tf32 matmul of the sweep and its supplements, each through ptxas --verbose
+// (scripts/triton/wgmma_serial.py --census, H200, Triton 3.6): the rule names the 8 serialised
+// kernels and none of the other 53; the CLI's dot line and JSON say so.
+TEST(TritonChoices, SerialiseTf32WgmmasWhereTheirPtxasCensusDoes) {
+  std::ifstream in(std::string(TILESIM_ASSETS_DIR) +
+                   "/measured/triton_wgmma_serial_census_h200.jsonl");
+  ASSERT_TRUE(in) << "the census file";
+  const Machine& m = *find_machine("h200");
+  int n = 0, serialised = 0;
+  for (std::string line; std::getline(in, line);) {
+    if (line.empty()) continue;
+    const json r = json::parse(line);
+    const TritonChoices t = triton_choices(Problem(spec_of(r["problem"])), m);
+    const bool want = r["serialized"];
+    EXPECT_EQ(t.wgmma_serialized, want) << r["id"].get<std::string>();
+    // A serialised loop waits after every HGMMA; the others wait twice a K step.
+    if (want) EXPECT_EQ(r["depbar"], r["hgmma"]) << r["id"].get<std::string>();
+    const bool noted = std::any_of(t.notes.begin(), t.notes.end(), [](const std::string& s) {
+      return s.find("C7515") != std::string::npos;
+    });
+    EXPECT_EQ(noted, want) << r["id"].get<std::string>();
+    ++n;
+    serialised += want;
+  }
+  EXPECT_EQ(n, 61);
+  EXPECT_EQ(serialised, 8);
+}
+
 // A test-set launch the epilogue decides: 4096 x 4100 x 4096 fp16, B transposed, 128 x 128 x 64 at
 // 8 warps. ptxas gives it 154 registers a thread (one program an SM; 4096^3: 111, two), and the
 // estimate must land within 10 % and hold the SM to one program as ptxas's count does.
