@@ -134,10 +134,11 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", required=True)
     ap.add_argument("--loop-ms", type=float, default=300)
-    ap.add_argument("--pairs", action="store_true",
-                    help="supplement 20's lone and paired one-wave shapes instead of CONFIGS")
-    ap.add_argument("--blocks", action="store_true",
-                    help="the fit set's other tiles at 4096^3 and 8192^3 instead of CONFIGS")
+    which = ap.add_mutually_exclusive_group()
+    which.add_argument("--pairs", action="store_true",
+                       help="supplement 20's lone and paired one-wave shapes instead of CONFIGS")
+    which.add_argument("--blocks", action="store_true",
+                       help="the fit set's other tiles at 4096^3 and 8192^3 instead of CONFIGS")
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
     flush = torch.empty(256 * 1024 * 1024, dtype=torch.int8, device="cuda")

@@ -3,10 +3,10 @@
 python3 loop_order.py --out DIR
 
 Why: a lone program's K step at 3 stages takes about 460 ns whatever its tile (supplements 18
-and 20), so what bounds it is a chain inside the loop. The timed engine assumes the copies of
-stage k + stages - 1 go out once dot k - stages + 1 has started; whether Triton 3.6 issues them
-only after `warp_group_dot_wait` has retired an earlier dot sets how much of the round trip the
-stages hide. This compiles the tutorial matmul (fp16 128 x 128 x 64 and x 32, tf32 128 x 128 x
+and 20), so what bounds it is a chain through the loop. The timed engine holds the copies of
+stage k + stages - 1 until dot k has started; whether Triton 3.6 issues them only after
+`warp_group_dot_wait` has retired an earlier dot sets how much of the round trip the stages
+hide. This compiles the tutorial matmul (fp16 128 x 128 x 64 and x 32, tf32 128 x 128 x
 32 B transposed; 8 warps; 2, 3 and 4 stages; nothing launched but one run to compile) and writes,
 for each, the loop body's operations in program order (async copies, commit groups, async waits,
 barriers, fences, wgmma dots and their waits) to DIR/loop_order.json.

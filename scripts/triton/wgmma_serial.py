@@ -56,11 +56,15 @@ def census(out_dir):
         open(cubin, "wb").write(ck.asm["cubin"])
         sass = subprocess.run([tool("cuobjdump"), "-sass", cubin], capture_output=True,
                               text=True).stdout
-        row = {"id": c["id"], "key": list(key),
+        row = {"id": c["id"], "key": list(key), "ptxas_rc": p.returncode,
                "serialized": any("C7515" in ln for ln in (p.stdout + p.stderr).splitlines()),
                "hgmma": len(re.findall(r"HGMMA\.", sass)),
                "depbar": len(re.findall(r"WARPGROUP\.DEPBAR", sass)),
                "arrive": len(re.findall(r"WARPGROUP\.ARRIVE", sass))}
+        # ptxas is run here on its own (its flags may differ from Triton's); the cubin Triton
+        # built must agree: a WARPGROUP wait after every HGMMA exactly where C7515 is printed.
+        waits_each = row["hgmma"] > 0 and row["depbar"] == row["hgmma"]
+        row["sass_agrees"] = waits_each == row["serialized"]
         rows.append(row)
         print(json.dumps(row), flush=True)
         del inp

@@ -557,9 +557,10 @@ TritonChoices triton_choices(const Problem& p, const Machine& m) {
   }
   if (t.wgmma_serialized)
     t.notes.push_back(
-        "dot: ptxas serialises the wgmmas (warning C7515, tf32 with B transposed at 8 warps): "
-        "each waits for the one before to finish, so a K step waits out every wgmma's "
-        "completion instead of keeping one in flight");
+        "dot: ptxas serialises the wgmmas (warning C7515; a census of Triton 3.6's tf32 "
+        "kernels: B transposed, 8 warps, M, N, K multiples of 16, BLOCK_N at most 128): each "
+        "waits for the one before to finish, so a K step waits out every wgmma's completion "
+        "instead of keeping one in flight");
   if (t.loop_registers > 0) {
     const std::int64_t stores = t.c.warp_accesses * kWarpLanes / threads;
     t.notes.push_back("registers: the epilogue's, about " + std::to_string(t.registers) +

@@ -139,7 +139,8 @@ struct TritonChoices {
   // Triton 3.6's compiled tf32 matmuls (61 kernels, assets/measured/
   // triton_wgmma_serial_census_h200.jsonl): tf32 with B transposed at 8 warps, M, N and K
   // multiples of 16 and BLOCK_N at most 128 — 8 of 8 such kernels, and none of the other 53
-  // (4 warps, B row-major, a size not a multiple of 16, 128 x 256 tiles).
+  // (4 warps, B row-major, N or K not a multiple of 16, 128 x 256 tiles). M's part is assumed:
+  // no such kernel has only M off 16.
   bool wgmma_serialized = false;
   // A wgmma dot's accumulator reaches the store's layout through shared memory after the loop
   // (ttg.convert_layout): Triton allocates the larger of this scratch and the loop's buffers,

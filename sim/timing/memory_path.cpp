@@ -48,7 +48,11 @@ Arrival MemoryPath::load(const AccessResult& r, std::int64_t issue, Pipe* fill, 
   const double clock = c.clock_rate(issue);
   later(m_l2.hold(issue, ps_of_bytes(bytes, l2_weight * c.l2_ps_per_byte / clock)), TimeCause::l2);
   later(fill->hold(issue, ps_of_bytes(bytes, c.fill_ps_per_byte / clock)), TimeCause::sm_load);
-  if (r.miss_sectors > 0 && a.at > filled->at) *filled = a;
+  // What another SM's hit on these sectors waits for: the fill, held back by a queue (DRAM,
+  // as such a wait always read) or by nothing (latency). The filling SM's own fill path or its
+  // share of the L2's output are not the other SM's to wait on, so they read as DRAM too.
+  if (r.miss_sectors > 0 && a.at > filled->at)
+    *filled = {a.at, a.cause == TimeCause::latency ? TimeCause::latency : TimeCause::dram};
   return a;
 }
 

@@ -55,7 +55,7 @@ class MemoryPath {
   // sectors. `*filled`: when the last DRAM fill of its input tile is in (its slowest warp's wait
   // included: StepCosts::tile_slowest_warp_ps) and what held that fill back; a load that hits
   // sectors still on their way waits for them (the L2 merges it with the miss in flight), for the
-  // fill's own cause — latency where the fill met no queue, not DRAM; a load that misses moves it.
+  // fill's cause — latency where the fill met no queue, else DRAM; a load that misses moves it.
   // `l2_weight`: what a byte weighs on the L2's output alone (l2_load_weight; 1: a cp.async
   // tile); DRAM, the write side and the fill path take the bytes as they are.
   Arrival load(const AccessResult& r, std::int64_t issue, Pipe* fill, Arrival* filled,

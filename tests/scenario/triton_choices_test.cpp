@@ -16,6 +16,7 @@
 #include <tuple>
 #include <vector>
 
+#include "scenario/triton_choices_report.hpp"
 #include "sim/program/occupancy.hpp"
 
 namespace {
@@ -185,8 +186,14 @@ TEST(TritonChoices, SerialiseTf32WgmmasWhereTheirPtxasCensusDoes) {
     const TritonChoices t = triton_choices(Problem(spec_of(r["problem"])), m);
     const bool want = r["serialized"];
     EXPECT_EQ(t.wgmma_serialized, want) << r["id"].get<std::string>();
-    // A serialised loop waits after every HGMMA; the others wait twice a K step.
+    // A serialised loop waits after every HGMMA (the others: once in the loop, once after it).
     if (want) EXPECT_EQ(r["depbar"], r["hgmma"]) << r["id"].get<std::string>();
+    const auto lines = tilesim::scenario::triton_choice_lines(Problem(spec_of(r["problem"])), t);
+    const auto dot =
+        std::find_if(lines.begin(), lines.end(), [](const auto& l) { return l.label == "dot"; });
+    ASSERT_NE(dot, lines.end());
+    EXPECT_EQ(dot->text.find("serialised by ptxas") != std::string::npos, want);
+    EXPECT_EQ(tilesim::scenario::triton_choices_json(t)["wgmma_serialized"].get<bool>(), want);
     const bool noted = std::any_of(t.notes.begin(), t.notes.end(), [](const std::string& s) {
       return s.find("C7515") != std::string::npos;
     });

@@ -89,6 +89,10 @@ TEST(MemoryPath, ALoadBehindAnotherWaitsForTheSlowestPipe) {
   const Arrival a = mem.load(access(0, 32), 0, &fill, &second);
   EXPECT_EQ(a.at, 2304);
   EXPECT_EQ(a.cause, TimeCause::sm_load);
+  // Another SM's hit on these sectors waits for this fill, which a queue held back: DRAM, not
+  // this SM's fill path.
+  EXPECT_EQ(second.at, 2304);
+  EXPECT_EQ(second.cause, TimeCause::dram);
   // On a fresh SM's fill path the same load waits on DRAM instead.
   Pipe other_sm;
   Arrival third;
